@@ -1,0 +1,104 @@
+"""anvia_nb: explore, call and teach MCP servers from a Jupyter notebook.
+
+``%load_ext anvia_nb`` gives the ``%mcp`` magic; from Python, seed 001's API::
+
+    from anvia_nb import connect_mcp, mcp
+    server = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
+    out = await server.tools[0].call({"message": "hi"})
+    await server.close()
+
+Importing this package loads neither the MCP SDK nor IPython, ipywidgets or pandas: each is
+loaded on first use of a name that needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.errors import (
+    AnviaError,
+    ArgumentError,
+    ArgumentValidationError,
+    ConnectError,
+    ConnectionClosedError,
+    InputRequiredError,
+    OutputSchemaError,
+    ProtocolError,
+    ToolCallError,
+    ToolResultError,
+    ToolTimeoutError,
+    UnknownConnectionError,
+    UnknownToolError,
+    UnsupportedContentError,
+)
+
+if TYPE_CHECKING:
+    from anvia_nb.core.client import McpClient
+    from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
+    from anvia_nb.core.server import McpServer, Tool, connect_mcp
+    from anvia_nb.core.types import CallOutcome, ToolInfo
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AnviaError",
+    "ArgumentError",
+    "ArgumentValidationError",
+    "CallOutcome",
+    "ConnectError",
+    "ConnectionClosedError",
+    "HttpConnection",
+    "InputRequiredError",
+    "McpClient",
+    "McpServer",
+    "OutputSchemaError",
+    "ProtocolError",
+    "StdioConnection",
+    "Tool",
+    "ToolCallError",
+    "ToolInfo",
+    "ToolResultError",
+    "ToolTimeoutError",
+    "UnknownConnectionError",
+    "UnknownToolError",
+    "UnsupportedContentError",
+    "__version__",
+    "connect_mcp",
+    "load_ipython_extension",
+    "mcp",
+    "unload_ipython_extension",
+]
+
+_LAZY = {
+    "McpClient": "anvia_nb.core.client",
+    "HttpConnection": "anvia_nb.core.connections",
+    "StdioConnection": "anvia_nb.core.connections",
+    "mcp": "anvia_nb.core.connections",
+    "McpServer": "anvia_nb.core.server",
+    "Tool": "anvia_nb.core.server",
+    "connect_mcp": "anvia_nb.core.server",
+    "CallOutcome": "anvia_nb.core.types",
+    "ToolInfo": "anvia_nb.core.types",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anvia_nb' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now)."""
+    from anvia_nb.magic import load_ipython_extension as load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext anvia_nb``: close every connection the magic opened."""
+    from anvia_nb.magic import unload_ipython_extension as unload
+
+    unload(ipython)

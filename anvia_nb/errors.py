@@ -11,6 +11,7 @@ as ``__cause__`` while user code only ever catches our names::
     ├── ConnectError                       connecting, handshaking or listing tools failed
     ├── ConnectionClosedError              the connection was closed, or its server went away
     ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``)
+    ├── UnknownConnectionError (KeyError)  no open connection of that name
     ├── UnknownToolError (KeyError)        no tool of that name on the connection
     └── ToolCallError                      a tools/call that returned but cannot become output
         ├── ToolResultError                the result had ``isError: true``
@@ -41,6 +42,7 @@ __all__ = [
     "ToolCallError",
     "ToolResultError",
     "ToolTimeoutError",
+    "UnknownConnectionError",
     "UnknownToolError",
     "UnsupportedContentError",
 ]
@@ -92,6 +94,17 @@ class ProtocolError(AnviaError):
         self.code = code
         self.server = server
         self.server_text = server_text
+
+
+class UnknownConnectionError(AnviaError, KeyError):
+    """No open connection has that name; ``suggestions`` holds close names."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 class UnknownToolError(AnviaError, KeyError):

@@ -1,0 +1,281 @@
+"""The one border with the MCP SDK: SDK models in, plain JSON and our errors out.
+
+Everything that touches ``mcp``/``mcp_types`` objects lives here (and in ``_stdio``, the transport
+we plug into the SDK). Each method of :class:`SdkSession` translates SDK exceptions with
+:func:`error_from_exception`, the only place foreign errors become :mod:`anvia_nb.errors`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types
+import pydantic
+from mcp import Client
+from mcp.client.session import ClientRequestContext
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.dispatcher import ProgressFnT
+from mcp.shared.exceptions import MCPError
+
+from anvia_nb.core._stdio import StdioLaunch, stdio_transport
+from anvia_nb.core.types import JsonObject, ToolInfo
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError, ToolTimeoutError
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+__all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "SdkSession", "error_from_exception", "open_sdk_session"]
+
+ProgressHandler = ProgressFnT
+ElicitationHandler = Callable[[JsonObject], Awaitable[JsonObject]]
+"""Takes ``{"message", "mode", "requestedSchema" | "url", "server"}``, returns ``{"action", "content"}``."""
+LogHandler = Callable[[str, str | None, Any], None]
+NotificationHandler = Callable[[str], None]
+
+_MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class HttpLaunch:
+    """Where to connect over streamable HTTP, with headers and an optional httpx2 auth."""
+
+    url: str
+    headers: dict[str, str]
+    timeout_seconds: float | None
+    auth: Any = None
+
+
+@dataclass(frozen=True)
+class MemoryLaunch:
+    """An in-process server object (``mcp.server.lowlevel.Server`` or ``MCPServer``), for tests and teaching."""
+
+    server: Any
+
+
+@dataclass
+class SdkHandlers:
+    """Callbacks a session calls for what the server sends on its own initiative."""
+
+    elicitation: ElicitationHandler | None = None
+    log: LogHandler | None = None
+    notification: NotificationHandler | None = None
+
+
+def _server_text(exc: MCPError) -> str:
+    return exc.message or ""
+
+
+def error_from_exception(exc: BaseException, *, server: str, tool: str = "", during: str = "") -> AnviaError:
+    """Translate an SDK, anyio, transport or OS error into our tree (the only place this is done)."""
+    if isinstance(exc, AnviaError):
+        return exc
+    where = f" while {during}" if during else ""
+    target = f"{server}.{tool}" if tool else server
+    if isinstance(exc, BaseExceptionGroup):
+        inner = [e for e in exc.exceptions if not isinstance(e, anyio.get_cancelled_exc_class())]
+        if len(inner) >= 1:
+            return error_from_exception(inner[0], server=server, tool=tool, during=during)
+    if isinstance(exc, MCPError):
+        if exc.code == mcp_types.CONNECTION_CLOSED:
+            return ConnectionClosedError(
+                f"The connection to {server!r} closed{where}: the server went away. Check `%mcp log {server}` "
+                "and reconnect.",
+                server=server,
+            )
+        if exc.code == mcp_types.REQUEST_TIMEOUT:
+            return ToolTimeoutError(f"{target} did not answer in time{where}.", server=server, tool=tool)
+        return ProtocolError(
+            f"{target} answered with MCP error {exc.code}{where}: {exc.message}",
+            code=exc.code,
+            server=server,
+            server_text=_server_text(exc),
+        )
+    if isinstance(exc, TimeoutError):
+        return ToolTimeoutError(
+            f"{target} did not answer in time{where}; the request was cancelled.", server=server, tool=tool
+        )
+    if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream):
+        return ConnectionClosedError(f"The connection to {server!r} is closed.", server=server)
+    if isinstance(exc, FileNotFoundError):
+        return ConnectError(
+            f"Cannot start {server!r}: command not found ({exc.filename or exc}). Check the command and PATH.",
+            server=server,
+        )
+    if isinstance(exc, httpx2.HTTPStatusError):
+        status = exc.response.status_code
+        hint = " (check the headers or token)" if status in (401, 403) else ""
+        return ConnectError(f"{server!r} answered HTTP {status}{where}{hint}.", server=server)
+    if isinstance(exc, httpx2.HTTPError | OSError):
+        return ConnectError(f"Cannot reach {server!r}{where}: {type(exc).__name__}: {exc}", server=server)
+    if isinstance(exc, pydantic.ValidationError):
+        return ProtocolError(
+            f"{target} sent a message that is not valid MCP{where}: {exc.error_count()} problem(s).",
+            server=server,
+            server_text=str(exc),
+        )
+    return AnviaError(f"{target} failed{where}: {type(exc).__name__}: {exc}")
+
+
+def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
+    annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None
+    icons = tuple(icon.model_dump(by_alias=True, exclude_none=True) for icon in tool.icons or ())
+    return ToolInfo(
+        server=server,
+        name=tool.name,
+        title=tool.title or (annotations or {}).get("title"),
+        description=tool.description,
+        input_schema=dict(tool.input_schema),
+        output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,
+        annotations=annotations,
+        icons=icons,
+    )
+
+
+class SdkSession:
+    """A connected ``mcp.Client`` seen through plain data; every method translates its errors."""
+
+    def __init__(self, client: Client, server: str) -> None:
+        self._client = client
+        self._server = server
+        # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
+        # result, and lists tools again on every call to a tool it has not seen).
+        self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]
+
+    @property
+    def protocol_version(self) -> str:
+        return self._client.protocol_version
+
+    @property
+    def server_info(self) -> JsonObject:
+        info = self._client.server_info
+        return info.model_dump(by_alias=True, exclude_none=True) if info is not None else {}
+
+    @property
+    def instructions(self) -> str | None:
+        return self._client.instructions
+
+    async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
+        """Every page of tools/list, once."""
+        tools: list[ToolInfo] = []
+        cursor: str | None = None
+        try:
+            for _ in range(page_limit):
+                page = await self._client.list_tools(cursor=cursor, cache_mode="bypass")
+                tools.extend(tool_info_from_sdk(t, self._server) for t in page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+        except Exception as exc:
+            raise error_from_exception(exc, server=self._server, during="listing tools") from exc
+        return tools
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: JsonObject | None,
+        *,
+        timeout_seconds: float | None,
+        on_progress: ProgressHandler | None,
+    ) -> JsonObject:
+        """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request."""
+        try:
+            with anyio.fail_after(timeout_seconds):
+                result = await self._client.call_tool(name, arguments, progress_callback=on_progress)
+        except Exception as exc:
+            raise error_from_exception(exc, server=self._server, tool=name) from exc
+        return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+async def _skip_validation(name: str, result: mcp_types.CallToolResult) -> None:
+    return None
+
+
+def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
+    async def callback(
+        context: ClientRequestContext, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
+        handler = handlers.elicitation
+        request = params.model_dump(by_alias=True, mode="json", exclude_none=True)
+        request["server"] = server
+        if handler is None:
+            return mcp_types.ElicitResult(action="cancel")
+        try:
+            answer = await handler(request)
+            return mcp_types.ElicitResult.model_validate(answer)
+        except Exception as exc:  # a UI failure must answer the server, not kill the session
+            return mcp_types.ErrorData(code=mcp_types.INTERNAL_ERROR, message=f"elicitation failed: {exc}")
+
+    return callback
+
+
+def _log_callback(handlers: SdkHandlers) -> Any:
+    async def callback(params: mcp_types.LoggingMessageNotificationParams) -> None:
+        if handlers.log is not None:
+            handlers.log(params.level, params.logger, params.data)
+
+    return callback
+
+
+def _message_handler(handlers: SdkHandlers) -> Any:
+    async def handler(message: Any) -> None:
+        if handlers.notification is not None and isinstance(message, mcp_types.ServerNotification):
+            method = getattr(getattr(message, "root", message), "method", "")
+            handlers.notification(str(method))
+        await anyio.lowlevel.checkpoint()
+
+    return handler
+
+
+@asynccontextmanager
+async def open_sdk_session(
+    server: str, launch: StdioLaunch | HttpLaunch | MemoryLaunch, handlers: SdkHandlers
+) -> AsyncIterator[SdkSession]:
+    """Connect, handshake and yield a session; must be entered and exited by the same task."""
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            transport: Any
+            if isinstance(launch, MemoryLaunch):
+                transport = launch.server
+            elif isinstance(launch, StdioLaunch):
+                transport = stdio_transport(launch)
+            else:
+                timeout = httpx2.Timeout(launch.timeout_seconds or 30.0, read=300.0)
+                http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
+                http = await stack.enter_async_context(http)
+                transport = streamable_http_client(
+                    launch.url, http_client=http, max_sse_event_size=_MAX_SSE_EVENT_BYTES
+                )
+            client = Client(
+                transport,
+                mode="auto",
+                elicitation_callback=_elicitation_callback(handlers, server),
+                logging_callback=_log_callback(handlers),
+                message_handler=_message_handler(handlers),
+                client_info=mcp_types.Implementation(name="anvia_nb", version=_version()),
+                cache=None,
+            )
+            await stack.enter_async_context(client)
+        except Exception as exc:
+            raise _connect_error(exc, server) from exc
+        yield SdkSession(client, server)
+
+
+def _connect_error(exc: BaseException, server: str) -> AnviaError:
+    translated = error_from_exception(exc, server=server, during="connecting")
+    if isinstance(translated, ConnectError):
+        return translated
+    return ConnectError(f"Connecting to {server!r} failed: {translated}", server=server)
+
+
+def _version() -> str:
+    from anvia_nb import __version__
+
+    return __version__

@@ -1,0 +1,50 @@
+"""JSON Schema checks with a full 2020-12 validator (the default dialect when ``$schema`` is absent).
+
+Used for a tool's outputSchema (seed 002: validate structuredContent, show the verdict) and for
+checking arguments against an inputSchema before anything is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
+
+__all__ = ["problems_from_instance"]
+
+_MAX_PROBLEMS = 20
+
+
+@lru_cache(maxsize=256)
+def _validator(schema_json: str) -> Validator | str:
+    schema = json.loads(schema_json)
+    cls = validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        return f"the schema itself is not valid JSON Schema: {exc.message}"
+    validator: Validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return validator
+
+
+def _path(parts: Any) -> str:
+    text = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+    return text.lstrip(".") or "(root)"
+
+
+def problems_from_instance(schema: Any, instance: Any) -> list[str]:
+    """One readable line per violation (``"count: 'three' is not of type 'integer'"``); ``[]`` if valid."""
+    if schema is True or schema == {}:
+        return []
+    if not isinstance(schema, dict | bool):
+        return ["the schema is not a JSON object"]
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    if isinstance(validator, str):
+        return [validator]
+    errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+    return [f"{_path(e.absolute_path)}: {e.message}" for e in errors[:_MAX_PROBLEMS]]

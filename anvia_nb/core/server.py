@@ -1,0 +1,218 @@
+"""``connect_mcp``, ``McpServer`` and ``Tool``: seed 001's API over :class:`McpClient`.
+
+``Tool.call(arguments)`` is Anvia's adapted tool: it returns the mapped output of seed 000 and
+raises its errors. ``Tool.call_outcome(...)`` is the notebook's view of the same call: it never
+raises for what the server sent, and keeps the raw result, the mapped output, the outputSchema
+verdict and the timing together in a :class:`CallOutcome`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from anvia_nb.core._sdk import ProgressHandler
+from anvia_nb.core.client import McpClient
+from anvia_nb.core.connections import McpConnection
+from anvia_nb.core.mapping import arguments_from_input, output_from_result
+from anvia_nb.core.schema import problems_from_instance
+from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ToolInfo
+from anvia_nb.errors import (
+    AnviaError,
+    ArgumentError,
+    ArgumentValidationError,
+    ConnectError,
+    OutputSchemaError,
+    UnknownToolError,
+)
+
+__all__ = ["McpServer", "Tool", "connect_mcp"]
+
+
+class Tool:
+    """One listed tool of a connected server, adapted as Anvia adapts it."""
+
+    def __init__(self, info: ToolInfo, server: McpServer) -> None:
+        self.info = info
+        self._server = server
+
+    name = property(lambda self: self.info.name)
+    title = property(lambda self: self.info.title)
+    description = property(lambda self: self.info.description)
+    input_schema = property(lambda self: self.info.input_schema)
+    output_schema = property(lambda self: self.info.output_schema)
+    annotations = property(lambda self: self.info.annotations)
+
+    @property
+    def server(self) -> McpServer:
+        return self._server
+
+    def __repr__(self) -> str:
+        return f"<Tool {self._server.name}.{self.info.name}>"
+
+    def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
+        """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
+        return problems_from_instance(self.info.input_schema, dict(arguments or {}))
+
+    async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
+        """Call the tool; return seed 000's mapped output or raise its error."""
+        outcome = await self.call_outcome(arguments, validate_arguments=False)
+        if outcome.error is not None:
+            raise outcome.error
+        assert outcome.output is not None
+        return outcome.output
+
+    async def call_outcome(
+        self,
+        arguments: object = None,
+        *,
+        timeout_seconds: float | None = None,
+        on_progress: ProgressHandler | None = None,
+        validate_arguments: bool = True,
+    ) -> CallOutcome:
+        """Call the tool and keep everything it produced.
+
+        Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
+        :class:`ArgumentValidationError` before anything is sent. Every later failure (tool
+        error, unsupported content, schema mismatch, timeout, lost connection) is in ``.error``.
+        """
+        sent = arguments_from_input(arguments)
+        if validate_arguments:
+            problems = self.check_arguments(sent)
+            if problems:
+                raise ArgumentValidationError(
+                    f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: "
+                    + "; ".join(problems),
+                    problems,
+                )
+        received: list[tuple[float, float | None, str | None]] = []
+
+        async def record_progress(progress: float, total: float | None, message: str | None) -> None:
+            received.append((progress, total, message))
+            if on_progress is not None:
+                await on_progress(progress, total, message)
+
+        started_at = datetime.now(timezone.utc)
+        start = time.perf_counter()
+        raw: JsonObject | None = None
+        output: MappedOutput | None = None
+        error: AnviaError | None = None
+        schema_problems: list[str] | None = None
+        try:
+            raw = await self._server.client.call_tool(
+                self.name, sent, timeout_seconds=timeout_seconds, on_progress=record_progress
+            )
+            output = output_from_result(raw, server=self._server.name, tool=self.name)
+            schema_problems = self._schema_problems(raw)
+            if schema_problems:
+                error = OutputSchemaError(
+                    f"{self._server.name}.{self.name} returned structuredContent that does not match its "
+                    f"outputSchema: {schema_problems[0]}",
+                    schema_problems,
+                    server=self._server.name,
+                    tool=self.name,
+                    raw=raw,
+                )
+        except ArgumentError:
+            raise
+        except AnviaError as exc:
+            error = exc
+            if raw is not None and not raw.get("isError"):
+                schema_problems = self._schema_problems(raw)
+        return CallOutcome(
+            server=self._server.name,
+            tool=self.name,
+            arguments=sent,
+            raw=raw,
+            output=output,
+            error=error,
+            schema_problems=schema_problems,
+            seconds=time.perf_counter() - start,
+            started_at=started_at,
+            secrets=self._server.secrets,
+            progress=tuple(received),
+        )
+
+    def _schema_problems(self, raw: JsonObject) -> list[str] | None:
+        schema = self.info.output_schema
+        if schema is None:
+            return None
+        if raw.get("isError"):
+            return None
+        if "structuredContent" not in raw:
+            return ["the tool declares an outputSchema but sent no structuredContent"]
+        return problems_from_instance(schema, raw["structuredContent"])
+
+
+class McpServer:
+    """A connected server: its name, its adapted tools, and ``close()`` (seed 001)."""
+
+    def __init__(self, connection: McpConnection, client: McpClient, tools: list[ToolInfo]) -> None:
+        self.connection = connection
+        self.client = client
+        self.tools: list[Tool] = [Tool(info, self) for info in tools]
+
+    @property
+    def name(self) -> str:
+        return self.connection.name
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return self.connection.secrets()
+
+    @property
+    def is_open(self) -> bool:
+        return self.client.is_open
+
+    def __repr__(self) -> str:
+        state = "open" if self.is_open else "closed"
+        return f"<McpServer {self.name!r} {self.connection.transport} {state}, {len(self.tools)} tools>"
+
+    def tool(self, name: str) -> Tool:
+        """The tool called ``name``; the error lists the closest names."""
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        names = [t.name for t in self.tools]
+        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
+        raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
+
+    async def refresh_tools(self) -> list[Tool]:
+        """List the tools again (after ``notifications/tools/list_changed``, say)."""
+        self.tools = [Tool(info, self) for info in await self.client.list_tools()]
+        return self.tools
+
+    async def close(self) -> None:
+        """Close the session and stop a stdio server with its whole process group."""
+        await self.client.close()
+
+    async def __aenter__(self) -> McpServer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+async def connect_mcp(connection: McpConnection) -> McpServer:
+    """Connect, handshake, list every tool, and adapt them (seed 001's ``connectMcp``).
+
+    Raises :class:`ConnectError` naming the server and what failed; a half-open session is
+    closed before the error propagates.
+    """
+    if not hasattr(connection, "connect") or not hasattr(connection, "name"):
+        raise TypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
+    client = await connection.connect()
+    try:
+        tools = await client.list_tools()
+    except BaseException as exc:
+        await client.close()
+        if isinstance(exc, AnviaError):
+            raise ConnectError(
+                f"Connected to {connection.name!r} but listing its tools failed: {exc}", connection.name
+            ) from exc
+        raise
+    return McpServer(connection, client, tools)

@@ -1,0 +1,210 @@
+"""Named sessions of a kernel, owned by the background loop, and the history of their calls.
+
+The magic, the forms and the panel all go through one :class:`Runtime`: it opens connections
+by name (re-opening a name closes the old one first), calls tools, keeps a bounded history of
+call outcomes, and closes everything at interpreter exit. Close failures are returned as
+warnings to the caller that caused them, never raised into a later cell.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import difflib
+import threading
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal, TypeVar
+
+from anvia_nb.core import McpConnection, McpServer, connect_mcp
+from anvia_nb.core._sdk import ProgressHandler
+from anvia_nb.core._stdio import kill_all_process_groups
+from anvia_nb.core.types import CallOutcome
+from anvia_nb.errors import AnviaError, UnknownConnectionError
+from anvia_nb.runtime.loop import BackgroundLoop
+
+__all__ = ["Runtime", "Scope", "SessionEntry", "get_runtime"]
+
+T = TypeVar("T")
+Scope = Literal["kernel", "cell"]
+
+_HISTORY_LIMIT = 1000
+
+
+@dataclass
+class SessionEntry:
+    """One open connection and who it belongs to."""
+
+    server: McpServer
+    scope: Scope = "kernel"
+    opened_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+
+
+class Runtime:
+    """Sessions by name on one background loop; sync and async doors to each operation."""
+
+    def __init__(self, loop: BackgroundLoop | None = None, history_limit: int = _HISTORY_LIMIT) -> None:
+        self.loop = loop or BackgroundLoop()
+        self.sessions: dict[str, SessionEntry] = {}
+        self.history: collections.deque[CallOutcome] = collections.deque(maxlen=history_limit)
+        self._lock = threading.Lock()
+
+    # -- running coroutines ------------------------------------------------------------------
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Block on ``coro`` on the background loop (interruptible)."""
+        return self.loop.run(coro)
+
+    async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
+        return await self.loop.run_async(coro)
+
+    # -- sessions ----------------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        with self._lock:
+            return list(self.sessions)
+
+    def entry(self, name: str) -> SessionEntry:
+        with self._lock:
+            entry = self.sessions.get(name)
+            names = list(self.sessions)
+        if entry is None:
+            close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+            if close:
+                hint = f" Did you mean {', '.join(close)}?"
+            elif names:
+                hint = f" Open connections: {', '.join(names)}."
+            else:
+                hint = " There are no open connections: connect first."
+            raise UnknownConnectionError(f"No connection named {name!r}.{hint}", close)
+        return entry
+
+    def server(self, name: str) -> McpServer:
+        return self.entry(name).server
+
+    async def connect_async(self, connection: McpConnection, scope: Scope = "kernel") -> tuple[McpServer, list[str]]:
+        """Open ``connection`` on the background loop; an open one of the same name is closed first.
+
+        Returns the server and the warnings of closing the one it replaced.
+        """
+        warnings = await self.close_async(connection.name) if connection.name in self.sessions else []
+        server = await self.loop.run_async(connect_mcp(connection))
+        with self._lock:
+            self.sessions[connection.name] = SessionEntry(server, scope)
+        return server, warnings
+
+    def connect(self, connection: McpConnection, scope: Scope = "kernel") -> tuple[McpServer, list[str]]:
+        warnings = self.close(connection.name) if connection.name in self.sessions else []
+        server = self.run(connect_mcp(connection))
+        with self._lock:
+            self.sessions[connection.name] = SessionEntry(server, scope)
+        return server, warnings
+
+    def _pop(self, name: str) -> SessionEntry:
+        self.entry(name)  # raises with suggestions
+        with self._lock:
+            return self.sessions.pop(name)
+
+    @staticmethod
+    async def _close_quietly(entry: SessionEntry) -> list[str]:
+        try:
+            await entry.server.close()
+        except AnviaError as exc:
+            return [f"closing {entry.server.name!r}: {exc}"]
+        except Exception as exc:  # a close must never raise into a later cell
+            return [f"closing {entry.server.name!r}: {type(exc).__name__}: {exc}"]
+        return []
+
+    def close(self, name: str) -> list[str]:
+        """Close one connection; returns warnings instead of raising when the close fails."""
+        entry = self._pop(name)
+        return self.run(self._close_quietly(entry))
+
+    async def close_async(self, name: str) -> list[str]:
+        entry = self._pop(name)
+        return await self.loop.run_async(self._close_quietly(entry))
+
+    def close_scope(self, scope: Scope) -> list[str]:
+        """Close every connection of one scope (``"cell"`` at the end of a cell)."""
+        with self._lock:
+            names = [n for n, e in self.sessions.items() if e.scope == scope]
+        warnings: list[str] = []
+        for name in names:
+            if name in self.sessions:
+                warnings.extend(self.close(name))
+        return warnings
+
+    def close_all(self) -> list[str]:
+        warnings: list[str] = []
+        for name in self.names():
+            warnings.extend(self.close(name))
+        return warnings
+
+    # -- calls -------------------------------------------------------------------------------
+
+    async def _call(
+        self,
+        name: str,
+        tool: str,
+        arguments: Mapping[str, Any] | None,
+        timeout_seconds: float | None,
+        on_progress: ProgressHandler | None,
+    ) -> CallOutcome:
+        outcome = await self.server(name).tool(tool).call_outcome(
+            arguments, timeout_seconds=timeout_seconds, on_progress=on_progress
+        )
+        self.history.append(outcome)
+        return outcome
+
+    def call(
+        self,
+        name: str,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: float | None = None,
+        on_progress: ProgressHandler | None = None,
+    ) -> CallOutcome:
+        """Call ``name.tool`` and record the outcome; argument errors raise before any call."""
+        self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
+        return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress))
+
+    async def call_async(
+        self,
+        name: str,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: float | None = None,
+        on_progress: ProgressHandler | None = None,
+    ) -> CallOutcome:
+        self.server(name).tool(tool)
+        return await self.loop.run_async(self._call(name, tool, arguments, timeout_seconds, on_progress))
+
+    # -- shutdown ----------------------------------------------------------------------------
+
+    def shutdown(self) -> list[str]:
+        """Close everything and stop the loop; run at interpreter exit and on unload."""
+        warnings: list[str] = []
+        if self.loop.running:
+            try:
+                warnings = self.close_all()
+            finally:
+                self.loop.stop()
+        kill_all_process_groups()
+        return warnings
+
+
+_runtime: Runtime | None = None
+_runtime_lock = threading.Lock()
+
+
+def get_runtime() -> Runtime:
+    """The kernel's one runtime (created on first use, shut down at interpreter exit)."""
+    global _runtime
+    with _runtime_lock:
+        if _runtime is None:
+            _runtime = Runtime()
+            atexit.register(_runtime.shutdown)
+        return _runtime
