@@ -1,0 +1,25 @@
+"""Pure rendering of MCP tool results: values in, Jupyter mime bundles out.
+
+The only place anvia_nb assembles HTML. Every server string is escaped, masked and bounded; see
+DESIGN.md section 4. Imports nothing beyond the stdlib, ``anvia_nb.errors`` and ``anvia_nb.core.types``.
+"""
+
+from anvia_nb.display._text import MASK, mask_json, mask_secrets, visible_text
+from anvia_nb.display.bundles import bundle_from_error, bundle_from_outcome, display_status
+from anvia_nb.display.model_context import model_context_from_outcome
+from anvia_nb.display.settings import GENERIC_SERVER_ERROR, RenderSettings
+from anvia_nb.display.view import ResultView
+
+__all__ = [
+    "GENERIC_SERVER_ERROR",
+    "MASK",
+    "RenderSettings",
+    "ResultView",
+    "bundle_from_error",
+    "bundle_from_outcome",
+    "display_status",
+    "mask_json",
+    "mask_secrets",
+    "model_context_from_outcome",
+    "visible_text",
+]

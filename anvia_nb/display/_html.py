@@ -1,0 +1,151 @@
+"""The one place anvia_nb assembles HTML, and it escapes by default.
+
+Jupyter front ends trust live outputs: an ``<img onerror>`` or a ``<script>`` in ``text/html`` runs.
+So markup is never concatenated by hand anywhere in the package. It is built here from:
+
+- tag names the code chooses, from a short allow-list (no script, iframe, object, embed, svg, a);
+- children that are escaped unless they are themselves built :class:`Html` values;
+- a closed set of attributes passed as keyword arguments (there is no way to pass ``on*`` or
+  ``href``); ``style`` is a key into :data:`STYLES`, our own constants; ``class`` must be ours
+  (``anvia-...``); ``src`` only takes the data URL of an image whose bytes were validated.
+
+Misuse is a programming error and raises ``ValueError``: it is never a server's doing.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+__all__ = ["STYLES", "Html", "element", "join", "text"]
+
+ALLOWED_TAGS = frozenset({"div", "span", "pre", "code", "b", "small", "details", "summary", "img", "ul", "li", "br"})
+VOID_TAGS = frozenset({"img", "br"})
+
+IMAGE_DATA_URL = re.compile(r"data:image/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]*={0,2}\Z")
+_OUR_CLASSES = re.compile(r"anvia-[a-z0-9-]+(?: anvia-[a-z0-9-]+)*\Z")
+
+_FAMILY = "font-family:system-ui,-apple-system,sans-serif"
+_FONT = f"{_FAMILY};font-size:12px"
+_HEADER = (
+    f"display:flex;flex-wrap:wrap;gap:.6em;align-items:center;{_FONT};padding:3px 8px;"
+    "margin:2px 0 4px 0;border-radius:4px;"
+)
+
+STYLES: dict[str, str] = {
+    "header": _HEADER + "background:#eef3f9;border-left:4px solid #2f6db5;color:#1d2733",
+    "header-error": _HEADER + "background:#fdecea;border-left:4px solid #c62828;color:#3b0d0c",
+    "header-warn": _HEADER + "background:#fff6e0;border-left:4px solid #c77700;color:#3b2a00",
+    "badge": "font-weight:700;color:#fff;background:#2f6db5;border-radius:3px;padding:0 5px",
+    "status-ok": "font-weight:700;color:#1b6e20",
+    "status-warn": "font-weight:700;color:#8a5300",
+    "status-error": "font-weight:700;color:#b3261e",
+    "muted": "color:#5f6b77",
+    "server-box": "border:1px dashed #8a94a0;border-radius:3px;margin:4px 0;padding:0",
+    "error-box": "border:1px solid #c62828;border-radius:3px;margin:4px 0;padding:0;background:#fff8f7",
+    "label": f"{_FAMILY};font-size:11px;color:#5f6b77;background:#f3f5f7;padding:1px 6px",
+    "error-label": f"{_FAMILY};font-size:11px;color:#b3261e;background:#fdecea;padding:1px 6px",
+    "pre": (
+        "margin:0;padding:4px 6px;white-space:pre-wrap;word-break:break-word;"
+        "max-height:40em;overflow:auto;background:transparent"
+    ),
+    "control": "color:#b00020;background:#ffe3e3;border-radius:2px;padding:0 1px",
+    "note": f"{_FONT};color:#5f6b77;font-style:italic;padding:2px 6px",
+    "image": "max-width:100%;max-height:40em;display:block;margin:4px 6px",
+    "summary": f"{_FONT};cursor:pointer;padding:1px 6px",
+    "list": "margin:2px 0;padding-left:1.6em",
+}
+
+
+class Html:
+    """Markup known to be safe: only this module's functions create it."""
+
+    __slots__ = ("markup",)
+
+    def __init__(self, markup: str, _token: object = None) -> None:
+        if _token is not _BUILDER:
+            raise ValueError("Html is built with anvia_nb.display._html.text/element/join, not by hand")
+        self.markup = markup
+
+    def __str__(self) -> str:
+        return self.markup
+
+    def __repr__(self) -> str:
+        return f"Html({self.markup[:60]!r}{'…' if len(self.markup) > 60 else ''})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Html) and other.markup == self.markup
+
+    def __hash__(self) -> int:
+        return hash(self.markup)
+
+
+_BUILDER = object()
+
+Child = Html | str
+
+
+def text(value: str) -> Html:
+    """Escape text so a browser shows it as characters, never as markup.
+
+    Quotes need no escaping in element content (attribute values are escaped with quotes), and
+    leaving them keeps a result full of quotes from growing sixfold.
+    """
+    return Html(html.escape(value, quote=False), _BUILDER)
+
+
+def join(children: Iterable[Child]) -> Html:
+    """Concatenate children; plain strings are escaped."""
+    return Html("".join(_markup(c) for c in children), _BUILDER)
+
+
+def _markup(child: Child) -> str:
+    if isinstance(child, Html):
+        return child.markup
+    if isinstance(child, str):
+        return html.escape(child, quote=False)
+    raise ValueError(f"an HTML child must be Html or str, not {type(child).__name__}")
+
+
+def element(
+    tag: str,
+    *children: Child,
+    cls: str | None = None,
+    style: str | None = None,
+    title: str | None = None,
+    alt: str | None = None,
+    src: str | None = None,
+    is_open: bool = False,
+) -> Html:
+    """One element. Attributes are a closed set; values are escaped; there is no ``on*`` and no ``href``."""
+    if tag not in ALLOWED_TAGS:
+        raise ValueError(f"tag {tag!r} is not allowed in anvia_nb output")
+    attrs: list[tuple[str, str | None]] = []
+    if cls is not None:
+        if not _OUR_CLASSES.match(cls):
+            raise ValueError(f"class {cls!r} is not an anvia- class")
+        attrs.append(("class", cls))
+    if style is not None:
+        if style not in STYLES:
+            raise ValueError(f"style {style!r} is not one of anvia_nb's style constants")
+        attrs.append(("style", STYLES[style]))
+    if title is not None:
+        attrs.append(("title", title))
+    if alt is not None:
+        attrs.append(("alt", alt))
+    if src is not None:
+        if tag != "img" or not IMAGE_DATA_URL.match(src):
+            raise ValueError("src only takes the data: URL of a validated image, on <img>")
+        attrs.append(("src", src))
+    if is_open:
+        attrs.append(("open", None))
+    rendered = "".join(
+        f" {name}" if value is None else f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs
+    )
+    if tag in VOID_TAGS:
+        if children:
+            raise ValueError(f"<{tag}> takes no children")
+        return Html(f"<{tag}{rendered}>", _BUILDER)
+    inner = "".join(_markup(c) for c in children)
+    return Html(f"<{tag}{rendered}>{inner}</{tag}>", _BUILDER)

@@ -1,0 +1,235 @@
+"""Jupyter mime bundles for one tool call: ``text/plain``, ``text/html`` and, when present, JSON.
+
+The bundle opens with anvia_nb's own header (badge, server, tool, status, seconds). Server text never
+enters it except the server and tool names, escaped; everything the server sent follows in labelled,
+bordered blocks (see ``_blocks``). Error results look like errors; ``input_required`` results are
+never rendered as output; everything is bounded by :class:`RenderSettings` and masked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from anvia_nb.core.types import CallOutcome, CallStatus
+from anvia_nb.display._blocks import (
+    BLOCK_COST,
+    Context,
+    Piece,
+    bounded_json,
+    content_blocks,
+    note,
+    server_text,
+)
+from anvia_nb.display._html import Html, element
+from anvia_nb.display._text import Budget, mask_json, mask_secrets
+from anvia_nb.display.settings import GENERIC_SERVER_ERROR, RenderSettings
+from anvia_nb.errors import (
+    UNSUPPORTED_CONTENT_MESSAGE,
+    ArgumentValidationError,
+    OutputSchemaError,
+    ProtocolError,
+    ToolCallError,
+    ToolResultError,
+    ToolTimeoutError,
+    UnsupportedContentError,
+)
+
+__all__ = ["bundle_from_error", "bundle_from_outcome", "display_status"]
+
+_TONES = {
+    "ok": ("header", "status-ok"),
+    "unsupported content": ("header-warn", "status-warn"),
+    "schema mismatch": ("header-warn", "status-warn"),
+}
+_UNSUPPORTED_KINDS = ("audio", "resource_link")
+
+
+def _content(raw: dict[str, Any] | None) -> list[Any]:
+    content = None if raw is None else raw.get("content")
+    return content if isinstance(content, list) else []
+
+
+def display_status(outcome: CallOutcome) -> CallStatus:
+    """The status shown in the header: the outcome's, with unsupported content never shown as ok."""
+    status = outcome.status
+    if status == "ok":
+        if outcome.raw is not None and outcome.raw.get("isError") is True:
+            return "tool error"
+        content = _content(outcome.raw)
+        if any(isinstance(i, dict) and i.get("type") in _UNSUPPORTED_KINDS for i in content):
+            return "unsupported content"
+    return status
+
+
+def _status_from_error(error: BaseException) -> CallStatus:
+    if isinstance(error, ToolResultError):
+        return "tool error"
+    if isinstance(error, UnsupportedContentError):
+        return "unsupported content"
+    if isinstance(error, OutputSchemaError):
+        return "schema mismatch"
+    if isinstance(error, (ToolTimeoutError, TimeoutError)):
+        return "timeout"
+    return "failed"
+
+
+def header(ctx: Context, status: CallStatus, seconds: float | None) -> Piece:
+    """anvia_nb's own chrome: a fixed element whose only server-given text is the two names, escaped."""
+    box_style, status_style = _TONES.get(status, ("header-error", "status-error"))
+    tool = ctx.name(ctx.tool)
+    parts: list[Html] = [
+        element("span", "MCP", cls="anvia-badge", style="badge"),
+        element("b", ctx.server_label, cls="anvia-server-name"),
+        element("span", "·", style="muted"),
+        element("code", tool, cls="anvia-tool-name"),
+        element("span", status, cls="anvia-status", style=status_style),
+    ]
+    plain = f"[MCP {ctx.server_label} · {tool}] {status}"
+    if seconds is not None:
+        parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
+        plain += f" · {seconds:.2f} s"
+    ctx.budget.spend(BLOCK_COST)
+    return Piece(element("div", *parts, cls="anvia-header", style=box_style), plain)
+
+
+def error_block(error: BaseException, ctx: Context, *, list_problems: bool = True) -> list[Piece]:
+    """The error with provenance: our message, then the server's own text set apart, or hidden."""
+    kind = type(error).__name__
+    if ctx.settings.hide_server_errors:
+        return [server_text("error", f"{kind}: {GENERIC_SERVER_ERROR}", ctx, error=True)]
+    server_words = getattr(error, "server_text", "") if isinstance(error, (ToolCallError, ProtocolError)) else ""
+    message = str(error)
+    label = f"error from server {ctx.server_label}" if isinstance(error, ToolResultError) else "error"
+    pieces = [server_text(label, f"{kind}: {message}" if message else kind, ctx, error=True)]
+    if isinstance(server_words, str) and server_words and server_words not in message:
+        pieces.append(server_text(f"error text from server {ctx.server_label}", server_words, ctx, error=True))
+    problems = getattr(error, "problems", None)
+    if list_problems and isinstance(error, (ArgumentValidationError, OutputSchemaError)) and problems:
+        pieces.append(server_text("problems", "\n".join(map(str, problems)), ctx, error=True))
+    return pieces
+
+
+def structured_block(
+    value: Any, problems: list[str] | None, ctx: Context, *, label: str = "structured content", verdict: bool = True
+) -> tuple[list[Piece], Any]:
+    """structuredContent as pretty JSON with the outputSchema verdict; invalid data is still shown.
+
+    Returns the pieces and the bounded, masked copy for ``application/json``.
+    """
+    copy, _cut = bounded_json(value, max(0, ctx.budget.remaining), ctx.secrets)
+    pretty = json.dumps(copy, indent=2, ensure_ascii=False)
+    pieces: list[Piece] = []
+    if not verdict:
+        pass
+    elif problems is None:
+        pieces = [note("No outputSchema declared: structuredContent is not validated.")]
+    elif not problems:
+        pieces = [note("structuredContent matches the tool's outputSchema.")]
+    else:
+        pieces = [
+            note(
+                f"structuredContent does NOT match the tool's outputSchema "
+                f"({len(problems)} problem{'' if len(problems) == 1 else 's'}):"
+            ),
+            server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True),
+        ]
+    pieces.append(server_text(f"{label} from server {ctx.server_label}", pretty, ctx))
+    return pieces, copy
+
+
+def _result_pieces(
+    raw: dict[str, Any], outcome_error: BaseException | None, problems: list[str] | None, ctx: Context
+) -> tuple[list[Piece], Any]:
+    """Pieces for a result that arrived, and the JSON copy of its structuredContent (or None)."""
+    if raw.get("resultType") == "input_required":
+        return [
+            note(
+                "The server asked for more input (resultType input_required). That request is not "
+                "output and is not shown here; it is in `.raw`."
+            )
+        ], None
+    pieces: list[Piece] = []
+    is_error = raw.get("isError") is True or isinstance(outcome_error, ToolResultError)
+    content = _content(raw)
+    if is_error:
+        if ctx.settings.hide_server_errors:
+            return error_block(outcome_error or ToolResultError(GENERIC_SERVER_ERROR), ctx), None
+        pieces.append(note("The tool reported an error (isError: true). Its text is the server's, shown below."))
+        if not content and outcome_error is not None:
+            pieces.extend(error_block(outcome_error, ctx))
+    elif outcome_error is not None:
+        pieces.extend(error_block(outcome_error, ctx, list_problems=problems is None))
+    pieces.extend(content_blocks(content, ctx, error=is_error))
+    if "toolResult" in raw and not content:
+        value = raw["toolResult"]
+        if isinstance(value, str):
+            pieces.append(server_text(f"toolResult from server {ctx.server_label}", value, ctx))
+        else:
+            more, _ = structured_block(value, None, ctx, label="toolResult", verdict=False)
+            pieces.extend(more)
+    json_copy = None
+    if raw.get("structuredContent") is not None:
+        more, json_copy = structured_block(raw["structuredContent"], problems, ctx)
+        pieces.extend(more)
+    elif problems:
+        pieces.append(server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True))
+    if not content and "toolResult" not in raw and raw.get("structuredContent") is None:
+        pieces.append(note("The result has no content."))
+    if outcome_error is None and any(isinstance(i, dict) and i.get("type") in _UNSUPPORTED_KINDS for i in content):
+        pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
+    return pieces, json_copy
+
+
+def _bundle(pieces: list[Piece], json_copy: Any, secrets: Sequence[str]) -> dict[str, Any]:
+    html = element("div", *(p.html for p in pieces), cls="anvia-result")
+    bundle: dict[str, Any] = {
+        "text/plain": mask_secrets("\n".join(p.plain for p in pieces), secrets),
+        "text/html": html.markup,
+    }
+    if json_copy is not None:
+        bundle["application/json"] = mask_json(json_copy, secrets)
+    return bundle
+
+
+def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSettings) -> Context:
+    clean = tuple(s for s in secrets if isinstance(s, str) and s)
+    return Context(server, tool, clean, settings, Budget(settings.max_output_chars), settings.max_image_bytes)
+
+
+def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderSettings()) -> dict[str, Any]:  # noqa: B008
+    """The mime bundle for one call: always text/plain and text/html; application/json for structuredContent."""
+    ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
+    pieces = [header(ctx, display_status(outcome), outcome.seconds)]
+    json_copy = None
+    if outcome.raw is None:
+        if outcome.error is not None:
+            pieces.extend(error_block(outcome.error, ctx))
+        else:
+            pieces.append(note("No result arrived."))
+    else:
+        more, json_copy = _result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx)
+        pieces.extend(more)
+    return _bundle(pieces, json_copy, ctx.secrets)
+
+
+def bundle_from_error(
+    server: str,
+    tool: str,
+    error: BaseException,
+    secrets: Sequence[str] = (),
+    settings: RenderSettings = RenderSettings(),  # noqa: B008
+) -> dict[str, Any]:
+    """The mime bundle for a failure with no CallOutcome (connection lost, bad arguments...)."""
+    ctx = _context(server, tool, secrets, settings)
+    pieces = [header(ctx, _status_from_error(error), None)]
+    raw = error.raw if isinstance(error, ToolCallError) else None
+    json_copy = None
+    if isinstance(raw, dict):
+        problems = error.problems if isinstance(error, OutputSchemaError) else None
+        more, json_copy = _result_pieces(raw, error, problems, ctx)
+        pieces.extend(more)
+    else:
+        pieces.extend(error_block(error, ctx))
+    return _bundle(pieces, json_copy, ctx.secrets)

@@ -1,0 +1,32 @@
+"""How much of a result is rendered, and whether server error text may reach the browser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GENERIC_SERVER_ERROR", "RenderSettings"]
+
+GENERIC_SERVER_ERROR = "The server reported an error; details are kept in Python (outcome.error)."
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    """Limits and policy for rendering one result.
+
+    ``max_output_chars`` caps all text rendered for one result (the rest is elided visibly and stays
+    in ``.output``/``.raw``); ``max_image_bytes`` caps inline images (each, and all of one result
+    together); ``preview_chars`` caps the preview of each embedded resource. ``hide_server_errors``
+    is for notebooks served to others (Voilà, shared dashboards): server error text is replaced by
+    :data:`GENERIC_SERVER_ERROR` in what is rendered, while Python keeps the detail.
+    """
+
+    max_output_chars: int = 20_000
+    max_image_bytes: int = 5 * 1024 * 1024
+    preview_chars: int = 2_000
+    hide_server_errors: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("max_output_chars", "max_image_bytes", "preview_chars"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")

@@ -1,0 +1,84 @@
+"""``ResultView``: one call's outcome as a value a notebook displays safely and code reads exactly.
+
+Jupyter calls ``_repr_mimebundle_`` to show it (masked, bounded, escaped); code reads ``.output``
+and ``.raw``, which stay exactly what the server sent and the seed's mapping made of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anvia_nb.core.types import CallOutcome, CallStatus, JsonObject, MappedOutput
+from anvia_nb.display._text import mask_secrets
+from anvia_nb.display.bundles import bundle_from_outcome, display_status
+from anvia_nb.display.model_context import model_context_from_outcome
+from anvia_nb.display.settings import RenderSettings
+from anvia_nb.errors import AnviaError
+
+__all__ = ["ResultView"]
+
+
+class ResultView:
+    """A displayable wrapper of a :class:`CallOutcome`; no IPython needed to render it."""
+
+    def __init__(self, outcome: CallOutcome, settings: RenderSettings | None = None) -> None:
+        self.outcome = outcome
+        self.settings = settings if settings is not None else RenderSettings()
+
+    @property
+    def output(self) -> MappedOutput | None:
+        """The seed's mapped output (``None`` when the call failed); exact, not masked."""
+        return self.outcome.output
+
+    @property
+    def raw(self) -> JsonObject | None:
+        """The result as the server sent it (wire keys), or ``None``; exact, not masked."""
+        return self.outcome.raw
+
+    @property
+    def structured(self) -> Any:
+        return self.outcome.structured
+
+    @property
+    def is_error(self) -> bool:
+        return self.outcome.is_error
+
+    @property
+    def status(self) -> CallStatus:
+        return display_status(self.outcome)
+
+    @property
+    def error(self) -> AnviaError | None:
+        return self.outcome.error
+
+    @property
+    def server(self) -> str:
+        return self.outcome.server
+
+    @property
+    def tool(self) -> str:
+        return self.outcome.tool
+
+    @property
+    def seconds(self) -> float:
+        return self.outcome.seconds
+
+    @property
+    def arguments(self) -> JsonObject | None:
+        return self.outcome.arguments
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+        bundle = bundle_from_outcome(self.outcome, self.settings)
+        if include:
+            bundle = {k: v for k, v in bundle.items() if k in include}
+        if exclude:
+            bundle = {k: v for k, v in bundle.items() if k not in exclude}
+        return bundle
+
+    def model_context(self) -> str:
+        """This result as untrusted, attributed data for a model."""
+        return model_context_from_outcome(self.outcome, self.settings)
+
+    def __repr__(self) -> str:
+        name = mask_secrets(f"{self.outcome.server}.{self.outcome.tool}", self.outcome.secrets)
+        return f"<ResultView {name[:120]!r} {self.status} {self.outcome.seconds:.2f} s>"
