@@ -90,8 +90,8 @@ def _mask_json(value: Any, variants: Sequence[str]) -> Any:
 
 def marker_for(match: str) -> str:
     """The visible stand-in for one special character or escape sequence."""
-    if match.startswith("\x1b"):
-        return "␛" + match[1:]
+    if len(match) > 1:  # an escape sequence; its terminator (BEL or ESC) is a control too
+        return "".join(marker_for(c) if c in "\x1b\x07" else c for c in match)
     code = ord(match)
     if code < 0x20:
         return chr(0x2400 + code)
