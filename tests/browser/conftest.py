@@ -1,0 +1,244 @@
+"""Fixtures that drive a real JupyterLab in headless Debian Chromium.
+
+Why: anvia_nb renders untrusted MCP output, and only a real browser shows what a person
+sees (and whether an `<img onerror>` ran). These fixtures start one isolated JupyterLab per
+test session (its own config, data, runtime, settings and workspace dirs, its own kernelspec
+pointing at this interpreter) and give each test a fresh Chromium page whose console
+messages, page errors and dialogs are recorded.
+
+Without /usr/bin/chromium the browser tests are skipped with a reason; with the CI
+environment variable set they fail instead (run scripts/install-chromium.sh).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.browser.lab import (  # noqa: E402
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    LabServer,
+    PageEvents,
+    record_page_events,
+    shutdown_all_kernels,
+)
+
+LAB_START_TIMEOUT_SECONDS = 60.0
+LAB_STOP_TIMEOUT_SECONDS = 15.0
+LAB_SETTINGS: dict[str, dict[str, Any]] = {
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker": {"autoStartDefaultKernel": True},
+    # In JupyterLab 4.6 autoStartDefaultKernel lives in the notebook tracker schema; older
+    # releases read it from the document manager, so both are written.
+    "@jupyterlab/docmanager-extension/plugin": {"autoStartDefaultKernel": True},
+}
+
+
+def _require_chromium() -> None:
+    if importlib.util.find_spec("playwright") is None:
+        reason = "playwright is not installed: pip install -e '.[test]' to enable browser tests"
+    elif not Path(CHROMIUM_PATH).exists():
+        reason = f"{CHROMIUM_PATH} is missing: run scripts/install-chromium.sh to enable browser tests"
+    else:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _lab_environment(home: Path) -> dict[str, str]:
+    """The environment JupyterLab and its kernels see: isolated dirs, no pytest variables."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "JUPYTER", "IPYTHON")) and key != "PYTHONBREAKPOINT"
+    }
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        IPYTHONDIR=str(home / "ipython"),
+        # In a virtualenv jupyter_core prefers sys.prefix over the user dirs: our kernelspec must win.
+        JUPYTER_PREFER_ENV_PATH="0",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def _write_lab_home(home: Path) -> None:
+    for name in ("config", "data", "runtime", "settings", "workspaces", "ipython", "root"):
+        (home / name).mkdir(parents=True, exist_ok=True)
+    for plugin, values in LAB_SETTINGS.items():
+        target = home / "settings" / f"{plugin}.jupyterlab-settings"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values, indent=2))
+    kernel_dir = home / "data" / "kernels" / "python3"
+    kernel_dir.mkdir(parents=True, exist_ok=True)
+    kernel_spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+        "metadata": {"debugger": True},
+    }
+    (kernel_dir / "kernel.json").write_text(json.dumps(kernel_spec, indent=1))
+
+
+def _descendant_pids(root_pid: int) -> set[int]:
+    """Every live process below root_pid, read from /proc (kernels run in their own sessions)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found: set[int] = set()
+    pending = [root_pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            if child not in found:
+                found.add(child)
+                pending.append(child)
+    return found
+
+
+def _kill_leftovers(pids: set[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _wait_until_answering(server: LabServer, process: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + LAB_START_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(server.api_url("/api/status"), timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.1)  # polling interval of a bounded wait, not synchronisation
+    raise RuntimeError(
+        f"JupyterLab did not answer /api/status within {LAB_START_TIMEOUT_SECONDS} s:\n{log_path.read_text()[-3000:]}"
+    )
+
+
+def _stop_lab(process: subprocess.Popen[bytes]) -> None:
+    descendants = _descendant_pids(process.pid)
+    process.terminate()
+    try:
+        process.wait(timeout=LAB_STOP_TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=LAB_STOP_TIMEOUT_SECONDS)
+    _kill_leftovers({pid for pid in descendants if Path(f"/proc/{pid}").exists()})
+
+
+@pytest.fixture(scope="session")
+def jupyter_lab() -> Iterator[LabServer]:
+    """One JupyterLab for the whole session, on 127.0.0.1, with a known token.
+
+    The notebook root is `jupyter_lab.root_dir`; tests write notebooks there (see
+    `lab.write_notebook`). Stopped at the end with its kernels: terminate, then kill.
+    """
+    _require_chromium()
+    with tempfile.TemporaryDirectory(prefix="anvia-lab-") as home_text:
+        home = Path(home_text)
+        _write_lab_home(home)
+        port = _free_port()
+        token = secrets.token_hex(16)
+        server = LabServer(base_url=f"http://127.0.0.1:{port}", token=token, root_dir=home / "root")
+        command = [
+            sys.executable, "-m", "jupyterlab",
+            "--no-browser", "--allow-root",
+            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={server.root_dir}",
+            f"--IdentityProvider.token={token}", "--PasswordIdentityProvider.hashed_password=",
+            "--ServerApp.terminals_enabled=False",
+            "--KernelSpecManager.ensure_native_kernel=False",
+            f"--LabApp.user_settings_dir={home / 'settings'}",
+            f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        ]  # fmt: skip
+        log_path = home / "lab.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                command, env=_lab_environment(home), cwd=server.root_dir,
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+        try:
+            _wait_until_answering(server, process, log_path)
+            yield server
+        finally:
+            _stop_lab(process)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One headless Debian Chromium for the session (Playwright's own download is unusable here)."""
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # launch() gives every run a fresh temporary profile (user-data dir) of its own.
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page_events() -> PageEvents:
+    """Console messages, page errors and dialogs seen by the `page` fixture's page."""
+    return PageEvents()
+
+
+@pytest.fixture
+def page(chromium: Any, jupyter_lab: LabServer, page_events: PageEvents) -> Iterator[Any]:
+    """A fresh page in a fresh browser context (no cookies or storage shared between tests).
+
+    Dialogs are dismissed and recorded in `page_events`; the lab's kernels are shut down after.
+    """
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    new_page = context.new_page()
+    record_page_events(new_page, page_events)
+    try:
+        yield new_page
+    finally:
+        context.close()
+        shutdown_all_kernels(jupyter_lab)
