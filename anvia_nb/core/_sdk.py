@@ -239,6 +239,12 @@ async def open_sdk_session(
     server: str, launch: StdioLaunch | HttpLaunch | MemoryLaunch, handlers: SdkHandlers
 ) -> AsyncIterator[SdkSession]:
     """Connect, handshake and yield a session; must be entered and exited by the same task."""
+    failed_statuses: list[int] = []
+
+    async def remember_status(response: httpx2.Response) -> None:
+        if response.status_code >= 400:
+            failed_statuses.append(response.status_code)
+
     async with contextlib.AsyncExitStack() as stack:
         try:
             transport: Any
@@ -249,6 +255,8 @@ async def open_sdk_session(
             else:
                 timeout = httpx2.Timeout(launch.timeout_seconds or 30.0, read=300.0)
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
+                # The SDK reports any HTTP failure as "error response"; keep the status to say which.
+                http.event_hooks = {"request": [], "response": [remember_status]}
                 http = await stack.enter_async_context(http)
                 transport = streamable_http_client(
                     launch.url, http_client=http, max_sse_event_size=_MAX_SSE_EVENT_BYTES
@@ -264,11 +272,15 @@ async def open_sdk_session(
             )
             await stack.enter_async_context(client)
         except Exception as exc:
-            raise _connect_error(exc, server) from exc
+            raise _connect_error(exc, server, failed_statuses) from exc
         yield SdkSession(client, server)
 
 
-def _connect_error(exc: BaseException, server: str) -> AnviaError:
+def _connect_error(exc: BaseException, server: str, failed_statuses: list[int]) -> AnviaError:
+    if failed_statuses:
+        status = failed_statuses[-1]
+        hint = ": check the headers or token" if status in (401, 403) else ""
+        return ConnectError(f"Connecting to {server!r} failed: the server answered HTTP {status}{hint}.", server)
     translated = error_from_exception(exc, server=server, during="connecting")
     if isinstance(translated, ConnectError):
         return translated
