@@ -39,6 +39,7 @@ _MAX_LOG_ENTRIES = 500
 ServerLogEntry = tuple[float, str, str | None, Any]
 """(time, level, logger, data) of one ``notifications/message`` from the server."""
 
+
 class McpClient:
     """The seed's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
@@ -203,8 +204,10 @@ class McpClient:
             future.cancel()
             raise
 
+
 def _is_closed_noise(error: BaseException) -> bool:
     """Errors that only say the server was already gone when we closed it."""
     return isinstance(error, ConnectionClosedError | EOFError | BrokenPipeError | ConnectionResetError)
+
 
 AsyncFactory = Callable[[], Awaitable[McpClient]]

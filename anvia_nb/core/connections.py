@@ -71,9 +71,7 @@ class StdioConnection:
         os.makedirs(log_dir, exist_ok=True)
         handle, path = tempfile.mkstemp(prefix=f"{self.name}-", suffix=".stderr.log", dir=log_dir)
         os.close(handle)
-        return StdioLaunch(
-            command=self.command, args=self.args, env=dict(self.env), cwd=self.cwd, stderr_path=path
-        )
+        return StdioLaunch(command=self.command, args=self.args, env=dict(self.env), cwd=self.cwd, stderr_path=path)
 
     async def connect(self) -> McpClient:
         """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
@@ -180,8 +178,11 @@ class _Factories:
         if scheme not in ("http", "https"):
             raise ValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
         return HttpConnection(
-            name=_check_name(name), url=str(url), headers=dict(headers or {}),
-            timeout_seconds=timeout_seconds, auth=auth,
+            name=_check_name(name),
+            url=str(url),
+            headers=dict(headers or {}),
+            timeout_seconds=timeout_seconds,
+            auth=auth,
         )
 
     @staticmethod

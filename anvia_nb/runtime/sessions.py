@@ -151,8 +151,10 @@ class Runtime:
         timeout_seconds: float | None,
         on_progress: ProgressHandler | None,
     ) -> CallOutcome:
-        outcome = await self.server(name).tool(tool).call_outcome(
-            arguments, timeout_seconds=timeout_seconds, on_progress=on_progress
+        outcome = (
+            await self.server(name)
+            .tool(tool)
+            .call_outcome(arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
         )
         self.history.append(outcome)
         return outcome

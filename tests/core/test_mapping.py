@@ -84,7 +84,12 @@ def test_resource_text_concatenates_with_other_text() -> None:
 def test_resource_in_a_list_becomes_a_text_part_holding_its_json() -> None:
     resource = {"uri": "u", "mimeType": "text/plain", "text": "t"}
     out = output_from_result(
-        {"content": [{"type": "image", "data": "AA", "mimeType": "image/png"}, {"type": "resource", "resource": resource}]}
+        {
+            "content": [
+                {"type": "image", "data": "AA", "mimeType": "image/png"},
+                {"type": "resource", "resource": resource},
+            ]
+        }
     )
     assert isinstance(out, list)
     assert out[1]["type"] == "text"
