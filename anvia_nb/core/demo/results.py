@@ -15,8 +15,6 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from jsonschema import Draft202012Validator, FormatChecker
-
 from anvia_nb.core.demo.catalog import LARGE_MAX_CHARS, TOOLS_BY_NAME
 from anvia_nb.core.demo.hostile import ENORMOUS_IMAGE, HOSTILE_CORPUS, hostile_content
 from anvia_nb.core.demo.media import IMAGE_MIME_TYPES, image_bytes, wav_bytes
@@ -47,6 +45,8 @@ def error_result(message: str | None) -> JsonObject:
 
 def argument_problems(tool_name: str, arguments: JsonObject) -> list[str]:
     """One readable line per way ``arguments`` break the tool's ``inputSchema`` (empty when valid)."""
+    from jsonschema import Draft202012Validator, FormatChecker  # 1 s to import here: keep startup quick
+
     schema = TOOLS_BY_NAME[tool_name]["inputSchema"]
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
     problems = []

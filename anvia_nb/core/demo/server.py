@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import hmac
+import importlib
 import logging
 import socket
 import sys
+import threading
 from collections.abc import Sequence
 
 import anyio
@@ -127,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="anvia-demo %(levelname)s %(message)s")
     logger.setLevel(logging.INFO)
+    # Importing jsonschema takes about a second here; the first argument check needs it, so
+    # load it while the client is still connecting rather than during the first call.
+    threading.Thread(target=importlib.import_module, args=("jsonschema",), daemon=True).start()
     try:
         if args.http:
             serve_http(args.host, args.port, args.require_header)
