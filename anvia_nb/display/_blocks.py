@@ -291,7 +291,8 @@ def _bounded(value: Any, state: _JsonCut, depth: int) -> Any:
                 state.cut = True
                 out["…"] = f"{len(value) - index:,} more keys"
                 break
-            out[_bounded_str(str(key), state)] = _bounded(item, state, depth + 1)
+            bounded_key = _bounded_str(str(key), state)  # before the value: it spends the same budget
+            out[bounded_key] = _bounded(item, state, depth + 1)
         return out
     if isinstance(value, (list, tuple)):
         items: list[Any] = []

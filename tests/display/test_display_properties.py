@@ -1,0 +1,63 @@
+"""Properties over arbitrary server text: the HTML only ever holds our tags, and secrets never survive."""
+
+from __future__ import annotations
+
+import html
+import string
+
+from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from anvia_nb.display import RenderSettings, bundle_from_outcome, mask_json, mask_secrets
+
+HOSTILE_ALPHABET = st.sampled_from(
+    [
+        *list("<>&\"'=/ ;:\n\t\r\x1b\x00\x07\x7f\x85[]()!#*`"),
+        "\u202e",
+        "\u2066",
+        "\u200b",
+        "\ufeff",
+        "\U000e0041",
+        "script",
+        "onerror",
+        "javascript:",
+        "<img",
+        "</pre>",
+    ]
+)
+SERVER_TEXT = st.one_of(st.text(), st.lists(HOSTILE_ALPHABET, max_size=60).map("".join))
+SECRET = st.text(alphabet=string.ascii_letters + string.digits + "&<>\"'%/+=", min_size=6, max_size=24).map(
+    lambda s: "sk-" + s
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(SERVER_TEXT, min_size=1, max_size=4), cap=st.integers(min_value=0, max_value=300))
+def test_rendered_html_of_any_text_holds_only_allowed_tags_and_shows_the_text(texts: list[str], cap: int) -> None:
+    bundle = bundle_from_outcome(outcome(text_result(*texts)), RenderSettings(max_output_chars=cap + 400))
+    audit = assert_safe_html(bundle["text/html"])
+    assert audit.tags() <= ALLOWED_TAGS
+    assert len(audit.with_class("anvia-header")) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(secret=SECRET, before=SERVER_TEXT, after=SERVER_TEXT, cap=st.integers(min_value=200, max_value=2000))
+def test_masking_removes_every_secret_from_every_rendering(secret: str, before: str, after: str, cap: int) -> None:
+    text = before + secret + after + html.escape(secret) + secret
+    bundle = bundle_from_outcome(
+        outcome(text_result(text, structuredContent={secret: before + secret}), secrets=(secret,)),
+        RenderSettings(max_output_chars=cap),
+    )
+    visible = assert_safe_html(bundle["text/html"]).text
+    for rendering in (bundle["text/html"], bundle["text/plain"], visible, str(bundle["application/json"])):
+        assert secret not in rendering
+        assert html.escape(secret) not in rendering
+
+
+@given(secret=SECRET, text=SERVER_TEXT)
+def test_mask_secrets_and_mask_json_leave_no_secret(secret: str, text: str) -> None:
+    combined = text + secret + text
+    assert secret not in mask_secrets(combined, [secret])
+    masked = mask_json({combined: [combined, {"k": combined}]}, [secret])
+    assert secret not in repr(masked)
