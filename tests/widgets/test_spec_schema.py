@@ -1,0 +1,245 @@
+"""Reading inputSchemas into field specs: every kind servers send, and a JSON field for the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spec_helpers import load_schema
+
+from anvia_nb.widgets.spec import NO_DEFAULT, Choice, FieldSpec, field_spec_from_schema
+
+
+def only_field(schema: dict[str, Any], required: bool = False) -> FieldSpec:
+    root = {"type": "object", "properties": {"f": schema}, "required": ["f"] if required else []}
+    return field_spec_from_schema(root).child("f")
+
+
+@pytest.mark.parametrize("kind", ["string", "number", "integer", "boolean"])
+def test_simple_types_become_fields_of_their_own_kind(kind: str) -> None:
+    assert only_field({"type": kind}).kind == kind
+
+
+def test_constraints_description_default_and_required_marker_are_kept() -> None:
+    spec = only_field({"type": "integer", "minimum": 1, "maximum": 9, "default": 3,
+                       "description": "how many", "title": "Count"}, required=True)
+    assert (spec.constraints.minimum, spec.constraints.maximum) == (1, 9)
+    assert (spec.default, spec.description, spec.label, spec.required) == (3, "how many", "Count", True)
+
+
+def test_string_constraints_and_format_are_kept() -> None:
+    c = only_field({"type": "string", "minLength": 2, "maxLength": 5, "pattern": "^a", "format": "email"}).constraints
+    assert (c.min_length, c.max_length, c.pattern, c.format) == (2, 5, "^a", "email")
+
+
+def test_a_field_without_default_says_so_even_when_null_is_a_possible_default() -> None:
+    assert only_field({"type": "string"}).default is NO_DEFAULT
+    assert only_field({"type": ["string", "null"], "default": None}).default is None
+
+
+def test_draft4_boolean_exclusive_bounds_become_numeric_bounds() -> None:
+    c = only_field({"type": "number", "minimum": 0, "exclusiveMinimum": True}).constraints
+    assert (c.minimum, c.exclusive_minimum) == (None, 0)
+
+
+def test_enum_becomes_a_choice_labelled_by_its_values() -> None:
+    spec = only_field({"type": "string", "enum": ["asc", "desc"]})
+    assert spec.kind == "choice"
+    assert spec.choices == (Choice("asc", "asc"), Choice("desc", "desc"))
+
+
+def test_titled_one_of_const_becomes_a_choice_labelled_by_titles() -> None:
+    spec = only_field({"type": "string", "oneOf": [{"const": "#f00", "title": "Red"}, {"const": "#0f0"}]})
+    assert spec.choices == (Choice("#f00", "Red"), Choice("#0f0", "#0f0"))
+
+
+def test_any_of_numeric_consts_becomes_a_choice_of_numbers() -> None:
+    spec = only_field({"anyOf": [{"const": 1, "title": "Small"}, {"const": 2, "title": "Large"}]})
+    assert [c.value for c in spec.choices] == [1, 2]
+
+
+def test_enum_names_label_the_choices_when_they_match_in_length() -> None:
+    spec = only_field({"type": "string", "enum": ["a", "b"], "enumNames": ["Apple", "Banana"]})
+    assert [c.label for c in spec.choices] == ["Apple", "Banana"]
+
+
+def test_null_in_an_enum_makes_the_choice_nullable_instead_of_a_null_entry() -> None:
+    spec = only_field({"enum": ["a", None]})
+    assert spec.nullable and [c.value for c in spec.choices] == ["a"]
+
+
+def test_array_of_enums_becomes_a_multi_choice() -> None:
+    spec = only_field({"type": "array", "items": {"type": "string", "enum": ["x", "y"]}})
+    assert spec.kind == "multi_choice" and [c.value for c in spec.choices] == ["x", "y"]
+
+
+@pytest.mark.parametrize("item_type", ["string", "number", "integer", "boolean"])
+def test_array_of_simple_items_becomes_an_add_remove_list(item_type: str) -> None:
+    spec = only_field({"type": "array", "items": {"type": item_type}, "minItems": 1})
+    assert spec.kind == "list" and spec.item is not None and spec.item.kind == item_type
+    assert spec.item.required and spec.constraints.min_items == 1
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
+        {"type": "array"},
+        {"type": "array", "prefixItems": [{"type": "string"}]},
+        {"type": "array", "items": {"type": ["string", "null"]}},
+    ],
+)
+def test_arrays_the_list_widget_cannot_show_become_json(schema: dict[str, Any]) -> None:
+    assert only_field(schema).kind == "json"
+
+
+def test_nested_object_becomes_a_group_with_its_own_required_children() -> None:
+    spec = only_field({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+                       "required": ["b"]})
+    assert spec.kind == "object"
+    assert [(c.name, c.kind, c.required) for c in spec.children] == [("a", "string", False),
+                                                                    ("b", "integer", True)]
+
+
+def test_refs_to_defs_and_definitions_resolve_and_sibling_keywords_win() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/$defs/Mode", "description": "beside the ref"},
+            "b": {"$ref": "#/definitions/Num"},
+            "c": {"$ref": "#/$defs/with~1slash"},
+        },
+        "$defs": {"Mode": {"enum": ["x"], "description": "in the def"}, "with/slash": {"type": "boolean"}},
+        "definitions": {"Num": {"type": "number"}},
+    }
+    spec = field_spec_from_schema(schema)
+    assert spec.child("a").kind == "choice" and spec.child("a").description == "beside the ref"
+    assert spec.child("b").kind == "number"
+    assert spec.child("c").kind == "boolean"
+
+
+@pytest.mark.parametrize(
+    "ref", ["#/$defs/Missing", "https://example.com/schema.json", "other.json#/x", "#anchor", "#/$defs/Num/0"]
+)
+def test_refs_that_do_not_resolve_locally_become_json(ref: str) -> None:
+    schema = {"type": "object", "properties": {"a": {"$ref": ref}}, "$defs": {"Num": {"type": "number"}}}
+    assert field_spec_from_schema(schema).child("a").kind == "json"
+
+
+def test_a_recursive_ref_becomes_a_json_field_at_the_point_of_recursion() -> None:
+    tree = load_schema("form_showcase")["$defs"]["Tree"]
+    assert tree["properties"]["children"]["items"] == {"$ref": "#/$defs/Tree"}
+    spec = field_spec_from_schema(load_schema("form_showcase")).child("tree")
+    assert spec.kind == "object"
+    assert spec.child("name").kind == "string"
+    assert spec.child("children").kind == "json"
+
+
+def test_a_ref_to_the_root_is_recursion_too() -> None:
+    spec = field_spec_from_schema({"type": "object", "properties": {"again": {"$ref": "#"}}})
+    assert spec.child("again").kind == "json"
+
+
+def test_a_ref_graph_that_doubles_at_every_level_stays_bounded() -> None:
+    defs = {f"D{i}": {"type": "object", "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"},
+                                                        "r": {"$ref": f"#/$defs/D{i + 1}"}}}
+            for i in range(40)}
+    defs["D40"] = {"type": "string"}
+    spec = field_spec_from_schema({"$ref": "#/$defs/D0", "$defs": defs})
+
+    def count(node: FieldSpec) -> int:
+        return 1 + sum(count(child) for child in node.children)
+
+    assert count(spec) < 20_000
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": ["integer", "null"]},
+        {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+        {"oneOf": [{"type": "null"}, {"type": "integer", "minimum": 0}]},
+        {"type": "integer", "nullable": True},
+    ],
+)
+def test_null_alternatives_make_a_nullable_field_of_the_other_type(schema: dict[str, Any]) -> None:
+    spec = only_field(schema)
+    assert (spec.kind, spec.nullable) == ("integer", True)
+
+
+def test_a_nullable_ref_keeps_the_outer_title_and_default() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"inner": {"anyOf": [{"$ref": "#/$defs/In"}, {"type": "null"}], "default": None,
+                                 "title": "Inner thing"}},
+        "$defs": {"In": {"type": "object", "title": "In", "properties": {"x": {"type": "string"}}}},
+    }
+    spec = field_spec_from_schema(schema).child("inner")
+    assert (spec.kind, spec.nullable, spec.default, spec.title) == ("object", True, None, "Inner thing")
+
+
+def test_a_single_all_of_wrapper_is_unwrapped() -> None:
+    schema = {"type": "object", "properties": {"m": {"allOf": [{"$ref": "#/$defs/M"}], "default": "a",
+                                                     "description": "mode"}},
+              "$defs": {"M": {"enum": ["a", "b"]}}}
+    spec = field_spec_from_schema(schema).child("m")
+    assert (spec.kind, spec.default, spec.description) == ("choice", "a", "mode")
+
+
+@pytest.mark.parametrize(
+    "name", ["shape", "merged", "labels", "anything", "also_anything"]
+)
+def test_shapes_the_form_cannot_model_fall_back_to_a_json_field(name: str) -> None:
+    assert field_spec_from_schema(load_schema("form_showcase")).child(name).kind == "json"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [{"type": ["string", "integer"]}, {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+     {"type": "null"}, {"not": {"type": "string"}}, {"type": "object"}],
+)
+def test_unions_and_unknown_shapes_are_json_fields(schema: dict[str, Any]) -> None:
+    assert only_field(schema).kind == "json"
+
+
+@pytest.mark.parametrize("schema", [{"type": "object"}, {"type": "object", "properties": {}}, {}])
+def test_a_tool_without_arguments_gets_an_empty_form_or_a_json_field(schema: dict[str, Any]) -> None:
+    spec = field_spec_from_schema(schema)
+    assert spec.required
+    assert spec.kind == ("json" if schema == {} else "object") and spec.children == ()
+
+
+def test_a_root_map_without_properties_is_a_json_field() -> None:
+    assert field_spec_from_schema({"type": "object", "additionalProperties": {"type": "string"}}).kind == "json"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=10,
+)
+keywords = st.sampled_from([
+    "type", "properties", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs",
+    "definitions", "required", "default", "title", "description", "format", "minimum", "pattern",
+    "additionalProperties", "prefixItems", "nullable", "enumNames", "minItems", "exclusiveMaximum",
+])
+schema_like = st.recursive(
+    st.booleans() | st.dictionaries(keywords, json_values, max_size=4),
+    lambda inner: st.dictionaries(
+        keywords,
+        inner | st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        | st.sampled_from(["#", "#/$defs/a", "#/properties/a", "object", "string", "array", ["string", "null"]]),
+        max_size=5,
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(schema_like)
+def test_arbitrary_schema_like_values_never_crash_the_spec_builder(schema: Any) -> None:
+    spec = field_spec_from_schema(schema)
+    assert spec.required and spec.kind in {"object", "json", "string", "number", "integer", "boolean",
+                                           "choice", "multi_choice", "list"}
