@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import string
 
 from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
@@ -61,3 +62,40 @@ def test_mask_secrets_and_mask_json_leave_no_secret(secret: str, text: str) -> N
     assert secret not in mask_secrets(combined, [secret])
     masked = mask_json({combined: [combined, {"k": combined}]}, [secret])
     assert secret not in repr(masked)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+ITEM = st.fixed_dictionaries(
+    {"type": st.sampled_from(["text", "image", "resource", "resource_link", "audio", "other"])},
+    optional={
+        "text": JSON,
+        "data": JSON,
+        "mimeType": st.sampled_from(["image/png", "image/svg+xml", "text/html"]) | JSON,
+        "uri": JSON,
+        "name": JSON,
+        "resource": st.fixed_dictionaries({}, optional={"uri": JSON, "text": JSON, "blob": JSON, "mimeType": JSON}),
+    },
+)
+RAW = st.fixed_dictionaries(
+    {},
+    optional={
+        "content": st.lists(ITEM | JSON, max_size=5) | JSON,
+        "isError": JSON,
+        "structuredContent": JSON,
+        "toolResult": JSON,
+        "resultType": st.sampled_from(["complete", "input_required"]) | JSON,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=RAW)
+def test_any_malformed_result_renders_safely_without_raising(raw: dict[str, object]) -> None:
+    bundle = bundle_from_outcome(outcome(raw))
+    assert_safe_html(bundle["text/html"])
+    assert isinstance(bundle["text/plain"], str)
+    json.dumps(bundle.get("application/json"), allow_nan=False)  # strict JSON: Jupyter must serialise it
