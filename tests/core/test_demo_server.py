@@ -1,9 +1,9 @@
-"""The bundled demo server, driven by the real MCP SDK client: in-memory, over stdio, over HTTP.
+"""The bundled demo server's tools, driven in-memory by the real MCP SDK client.
 
-Each test checks what a person using the demo would check: what came back (content types,
-texts, mime types, decodable bytes), that the listing must be walked page by page, that progress
-arrives and cancellation stops the work, that elicitation round-trips in both protocol eras, and
-that the wrong results (schema mismatch, hostile payloads) really reach the client as sent.
+Each test checks what a person using the demo would check: what came back (content types, texts,
+mime types, decodable bytes), that the listing must be walked page by page, that progress arrives
+and cancellation stops the work, and that elicitation round-trips in both protocol eras. The
+hostile corpus and the real transports have their own files.
 """
 
 from __future__ import annotations
@@ -12,78 +12,27 @@ import base64
 import io
 import json
 import logging
-import queue
-import subprocess
-import sys
-import threading
-import time
 import wave
 import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
 
 import anyio
-import httpx2
 import jsonschema
 import mcp
 import mcp_types as types
 import pytest
+from demo_helpers import MODES, list_all_tools, texts, wire
 from mcp.client.session import ClientRequestContext
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core.demo.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.core.demo.handlers import PAGE_SIZE, SERVER_NAME, build_server
-from anvia_nb.core.demo.hostile import (
-    ENORMOUS_IMAGE,
-    ENORMOUS_IMAGE_BASE64_CHARS,
-    HOSTILE_CORPUS,
-    PWNED_FLAG,
-    hostile_content,
-)
-from anvia_nb.core.demo.server import LISTENING_PREFIX
 
 pytestmark = pytest.mark.anyio
-
-MODES = ["auto", "legacy"]
-"""``auto`` speaks 2026-07-28 (the SDK client's default); ``legacy`` the initialize handshake."""
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-def wire(item: Any) -> dict[str, Any]:
-    dumped: dict[str, Any] = item.model_dump(by_alias=True, exclude_none=True, mode="json")
-    return dumped
-
-
-def texts(result: types.CallToolResult) -> list[str]:
-    return [item.text for item in result.content if isinstance(item, types.TextContent)]
-
-
-async def list_all_tools(client: mcp.Client) -> tuple[list[types.Tool], int]:
-    tools: list[types.Tool] = []
-    pages = 0
-    cursor: str | None = None
-    while True:
-        page = await client.list_tools(cursor=cursor)
-        pages += 1
-        assert len(page.tools) <= PAGE_SIZE
-        tools.extend(page.tools)
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools, pages
-
-
-async def accept_with(content: dict[str, Any]) -> Any:
-    async def answer(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
-        return types.ElicitResult(action="accept", content=content)
-
-    return answer
 
 
 # --- listing and identity ------------------------------------------------------------------
@@ -419,153 +368,3 @@ async def test_confirm_action_without_an_elicitation_capable_client_is_a_tool_er
         result = await client.call_tool("confirm_action", {"action": "deploy"})
     assert result.is_error
     assert "elicitation" in texts(result)[0]
-
-
-# --- the hostile corpus ----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", list(HOSTILE_CORPUS))
-async def test_untrusted_sends_each_hostile_payload_exactly_as_written(name: str) -> None:
-    async with mcp.Client(build_server()) as client:
-        result = await client.call_tool("untrusted", {"kind": name})
-    assert [wire(item) for item in result.content] == HOSTILE_CORPUS[name]
-
-
-async def test_untrusted_all_sends_every_payload_and_the_enormous_image_only_when_asked() -> None:
-    expected = [item for items in HOSTILE_CORPUS.values() for item in items]
-    async with mcp.Client(build_server()) as client:
-        result = await client.call_tool("untrusted_all", {})
-        enormous = await client.call_tool("untrusted", {"kind": ENORMOUS_IMAGE})
-    assert [wire(item) for item in result.content] == expected
-    (image,) = enormous.content
-    assert isinstance(image, types.ImageContent)
-    assert image.mime_type == "image/png"
-    assert len(image.data) >= ENORMOUS_IMAGE_BASE64_CHARS * 0.99
-    assert base64.b64decode(image.data[:12]).startswith(b"\x89PNG\r\n\x1a\n")
-
-
-def test_every_payload_that_could_run_script_sets_the_pwned_flag_or_alerts() -> None:
-    risky = ("<script", "onerror", "onload", "onclick", "onmouseover", "javascript:", "srcdoc")
-    for name, items in HOSTILE_CORPUS.items():
-        for item in items:
-            text = json.dumps(item)
-            if item.get("type") == "image":
-                text += base64.b64decode(item["data"] + "==", validate=False).decode("latin-1")
-            if any(marker in text for marker in risky):
-                assert PWNED_FLAG in text or "alert(" in text, name
-
-
-def test_the_enormous_image_is_a_valid_png_built_on_demand() -> None:
-    (item,) = hostile_content(ENORMOUS_IMAGE)
-    data = base64.b64decode(item["data"])
-    assert data.startswith(b"\x89PNG\r\n\x1a\n")
-    assert data.endswith(b"IEND\xaeB`\x82")
-    assert ENORMOUS_IMAGE not in HOSTILE_CORPUS
-
-
-# --- real transports -------------------------------------------------------------------------
-
-
-def _stdio_parameters() -> mcp.StdioServerParameters:
-    return mcp.StdioServerParameters(command=sys.executable, args=["-m", "anvia_nb.demo_server"])
-
-
-@pytest.mark.parametrize("mode", MODES)
-async def test_over_stdio_tools_work_logs_go_to_stderr_and_crash_ends_the_process(mode: str, tmp_path: Path) -> None:
-    from mcp.client.stdio import stdio_client
-
-    errlog_path = tmp_path / "server-stderr.log"
-    with errlog_path.open("w") as errlog:
-        transport = stdio_client(_stdio_parameters(), errlog=errlog)
-        async with mcp.Client(
-            transport, mode=mode, elicitation_callback=await accept_with({"confirm": True})
-        ) as client:
-            tools, pages = await list_all_tools(client)
-            assert len(tools) == len(TOOLS)
-            assert pages > 1
-            echo = await client.call_tool("echo", {"message": "over stdio"})
-            assert texts(echo) == ["over stdio"]
-            confirmed = await client.call_tool("confirm_action", {"action": "ship"})
-            assert texts(confirmed) == ["Confirmed: ship"]
-            with anyio.fail_after(10), pytest.raises(MCPError):
-                await client.call_tool("crash", {})
-    assert "crash requested: exiting with code 3" in errlog_path.read_text()
-
-
-@contextmanager
-def http_demo_server(*extra_args: str) -> Iterator[str]:
-    """Starts ``--http --port 0``, yields its URL from the stderr line, always stops it."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "anvia_nb.demo_server", "--http", "--port", "0", *extra_args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert process.stderr is not None
-    stderr = process.stderr
-
-    def read_lines() -> None:
-        for line in stderr:
-            lines.put(line)
-
-    reader = threading.Thread(target=read_lines, daemon=True)
-    reader.start()
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError("the demo server did not announce its URL within 20 s")
-            try:
-                line = lines.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if line.startswith(LISTENING_PREFIX):
-                url = line[len(LISTENING_PREFIX) :].strip()
-                assert url.startswith("http://127.0.0.1:")
-                assert url.endswith("/mcp")
-                yield url
-                return
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        reader.join(timeout=10)
-
-
-async def test_over_http_a_free_port_is_announced_and_tools_report_progress() -> None:
-    reported: list[float] = []
-
-    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-        reported.append(progress)
-
-    with http_demo_server() as url:
-        async with mcp.Client(url) as client:
-            tools, _ = await list_all_tools(client)
-            assert len(tools) == len(TOOLS)
-            image = await client.call_tool("image", {"kind": "gif"})
-            slow = await client.call_tool("slow", {"steps": 2, "delay_seconds": 0.01}, progress_callback=on_progress)
-    assert isinstance(image.content[1], types.ImageContent)
-    assert base64.b64decode(image.content[1].data).startswith(b"GIF89a")
-    assert texts(slow) == ["done after 2 steps"]
-    assert reported == [1, 2]
-
-
-async def test_over_http_a_required_header_is_enforced_with_401() -> None:
-    with http_demo_server("--require-header", "X-Demo-Token: s3cret") as url:
-        async with httpx2.AsyncClient() as plain:
-            refused = await plain.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "server/discover"})
-            wrong = await plain.post(url, json={}, headers={"X-Demo-Token": "guess"})
-        assert refused.status_code == 401
-        assert wrong.status_code == 401
-        assert "s3cret" not in refused.text
-        async with (
-            httpx2.AsyncClient(headers={"X-Demo-Token": "s3cret"}) as authorised,
-            mcp.Client(streamable_http_client(url, http_client=authorised)) as client,
-        ):
-            result = await client.call_tool("echo", {"message": "let in"})
-    assert texts(result) == ["let in"]
