@@ -7,6 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 from anvia_nb.widgets.spec import Entry, FieldSpec, field_spec_from_schema, initial_entry, value_from_entry
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -61,3 +63,26 @@ def arguments(schema: dict[str, Any], **changes: Entry) -> tuple[Any, list[str]]
     """What the form sends for ``schema`` after ``changes``, and its problems."""
     spec = field_spec_from_schema(schema)
     return value_from_entry(spec, form_entry(spec, **changes))
+
+
+# Hypothesis strategies: JSON values, and dicts that look like JSON Schemas (often broken ones).
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=10,
+)
+keywords = st.sampled_from([
+    "type", "properties", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs",
+    "definitions", "required", "default", "title", "description", "format", "minimum", "pattern",
+    "additionalProperties", "prefixItems", "nullable", "enumNames", "minItems", "exclusiveMaximum",
+])
+schema_like = st.recursive(
+    st.booleans() | st.dictionaries(keywords, json_values, max_size=4),
+    lambda inner: st.dictionaries(
+        keywords,
+        inner | st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        | st.sampled_from(["#", "#/$defs/a", "#/properties/a", "object", "string", "array", ["string", "null"]]),
+        max_size=5,
+    ),
+    max_leaves=25,
+)

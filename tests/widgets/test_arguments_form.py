@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
-from spec_helpers import load_schema
+from hypothesis import given, settings
+from spec_helpers import load_schema, schema_like
 
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
@@ -142,3 +144,12 @@ def test_the_form_displays_as_its_widget() -> None:
     form = ArgumentsForm(FETCH)
     bundle = form._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+@settings(max_examples=60, deadline=None)
+@given(schema_like)
+def test_any_schema_like_value_builds_a_form_without_crashing(schema: Any) -> None:
+    form = ArgumentsForm(schema=schema if isinstance(schema, dict) else {"type": "object"})
+    assert isinstance(form.problems, list)
+    form.mode.value = "JSON"
+    form.mode.value = "form"

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
-from spec_helpers import load_schema
+from spec_helpers import json_values, load_schema, schema_like
 
-from anvia_nb.widgets.spec import NO_DEFAULT, Choice, FieldSpec, field_spec_from_schema
+from anvia_nb.widgets.spec import (
+    NO_DEFAULT,
+    Choice,
+    FieldSpec,
+    entry_from_value,
+    field_spec_from_schema,
+    initial_entry,
+    json_equal,
+    validate_arguments,
+    value_from_entry,
+)
 
 
 def only_field(schema: dict[str, Any], required: bool = False) -> FieldSpec:
@@ -215,31 +226,28 @@ def test_a_root_map_without_properties_is_a_json_field() -> None:
     assert field_spec_from_schema({"type": "object", "additionalProperties": {"type": "string"}}).kind == "json"
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=10,
-)
-keywords = st.sampled_from([
-    "type", "properties", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs",
-    "definitions", "required", "default", "title", "description", "format", "minimum", "pattern",
-    "additionalProperties", "prefixItems", "nullable", "enumNames", "minItems", "exclusiveMaximum",
-])
-schema_like = st.recursive(
-    st.booleans() | st.dictionaries(keywords, json_values, max_size=4),
-    lambda inner: st.dictionaries(
-        keywords,
-        inner | st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
-        | st.sampled_from(["#", "#/$defs/a", "#/properties/a", "object", "string", "array", ["string", "null"]]),
-        max_size=5,
-    ),
-    max_leaves=25,
-)
-
-
 @settings(max_examples=400, deadline=None)
 @given(schema_like)
 def test_arbitrary_schema_like_values_never_crash_the_spec_builder(schema: Any) -> None:
     spec = field_spec_from_schema(schema)
     assert spec.required and spec.kind in {"object", "json", "string", "number", "integer", "boolean",
                                            "choice", "multi_choice", "list"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(schema_like, json_values)
+def test_arbitrary_schemas_never_crash_reading_or_validating_a_form(schema: Any, value: Any) -> None:
+    spec = field_spec_from_schema(schema)
+    sent, problems = value_from_entry(spec, initial_entry(spec))
+    assert isinstance(problems, list)
+    entry = entry_from_value(spec, value)
+    if entry is not None:
+        assert json_equal(value_from_entry(spec, entry)[0], value)
+    assert isinstance(validate_arguments(schema, value), list)
+    assert sent is not None or spec.nullable
+
+
+def test_the_pure_part_does_not_import_ipywidgets() -> None:
+    code = "import sys, anvia_nb.widgets.spec; print('ipywidgets' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
