@@ -41,7 +41,7 @@ def field_spec_from_schema(schema: Any) -> FieldSpec:
     with properties (or a plain ``{"type": "object"}`` of a tool without arguments) is a JSON field.
     """
     builder = _Builder(schema)
-    return builder.build(schema, name="", required=True, refs=(), depth=0)
+    return builder.build(schema, name="", required=True, refs=("#",), depth=0)  # "#" is being expanded
 
 
 def _json_pointer(root: Any, ref: str) -> Any:
