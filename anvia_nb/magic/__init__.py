@@ -1,0 +1,62 @@
+"""The ``%mcp`` magic: ``%load_ext anvia_nb`` registers it.
+
+Loading also registers the tab completer and a ``post_run_cell`` hook that closes connections
+opened with ``--cell`` when their cell ends (also when it raised or was interrupted). Unloading
+removes both and closes every connection the runtime holds; interpreter exit closes the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anvia_nb.magic.magics import McpMagics, report_warnings
+
+__all__ = ["McpMagics", "load_ipython_extension", "unload_ipython_extension"]
+
+_COMPLETER_KEYS = ("%mcp", "%%mcp")
+
+
+def _close_cell_connections(*_result: Any) -> None:
+    """After every cell: close what that cell opened with ``--cell``; warn there, never raise."""
+    from anvia_nb.runtime import get_runtime
+
+    runtime = get_runtime()
+    if not any(runtime.entry(name).scope == "cell" for name in runtime.names() if name in runtime.sessions):
+        return
+    try:
+        report_warnings(runtime.close_scope("cell"))
+    except Exception as exc:  # a hook that raises would be reported in every later cell
+        report_warnings([f"closing cell connections: {type(exc).__name__}: {exc}"])
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register ``%mcp``/``%%mcp``, its completer and the end-of-cell close hook (idempotent)."""
+    from anvia_nb.magic._help import make_completer
+    from anvia_nb.runtime import get_runtime
+
+    ipython.register_magics(McpMagics)
+    if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
+        ipython.events.register("post_run_cell", _close_cell_connections)
+    completer = make_completer(get_runtime)
+    for key in _COMPLETER_KEYS:
+        _remove_completer(ipython, key)
+        ipython.set_hook("complete_command", completer, str_key=key)
+
+
+def _remove_completer(ipython: Any, key: str) -> None:
+    dispatcher = getattr(ipython, "strdispatchers", {}).get("complete_command")
+    if dispatcher is not None:
+        dispatcher.strs.pop(key, None)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """Close every connection and remove the hooks; ``%load_ext`` again brings it all back."""
+    from anvia_nb.runtime import get_runtime
+
+    if _close_cell_connections in ipython.events.callbacks["post_run_cell"]:
+        ipython.events.unregister("post_run_cell", _close_cell_connections)
+    for key in _COMPLETER_KEYS:
+        _remove_completer(ipython, key)
+    report_warnings(get_runtime().close_all())
+    ipython.magics_manager.magics["line"].pop("mcp", None)
+    ipython.magics_manager.magics["cell"].pop("mcp", None)

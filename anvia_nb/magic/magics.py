@@ -1,0 +1,271 @@
+"""``McpMagics``: runs parsed ``%mcp`` commands against the kernel's runtime.
+
+Settings are traitlets, so ``%config McpMagics.timeout_seconds = 10`` works. Every error a person
+can cause becomes one :class:`UsageError` line that says what to do (a full traceback only with
+``show_tracebacks``); tool errors are not raised at all: the returned :class:`ResultView` shows
+them with their provenance. Warnings from closing (a server that would not stop) go to stderr in
+the cell that caused them and never raise into a later cell.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from traitlets import Bool, Float, Int
+
+from anvia_nb.core.connections import McpConnection, mcp
+from anvia_nb.display import RenderSettings, ResultView, mask_secrets
+from anvia_nb.errors import AnviaError
+from anvia_nb.magic import _parser as p
+from anvia_nb.magic._help import HELP_TEXT
+from anvia_nb.magic._logs import log_text
+from anvia_nb.magic.config_files import servers_from_config_file
+from anvia_nb.magic.tables import protocol_version, servers_frame, tools_frame
+from anvia_nb.runtime import Runtime, Scope, get_runtime
+
+__all__ = ["McpMagics", "connect_line", "report_warnings"]
+
+
+def report_warnings(warnings: list[str]) -> None:
+    """Close problems, once, on stderr of the cell that caused them."""
+    for warning in warnings:
+        print(f"anvia_nb warning: {warning}", file=sys.stderr)
+
+
+def connect_line(connection: McpConnection, runtime: Runtime) -> str:
+    """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
+    server = runtime.server(connection.name)
+    info = server.client.server_info
+    label = f"{info.get('name', '?')} {info.get('version', '')}".strip()
+    count = len(server.tools)
+    text = (
+        f"{connection.name}: {connection.transport} · {label} · protocol {protocol_version(server)} · "
+        f"{count} tool{'s' if count != 1 else ''}"
+    )
+    return mask_secrets(" ".join(text.split()), server.secrets)
+
+
+@magics_class
+class McpMagics(Magics):
+    """The ``%mcp`` line and cell magic."""
+
+    timeout_seconds = Float(60.0, allow_none=True, help="Seconds a tool call may take; None = no limit.").tag(
+        config=True
+    )
+    connect_timeout_seconds = Float(
+        30.0, allow_none=True, help="Seconds a connect may take (also the HTTP request timeout); None = no limit."
+    ).tag(config=True)
+    max_output_chars = Int(20_000, help="Characters of text rendered per result; the rest stays in Python.").tag(
+        config=True
+    )
+    show_tracebacks = Bool(False, help="Show full tracebacks instead of one-line errors.").tag(config=True)
+    hide_server_errors = Bool(
+        False, help="Replace server error text with a generic message (for notebooks served to others)."
+    ).tag(config=True)
+    history_limit = Int(1000, help="How many calls %mcp history keeps.").tag(config=True)
+    log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
+        config=True
+    )
+
+    def __init__(self, shell: Any = None, **kwargs: Any) -> None:
+        super().__init__(shell=shell, **kwargs)
+        self._apply_history_limit()
+        self.observe(lambda _change: self._apply_history_limit(), names=["history_limit"])
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def runtime(self) -> Runtime:
+        return get_runtime()
+
+    def _apply_history_limit(self) -> None:
+        import collections
+
+        runtime = self.runtime
+        limit = max(0, int(self.history_limit))
+        if runtime.history.maxlen != limit:
+            runtime.history = collections.deque(runtime.history, maxlen=limit)
+
+    def render_settings(self) -> RenderSettings:
+        return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
+
+    @contextlib.contextmanager
+    def _usage_errors(self) -> Iterator[None]:
+        """Our errors as one line each, unless the person asked for tracebacks."""
+        try:
+            yield
+        except (AnviaError, ValueError) as exc:
+            if self.show_tracebacks:
+                raise
+            message = str(exc)
+            if not isinstance(exc, p.CommandLineError):
+                message = " ".join(message.split())
+            if not isinstance(exc, AnviaError):
+                message = f"{type(exc).__name__}: {message}"
+            raise UsageError(message) from None
+
+    # -- the magic ---------------------------------------------------------------------------
+
+    @no_var_expand
+    @line_cell_magic
+    def mcp(self, line: str, cell: str | None = None) -> Any:
+        """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
+        with self._usage_errors():
+            command = p.parse_command(line, cell)
+        if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand) and cell is not None:
+            return self._connect_for_cell(command, cell)
+        with self._usage_errors():
+            return self._execute(command)
+
+    def _execute(self, command: p.Command) -> Any:
+        runtime = self.runtime
+        if isinstance(command, p.HelpCommand):
+            print(HELP_TEXT, end="")
+            return None
+        if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand):
+            self._connect(command, "cell" if command.cell else "kernel")
+            return None
+        if isinstance(command, p.ServersCommand):
+            return servers_frame(runtime.entry(name) for name in runtime.names())
+        if isinstance(command, p.ToolsCommand):
+            names = command.names or tuple(runtime.names())
+            return tools_frame([runtime.server(name) for name in names])
+        if isinstance(command, p.CallCommand):
+            return self._call(command)
+        if isinstance(command, p.HistoryCommand):
+            from anvia_nb.magic.tables import history_frame
+
+            return history_frame(list(runtime.history), self.hide_server_errors)
+        if isinstance(command, p.LogCommand):
+            server = runtime.server(command.name)
+            print(log_text(server, command.lines, self.log_chars, self.hide_server_errors))
+            return None
+        if isinstance(command, p.CloseCommand):
+            if command.all:
+                report_warnings(runtime.close_all())
+                return None
+            for name in command.names:
+                runtime.entry(name)  # every name is checked before anything is closed
+            for name in command.names:
+                report_warnings(runtime.close(name))
+            return None
+        if isinstance(command, p.FormCommand):
+            runtime.server(command.server).tool(command.tool)
+            return self._widget("form")(command.server, command.tool)
+        return self._widget("panel")()
+
+    @staticmethod
+    def _widget(name: str) -> Any:
+        try:
+            widgets = importlib.import_module("anvia_nb.widgets")
+        except ImportError:
+            widgets = None
+        function = getattr(widgets, name, None)
+        if not callable(function):
+            raise UsageError(f"%mcp {name} is not available yet in this version of anvia_nb; use %mcp call.")
+        return function
+
+    # -- connect -----------------------------------------------------------------------------
+
+    def _connections(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
+        if isinstance(command, p.ConfigConnectCommand):
+            found = servers_from_config_file(command.path, command.names)
+            for note in found.notes:
+                print(f"note: {note}")
+            return list(found.connections.values())
+        if command.transport == "stdio":
+            return [
+                mcp.stdio(
+                    name=command.name,
+                    command=command.command,
+                    args=list(command.args),
+                    env=command.env,
+                    cwd=command.cwd,
+                    secret_env=command.secret_env,
+                )
+            ]
+        timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
+        return [mcp.http(name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout)]
+
+    def _connect(
+        self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope, opened: list[str] | None = None
+    ) -> list[str]:
+        """Open every connection of the command, one printed line each; ``opened`` gets their names."""
+        runtime = self.runtime
+        opened = [] if opened is None else opened
+        for connection in self._connections(command):
+            _server, warnings = runtime.run(self._bounded_connect(connection, scope))
+            report_warnings(warnings)
+            opened.append(connection.name)
+            print(connect_line(connection, runtime))
+        return opened
+
+    async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:
+        import asyncio
+
+        runtime = self.runtime
+        timeout = self.connect_timeout_seconds
+        try:
+            return await asyncio.wait_for(runtime.connect_async(connection, scope), timeout)
+        except asyncio.TimeoutError:
+            raise AnviaError(
+                f"Connecting to {connection.name!r} took more than {timeout} s; check the command or URL, or "
+                "raise %config McpMagics.connect_timeout_seconds."
+            ) from None
+
+    def _connect_for_cell(self, command: p.ConnectCommand | p.ConfigConnectCommand, cell: str) -> Any:
+        """``%%mcp connect``: run the body with the connections open; close them however it ends."""
+        opened: list[str] = []
+        try:
+            with self._usage_errors():
+                self._connect(command, "cell", opened)
+            return self._run_body(cell)
+        finally:
+            runtime = self.runtime
+            for name in opened:
+                if name in runtime.names():
+                    report_warnings(runtime.close(name))
+
+    def _run_body(self, cell: str) -> Any:
+        """Run the cell body in the user's namespace (magics included); the last expression is returned."""
+        shell = self.shell
+        assert shell is not None
+        source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]
+        tree = ast.parse(source, filename="<%%mcp connect>")
+        last: ast.Expression | None = None
+        final = tree.body[-1] if tree.body else None
+        if isinstance(final, ast.Expr):
+            tree.body.pop()
+            last = ast.Expression(final.value)
+        namespace = shell.user_ns
+        exec(compile(tree, "<%%mcp connect>", "exec"), namespace)
+        if last is not None:
+            return eval(compile(last, "<%%mcp connect>", "eval"), namespace)
+        return None
+
+    # -- call --------------------------------------------------------------------------------
+
+    def _call(self, command: p.CallCommand) -> ResultView:
+        runtime = self.runtime
+        tool = runtime.server(command.server).tool(command.tool)
+        problems = tool.check_arguments(command.arguments)
+        if problems:
+            secrets = runtime.server(command.server).secrets
+            listed = "; ".join(problems)
+            raise UsageError(
+                mask_secrets(
+                    f"{command.server}.{command.tool} was not called: its arguments do not match the inputSchema: "
+                    f"{listed}. Fix them and run again.",
+                    secrets,
+                )
+            )
+        timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
+        outcome = runtime.call(command.server, command.tool, command.arguments, timeout_seconds=timeout)
+        return ResultView(outcome, self.render_settings())
