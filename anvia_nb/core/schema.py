@@ -7,21 +7,32 @@ checking arguments against an inputSchema before anything is sent.
 from __future__ import annotations
 
 import json
+import sys
+import threading
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
-__all__ = ["problems_from_instance"]
+__all__ = ["problems_from_instance", "warm_up"]
 
 _MAX_PROBLEMS = 20
 
 
+def warm_up() -> None:
+    """Import jsonschema on a daemon thread: it costs about a second here (its optional IRI
+    grammar), which should not land on a user's first call or on ``import anvia_nb``."""
+    if "jsonschema" not in sys.modules:
+        threading.Thread(target=lambda: __import__("jsonschema"), name="anvia_nb-warm-up", daemon=True).start()
+
+
 @lru_cache(maxsize=256)
 def _validator(schema_json: str) -> Validator | str:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
     schema = json.loads(schema_json)
     cls = validator_for(schema, default=Draft202012Validator)
     try:

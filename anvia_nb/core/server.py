@@ -18,7 +18,7 @@ from anvia_nb.core._sdk import ProgressHandler
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
-from anvia_nb.core.schema import problems_from_instance
+from anvia_nb.core.schema import problems_from_instance, warm_up
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
@@ -205,6 +205,7 @@ async def connect_mcp(connection: McpConnection) -> McpServer:
     """
     if not hasattr(connection, "connect") or not hasattr(connection, "name"):
         raise TypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
+    warm_up()
     client = await connection.connect()
     try:
         tools = await client.list_tools()

@@ -1,0 +1,179 @@
+"""The background runtime: sessions by name, interrupts, leaks, and interpreter exit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from anvia_nb import UnknownConnectionError, mcp
+from anvia_nb.runtime import Runtime
+
+DEMO = ["-m", "anvia_nb.demo_server"]
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    rt = Runtime()
+    try:
+        yield rt
+    finally:
+        rt.shutdown()
+
+
+def demo(name: str = "demo") -> object:
+    return mcp.stdio(name=name, command=sys.executable, args=DEMO)
+
+
+def test_fifty_connect_call_close_cycles_leave_no_process_and_no_thread(
+    runtime: Runtime, live_children: Callable[[], set[int]]
+) -> None:
+    runtime.loop.loop()  # the loop's own thread is expected to stay
+    threads_before = threading.active_count()
+    children_before = live_children()
+    for i in range(50):
+        server, _ = runtime.connect(mcp.stdio(name="cycle", command=sys.executable, args=DEMO))
+        outcome = runtime.call("cycle", "echo", {"message": f"round {i}"})
+        assert outcome.output == f"round {i}"
+        assert runtime.close("cycle") == []
+        assert not server.is_open
+    assert live_children() <= children_before
+    assert threading.active_count() <= threads_before
+
+
+def test_reconnecting_a_name_replaces_the_old_session_and_its_process(
+    runtime: Runtime, live_children: Callable[[], set[int]]
+) -> None:
+    before = live_children()
+    first, _ = runtime.connect(demo())
+    first_pids = live_children() - before
+    second, warnings = runtime.connect(demo())
+    assert warnings == []
+    assert not first.is_open
+    assert second.is_open
+    assert not (live_children() & first_pids)
+    assert runtime.names() == ["demo"]
+
+
+def test_unknown_connection_names_the_open_ones(runtime: Runtime) -> None:
+    runtime.connect(demo("alpha"))
+    with pytest.raises(UnknownConnectionError, match="alpha"):
+        runtime.server("alpah")
+
+
+def test_calls_are_recorded_in_the_history(runtime: Runtime) -> None:
+    runtime.connect(demo())
+    runtime.call("demo", "echo", {"message": "one"})
+    runtime.call("demo", "fail", {"message": "two"})
+    assert [(o.tool, o.status) for o in runtime.history] == [("echo", "ok"), ("fail", "tool error")]
+
+
+def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Runtime) -> None:
+    server, _ = runtime.connect(demo())
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            runtime.call("demo", "slow", {"steps": 200, "delay_seconds": 0.1})
+    finally:
+        timer.cancel()
+    # The session survives the interrupt and the server logged the cancellation.
+    assert runtime.call("demo", "echo", {"message": "after"}).output == "after"
+    assert "slow cancelled" in server.client.stderr_tail()
+
+
+def test_closing_everything_stops_every_server(runtime: Runtime, live_children: Callable[[], set[int]]) -> None:
+    before = live_children()
+    for name in ("a", "b", "c"):
+        runtime.connect(demo(name))
+    assert len(live_children() - before) >= 3
+    assert runtime.close_all() == []
+    assert live_children() <= before
+
+
+def test_a_dead_server_is_reported_not_hung(runtime: Runtime) -> None:
+    runtime.connect(demo())
+    outcome = runtime.call("demo", "crash", {}, timeout_seconds=30)
+    assert outcome.is_error
+    assert runtime.close("demo") == []
+
+
+SCRIPT_EXIT = """
+import sys
+from anvia_nb import mcp
+from anvia_nb.runtime import get_runtime
+from anvia_nb.core.server import connect_mcp
+import asyncio
+
+rt = get_runtime()
+rt.connect(mcp.stdio(name="kept", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+
+async def leak():
+    # A session opened on a loop that then ends, never closed: the atexit hook must kill it.
+    await connect_mcp(mcp.stdio(name="leaked", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+
+loop = asyncio.new_event_loop()
+loop.run_until_complete(leak())
+import os
+print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
+"""
+
+
+def test_interpreter_exit_closes_every_session_and_process(eventually: Callable[..., None]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) >= 2
+
+    def all_gone() -> bool:
+        return not any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in pids)
+
+    eventually(all_gone, timeout_seconds=15, what="the servers to exit with the interpreter")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+SCRIPT_NEST = """
+import asyncio, sys
+import nest_asyncio
+nest_asyncio.apply()
+from anvia_nb import connect_mcp, mcp
+from anvia_nb.runtime import get_runtime
+
+rt = get_runtime()
+rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+print(rt.call("demo", "echo", {"message": "sync"}).output)
+
+async def cell():
+    server = await connect_mcp(mcp.memory(name="mem", server=__import__("anvia_nb.core.demo.handlers",
+        fromlist=["build_server"]).build_server()))
+    out = await server.tool("echo").call({"message": "nested"})
+    inner = asyncio.run(asyncio.sleep(0, result="inner"))  # what nest_asyncio users do
+    await server.close()
+    return out, inner
+
+print(*asyncio.run(cell()))
+print(rt.close("demo"))
+"""
+
+
+def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_NEST)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["sync", "nested inner", "[]"]
