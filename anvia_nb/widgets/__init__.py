@@ -1,0 +1,91 @@
+"""Widgets for MCP tools: the arguments form, the tool form with Call, the explorer panel, and
+prompts for a server's requests for input (elicitation).
+
+Names are loaded on first use, so ``import anvia_nb.widgets.spec`` (the pure form rules) and
+``import anvia_nb`` never import ipywidgets::
+
+    from anvia_nb.widgets import form, panel, enable_elicitation
+    form("demo.echo")          # one tool: fields, Call, Cancel, progress, result
+    panel()                    # connections, tools, form, results and history in one widget
+
+``form`` and ``panel`` are functions here although ``form.py`` and ``panel.py`` are modules of
+this package: importing a submodule makes Python set it as an attribute of its package, which
+would replace the function (and ``%mcp form`` looks the function up here). The package's module
+class keeps the functions; the modules stay importable as ``from anvia_nb.widgets.form import ...``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from anvia_nb.core import Tool
+    from anvia_nb.runtime import Runtime
+    from anvia_nb.widgets.arguments_form import ArgumentsForm
+    from anvia_nb.widgets.elicitation import ElicitationPrompt, ElicitationRouter, enable_elicitation
+    from anvia_nb.widgets.form import ToolForm, remembered_arguments
+    from anvia_nb.widgets.panel import Panel
+
+__all__ = [
+    "ArgumentsForm",
+    "ElicitationPrompt",
+    "ElicitationRouter",
+    "Panel",
+    "ToolForm",
+    "enable_elicitation",
+    "form",
+    "panel",
+    "remembered_arguments",
+]
+
+_LAZY = {
+    "ArgumentsForm": "anvia_nb.widgets.arguments_form",
+    "ElicitationPrompt": "anvia_nb.widgets.elicitation",
+    "ElicitationRouter": "anvia_nb.widgets.elicitation",
+    "enable_elicitation": "anvia_nb.widgets.elicitation",
+    "ToolForm": "anvia_nb.widgets.form",
+    "remembered_arguments": "anvia_nb.widgets.form",
+    "Panel": "anvia_nb.widgets.panel",
+}
+
+
+def form(
+    target: str | tuple[str, str] | Tool, tool: str | None = None, *, runtime: Runtime | None = None, **options: Any
+) -> ToolForm:
+    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``."""
+    from anvia_nb.widgets.form import form as build
+
+    return build(target, tool, runtime=runtime, **options)
+
+
+def panel(*, runtime: Runtime | None = None) -> Panel:
+    """The explorer: connections, tools, the selected tool's form, results and a history."""
+    from anvia_nb.widgets.panel import panel as build
+
+    return build(runtime=runtime)
+
+
+class _Package(types.ModuleType):
+    """Keeps ``form``/``panel`` the functions when their submodules are imported."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("form", "panel") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anvia_nb.widgets' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

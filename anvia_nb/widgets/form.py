@@ -1,0 +1,321 @@
+"""``ToolForm``: one tool as a form with a Call button, progress, Cancel and a result area.
+
+A person fills the arguments (the :class:`ArgumentsForm` built from the tool's inputSchema) and
+presses Call. The call runs on the runtime's background loop, so the button's handler returns at
+once and the kernel stays free: widget messages (Cancel, an elicitation prompt's buttons) keep
+arriving while the server works. Progress notifications, the result and every state change are
+pushed to the widgets from the loop thread, which ipywidgets sends fine.
+
+Before anything is sent, the form says what the tool is (server · tool, in anvia_nb's chrome),
+what the server claims about it (annotation hints), and warns visibly when it declares itself
+destructive. The last arguments sent are remembered per (server, tool) for the kernel's life.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import copy
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from anvia_nb.core import McpServer, Tool
+from anvia_nb.core.types import CallOutcome, ToolInfo
+from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
+from anvia_nb.errors import AnviaError, UnknownToolError
+from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.widgets._chrome import (
+    destructive_warning_html,
+    is_destructive,
+    notice_html,
+    plain,
+    show_in_cell,
+    tool_header_html,
+)
+from anvia_nb.widgets.arguments_form import ArgumentsForm
+from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
+
+__all__ = ["ToolForm", "form", "remembered_arguments"]
+
+_remembered: dict[tuple[str, str], dict[str, Any]] = {}
+_remembered_lock = threading.Lock()
+
+
+def remembered_arguments(server: str, tool: str) -> dict[str, Any] | None:
+    """The arguments last sent to ``server.tool`` from a form in this kernel, or ``None``."""
+    with _remembered_lock:
+        found = _remembered.get((server, tool))
+    return copy.deepcopy(found) if found is not None else None
+
+
+def _remember(server: str, tool: str, arguments: dict[str, Any]) -> None:
+    with _remembered_lock:
+        _remembered[(server, tool)] = copy.deepcopy(arguments)
+
+
+def _display_data(bundle: dict[str, Any]) -> dict[str, Any]:
+    return {"output_type": "display_data", "data": bundle, "metadata": {}}
+
+
+def _note_output(message: str) -> dict[str, Any]:
+    return _display_data({"text/plain": message, "text/html": notice_html(message)})
+
+
+class ToolForm:
+    """The form of one tool; display it, or put ``.widget`` in a layout."""
+
+    def __init__(
+        self,
+        tool: Tool,
+        *,
+        runtime: Runtime | None = None,
+        settings: RenderSettings | None = None,
+        timeout_seconds: float | None = None,
+        elicitation: bool = True,
+        initial: dict[str, Any] | None = None,
+        lookup: Callable[[], Tool] | None = None,
+    ) -> None:
+        self.runtime = runtime or get_runtime()
+        self.settings = settings or RenderSettings()
+        self.timeout_seconds = timeout_seconds
+        self.elicitation = elicitation
+        self._tool = tool
+        self._lookup = lookup
+        info = tool.info
+        self.server_name = tool.server.name
+        self.tool_name = info.name
+        self.secrets = tool.server.secrets
+        self.header = widgets.HTML(tool_header_html(info, self.secrets))
+        warning = destructive_warning_html(info, self.secrets)
+        self.warning = widgets.HTML(warning, layout=widgets.Layout(display=None if warning else "none"))
+        start = initial if initial is not None else remembered_arguments(self.server_name, self.tool_name)
+        self.arguments = ArgumentsForm(info, initial=start)
+        self.arguments.on_change(lambda _form: self._refresh())
+        destructive = is_destructive(info)
+        self.call_button = widgets.Button(
+            description="Call (destructive)" if destructive else "Call",
+            button_style="danger" if destructive else "primary",
+            icon="play",
+            tooltip=f"call {plain(self.server_name, self.secrets)} · {plain(self.tool_name, self.secrets)}",
+        )
+        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True,
+                                            tooltip="cancel the running call (the server is told)")
+        self.call_button.on_click(lambda _b: self.call())
+        self.cancel_button.on_click(lambda _b: self.cancel())
+        self.reason = widgets.Label(value="")
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
+                                              layout=widgets.Layout(display="none"))
+        self.progress_message = widgets.Label(value="")
+        self.prompt_area = widgets.VBox([])
+        self.output = widgets.Output()
+        self.result_area = widgets.VBox([self.prompt_area, self.output])
+        self.widget = widgets.VBox([
+            self.header, self.warning, self.arguments.widget,
+            widgets.HBox([self.call_button, self.cancel_button, self.reason]),
+            widgets.HBox([self.progress, self.progress_message]),
+            self.result_area,
+        ])
+        self.last_outcome: CallOutcome | None = None
+        self.result: ResultView | None = None
+        self.last_error: BaseException | None = None
+        self._future: concurrent.futures.Future[CallOutcome] | None = None
+        self._prompts: list[ElicitationPrompt] = []
+        self._idle = threading.Event()
+        self._idle.set()
+        self._state_lock = threading.Lock()
+        self._callbacks: list[Callable[[ToolForm, CallOutcome | None], None]] = []
+        self._refresh()
+
+    # -- what a caller reads -------------------------------------------------------------------
+
+    @property
+    def info(self) -> ToolInfo:
+        return self._tool.info
+
+    @property
+    def running(self) -> bool:
+        return not self._idle.is_set()
+
+    def problems(self) -> list[str]:
+        """Why Call is disabled now: the arguments' problems, then empty required fields."""
+        problems = self.arguments.problems
+        if problems or self.arguments.json_mode:  # JSON mode is the way to send an explicit ""
+            return problems
+        value = self.arguments.value
+        return [f"{name}: required, but empty" for name in self.info.required if value.get(name, "") == ""]
+
+    def on_outcome(self, callback: Callable[[ToolForm, CallOutcome | None], None]) -> None:
+        """Call ``callback(form, outcome)`` after each call ends (``outcome`` is None when none arrived)."""
+        self._callbacks.append(callback)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def call(self) -> bool:
+        """What the Call button does: start the call in the background; False when it cannot start."""
+        with self._state_lock:
+            if self.running or self.problems():
+                self._refresh()
+                return False
+            self._idle.clear()
+        arguments = self.arguments.value
+        try:
+            tool = self._lookup() if self._lookup is not None else self._tool
+        except AnviaError as error:
+            self._show_error(error)
+            self._idle.set()
+            self._refresh()
+            return False
+        self._tool = tool
+        _remember(self.server_name, self.tool_name, arguments)
+        self.output.outputs = ()
+        self.prompt_area.children = ()
+        self.progress.value, self.progress.max, self.progress.bar_style = 0.0, 1.0, ""
+        self.progress.description = ""
+        self.progress.layout.display = "none"
+        self.progress_message.value = "Calling…"
+        self._refresh()
+        future = self.runtime.loop.submit(self._run(tool, arguments))
+        self._future = future
+        future.add_done_callback(self._finished)
+        return True
+
+    def cancel(self) -> None:
+        """Cancel the running call: the request is cancelled on the server; the form is usable at once."""
+        future = self._future
+        if future is not None and not future.done():
+            future.cancel()
+
+    def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
+        """Block until the running call ends and the widgets show it (for tests and scripts)."""
+        if not self._idle.wait(timeout_seconds):
+            raise TimeoutError(f"the call to {self.server_name}.{self.tool_name} still runs after {timeout_seconds} s")
+        return self.last_outcome
+
+    # -- the call, on the background loop ------------------------------------------------------
+
+    async def _run(self, tool: Tool, arguments: dict[str, Any]) -> CallOutcome:
+        if self.elicitation:
+            ensure_elicitation(tool.server)
+        with hosting(tool.server.client, self):
+            outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
+                                              on_progress=self._on_progress)
+        self.runtime.history.append(outcome)
+        return outcome
+
+    async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        if not self.running:
+            return
+        if total is not None and total > 0:
+            self.progress.max = float(total)
+            self.progress.description = f"{progress:g}/{total:g}"
+        else:
+            self.progress.max = max(float(progress), self.progress.max, 1.0)
+            self.progress.description = f"{progress:g}"
+        self.progress.value = min(float(progress), self.progress.max)
+        self.progress.layout.display = None
+        self.progress_message.value = plain(message, self.secrets, 200) if message else ""
+
+    def show_prompt(self, prompt: ElicitationPrompt) -> None:
+        """Where a server's request for input appears while this form's call runs."""
+        self._prompts.append(prompt)
+        self.prompt_area.children = (*self.prompt_area.children, prompt.widget)
+
+    def _finished(self, future: concurrent.futures.Future[CallOutcome]) -> None:
+        outcome: CallOutcome | None = None
+        try:
+            if future.cancelled():
+                self.output.outputs = (_note_output(
+                    f"Cancelled: the call to {plain(self.server_name, self.secrets)} · "
+                    f"{plain(self.tool_name, self.secrets)} was cancelled on the server."),)
+                self.progress.bar_style = "warning"
+            elif future.exception() is not None:
+                self._show_error(future.exception())
+            else:
+                outcome = future.result()
+                self.last_outcome, self.last_error = outcome, None
+                self.result = ResultView(outcome, self.settings)
+                self.output.outputs = (_display_data(self.result._repr_mimebundle_()),)
+                self.progress.bar_style = "danger" if outcome.is_error else "success"
+            for prompt in self._prompts:
+                prompt.cancel("The call ended before an answer; nothing was sent.")
+            self._prompts = []
+            self.progress_message.value = ""
+        finally:
+            self._idle.set()
+            self._refresh()
+        for callback in list(self._callbacks):
+            callback(self, outcome)
+
+    def _show_error(self, error: BaseException | None) -> None:
+        self.last_error = error
+        if error is not None:
+            bundle = bundle_from_error(self.server_name, self.tool_name, error, self.secrets, self.settings)
+            self.output.outputs = (_display_data(bundle),)
+
+    def _refresh(self) -> None:
+        if self.running:
+            self.call_button.disabled, self.cancel_button.disabled = True, False
+            self.reason.value = "A call is running…"
+            return
+        problems = self.problems()
+        self.call_button.disabled, self.cancel_button.disabled = bool(problems), True
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        self.reason.value = f"Cannot call yet: {problems[0]}{more}" if problems else ""
+
+    # -- display -------------------------------------------------------------------------------
+
+    def _ipython_display_(self) -> None:
+        show_in_cell(self.widget)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "idle"
+        return f"<ToolForm {plain(self.server_name)}.{plain(self.tool_name)} {state}>"
+
+
+def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
+    """``"NAME.TOOL"``: prefer the split whose NAME is an open connection (tool names may hold dots)."""
+    if "." not in target:
+        raise UnknownToolError(f"Name the tool as NAME.TOOL, not {target!r}.")
+    names = set(runtime.names())
+    for index, char in enumerate(target):
+        if char == "." and target[:index] in names:
+            return target[:index], target[index + 1:]
+    name, _, tool = target.partition(".")
+    return name, tool
+
+
+def form(
+    target: str | tuple[str, str] | Tool,
+    tool: str | None = None,
+    *,
+    runtime: Runtime | None = None,
+    **options: Any,
+) -> ToolForm:
+    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
+
+    Unknown names raise :class:`UnknownConnectionError` / :class:`UnknownToolError` (one line,
+    with close names). ``options`` go to :class:`ToolForm` (``timeout_seconds``, ``settings``...).
+    """
+    rt = runtime or get_runtime()
+    if isinstance(target, Tool):
+        return ToolForm(target, runtime=rt, **options)
+    if isinstance(target, tuple):
+        if len(target) != 2 or tool is not None:
+            raise TypeError("form() takes ('NAME', 'TOOL') as one pair")
+        name, tool_name = target
+    elif tool is not None:
+        name, tool_name = target, tool
+    else:
+        name, tool_name = _split_target(target, rt)
+    found = rt.server(name).tool(tool_name)
+
+    def lookup() -> Tool:
+        server: McpServer = rt.server(name)  # a reconnected name gets the new session's tool
+        return server.tool(tool_name)
+
+    return ToolForm(found, runtime=rt, lookup=lookup, **options)
