@@ -1,0 +1,78 @@
+"""A real IPython shell with ``%load_ext anvia_nb``, and the demo server's command lines.
+
+Every test starts with no connection and ends by closing whatever it opened, so a failing test
+cannot leave a server process behind for the next one.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.testing.globalipapp import start_ipython
+
+from anvia_nb.runtime import get_runtime
+
+DEMO_STDIO = f"--stdio {sys.executable} -m anvia_nb.demo_server"
+SHARED_DEMO = "demo"
+
+
+@pytest.fixture(scope="session")
+def shell() -> InteractiveShell:
+    ip = start_ipython()
+    assert ip is not None
+    ip.run_line_magic("load_ext", "anvia_nb")
+    return ip
+
+
+def _close_all_but_demo() -> None:
+    runtime = get_runtime()
+    for name in runtime.names():
+        if name != SHARED_DEMO:
+            runtime.close(name)
+
+
+@pytest.fixture
+def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
+    """The shell with default settings, an empty history and no connection but the shared demo."""
+    _close_all_but_demo()
+    get_runtime().history.clear()
+    yield shell
+    shell.run_line_magic("reset_selective", "-f ^_anvia_test")
+    _close_all_but_demo()
+    magics = shell.magics_manager.registry["McpMagics"]
+    for name in ("timeout_seconds", "max_output_chars", "show_tracebacks", "hide_server_errors", "history_limit"):
+        setattr(magics, name, magics.trait_defaults(name))
+
+
+@pytest.fixture(scope="module")
+def _shared_demo_scope(shell: InteractiveShell) -> Iterator[None]:
+    yield
+    get_runtime().close_all()
+
+
+@pytest.fixture
+def demo(ip: InteractiveShell, _shared_demo_scope: None) -> str:
+    """A stdio demo connection named ``demo``, opened once per module (and again if a test closed it).
+
+    The first call on a fresh demo server waits for it to import jsonschema (about a second), so
+    the warm-up call is made here, not in the test that happens to run first.
+    """
+    runtime = get_runtime()
+    if SHARED_DEMO not in runtime.names() or not runtime.server(SHARED_DEMO).is_open:
+        connect_demo(ip, SHARED_DEMO)
+        runtime.call(SHARED_DEMO, "echo", {"message": "warm up"})
+    runtime.history.clear()
+    return SHARED_DEMO
+
+
+def run(ip: InteractiveShell, line: str) -> Any:
+    """``%mcp LINE`` and its value."""
+    return ip.run_line_magic("mcp", line)
+
+
+def connect_demo(ip: InteractiveShell, name: str = "demo", options: str = "") -> None:
+    run(ip, f"connect {name} {options} {DEMO_STDIO}")

@@ -1,0 +1,140 @@
+"""The %mcp grammar, without a kernel: lines in, command values or one-line errors out."""
+
+from __future__ import annotations
+
+import pytest
+
+from anvia_nb.magic._parser import (
+    CallCommand,
+    CloseCommand,
+    CommandLineError,
+    ConfigConnectCommand,
+    ConnectCommand,
+    FormCommand,
+    HelpCommand,
+    HistoryCommand,
+    LogCommand,
+    PanelCommand,
+    ServersCommand,
+    ToolsCommand,
+    parse_command,
+)
+
+
+@pytest.mark.parametrize("line", ["", "  ", "help", "--help", "-h"])
+def test_an_empty_line_or_help_asks_for_help(line: str) -> None:
+    assert parse_command(line) == HelpCommand()
+
+
+def test_everything_after_stdio_is_the_servers_own_command_line() -> None:
+    command = parse_command("connect fs --env LOG=debug --cwd /tmp --stdio npx -y server --env X=1 --cell '/a b'")
+    assert command == ConnectCommand(
+        "fs", "stdio", command="npx", args=("-y", "server", "--env", "X=1", "--cell", "/a b"),
+        env={"LOG": "debug"}, cwd="/tmp",
+    )  # fmt: skip
+
+
+def test_secret_env_marks_a_name_and_may_also_set_its_value() -> None:
+    command = parse_command("connect s --secret-env PLAIN --secret-env OTHER=v --stdio srv")
+    assert isinstance(command, ConnectCommand)
+    assert command.secret_env == frozenset({"PLAIN", "OTHER"})
+    assert command.env == {"OTHER": "v"}
+
+
+def test_http_connect_takes_headers_timeout_and_cell() -> None:
+    command = parse_command('connect web --header "Authorization: Bearer a b" --timeout 5 --cell --http http://h/mcp')
+    assert command == ConnectCommand(
+        "web", "http", url="http://h/mcp", headers={"Authorization": "Bearer a b"}, timeout_seconds=5.0, cell=True
+    )
+
+
+def test_config_connect_takes_a_file_and_optional_names() -> None:
+    assert parse_command("connect --config ~/cfg.json a b") == ConfigConnectCommand("~/cfg.json", ("a", "b"))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("connect --stdio srv", "one connection NAME"),
+        ("connect a b --stdio srv", "one connection NAME"),
+        ("connect a", "--stdio COMMAND"),
+        ("connect a --stdio", "needs the server's command line"),
+        ("connect a --http", "needs a value"),
+        ("connect a --env NOEQUALS --stdio srv", "KEY=VALUE"),
+        ("connect a --header NoColon --http http://h", '"Name: value"'),
+        ("connect a --timeout soon --http http://h", "number of seconds"),
+        ("connect a --header 'A: b' --stdio srv", "are for --http"),
+        ("connect a --env A=b --http http://h", "are for --stdio"),
+        ("connect a --bogus 1 --stdio srv", "Unknown option '--bogus'"),
+        ("connect a --stdio 'unclosed", "check your quotes"),
+        ("conect a", "Did you mean connect"),
+        ("close", "close --all"),
+        ("close a --all", "not both"),
+        ("log", "log NAME"),
+        ("log a --lines x", "positive whole number"),
+        ("servers extra", "takes no arguments"),
+        ("form demo", "NAME.TOOL"),
+        ("call demo", "NAME.TOOL"),
+        ("call", "Usage"),
+        ("call demo.echo message", "key=value"),
+        ('call demo.echo {"a": 1} b=2', "not both"),
+        ("call demo.echo [1, 2]", "must be a JSON object"),
+    ],
+)
+def test_bad_lines_fail_with_one_message_that_says_what_to_type(line: str, message: str) -> None:
+    with pytest.raises(CommandLineError) as info:
+        parse_command(line)
+    assert message in str(info.value)
+
+
+def test_json_arguments_are_read_raw_with_quotes_braces_and_dollars_intact() -> None:
+    command = parse_command('call demo.echo {"message": "it\'s {$HOME} \\"q\\""} --timeout 2')
+    assert command == CallCommand("demo", "echo", {"message": 'it\'s {$HOME} "q"'}, 2.0, True)
+
+
+def test_key_value_pairs_are_json_when_they_parse_else_strings() -> None:
+    command = parse_command('call d.t n=3 f=1.5 b=true l=[1,2] s=hello e= q="two words" z=null')
+    assert isinstance(command, CallCommand)
+    assert command.arguments == {
+        "n": 3, "f": 1.5, "b": True, "l": [1, 2], "s": "hello", "e": "", "q": "two words", "z": None,
+    }  # fmt: skip
+
+
+def test_no_arguments_means_none_is_sent() -> None:
+    assert parse_command("call d.t") == CallCommand("d", "t", None)
+    assert parse_command("call --timeout none d.t") == CallCommand("d", "t", None, None, True)
+
+
+def test_a_json_error_says_line_and_column_with_a_caret_under_the_spot() -> None:
+    with pytest.raises(CommandLineError) as info:
+        parse_command('call d.t {"a": 1,\n "b" 2}')
+    text = str(info.value)
+    assert "line 2, column 6" in text
+    assert text.splitlines()[-2:] == ['     "b" 2}', "         ^"]
+
+
+def test_the_cell_body_of_call_is_its_json_arguments() -> None:
+    assert parse_command("call d.t", '{\n  "a": [1, 2]\n}\n') == CallCommand("d", "t", {"a": [1, 2]})
+    assert parse_command("call d.t", "   \n") == CallCommand("d", "t", None)
+    with pytest.raises(CommandLineError, match="line 2, column 3"):
+        parse_command("call d.t", "{\n  oops}")
+    with pytest.raises(CommandLineError, match="not both"):
+        parse_command("call d.t a=1", '{"a": 2}')
+
+
+def test_other_subcommands_parse_to_their_values() -> None:
+    assert parse_command("servers") == ServersCommand()
+    assert parse_command("tools") == ToolsCommand()
+    assert parse_command("tools a b") == ToolsCommand(("a", "b"))
+    assert parse_command("history") == HistoryCommand()
+    assert parse_command("log a --lines 5") == LogCommand("a", 5)
+    assert parse_command("close a b") == CloseCommand(("a", "b"))
+    assert parse_command("close --all") == CloseCommand((), True)
+    assert parse_command("form demo.add") == FormCommand("demo", "add")
+    assert parse_command("panel") == PanelCommand()
+
+
+def test_only_call_and_connect_take_a_cell_body() -> None:
+    with pytest.raises(CommandLineError, match="takes no cell body"):
+        parse_command("servers", "x = 1")
+    assert isinstance(parse_command("connect a --stdio srv", "x = 1"), ConnectCommand)
