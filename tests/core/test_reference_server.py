@@ -28,7 +28,9 @@ const net = require('net');
 const listen = net.Server.prototype.listen;
 net.Server.prototype.listen = function (...args) {
   const cb = args.find((a) => typeof a === 'function');
-  if (typeof args[0] === 'number' || typeof args[0] === 'string') return listen.call(this, {port: Number(args[0]), host: '127.0.0.1'}, cb);
+  if (typeof args[0] === 'number' || typeof args[0] === 'string') {
+    return listen.call(this, {port: Number(args[0]), host: '127.0.0.1'}, cb);
+  }
   if (args[0] && typeof args[0] === 'object') args[0].host = '127.0.0.1';
   return listen.apply(this, args);
 };
