@@ -37,7 +37,7 @@ from anvia_nb.widgets._chrome import (
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 
-__all__ = ["ToolForm", "form", "remembered_arguments"]
+__all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
 
 _remembered: dict[tuple[str, str], dict[str, Any]] = {}
 _remembered_lock = threading.Lock()
@@ -48,6 +48,12 @@ def remembered_arguments(server: str, tool: str) -> dict[str, Any] | None:
     with _remembered_lock:
         found = _remembered.get((server, tool))
     return copy.deepcopy(found) if found is not None else None
+
+
+def forget_arguments() -> None:
+    """Forget every remembered argument set (new forms start from the schema's defaults)."""
+    with _remembered_lock:
+        _remembered.clear()
 
 
 def _remember(server: str, tool: str, arguments: dict[str, Any]) -> None:

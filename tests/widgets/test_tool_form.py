@@ -1,0 +1,262 @@
+"""ToolForm without a browser: fill fields as a person would, click, wait, read the result area.
+
+The demo server runs in-process (the SDK's in-memory transport) for speed, and once over stdio;
+calls go through a fresh Runtime's background loop, exactly as in a kernel.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
+from anvia_nb.core import Tool
+from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.core.types import ToolInfo
+from anvia_nb.display import ResultView
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import form
+from anvia_nb.widgets.form import ToolForm, forget_arguments, remembered_arguments
+
+WAIT_SECONDS = 20.0
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    forget_arguments()
+    rt = Runtime()
+    try:
+        rt.connect(mcp.memory(name="demo", server=build_server()))
+        yield rt
+    finally:
+        rt.shutdown()
+        forget_arguments()
+
+
+def result_text(tool_form: ToolForm) -> str:
+    outputs = tool_form.output.outputs
+    assert len(outputs) == 1, outputs
+    text: str = outputs[0]["data"]["text/plain"]
+    return text
+
+
+def fill(tool_form: ToolForm, **values: Any) -> None:
+    for name, value in values.items():
+        tool_form.arguments.field(name).input.value = value
+
+
+def test_an_untouched_required_field_disables_call_and_says_why(runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=runtime)
+    assert echo.call_button.disabled
+    assert echo.reason.value == "Cannot call yet: message: required, but empty"
+    assert echo.call() is False and echo.last_outcome is None
+    fill(echo, message="hi")
+    assert not echo.call_button.disabled and echo.reason.value == ""
+    fill(echo, message="")
+    assert echo.call_button.disabled and "message: required, but empty" in echo.reason.value
+
+
+def test_an_invalid_value_disables_call_with_the_problem_as_reason(runtime: Runtime) -> None:
+    add = form("demo.add", runtime=runtime)
+    fill(add, a="2", b="x")
+    assert add.call_button.disabled
+    assert add.reason.value.startswith("Cannot call yet: b:")
+    fill(add, b="3")
+    assert not add.call_button.disabled
+
+
+def test_clicking_call_shows_the_result_with_provenance_in_the_result_area(runtime: Runtime) -> None:
+    add = form("demo", "add", runtime=runtime)
+    fill(add, a="2", b="3")
+    add.call_button.click()
+    outcome = add.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "5"
+    assert isinstance(add.result, ResultView) and add.result.outcome is outcome
+    text = result_text(add)
+    assert text.startswith("[MCP demo · add] ok")
+    assert "5" in text
+    html = add.output.outputs[0]["data"]["text/html"]
+    assert "anvia-header" in html
+    assert list(runtime.history)[-1] is outcome
+    assert add.progress.bar_style == "success" and not add.running
+
+
+def test_server_text_in_a_result_is_escaped_in_the_result_area(runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=runtime)
+    fill(echo, message='<img src=x onerror="window.__anvia_pwned=1">')
+    echo.call()
+    echo.wait(WAIT_SECONDS)
+    html = echo.output.outputs[0]["data"]["text/html"]
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=" in html
+
+
+def test_the_click_handler_returns_at_once_while_the_call_runs(runtime: Runtime) -> None:
+    slow = form("demo.slow", runtime=runtime)
+    fill(slow, steps="4", delay_seconds="0.1")
+    started = time.monotonic()
+    slow.call_button.click()
+    returned_after = time.monotonic() - started
+    assert slow.running
+    assert slow.call_button.disabled and not slow.cancel_button.disabled
+    assert slow.reason.value == "A call is running…"
+    assert returned_after < 0.3
+    assert slow.wait(WAIT_SECONDS) is not None
+    assert slow.cancel_button.disabled and not slow.call_button.disabled
+
+
+def test_the_progress_bar_follows_the_server_and_reaches_its_total(runtime: Runtime) -> None:
+    slow = form("demo.slow", runtime=runtime)
+    fill(slow, steps="5", delay_seconds="0.02")
+    slow.call()
+    outcome = slow.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "done after 5 steps"
+    assert len(outcome.progress) == 5
+    assert slow.progress.max == 5.0 and slow.progress.value == 5.0
+    assert slow.progress.description == "5/5"
+    assert slow.progress.layout.display is None
+
+
+def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stays_usable(
+    runtime: Runtime, caplog: pytest.LogCaptureFixture, eventually: Callable[..., None]
+) -> None:
+    caplog.set_level(logging.INFO, logger="anvia_nb.core.demo")
+    slow = form("demo.slow", runtime=runtime)
+    fill(slow, steps="200", delay_seconds="0.05")
+    slow.call()
+    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    started = time.monotonic()
+    slow.cancel_button.click()
+    slow.wait(5)
+    assert time.monotonic() - started < 2
+    assert result_text(slow).startswith("Cancelled: the call to demo · slow")
+    assert slow.last_outcome is None and not slow.running
+    eventually(lambda: "slow cancelled after" in caplog.text, 10, "the server to see the cancellation")
+
+    echo = form("demo.echo", runtime=runtime)
+    fill(echo, message="still here")
+    echo.call()
+    outcome = echo.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "still here"
+    slow.call()  # the cancelled form itself calls again
+    assert slow.cancel_button.disabled is False
+    slow.cancel()
+    slow.wait(5)
+
+
+def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(runtime: Runtime) -> None:
+    first = form("demo.add", runtime=runtime)
+    fill(first, a="1.5", b="4")
+    first.call()
+    first.wait(WAIT_SECONDS)
+    assert remembered_arguments("demo", "add") == {"a": 1.5, "b": 4}
+    second = form("demo.add", runtime=runtime)
+    assert second.arguments.value == {"a": 1.5, "b": 4}
+    assert not second.call_button.disabled
+    assert form("demo.echo", runtime=runtime).arguments.field("message").input.value == ""
+
+
+def test_a_destructive_tool_warns_before_it_is_called(runtime: Runtime) -> None:
+    crash = form("demo.crash", runtime=runtime)
+    assert crash.warning.layout.display is None
+    assert "Warning: destructive tool." in crash.warning.value
+    assert "demo · crash declares destructiveHint: true" in crash.warning.value
+    assert crash.call_button.description == "Call (destructive)"
+    assert crash.call_button.button_style == "danger"
+    assert "hints from the server: may change things, destructive" in crash.header.value
+
+    echo = form("demo.echo", runtime=runtime)
+    assert echo.warning.value == "" and echo.warning.layout.display == "none"
+    assert echo.call_button.description == "Call"
+
+
+def test_a_servers_title_and_description_are_shown_escaped_in_the_header(runtime: Runtime) -> None:
+    server = runtime.server("demo")
+    info = ToolInfo(server="demo", name="echo", title="<b>bold</b>",
+                    description='<img src=x onerror="window.__anvia_pwned=1">\u202eevil',
+                    annotations={"destructiveHint": True})
+    tool_form = ToolForm(Tool(info, server), runtime=runtime)
+    header = tool_form.header.value
+    assert "<img" not in header and "<b>bold" not in header
+    assert "&lt;img src=x onerror=" in header and "&lt;b&gt;bold&lt;/b&gt;" in header
+    assert "\u202e" not in header and "U+202E" in header
+    assert "description from server demo" in header
+
+
+def test_a_tool_error_is_shown_as_an_error(runtime: Runtime) -> None:
+    fail = form("demo.fail", runtime=runtime)
+    fill(fail, message="it broke")
+    fail.call()
+    outcome = fail.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.is_error
+    assert result_text(fail).startswith("[MCP demo · fail] tool error")
+    assert fail.progress.bar_style == "danger"
+
+
+def test_a_closed_connection_is_reported_in_the_result_area_not_raised(runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=runtime)
+    fill(echo, message="hi")
+    runtime.close("demo")
+    assert echo.call() is False
+    assert "No connection named 'demo'" in result_text(echo)
+    assert isinstance(echo.last_error, UnknownConnectionError)
+    assert not echo.running and not echo.call_button.disabled
+
+
+def test_unknown_names_raise_one_line_errors(runtime: Runtime) -> None:
+    with pytest.raises(UnknownConnectionError, match="No connection named 'dmeo'.*Did you mean demo"):
+        form("dmeo.echo", runtime=runtime)
+    with pytest.raises(UnknownToolError, match="has no tool 'ecko'"):
+        form("demo.ecko", runtime=runtime)
+    with pytest.raises(UnknownToolError, match=r"NAME\.TOOL"):
+        form("demo", runtime=runtime)
+    with pytest.raises(UnknownToolError) as caught:
+        form(("demo", "nope"), runtime=runtime)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_tool_object_or_a_pair_names_the_same_tool(runtime: Runtime) -> None:
+    tool = runtime.server("demo").tool("echo")
+    by_object = form(tool, runtime=runtime)
+    by_pair = form(("demo", "echo"), runtime=runtime)
+    assert by_object.info == by_pair.info == tool.info
+    fill(by_object, message="object")
+    by_object.call()
+    outcome = by_object.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "object"
+
+
+def test_a_form_calls_a_server_over_stdio(live_children: Callable[[], set[int]]) -> None:
+    rt = Runtime()
+    try:
+        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+        slow = form("demo.slow", runtime=rt)
+        fill(slow, steps="3", delay_seconds="0.01")
+        slow.call_button.click()
+        outcome = slow.wait(WAIT_SECONDS)
+        assert outcome is not None and outcome.output == "done after 3 steps"
+        assert slow.progress.value == slow.progress.max == 3.0
+    finally:
+        rt.shutdown()
+    assert live_children() == set()
+
+
+def test_importing_the_package_and_its_pure_part_loads_no_ipywidgets_and_form_stays_a_function() -> None:
+    code = (
+        "import sys, anvia_nb, anvia_nb.widgets, anvia_nb.widgets.spec\n"
+        "assert 'ipywidgets' not in sys.modules, 'ipywidgets imported'\n"
+        "from anvia_nb.widgets.form import ToolForm\n"
+        "from anvia_nb.widgets.panel import Panel\n"
+        "import anvia_nb.widgets as w\n"
+        "assert callable(w.form) and w.form.__module__ == 'anvia_nb.widgets', w.form\n"
+        "assert callable(w.panel) and w.panel.__module__ == 'anvia_nb.widgets', w.panel\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
