@@ -1,0 +1,138 @@
+"""The explorer panel without a browser: choose a connection, filter, select, call, re-run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from anvia_nb import mcp
+from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import panel
+from anvia_nb.widgets.form import forget_arguments
+from anvia_nb.widgets.panel import HOW_TO_CONNECT
+
+WAIT_SECONDS = 20.0
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    forget_arguments()
+    rt = Runtime()
+    try:
+        yield rt
+    finally:
+        rt.shutdown()
+        forget_arguments()
+
+
+def connect_demo(rt: Runtime, name: str = "demo") -> None:
+    rt.connect(mcp.memory(name=name, server=build_server()))
+
+
+def test_with_no_connection_the_panel_says_how_to_connect(runtime: Runtime) -> None:
+    explorer = panel(runtime=runtime)
+    assert explorer.connection.options == ()
+    assert explorer.tool_names() == [] and explorer.form is None
+    assert "No open connections" in explorer.notice.value and "%mcp connect" in explorer.notice.value
+    assert explorer.rerun() is False
+
+    connect_demo(runtime)
+    explorer.refresh_button.click()
+    assert explorer.connection.value == "demo"
+    assert explorer.notice.value == ""
+    assert "echo" in explorer.tool_names()
+    assert HOW_TO_CONNECT.startswith("No open connections")
+
+
+def test_choosing_a_connection_lists_its_tools_and_the_filter_narrows_them(runtime: Runtime) -> None:
+    connect_demo(runtime, "alpha")
+    connect_demo(runtime, "beta")
+    explorer = panel(runtime=runtime)
+    assert [value for _label, value in explorer.connection.options] == ["alpha", "beta"]
+    explorer.connection.value = "beta"
+    assert explorer.server is not None and explorer.server.name == "beta"
+    assert len(explorer.tool_names()) == len(runtime.server("beta").tools)
+    assert explorer.count.value == f"{len(explorer.tool_names())} of {len(runtime.server('beta').tools)} tools"
+
+    explorer.filter.value = "ECHO"  # names, titles and descriptions, any case
+    assert explorer.tool_names() == ["echo", "echo_arguments", "form_showcase"]
+    explorer.filter.value = "echo_arg"
+    assert explorer.tool_names() == ["echo_arguments"]
+    explorer.filter.value = "progress"  # matches the description of slow
+    assert explorer.tool_names() == ["slow"]
+    explorer.filter.value = "no such tool"
+    assert explorer.tool_names() == [] and explorer.form is None
+
+
+def test_selecting_a_tool_shows_its_form_with_header_and_destructive_warning(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    explorer.tools.value = "crash"
+    assert explorer.form is not None and explorer.form.tool_name == "crash"
+    assert explorer.form_box.children == (explorer.form.widget,)
+    assert "Warning: destructive tool." in explorer.form.warning.value
+    assert "Crash" in explorer.form.header.value
+    labels = dict((value, label) for label, value in explorer.tools.options)
+    assert labels["crash"] == "crash — Crash"
+
+
+def test_a_call_from_the_panel_lands_in_its_history_and_can_be_run_again(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    explorer.filter.value = "add"
+    explorer.tools.value = "add"
+    add = explorer.form
+    assert add is not None
+    add.arguments.field("a").input.value = "2"
+    add.arguments.field("b").input.value = "3"
+    add.call_button.click()
+    first = add.wait(WAIT_SECONDS)
+    assert first is not None and first.output == "5"
+    assert explorer.history == [first]
+    label, index = explorer.history_select.options[0]
+    assert index == 0 and "demo · add  ok" in label and "{'a': 2, 'b': 3}" in label
+    assert not explorer.rerun_button.disabled
+
+    add.arguments.field("a").input.value = "10"  # the person changed the form since
+    explorer.history_select.value = 0
+    explorer.rerun_button.click()
+    second = add.wait(WAIT_SECONDS)
+    assert second is not None and second.output == "5" and second.arguments == {"a": 2, "b": 3}
+    assert add.arguments.value == {"a": 2, "b": 3}
+    assert [o.output for o in explorer.history] == ["5", "5"]
+    assert [value for _label, value in explorer.history_select.options] == [1, 0]
+
+
+def test_run_again_switches_back_to_the_entrys_tool(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    echo = explorer.select("demo", "echo")
+    assert echo is not None
+    echo.arguments.field("message").input.value = "again"
+    echo.call()
+    echo.wait(WAIT_SECONDS)
+    explorer.select(tool="slow")
+    assert explorer.form is not None and explorer.form.tool_name == "slow"
+    assert explorer.rerun(0) is True
+    assert explorer.form is echo and explorer.tools.value == "echo"
+    outcome = echo.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "again"
+    assert len(explorer.history) == 2
+
+
+def test_a_closed_connection_disappears_on_refresh_and_the_same_tool_stays_selected(runtime: Runtime) -> None:
+    connect_demo(runtime, "alpha")
+    connect_demo(runtime, "beta")
+    explorer = panel(runtime=runtime)
+    explorer.connection.value = "beta"
+    explorer.tools.value = "echo"
+    runtime.close("beta")
+    explorer.refresh()
+    assert explorer.connection.value == "alpha"
+    assert explorer.form is not None and explorer.form.server_name == "alpha" and explorer.form.tool_name == "echo"
+    runtime.close("alpha")
+    explorer.refresh()
+    assert explorer.connection.value is None and explorer.form is None and explorer.tool_names() == []
+    assert "No open connections" in explorer.notice.value
