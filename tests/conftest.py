@@ -140,3 +140,9 @@ def unused_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the real-browser tests last: Playwright's sync API leaves its event loop set on the
+    main thread while its session-scoped browser lives, which breaks every asyncio test after it."""
+    items.sort(key=lambda item: "browser" in item.keywords or "/browser/" in str(item.path))
