@@ -1,0 +1,206 @@
+"""Person-in-the-loop without a browser: a server asks, the prompt shows, only a click answers.
+
+``confirm_action`` of the demo server asks by form elicitation (``confirm`` boolean, optional
+``reason``) and reports the answer as text, so each path is read back from the server's result.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from anvia_nb import mcp
+from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import enable_elicitation, form
+from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
+from anvia_nb.widgets.form import ToolForm, forget_arguments
+
+WAIT_SECONDS = 20.0
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    forget_arguments()
+    rt = Runtime()
+    try:
+        rt.connect(mcp.memory(name="demo", server=build_server()))
+        yield rt
+    finally:
+        rt.shutdown()
+        forget_arguments()
+
+
+def ask(rt: Runtime, action: str, eventually: Callable[..., None]) -> tuple[ToolForm, ElicitationPrompt]:
+    """Call confirm_action from a form and wait (bounded) for its prompt to appear."""
+    confirm = form("demo.confirm_action", runtime=rt)
+    confirm.arguments.field("action").input.value = action
+    confirm.call_button.click()
+    eventually(lambda: len(confirm.prompt_area.children) == 1, WAIT_SECONDS, "the prompt")
+    router = router_for(rt.server("demo"))
+    assert router is not None and len(router.prompts) == 1
+    prompt = router.prompts[0]
+    assert confirm.prompt_area.children == (prompt.widget,)
+    return confirm, prompt
+
+
+def result_text(tool_form: ToolForm) -> str:
+    text: str = tool_form.output.outputs[0]["data"]["text/plain"]
+    return text
+
+
+def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
+    runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    confirm, prompt = ask(runtime, "deploy", eventually)
+    assert confirm.running and prompt.answer is None  # nothing is sent without the person's choice
+    assert prompt.form is not None
+    prompt.form.field("confirm").input.value = True
+    prompt.form.field("reason").input.value = "tested"
+    prompt.accept_button.click()
+    outcome = confirm.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "Confirmed: deploy (reason: tested)"
+    assert "Confirmed: deploy" in result_text(confirm)
+    assert prompt.answer == {"action": "accept", "content": {"confirm": True, "reason": "tested"}}
+    assert all(b.disabled for b in (prompt.accept_button, prompt.decline_button, prompt.cancel_button))
+    assert prompt.status.value == "You accepted; the answer was sent."
+
+
+@pytest.mark.parametrize(("button", "verdict"), [("decline_button", "Declined"), ("cancel_button", "Cancelled")])
+def test_decline_and_cancel_reach_the_server_as_such(
+    runtime: Runtime, eventually: Callable[..., None], button: str, verdict: str
+) -> None:
+    confirm, prompt = ask(runtime, "drop table", eventually)
+    getattr(prompt, button).click()
+    outcome = confirm.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == f"{verdict}: drop table"
+    assert prompt.answer == {"action": "decline" if verdict == "Declined" else "cancel"}
+
+
+def test_the_prompt_shows_which_server_asks_and_its_message_escaped(
+    runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    confirm, prompt = ask(runtime, '<img src=x onerror="window.__anvia_pwned=1">', eventually)
+    header, message = prompt.widget.children[0].value, prompt.widget.children[1].value
+    assert "<b>demo</b>" in header and "asks you for input" in header
+    assert "message from server demo" in message
+    assert "<img" not in message and "&lt;img src=x onerror=" in message
+    assert prompt.server == "demo" and prompt.mode == "form"
+    prompt.cancel_button.click()
+    confirm.wait(WAIT_SECONDS)
+
+
+def test_accept_is_disabled_with_a_reason_until_the_requested_form_is_valid() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string", "minLength": 3}}, "required": ["name"]}
+    prompt = ElicitationPrompt({"server": "s", "mode": "form", "message": "Who?", "requestedSchema": schema})
+    assert prompt.form is not None
+    prompt.form.field("name").input.value = "ab"
+    assert prompt.accept_button.disabled and prompt.reason.value.startswith("Cannot accept yet: name")
+    prompt.accept()
+    assert prompt.answer is None
+    prompt.form.field("name").input.value = "abc"
+    assert not prompt.accept_button.disabled
+    seen: list[dict[str, Any]] = []
+    prompt.on_answer(seen.append)
+    prompt.accept_button.click()
+    prompt.decline()  # settled once: later choices change nothing
+    assert seen == [{"action": "accept", "content": {"name": "abc"}}] and prompt.answer == seen[0]
+
+
+def test_url_mode_shows_the_url_as_escaped_text_without_any_link() -> None:
+    url = 'https://example.invalid/"><script>window.__anvia_pwned=1</script>'
+    prompt = ElicitationPrompt({"server": "s", "mode": "url", "message": "Sign in", "url": url})
+    markup = " ".join(child.value for child in prompt.widget.children if hasattr(child, "value")
+                      and isinstance(child.value, str))
+    assert prompt.form is None
+    assert "<script" not in markup and "&lt;script&gt;" in markup
+    assert "<a" not in markup and "href" not in markup
+    assert "never opens this link" in markup and "asks you to visit a URL" in markup
+    prompt.accept_button.click()
+    assert prompt.answer == {"action": "accept"}
+
+
+def test_an_unanswered_prompt_is_cancelled_after_its_timeout(
+    runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    enable_elicitation("demo", runtime=runtime, timeout_seconds=0.3)
+    confirm, prompt = ask(runtime, "wait", eventually)
+    outcome = confirm.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "Cancelled: wait"
+    assert prompt.answer == {"action": "cancel"} and "No answer within 0.3 s" in prompt.status.value
+
+
+def test_cancelling_the_call_withdraws_the_open_prompt(runtime: Runtime, eventually: Callable[..., None]) -> None:
+    confirm, prompt = ask(runtime, "deploy", eventually)
+    confirm.cancel_button.click()
+    confirm.wait(5)
+    assert result_text(confirm).startswith("Cancelled: the call to demo · confirm_action")
+    eventually(lambda: prompt.answer is not None, 5, "the prompt to be withdrawn")
+    assert prompt.answer == {"action": "cancel"} and prompt.accept_button.disabled
+    echo = form("demo.echo", runtime=runtime)
+    echo.arguments.field("message").input.value = "usable"
+    echo.call()
+    assert (outcome := echo.wait(WAIT_SECONDS)) is not None and outcome.output == "usable"
+
+
+def test_a_callback_answers_outside_a_notebook(runtime: Runtime) -> None:
+    asked: list[dict[str, Any]] = []
+
+    def callback(request: dict[str, Any]) -> dict[str, Any]:
+        asked.append(request)
+        return {"action": "accept", "content": {"confirm": True, "reason": "by callback"}}
+
+    router = enable_elicitation(runtime.server("demo"), callback=callback)
+    outcome = runtime.call("demo", "confirm_action", {"action": "ship"})
+    assert outcome.output == "Confirmed: ship (reason: by callback)"
+    assert len(asked) == 1 and asked[0]["server"] == "demo" and asked[0]["mode"] == "form"
+    assert asked[0]["requestedSchema"]["required"] == ["confirm"]
+    assert router.answers[-1][1]["action"] == "accept" and router.prompts == []
+
+    confirm = form("demo.confirm_action", runtime=runtime)  # a form keeps the user's callback
+    confirm.arguments.field("action").input.value = "from a form"
+    confirm.call()
+    done = confirm.wait(WAIT_SECONDS)
+    assert done is not None and done.output == "Confirmed: from a form (reason: by callback)"
+    assert confirm.prompt_area.children == () and len(asked) == 2
+
+
+def test_an_async_callback_answers_too(runtime: Runtime) -> None:
+    async def callback(request: dict[str, Any]) -> dict[str, Any]:
+        return {"action": "decline"}
+
+    enable_elicitation("demo", runtime=runtime, callback=callback)
+    assert runtime.call("demo", "confirm_action", {"action": "x"}).output == "Declined: x"
+
+
+def test_without_a_notebook_a_form_or_a_callback_the_request_is_cancelled(runtime: Runtime) -> None:
+    enable_elicitation("demo", runtime=runtime)
+    started = time.monotonic()
+    outcome = runtime.call("demo", "confirm_action", {"action": "nobody"})
+    assert outcome.output == "Cancelled: nobody"
+    assert time.monotonic() - started < 5
+
+
+def test_a_malformed_callback_answer_fails_the_call_instead_of_reaching_the_server(runtime: Runtime) -> None:
+    enable_elicitation("demo", runtime=runtime, callback=lambda request: {"action": "yes please"})
+    outcome = runtime.call("demo", "confirm_action", {"action": "x"})
+    assert outcome.output is None and outcome.raw is None
+    assert "elicitation failed: an elicitation answer's action must be one of" in str(outcome.error)
+    with pytest.raises(ValueError, match="action must be one of accept, decline, cancel"):
+        answer_from({"action": "yes please"})
+    with pytest.raises(ValueError, match="must be a dict"):
+        answer_from(["accept"])
+    assert answer_from({"action": "decline", "content": {"x": 1}}) == {"action": "decline"}
+
+
+def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form(runtime: Runtime) -> None:
+    client = runtime.server("demo").client
+    host = form("demo.echo", runtime=runtime)
+    assert _host_for(client) is None
+    with hosting(client, host):
+        assert contextvars.Context().run(_host_for, client) is host  # e.g. the SDK's receive loop
+    assert _host_for(client) is None
