@@ -1,0 +1,70 @@
+"""%mcp against a server nobody here wrote: mcp-server-time from PyPI, in its own virtualenv.
+
+The install runs once per session (a few seconds with a warm pip cache). Without a registry the
+test is skipped with the reason, except in CI, where a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import run
+from IPython.core.interactiveshell import InteractiveShell
+
+from anvia_nb.runtime import get_runtime
+
+pytestmark = pytest.mark.thirdparty
+
+INSTALL_TIMEOUT_SECONDS = 600
+
+
+@pytest.fixture(scope="session")
+def time_server(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Path of the ``mcp-server-time`` executable in a fresh virtualenv."""
+    venv = tmp_path_factory.mktemp("thirdparty") / "tp"
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [str(venv / "bin" / "pip"), "install", "-q", "mcp-server-time"],
+            check=True,
+            capture_output=True,
+            timeout=INSTALL_TIMEOUT_SECONDS,
+        )
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        if os.environ.get("CI"):
+            raise
+        detail = getattr(exc, "stderr", b"") or b""
+        pytest.skip(f"could not install mcp-server-time from the package index: {exc} {detail[-300:]!r}")
+    executable = venv / "bin" / "mcp-server-time"
+    assert Path(executable).exists()
+    return str(executable)
+
+
+def test_a_third_party_time_server_connects_lists_calls_and_closes(
+    ip: InteractiveShell,
+    time_server: str,
+    live_children: Callable[[], set[int]],
+    eventually: Callable[..., None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = live_children()
+    run(ip, f"connect time --stdio {time_server} --local-timezone UTC")
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("time: stdio · mcp-time") and line.endswith("tools"), line
+    tools = run(ip, "tools time")
+    assert {"get_current_time", "convert_time"} <= set(tools["name"])
+    now = run(ip, 'call time.get_current_time {"timezone": "Europe/Paris"}')
+    assert not now.is_error and "Europe/Paris" in str(now.output)
+    converted = run(ip, "call time.convert_time source_timezone=UTC time=12:00 target_timezone=Asia/Tokyo")
+    assert "21:00" in str(converted.output)
+    bad = run(ip, "call time.get_current_time timezone=Not/AZone")
+    assert bad.is_error  # the server's own error, shown as an error, not raised
+    assert list(run(ip, "history")["status"]) == ["ok", "ok", "tool error"]
+    run(ip, "close time")
+    assert "time" not in get_runtime().names()
+    eventually(lambda: live_children() <= before, 10, "mcp-server-time to exit")
