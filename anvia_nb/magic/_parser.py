@@ -8,12 +8,11 @@ JSON arguments of ``call``, which are read raw so quotes and braces reach the se
 
 from __future__ import annotations
 
-import json
 import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from anvia_nb.errors import AnviaError
+from anvia_nb.magic._arguments import CommandLineError, arguments_from_json, json_prefix, value_from_text
 
 __all__ = [
     "SUBCOMMANDS",
@@ -37,10 +36,6 @@ __all__ = [
 SUBCOMMANDS = ("connect", "servers", "tools", "call", "form", "panel", "history", "log", "close", "help")
 CONNECT_OPTIONS = ("--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell")
 DEFAULT_LOG_LINES = 50
-
-
-class CommandLineError(AnviaError, ValueError):
-    """A ``%mcp`` line that does not parse; the message says what to type instead."""
 
 
 @dataclass(frozen=True)
@@ -345,7 +340,7 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
     arguments: dict[str, Any] | None = None
     words: list[str]
     if text[:1] in ("{", "["):
-        arguments, end = _json_prefix(text)
+        arguments, end = json_prefix(text)
         words = _split(text[end:])
     else:
         words = _split(text)
@@ -356,7 +351,7 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
             timeout, has_timeout = _seconds(next(items, ""), "--timeout"), True
         elif "=" in word and not word.startswith("="):
             key, _, value = word.partition("=")
-            pairs[key] = _value_from_text(value)
+            pairs[key] = value_from_text(value)
         elif word[:1] in ("{", "["):
             raise CommandLineError("Put the JSON arguments right after NAME.TOOL, or use key=value pairs, not both.")
         else:
@@ -370,51 +365,3 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
             raise CommandLineError("Give the arguments either on the %%mcp line or in the cell body, not both.")
         arguments = arguments_from_json(cell)
     return CallCommand(server, tool, arguments, timeout, has_timeout)
-
-
-def _value_from_text(value: str) -> Any:
-    """A ``key=value`` value: JSON when it parses (numbers, true, lists...), else the text itself."""
-    if value == "":
-        return ""
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
-
-
-def _json_error(text: str, exc: json.JSONDecodeError) -> CommandLineError:
-    lines = text.splitlines() or [""]
-    line = lines[min(exc.lineno, len(lines)) - 1]
-    start = max(0, exc.colno - 1 - 60)
-    excerpt = line[start : start + 120]
-    caret = " " * (exc.colno - 1 - start) + "^"
-    return CommandLineError(
-        f"The JSON arguments do not parse at line {exc.lineno}, column {exc.colno}: {exc.msg}.\n"
-        f"    {excerpt}\n    {caret}"
-    )
-
-
-def _object_or_error(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise CommandLineError(f"Tool arguments must be a JSON object {{...}}, not a {type(value).__name__}.")
-    return value
-
-
-def _json_prefix(text: str) -> tuple[dict[str, Any], int]:
-    """The JSON value at the start of ``text`` and where it ends (options may follow it)."""
-    try:
-        value, end = json.JSONDecoder().raw_decode(text)
-    except json.JSONDecodeError as exc:
-        raise _json_error(text, exc) from exc
-    return _object_or_error(value), end
-
-
-def arguments_from_json(text: str) -> dict[str, Any] | None:
-    """A cell body as tool arguments: empty means none, else exactly one JSON object."""
-    if not text.strip():
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _json_error(text, exc) from exc
-    return _object_or_error(value)
