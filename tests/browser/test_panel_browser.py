@@ -1,0 +1,90 @@
+"""The explorer panel in a real JupyterLab: a person picks a tool, types, calls, reads the result.
+
+Proves what only a browser can: the ipywidgets views render in JupyterLab, clicks reach the
+kernel and the result comes back while the kernel is free, hostile text typed into the form
+comes back shown literally (escaped, no script ran), and an empty required field disables Call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.lab import (
+    LabServer,
+    PageEvents,
+    eval_global,
+    open_notebook,
+    run_all_cells,
+    screenshot,
+    write_notebook,
+)
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = '<img src=x onerror="window.__anvia_pwned=1">'
+WAIT_MS = 30_000
+
+NOTEBOOK = [
+    "import sys\n"
+    "import anvia_nb\n"
+    "from anvia_nb import mcp\n"
+    "from anvia_nb.runtime import get_runtime\n"
+    "# the kernel's own interpreter: 'python' on PATH may be another one\n"
+    "server, _ = get_runtime().connect(mcp.stdio(name='demo', command=sys.executable, "
+    "args=['-m', 'anvia_nb.demo_server']))\n"
+    "print(len(server.tools), 'tools')",
+    "import anvia_nb.widgets\nexplorer = anvia_nb.widgets.panel()\nexplorer",
+]
+
+
+def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
+    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+) -> None:
+    path = write_notebook(jupyter_lab, "panel_browser.ipynb", NOTEBOOK)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+
+    panel = page.locator(".jp-OutputArea-output .jupyter-widgets").first
+    panel.wait_for(timeout=WAIT_MS)
+    assert page.locator(".widget-button").count() >= 2  # Refresh and Run again, drawn by ipywidgets
+    tools = page.locator(".widget-select", has=page.locator("label", has_text=re.compile(r"^Tools$"))).locator("select")
+    tools.select_option(label="echo — Echo")
+
+    # a field is a row of ipywidgets: its name Label, then the Text control
+    field_name = page.locator(".widget-label", has_text=re.compile(r"^message", re.IGNORECASE))
+    message_input = page.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
+    message_input.wait_for(timeout=WAIT_MS)
+    call = page.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
+    page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
+    assert page.get_by_text("Cannot call yet: message: required, but empty").count() == 1
+
+    message_input.fill(HOSTILE)
+    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
+    call.click()
+
+    result = page.locator(".widget-output .anvia-result")
+    result.wait_for(timeout=WAIT_MS)
+    page.wait_for_function(
+        "text => [...document.querySelectorAll('.widget-output')].some(o => o.innerText.includes(text))",
+        arg=HOSTILE,
+        timeout=WAIT_MS,
+    )
+    assert "[MCP" not in result.inner_text()  # the HTML view is shown, not the text/plain copy
+    assert re.search(r"demo\s*·\s*echo\s*ok", result.locator(".anvia-header").inner_text())
+    assert result.locator("img").count() == 0
+    assert eval_global(page, "window.__anvia_pwned") is None
+    result.scroll_into_view_if_needed()
+    screenshot(page, "panel_browser_result")
+
+    message_input.fill("")
+    page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
+    assert page.get_by_text("Cannot call yet: message: required, but empty").count() == 1
+    call.scroll_into_view_if_needed()
+    screenshot(page, "panel_browser_disabled")
+
+    assert eval_global(page, "window.__anvia_pwned") is None
+    assert page_events.page_errors == []
+    assert page_events.dialogs == []
