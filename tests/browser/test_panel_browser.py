@@ -88,3 +88,37 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
     assert eval_global(page, "window.__anvia_pwned") is None
     assert page_events.page_errors == []
     assert page_events.dialogs == []
+
+
+def test_a_person_answers_a_servers_question_in_the_form_while_the_call_waits(
+    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+) -> None:
+    cells = [*NOTEBOOK[:1], "import anvia_nb.widgets\nanvia_nb.widgets.form('demo.confirm_action')"]
+    path = write_notebook(jupyter_lab, "form_elicitation_browser.ipynb", cells)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+
+    field_name = page.locator(".widget-label", has_text=re.compile(r"^action", re.IGNORECASE))
+    action_input = page.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
+    action_input.wait_for(timeout=WAIT_MS)
+    action_input.fill("deploy")
+    call = page.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
+    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
+    call.click()
+
+    accept = page.locator("button.widget-button", has_text=re.compile(r"^\s*Accept\s*$"))
+    accept.wait_for(timeout=WAIT_MS)  # the prompt appeared in the form's result area
+    assert page.locator(".anvia-request-header", has_text="asks you for input").count() == 1
+    confirm_box = page.locator(".widget-hbox", has=page.locator(".widget-label", has_text=re.compile(r"^Confirm")))
+    confirm_box.locator("input[type=checkbox]").check()
+    page.wait_for_function("b => !b.disabled", arg=accept.element_handle(), timeout=WAIT_MS)
+    accept.click()
+
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.widget-output')].some(o => o.innerText.includes('Confirmed: deploy'))",
+        timeout=WAIT_MS,
+    )
+    page.locator(".widget-output .anvia-result").scroll_into_view_if_needed()
+    screenshot(page, "form_elicitation_browser")
+    assert page.get_by_text("You accepted; the answer was sent.").count() == 1
+    assert page_events.page_errors == []
