@@ -1,0 +1,358 @@
+"""The notebooks as stored in the repository: run with outputs, free of secrets and machine paths,
+inert when rendered to HTML, and shaped as the text around them promises.
+
+These tests read the files only (no kernel): nbval (``pytest --nbval notebooks/``) is what re-runs
+them and compares the outputs.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from IPython.core.inputtransformer2 import TransformerManager
+from nbconvert import HTMLExporter
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+NAMES = [
+    "01-quickstart.ipynb",
+    "02-result-mapping.ipynb",
+    "03-forms-and-panel.ipynb",
+    "04-untrusted-output.ipynb",
+    "05-real-servers.ipynb",
+]
+PAYLOAD_MARKER = "__anvia_pwned"
+IGNORE_OUTPUT = "NBVAL_IGNORE_OUTPUT"
+
+TOKEN_PATTERNS = {
+    "GitHub token": r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+    "OpenAI/Anthropic-style key": r"\bsk-(?:ant-)?[A-Za-z0-9_-]{20,}",
+    "AWS access key": r"\bAKIA[0-9A-Z]{16}\b",
+    "Slack token": r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+    "JWT": r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}",
+    "private key": r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+    "Jupyter server token": r"[?&]token=[0-9a-f]{24,}",
+    "bearer token": r"Bearer [A-Za-z0-9._~+/-]{16,}",
+}
+SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
+
+
+def read(name: str) -> Any:
+    return nbformat.read(NOTEBOOK_DIR / name, as_version=4)
+
+
+def code_cells(nb: Any) -> list[Any]:
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+def markdown_text(nb: Any) -> str:
+    return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+
+
+def headings(nb: Any) -> list[str]:
+    return [line for cell in nb.cells if cell.cell_type == "markdown" for line in cell.source.splitlines()
+            if line.startswith("#")]
+
+
+def output_texts(nb: Any) -> list[str]:
+    """Every text an output holds (streams, every mime type, errors), as JSON for non-strings."""
+    texts: list[str] = []
+    for cell in code_cells(nb):
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                texts.append(output["text"])
+            for value in output.get("data", {}).values():
+                texts.append(value if isinstance(value, str) else json.dumps(value))
+            if output.get("output_type") == "error":
+                texts.append(output.get("evalue", ""))
+    return texts
+
+
+_QUIET_MAGICS = ("load_ext", "config")
+
+
+def _run_nodes(tree: ast.Module) -> list[ast.AST]:
+    """The nodes a cell runs at once: function and class bodies only define, they do not print."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def should_have_output(source: str) -> bool:
+    """Does running this cell print or display something? (Read from its code, not its outputs.)"""
+    python = TransformerManager().transform_cell(source)
+    tree = ast.parse(python)
+    if any(isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print" for node in _run_nodes(tree)):
+        return True
+    if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        return False
+    last = tree.body[-1].value
+    if isinstance(last, ast.Await):  # `await server.close()` returns None
+        return False
+    if isinstance(last, ast.Call) and getattr(last.func, "attr", None) == "run_line_magic":
+        magic, line = (arg.value if isinstance(arg, ast.Constant) else "" for arg in last.args[:2])
+        if magic in _QUIET_MAGICS or (magic == "mcp" and str(line).startswith("close")):
+            return False
+    return True
+
+
+# -- stored outputs ---------------------------------------------------------------------------
+
+
+def test_the_notebooks_folder_holds_the_five_notebooks_and_the_config_file() -> None:
+    assert sorted(p.name for p in NOTEBOOK_DIR.glob("*.ipynb")) == NAMES
+    config = json.loads((NOTEBOOK_DIR / "servers.json").read_text())
+    assert set(config["mcpServers"]) >= {"time", "git", "demo_http"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_code_cell_was_run_in_order_and_none_failed(name: str) -> None:
+    counts = [cell.execution_count for cell in code_cells(read(name))]
+    assert None not in counts, f"{name} has cells that were never run"
+    assert counts == sorted(counts), f"{name} was not run top to bottom: {counts}"
+    errors = [o for c in code_cells(read(name)) for o in c.outputs if o.output_type == "error"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_code_cell_that_prints_or_displays_is_stored_with_its_output(name: str) -> None:
+    missing = [cell.source.splitlines()[0] for cell in code_cells(read(name))
+               if should_have_output(cell.source) and not cell.outputs]
+    assert missing == []
+
+
+def test_the_output_rule_tells_quiet_cells_from_displaying_ones() -> None:
+    assert should_have_output('%mcp call demo.echo {"message": "hi"}')
+    assert should_have_output("r = %mcp call demo.add a=2 b=3\nr.output")
+    assert should_have_output("x = 1\nprint(x)")
+    assert not should_have_output("%load_ext anvia_nb")
+    assert not should_have_output("%mcp close demo")
+    assert not should_have_output("await server.close()")
+    assert not should_have_output("x = 1")
+    assert not should_have_output("def show(x):\n    print(x)")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_outputs_are_ignored_by_nbval_only_where_a_widget_or_a_varying_value_is_shown(name: str) -> None:
+    cells = code_cells(read(name))
+    ignored = [cell.source for cell in cells if IGNORE_OUTPUT in cell.source]
+    for source in ignored:
+        assert re.search(r"%mcp (form|panel)|get_current_time|convert_time", source), source
+    assert len(ignored) <= max(2, len(cells) // 5), f"{name} ignores too many outputs: {len(ignored)}"
+
+
+# -- no secrets, no machine paths --------------------------------------------------------------
+
+
+def _machine_paths() -> list[str]:
+    paths = {"/tmp/", "/root/", "/home/", "/Users/", "/private/var/", str(NOTEBOOK_DIR.parent)}
+    paths.add(str(Path.home()))
+    paths.add(tempfile.gettempdir())
+    return sorted(p for p in paths if len(p) > 1)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_token_like_string_or_absolute_path_of_this_machine_is_stored(name: str) -> None:
+    text = (NOTEBOOK_DIR / name).read_text(encoding="utf-8")
+    for what, pattern in TOKEN_PATTERNS.items():
+        assert not re.search(pattern, text), f"{name} holds something like a {what}"
+    for path in _machine_paths():
+        assert path not in text, f"{name} holds the machine path {path!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_secret_values_given_to_a_connection_never_appear_in_an_output(name: str) -> None:
+    nb = read(name)
+    secrets = [value for cell in code_cells(nb)
+               for key, value in re.findall(r"--env\s+([A-Za-z_][A-Za-z0-9_]*)=(\S+)", cell.source)
+               if SECRET_NAME.search(key)]
+    stored = "\n".join(output_texts(nb)) + json.dumps(nb.metadata.get("widgets", {}))
+    for secret in secrets:
+        assert secret not in stored
+
+
+def test_the_untrusted_output_notebook_connects_with_a_secret_and_shows_it_masked() -> None:
+    nb = read("04-untrusted-output.ipynb")
+    assert any("--env API_TOKEN=demo-not-a-real-secret" in cell.source for cell in code_cells(nb))
+    assert any("••••" in text for text in output_texts(nb))
+
+
+# -- rendered HTML stays inert -----------------------------------------------------------------
+
+
+_SCRIPT_URL = re.compile(r"\s*(javascript:|vbscript:|data:text/html)", re.IGNORECASE)
+
+
+class _LiveContent(HTMLParser):
+    """Collects what a browser would run: script bodies, on* handlers, srcdoc and script URLs."""
+
+    _URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.live: list[str] = []
+        self._script_type: str | None = None
+        self._script_body: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for key, value in attrs:
+            value = value or ""
+            script_url = key in self._URL_ATTRIBUTES and _SCRIPT_URL.match(value)
+            if key.startswith("on") or key == "srcdoc" or script_url:
+                self.live.append(f"<{tag} {key}={value}>")
+        if tag == "script":
+            self._script_type = dict(attrs).get("type") or "text/javascript"
+            self._script_body = []
+
+    def handle_data(self, data: str) -> None:
+        if self._script_type is not None:
+            self._script_body.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._script_type is not None:
+            self.live.append(f"<script type={self._script_type}>{''.join(self._script_body)}")
+            self._script_type = None
+
+
+def live_content_with_marker(html: str) -> list[str]:
+    parser = _LiveContent()
+    parser.feed(html)
+    parser.close()
+    return [item for item in parser.live if PAYLOAD_MARKER in item]
+
+
+def test_the_html_check_finds_a_live_payload_when_one_is_there() -> None:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
+    nb.cells[0].outputs = [nbformat.v4.new_output(
+        "display_data", data={"text/html": f'<img src=x onerror="{PAYLOAD_MARKER}=1">', "text/plain": "x"})]
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert live_content_with_marker(html)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_rendered_html_holds_no_live_script_from_a_server(name: str) -> None:
+    html, _ = HTMLExporter().from_notebook_node(read(name))
+    assert live_content_with_marker(html) == []
+
+
+def test_the_hostile_payloads_are_in_the_rendered_html_as_text() -> None:
+    html, _ = HTMLExporter().from_notebook_node(read("04-untrusted-output.ipynb"))
+    assert "&lt;script&gt;window.__anvia_pwned=1&lt;/script&gt;" in html
+    assert '&lt;img src=x onerror="window.__anvia_pwned=1"&gt;' in html
+
+
+# -- what each notebook teaches ----------------------------------------------------------------
+
+
+def test_the_quickstart_reaches_a_first_call_in_five_code_cells_then_tools_form_panel_and_closing() -> None:
+    nb = read("01-quickstart.ipynb")
+    first = "\n".join(cell.source for cell in code_cells(nb)[:5])
+    for step in ("%load_ext anvia_nb", "%mcp connect demo --stdio python -m anvia_nb.demo_server", "%mcp call demo."):
+        assert step in first
+    sources = "\n".join(cell.source for cell in code_cells(nb))
+    for step in ("%mcp tools", "%mcp form demo.add", "%mcp panel", "%mcp close demo"):
+        assert step in sources
+    assert {"## Tools as a DataFrame", "## The explorer panel", "## Closing"} <= set(headings(nb))
+    first_call = next(cell for cell in code_cells(nb) if "%mcp call demo.echo" in cell.source)
+    assert "Hello from a notebook" in first_call.outputs[0]["data"]["text/plain"]
+
+
+SEED_RULES = {
+    1: ("text content", "demo.echo"),
+    2: ("concatenated", "demo.concat_texts"),
+    3: ("image", "demo.image"),
+    4: ("resources", "demo.embedded_blob_resource"),
+    5: ("audio and resource_link", "demo.resource_link"),
+    6: ("structuredContent", "demo.structured_only"),
+    7: ("toolResult", '"toolResult"'),
+    8: ("isError", "demo.fail_silently"),
+    9: ("arguments", "echo_arguments.call(bad)"),
+    10: ("outputSchema", "demo.schema_mismatch"),
+    11: ("input_required", '"input_required"'),
+}
+
+
+def _sections(nb: Any) -> dict[str, list[Any]]:
+    sections: dict[str, list[Any]] = {}
+    current = ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            current = cell.source.splitlines()[0]
+        sections.setdefault(current, []).append(cell)
+    return sections
+
+
+@pytest.mark.parametrize("number", sorted(SEED_RULES))
+def test_the_mapping_workshop_has_a_section_per_seed_rule_with_a_run_example(number: int) -> None:
+    keyword, example = SEED_RULES[number]
+    sections = _sections(read("02-result-mapping.ipynb"))
+    title = next((t for t in sections if t.startswith(f"## Rule {number}:")), None)
+    assert title is not None and keyword in title, f"no section for rule {number} ({keyword})"
+    code = [cell for cell in sections[title] if cell.cell_type == "code" and "solution" not in cell.metadata.get(
+        "tags", [])]
+    assert any(example in cell.source and cell.outputs for cell in code)
+
+
+def test_the_mapping_workshop_shows_the_raw_result_beside_the_mapped_output() -> None:
+    texts = "\n".join(output_texts(read("02-result-mapping.ipynb")))
+    assert texts.count("raw:") >= 10 and texts.count("mapped:") >= 10
+    assert "output_from_result" in "\n".join(cell.source for cell in code_cells(read("02-result-mapping.ipynb")))
+
+
+def test_every_exercise_of_the_workshop_has_a_hidden_collapsed_solution_that_ran() -> None:
+    cells = read("02-result-mapping.ipynb").cells
+    exercises = [i for i, cell in enumerate(cells) if cell.cell_type == "markdown"
+                 and cell.source.startswith("**Exercise")]
+    assert len(exercises) >= 8
+    for index in exercises:
+        solution = cells[index + 1]
+        assert solution.cell_type == "code" and "solution" in solution.metadata.get("tags", [])
+        assert solution.metadata["jupyter"]["source_hidden"] is True
+        assert solution.metadata["collapsed"] is True
+        assert solution.outputs, solution.source
+
+
+def test_the_forms_notebook_covers_schema_forms_omission_progress_cancel_and_elicitation() -> None:
+    nb = read("03-forms-and-panel.ipynb")
+    sources = "\n".join(cell.source for cell in code_cells(nb))
+    for needle in ("%mcp form demo.form_showcase", "demo.slow", "--timeout", ".cancel()",
+                   "demo.confirm_action", "enable_elicitation(", "callback=", "%mcp panel"):
+        assert needle in sources
+    texts = "\n".join(output_texts(nb))
+    assert "'step 4 of 4'" in texts
+    assert "Confirmed: deploy to staging" in texts and "Declined:" in texts
+    assert "'nickname': None" in texts and "'greeting'" not in texts  # untouched fields are not sent
+
+
+def test_the_untrusted_output_notebook_covers_escaping_provenance_schemas_secrets_and_model_context() -> None:
+    nb = read("04-untrusted-output.ipynb")
+    sources = "\n".join(cell.source for cell in code_cells(nb))
+    for needle in ("demo.untrusted kind=script_tag", "demo.schema_mismatch", "demo.env_value name=API_TOKEN",
+                   ".model_context()", "hide_server_errors"):
+        assert needle in sources
+    titles = "\n".join(headings(nb))
+    for topic in ("escapes", "Provenance", "Output schemas", "Secrets", "model"):
+        assert topic in titles
+    assert "<untrusted-tool-output" in "\n".join(output_texts(nb))
+
+
+def test_the_real_servers_notebook_uses_pypi_servers_over_stdio_a_config_file_and_http() -> None:
+    nb = read("05-real-servers.ipynb")
+    sources = "\n".join(cell.source for cell in code_cells(nb))
+    for needle in ("mcp-server-time", "mcp-server-git", "venv", "%mcp connect --config servers.json", "--http"):
+        assert needle in sources
+    texts = "\n".join(output_texts(nb))
+    assert "mcp-time" in texts and "mcp-git" in texts and "demo_http: http" in texts
+    assert "Start the notes" in texts  # git_log of the repository the notebook made
