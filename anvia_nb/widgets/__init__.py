@@ -11,14 +11,12 @@ Names are loaded on first use, so ``import anvia_nb.widgets.spec`` (the pure for
 ``form`` and ``panel`` are functions here although ``form.py`` and ``panel.py`` are modules of
 this package: importing a submodule makes Python set it as an attribute of its package, which
 would replace the function (and ``%mcp form`` looks the function up here). The package's module
-class keeps the functions; the modules stay importable as ``from anvia_nb.widgets.form import ...``.
+class keeps the functions; the modules stay importable as ``from anvia_nb.widgets.tool_form import ...``.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,8 +24,8 @@ if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
     from anvia_nb.widgets.arguments_form import ArgumentsForm
     from anvia_nb.widgets.elicitation import ElicitationPrompt, ElicitationRouter, enable_elicitation
-    from anvia_nb.widgets.form import ToolForm, remembered_arguments
-    from anvia_nb.widgets.panel import Panel
+    from anvia_nb.widgets.explorer import Panel
+    from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
 
 __all__ = [
     "ArgumentsForm",
@@ -46,9 +44,9 @@ _LAZY = {
     "ElicitationPrompt": "anvia_nb.widgets.elicitation",
     "ElicitationRouter": "anvia_nb.widgets.elicitation",
     "enable_elicitation": "anvia_nb.widgets.elicitation",
-    "ToolForm": "anvia_nb.widgets.form",
-    "remembered_arguments": "anvia_nb.widgets.form",
-    "Panel": "anvia_nb.widgets.panel",
+    "ToolForm": "anvia_nb.widgets.tool_form",
+    "remembered_arguments": "anvia_nb.widgets.tool_form",
+    "Panel": "anvia_nb.widgets.explorer",
 }
 
 
@@ -56,28 +54,16 @@ def form(
     target: str | tuple[str, str] | Tool, tool: str | None = None, *, runtime: Runtime | None = None, **options: Any
 ) -> ToolForm:
     """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``."""
-    from anvia_nb.widgets.form import form as build
+    from anvia_nb.widgets.tool_form import form as build
 
     return build(target, tool, runtime=runtime, **options)
 
 
 def panel(*, runtime: Runtime | None = None) -> Panel:
     """The explorer: connections, tools, the selected tool's form, results and a history."""
-    from anvia_nb.widgets.panel import panel as build
+    from anvia_nb.widgets.explorer import panel as build
 
     return build(runtime=runtime)
-
-
-class _Package(types.ModuleType):
-    """Keeps ``form``/``panel`` the functions when their submodules are imported."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("form", "panel") and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -8,7 +8,7 @@ person's click without blocking that loop: it awaits an ``asyncio.Future`` that 
 callback resolves with ``loop.call_soon_threadsafe``. Nothing is sent before a choice, and an
 unanswered prompt is cancelled after ``timeout_seconds``.
 
-Where the prompt appears: in the :class:`~anvia_nb.widgets.form.ToolForm` whose call is running
+Where the prompt appears: in the :class:`~anvia_nb.widgets.tool_form.ToolForm` whose call is running
 (it registers itself as the *host* for its session while the call runs); otherwise, in a kernel,
 in the output of the cell that is running (display from the loop thread goes to the kernel's
 current parent message). Outside a notebook, or when ``callback`` is given, the callback answers.

@@ -18,7 +18,7 @@ from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation, form
 from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
-from anvia_nb.widgets.form import ToolForm, forget_arguments
+from anvia_nb.widgets.tool_form import ToolForm, forget_arguments
 
 WAIT_SECONDS = 20.0
 

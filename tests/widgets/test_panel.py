@@ -10,8 +10,8 @@ from anvia_nb import mcp
 from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.form import forget_arguments
-from anvia_nb.widgets.panel import HOW_TO_CONNECT
+from anvia_nb.widgets.explorer import HOW_TO_CONNECT
+from anvia_nb.widgets.tool_form import forget_arguments
 
 WAIT_SECONDS = 20.0
 

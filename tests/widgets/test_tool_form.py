@@ -22,7 +22,7 @@ from anvia_nb.core.types import ToolInfo
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
-from anvia_nb.widgets.form import ToolForm, forget_arguments, remembered_arguments
+from anvia_nb.widgets.tool_form import ToolForm, forget_arguments, remembered_arguments
 
 WAIT_SECONDS = 20.0
 
@@ -251,8 +251,8 @@ def test_importing_the_package_and_its_pure_part_loads_no_ipywidgets_and_form_st
     code = (
         "import sys, anvia_nb, anvia_nb.widgets, anvia_nb.widgets.spec\n"
         "assert 'ipywidgets' not in sys.modules, 'ipywidgets imported'\n"
-        "from anvia_nb.widgets.form import ToolForm\n"
-        "from anvia_nb.widgets.panel import Panel\n"
+        "from anvia_nb.widgets.tool_form import ToolForm\n"
+        "from anvia_nb.widgets.explorer import Panel\n"
         "import anvia_nb.widgets as w\n"
         "assert callable(w.form) and w.form.__module__ == 'anvia_nb.widgets', w.form\n"
         "assert callable(w.panel) and w.panel.__module__ == 'anvia_nb.widgets', w.panel\n"

@@ -18,7 +18,7 @@ from anvia_nb.core.types import CallOutcome
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import history_label, notice_html, plain, show_in_cell
-from anvia_nb.widgets.form import ToolForm
+from anvia_nb.widgets.tool_form import ToolForm
 
 __all__ = ["Panel", "panel"]
 
