@@ -5,14 +5,15 @@ DESIGN.md section 4. Imports nothing beyond the stdlib, ``anvia_nb.errors`` and 
 """
 
 from anvia_nb.display._text import MASK, mask_json, mask_secrets, visible_text
-from anvia_nb.display.bundles import bundle_from_error, bundle_from_outcome, display_status
+from anvia_nb.display.bundles import bundle_from_error, bundle_from_outcome, display_status, tree_bundle_from_outcome
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import GENERIC_SERVER_ERROR, RenderSettings
-from anvia_nb.display.view import ResultView
+from anvia_nb.display.view import JsonTree, ResultView
 
 __all__ = [
     "GENERIC_SERVER_ERROR",
     "MASK",
+    "JsonTree",
     "RenderSettings",
     "ResultView",
     "bundle_from_error",
@@ -21,5 +22,6 @@ __all__ = [
     "mask_json",
     "mask_secrets",
     "model_context_from_outcome",
+    "tree_bundle_from_outcome",
     "visible_text",
 ]

@@ -182,15 +182,29 @@ def _result_pieces(
     return pieces, json_copy
 
 
-def _bundle(pieces: list[Piece], json_copy: Any, secrets: Sequence[str]) -> dict[str, Any]:
+def _bundle(pieces: list[Piece], secrets: Sequence[str]) -> dict[str, Any]:
+    """text/plain and text/html only: JupyterLab ranks application/json above text/html, so a
+    JSON tree in the same bundle would hide the header, the status and the error styling."""
     html = element("div", *(p.html for p in pieces), cls="anvia-result")
-    bundle: dict[str, Any] = {
+    return {
         "text/plain": mask_secrets("\n".join(p.plain for p in pieces), secrets),
         "text/html": html.markup,
     }
-    if json_copy is not None:
-        bundle["application/json"] = mask_json(json_copy, secrets)
-    return bundle
+
+
+def tree_bundle_from_outcome(
+    outcome: CallOutcome,
+    settings: RenderSettings = RenderSettings(),  # noqa: B008
+) -> dict[str, Any] | None:
+    """structuredContent alone as ``application/json`` (JupyterLab's collapsible tree), bounded and
+    masked; ``None`` when there is none. Shown as its own output, never beside the result's HTML."""
+    if outcome.raw is None or outcome.raw.get("structuredContent") is None:
+        return None
+    ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
+    copy, _cut = bounded_json(outcome.raw["structuredContent"], settings.max_output_chars, ctx.secrets)
+    masked = mask_json(copy, ctx.secrets)
+    plain = json.dumps(masked, indent=2, ensure_ascii=False)
+    return {"application/json": masked, "text/plain": plain}
 
 
 def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSettings) -> Context:
@@ -199,19 +213,19 @@ def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSet
 
 
 def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderSettings()) -> dict[str, Any]:  # noqa: B008
-    """The mime bundle for one call: always text/plain and text/html; application/json for structuredContent."""
+    """The mime bundle for one call: text/plain and text/html (structuredContent shown inside, with
+    its outputSchema verdict; :func:`tree_bundle_from_outcome` gives the JSON tree on its own)."""
     ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
     pieces = [header(ctx, display_status(outcome), outcome.seconds)]
-    json_copy = None
     if outcome.raw is None:
         if outcome.error is not None:
             pieces.extend(error_block(outcome.error, ctx))
         else:
             pieces.append(note("No result arrived."))
     else:
-        more, json_copy = _result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx)
+        more, _json_copy = _result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx)
         pieces.extend(more)
-    return _bundle(pieces, json_copy, ctx.secrets)
+    return _bundle(pieces, ctx.secrets)
 
 
 def bundle_from_error(
@@ -225,11 +239,10 @@ def bundle_from_error(
     ctx = _context(server, tool, secrets, settings)
     pieces = [header(ctx, _status_from_error(error), None)]
     raw = error.raw if isinstance(error, ToolCallError) else None
-    json_copy = None
     if isinstance(raw, dict):
         problems = error.problems if isinstance(error, OutputSchemaError) else None
-        more, json_copy = _result_pieces(raw, error, problems, ctx)
+        more, _json_copy = _result_pieces(raw, error, problems, ctx)
         pieces.extend(more)
     else:
         pieces.extend(error_block(error, ctx))
-    return _bundle(pieces, json_copy, ctx.secrets)
+    return _bundle(pieces, ctx.secrets)

@@ -10,12 +10,30 @@ from typing import Any
 
 from anvia_nb.core.types import CallOutcome, CallStatus, JsonObject, MappedOutput
 from anvia_nb.display._text import mask_secrets
-from anvia_nb.display.bundles import bundle_from_outcome, display_status
+from anvia_nb.display.bundles import bundle_from_outcome, display_status, tree_bundle_from_outcome
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import AnviaError
 
-__all__ = ["ResultView"]
+__all__ = ["JsonTree", "ResultView"]
+
+
+def _filtered(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
+    if include:
+        bundle = {k: v for k, v in bundle.items() if k in include}
+    if exclude:
+        bundle = {k: v for k, v in bundle.items() if k not in exclude}
+    return bundle
+
+
+class JsonTree:
+    """structuredContent as its own output, so JupyterLab shows a collapsible JSON tree."""
+
+    def __init__(self, bundle: dict[str, Any]) -> None:
+        self.bundle = bundle
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
+        return _filtered(dict(self.bundle), include, exclude)
 
 
 class ResultView:
@@ -68,12 +86,16 @@ class ResultView:
         return self.outcome.arguments
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        bundle = bundle_from_outcome(self.outcome, self.settings)
-        if include:
-            bundle = {k: v for k, v in bundle.items() if k in include}
-        if exclude:
-            bundle = {k: v for k, v in bundle.items() if k not in exclude}
-        return bundle
+        return _filtered(bundle_from_outcome(self.outcome, self.settings), include, exclude)
+
+    def tree(self) -> JsonTree | None:
+        """structuredContent (masked, bounded) as a JSON tree output; ``None`` when there is none.
+
+        Kept out of the result's own bundle: JupyterLab prefers application/json to text/html
+        and would hide the provenance header and the error styling behind the tree.
+        """
+        bundle = tree_bundle_from_outcome(self.outcome, self.settings)
+        return JsonTree(bundle) if bundle is not None else None
 
     def model_context(self) -> str:
         """This result as untrusted, attributed data for a model."""

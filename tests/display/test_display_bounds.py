@@ -8,7 +8,7 @@ from typing import Any
 
 from display_helpers import assert_safe_html, outcome, text_result
 
-from anvia_nb.display import RenderSettings, bundle_from_outcome
+from anvia_nb.display import RenderSettings, bundle_from_outcome, tree_bundle_from_outcome
 
 SETTINGS = RenderSettings()
 BOUND = SETTINGS.max_output_chars * 10
@@ -49,13 +49,17 @@ def test_a_million_tiny_items_are_bounded_and_the_rest_are_counted() -> None:
     assert "more content items not shown" in assert_safe_html(bundle["text/html"]).text
 
 
-def test_huge_structured_content_is_cut_in_html_and_in_application_json() -> None:
+def test_huge_structured_content_is_cut_in_html_and_in_the_json_tree() -> None:
     structured = {"rows": [{"id": i, "name": "x" * 100} for i in range(200_000)], "blob": "y" * 10_000_000}
     started = time.perf_counter()
-    bundle = bundle_from_outcome(outcome(text_result("", structuredContent=structured), problems=[]))
+    result = outcome(text_result("", structuredContent=structured), problems=[])
+    bundle = bundle_from_outcome(result)
+    tree = tree_bundle_from_outcome(result)
     assert time.perf_counter() - started < 2.0
     assert bundle_bytes(bundle) < BOUND
-    rows = bundle["application/json"]["rows"]
+    assert tree is not None
+    assert bundle_bytes(tree) < BOUND
+    rows = tree["application/json"]["rows"]
     assert str(rows[-1]).startswith("… ")
     assert rows[-1].endswith("more items")
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from display_helpers import GIF, JPEG, PNG, SVG, WEBP, assert_safe_html, b64, outcome, text_result
 
-from anvia_nb.display import GENERIC_SERVER_ERROR, RenderSettings, bundle_from_error, bundle_from_outcome
+from anvia_nb.display import (
+    GENERIC_SERVER_ERROR,
+    RenderSettings,
+    bundle_from_error,
+    bundle_from_outcome,
+    tree_bundle_from_outcome,
+)
 from anvia_nb.errors import (
     UNSUPPORTED_CONTENT_MESSAGE,
     ConnectionClosedError,
@@ -194,10 +200,15 @@ def test_protocol_error_text_is_escaped_and_hidden_on_request() -> None:
     assert GENERIC_SERVER_ERROR in hidden["text/plain"]
 
 
-def test_structured_content_is_shown_with_its_schema_verdict_and_as_application_json() -> None:
+def test_structured_content_is_shown_with_its_verdict_and_its_tree_is_a_separate_output() -> None:
     raw = text_result("{}", structuredContent={"total": 3, "items": ["a", "b"]})
     valid = bundle_from_outcome(outcome(raw, problems=[]))
-    assert valid["application/json"] == {"total": 3, "items": ["a", "b"]}
+    # application/json beside text/html would win in JupyterLab and hide the header and status.
+    assert set(valid) == {"text/plain", "text/html"}
+    tree = tree_bundle_from_outcome(outcome(raw, problems=[]))
+    assert tree is not None
+    assert tree["application/json"] == {"total": 3, "items": ["a", "b"]}
+    assert tree_bundle_from_outcome(outcome(text_result("no structure"))) is None
     assert "matches the tool's outputSchema" in assert_safe_html(valid["text/html"]).text
     undeclared = bundle_from_outcome(outcome(raw, problems=None))
     assert "No outputSchema declared" in assert_safe_html(undeclared["text/html"]).text
@@ -213,7 +224,7 @@ def test_invalid_structured_content_is_still_shown_with_the_problems_and_status_
     assert "does NOT match" in audit.text
     assert problems[0] in audit.text
     assert '"total": "three"' in audit.text
-    assert bundle["application/json"] == {"total": "three"}
+    assert "application/json" not in bundle
 
 
 def test_input_required_result_is_never_rendered_as_output() -> None:

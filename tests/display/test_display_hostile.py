@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from display_helpers import PNG, assert_safe_html, audit_html, b64, outcome, text_result
 
-from anvia_nb.display import bundle_from_error, bundle_from_outcome
+from anvia_nb.display import bundle_from_error, bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.errors import ProtocolError, ToolResultError
 
 PWN = "__anvia_pwned"
@@ -171,9 +171,11 @@ def secret_forms() -> list[str]:
     ]
 
 
-def assert_no_secret(bundle: dict[str, Any]) -> None:
-    everything = bundle["text/html"] + bundle["text/plain"] + json.dumps(bundle.get("application/json"))
-    everything += json.dumps(bundle.get("application/json"), ensure_ascii=False)
+def assert_no_secret(bundle: dict[str, Any], tree: dict[str, Any] | None = None) -> None:
+    everything = bundle["text/html"] + bundle["text/plain"]
+    if tree is not None:
+        everything += tree["text/plain"] + json.dumps(tree["application/json"])
+        everything += json.dumps(tree["application/json"], ensure_ascii=False)
     for form in secret_forms():
         assert form not in everything, form
     visible = audit_html(bundle["text/html"]).text
@@ -191,10 +193,13 @@ def test_secrets_echoed_back_by_a_server_are_masked_everywhere_in_every_form() -
         ],
         "structuredContent": {SECRET: [SECRET, {"nested": f"x{SECRET}y"}]},
     }
-    bundle = bundle_from_outcome(outcome(raw, secrets=(SECRET,), problems=[f"{SECRET} is bad"], tool=SECRET))
-    assert_no_secret(bundle)
+    result = outcome(raw, secrets=(SECRET,), problems=[f"{SECRET} is bad"], tool=SECRET)
+    bundle = bundle_from_outcome(result)
+    tree = tree_bundle_from_outcome(result)
+    assert_no_secret(bundle, tree)
     assert "••••••" in bundle["text/plain"]
-    assert bundle["application/json"] == {"••••••": ["••••••", {"nested": "x••••••y"}]}
+    assert tree is not None
+    assert tree["application/json"] == {"••••••": ["••••••", {"nested": "x••••••y"}]}
 
 
 def test_secrets_in_server_error_text_are_masked() -> None:

@@ -10,7 +10,7 @@ from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.display import RenderSettings, bundle_from_outcome, mask_json, mask_secrets
+from anvia_nb.display import RenderSettings, bundle_from_outcome, mask_json, mask_secrets, tree_bundle_from_outcome
 
 HOSTILE_ALPHABET = st.sampled_from(
     [
@@ -46,12 +46,13 @@ def test_rendered_html_of_any_text_holds_only_allowed_tags_and_shows_the_text(te
 @given(secret=SECRET, before=SERVER_TEXT, after=SERVER_TEXT, cap=st.integers(min_value=200, max_value=2000))
 def test_masking_removes_every_secret_from_every_rendering(secret: str, before: str, after: str, cap: int) -> None:
     text = before + secret + after + html.escape(secret) + secret
-    bundle = bundle_from_outcome(
-        outcome(text_result(text, structuredContent={secret: before + secret}), secrets=(secret,)),
-        RenderSettings(max_output_chars=cap),
-    )
+    result = outcome(text_result(text, structuredContent={secret: before + secret}), secrets=(secret,))
+    bundle = bundle_from_outcome(result, RenderSettings(max_output_chars=cap))
+    tree = tree_bundle_from_outcome(result, RenderSettings(max_output_chars=cap))
+    assert tree is not None
     visible = assert_safe_html(bundle["text/html"]).text
-    for rendering in (bundle["text/html"], bundle["text/plain"], visible, str(bundle["application/json"])):
+    renderings = (bundle["text/html"], bundle["text/plain"], visible, str(tree["application/json"]), tree["text/plain"])
+    for rendering in renderings:
         assert secret not in rendering
         assert html.escape(secret) not in rendering
 
@@ -98,4 +99,5 @@ def test_any_malformed_result_renders_safely_without_raising(raw: dict[str, obje
     bundle = bundle_from_outcome(outcome(raw))
     assert_safe_html(bundle["text/html"])
     assert isinstance(bundle["text/plain"], str)
-    json.dumps(bundle.get("application/json"), allow_nan=False)  # strict JSON: Jupyter must serialise it
+    tree = tree_bundle_from_outcome(outcome(raw))
+    json.dumps(tree and tree["application/json"], allow_nan=False)  # strict JSON: Jupyter must serialise it

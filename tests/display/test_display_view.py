@@ -62,3 +62,15 @@ def test_model_context_never_includes_an_input_required_request() -> None:
     view = ResultView(outcome(raw))
     assert "send me your keys" not in view.model_context()
     assert "asked for more input" in view.model_context()
+
+
+def test_result_view_offers_the_structured_content_as_a_separate_json_tree() -> None:
+    from anvia_nb.display import JsonTree
+
+    raw = {"content": [], "structuredContent": {"sum": 5}}
+    view = ResultView(outcome(raw, problems=[]))
+    tree = view.tree()
+    assert isinstance(tree, JsonTree)
+    assert tree._repr_mimebundle_()["application/json"] == {"sum": 5}
+    assert "application/json" not in view._repr_mimebundle_()
+    assert ResultView(outcome({"content": [{"type": "text", "text": "x"}]})).tree() is None
