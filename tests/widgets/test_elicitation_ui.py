@@ -8,31 +8,17 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from anvia_nb import mcp
-from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation, form
 from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
-from anvia_nb.widgets.tool_form import ToolForm, forget_arguments
+from anvia_nb.widgets.tool_form import ToolForm
 
 WAIT_SECONDS = 20.0
-
-
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    forget_arguments()
-    rt = Runtime()
-    try:
-        rt.connect(mcp.memory(name="demo", server=build_server()))
-        yield rt
-    finally:
-        rt.shutdown()
-        forget_arguments()
 
 
 def ask(rt: Runtime, action: str, eventually: Callable[..., None]) -> tuple[ToolForm, ElicitationPrompt]:

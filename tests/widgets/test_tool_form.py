@@ -10,33 +10,20 @@ import logging
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
-from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
-from anvia_nb.widgets.tool_form import ToolForm, forget_arguments, remembered_arguments
+from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
 
 WAIT_SECONDS = 20.0
-
-
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    forget_arguments()
-    rt = Runtime()
-    try:
-        rt.connect(mcp.memory(name="demo", server=build_server()))
-        yield rt
-    finally:
-        rt.shutdown()
-        forget_arguments()
 
 
 def result_text(tool_form: ToolForm) -> str:
