@@ -177,3 +177,17 @@ def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:3] == ["sync", "nested inner", "[]"]
+
+
+def test_closing_also_ends_what_the_server_started_itself(
+    runtime: Runtime, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+) -> None:
+    before = live_children()
+    # The server leaves a grandchild behind in its process group, as npx/uvx wrappers do.
+    wrapper = f"sleep 300 & exec {sys.executable} -m anvia_nb.demo_server"
+    runtime.connect(mcp.stdio(name="wrapped", command="sh", args=["-c", wrapper]))
+    started = live_children() - before
+    assert len(started) >= 2
+    assert runtime.close("wrapped") == []
+    # By pid: an orphaned grandchild is re-parented and would no longer count as our descendant.
+    eventually(lambda: not any(_alive(pid) for pid in started), timeout_seconds=10, what="the grandchild to end")

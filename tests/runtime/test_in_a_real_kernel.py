@@ -1,0 +1,119 @@
+"""anvia_nb inside a real ipykernel, driven over ZMQ like a notebook: cells that connect and close
+in different cells, nest_asyncio applied by the user, and no orphan server after a restart."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from queue import Empty
+from typing import Any
+
+import pytest
+from jupyter_client.manager import KernelManager
+
+TIMEOUT_SECONDS = 90
+
+
+class Kernel:
+    def __init__(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+        # The native "python3" kernel is this interpreter's ipykernel.
+        self.manager = KernelManager(kernel_name="python3")
+        self.manager.start_kernel(env=env)
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=TIMEOUT_SECONDS)
+
+    @property
+    def pid(self) -> int:
+        provisioner = self.manager.provisioner
+        assert provisioner is not None
+        return int(provisioner.process.pid)  # type: ignore[attr-defined]
+
+    def run(self, code: str) -> str:
+        """Run one cell; return its stdout and text results; fail on an error."""
+        msg_id = self.client.execute(code)
+        texts: list[str] = []
+        while True:
+            try:
+                msg = self.client.get_iopub_msg(timeout=TIMEOUT_SECONDS)
+            except Empty:
+                raise AssertionError(f"no answer from the kernel for {code!r}") from None
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if kind == "stream":
+                texts.append(content["text"])
+            elif kind in ("execute_result", "display_data"):
+                texts.append(str(content["data"].get("text/plain", "")))
+            elif kind == "error":
+                raise AssertionError(f"{content['ename']}: {content['evalue']}")
+            elif kind == "status" and content["execution_state"] == "idle":
+                return "".join(texts)
+
+    def restart(self) -> None:
+        self.manager.restart_kernel(now=False)
+        self.client.wait_for_ready(timeout=TIMEOUT_SECONDS)
+
+    def stop(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=False)
+
+
+@pytest.fixture
+def kernel() -> Iterator[Kernel]:
+    k = Kernel()
+    try:
+        yield k
+    finally:
+        k.stop()
+
+
+CONNECT = (
+    "import sys\nfrom anvia_nb import connect_mcp, mcp\n"
+    "server = await connect_mcp(mcp.stdio(name='demo', command=sys.executable, args=['-m', 'anvia_nb.demo_server']))"
+)
+
+
+def test_connect_in_one_cell_call_in_another_and_close_in_a_third(kernel: Kernel) -> None:
+    kernel.run(CONNECT)
+    assert kernel.run("print(await server.tool('echo').call({'message': 'from cell two'}))") == "from cell two\n"
+    kernel.run("await server.close()")
+    assert kernel.run("print(server.is_open)") == "False\n"
+
+
+def test_the_magic_works_after_the_user_applied_nest_asyncio(kernel: Kernel) -> None:
+    kernel.run("import nest_asyncio\nnest_asyncio.apply()\n%load_ext anvia_nb")
+    line = kernel.run("%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    assert line.startswith("demo: stdio · anvia-demo")
+    assert kernel.run("r = %mcp call demo.add a=2 b=3\nprint(r.structured)") == "{'sum': 5}\n"
+    kernel.run(CONNECT.replace("'demo'", "'direct'"))  # the awaitable API beside it
+    assert kernel.run("print(await server.tool('echo').call({'message': 'nested'}))") == "nested\n"
+    kernel.run("await server.close()\n%mcp close demo")
+
+
+def _descendants(pid: int) -> set[int]:
+    from conftest import child_pids
+
+    return child_pids(pid)
+
+
+def test_a_kernel_restart_leaves_no_server_process(kernel: Kernel, eventually: Callable[..., Any]) -> None:
+    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    kernel.run(CONNECT.replace("'demo'", "'unclosed'"))  # never closed by the user
+    servers = _descendants(kernel.pid)
+    assert len(servers) >= 2
+    kernel.restart()
+
+    def gone() -> bool:
+        return not any(os.path.exists(f"/proc/{pid}") and _running(pid) for pid in servers)
+
+    eventually(gone, timeout_seconds=20, what="the servers of the old kernel to exit")
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
