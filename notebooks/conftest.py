@@ -1,15 +1,16 @@
 """nbval settings for the notebooks: the sanitize file, and a clean environment for the kernel.
 
-nbval starts each notebook's kernel during the first cell's setup, when pytest has set
-``PYTEST_CURRENT_TEST``; the kernel would inherit it and anything that reads it could print
-differently from the stored run. The hook below removes it just before that setup (pytest sets it
-again for the next phase, and removes it at the end).
+nbval starts each notebook's kernel in the notebook collector's ``setup``, which pytest runs after
+setting ``PYTEST_CURRENT_TEST``; the kernel would inherit it, and anything that reads it could behave
+differently from the stored run. The wrapper below starts the kernel without it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,18 @@ def pytest_configure(config: pytest.Config) -> None:
         option.nbval_sanitize_with = str(SANITIZE_FILE)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.nodeid.split("::", 1)[0].endswith(".ipynb"):
-        os.environ.pop("PYTEST_CURRENT_TEST", None)
+def _without_pytest_current_test(setup: Callable[[], Any]) -> Callable[[], Any]:
+    def start_kernel() -> Any:
+        saved = os.environ.pop("PYTEST_CURRENT_TEST", None)
+        try:
+            return setup()
+        finally:
+            if saved is not None:
+                os.environ["PYTEST_CURRENT_TEST"] = saved
+
+    return start_kernel
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    if type(collector).__name__ == "IPyNbFile":  # nbval's notebook collector
+        collector.setup = _without_pytest_current_test(collector.setup)  # type: ignore[method-assign]
