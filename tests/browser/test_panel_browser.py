@@ -59,7 +59,9 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
     message_input.wait_for(timeout=WAIT_MS)
     call = page.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
     page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
-    assert page.get_by_text("Cannot call yet: message: required, but empty").count() == 1
+    reason = page.get_by_text("Cannot call yet: message: required, but empty")
+    reason.first.wait_for(timeout=WAIT_MS)  # the reason arrives in its own widget update
+    assert reason.count() == 1
 
     message_input.fill(HOSTILE)
     page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
@@ -81,7 +83,9 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
 
     message_input.fill("")
     page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
-    assert page.get_by_text("Cannot call yet: message: required, but empty").count() == 1
+    reason = page.get_by_text("Cannot call yet: message: required, but empty")
+    reason.first.wait_for(timeout=WAIT_MS)  # the reason arrives in its own widget update
+    assert reason.count() == 1
     call.scroll_into_view_if_needed()
     screenshot(page, "panel_browser_disabled")
 

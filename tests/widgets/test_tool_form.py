@@ -220,6 +220,7 @@ def test_a_tool_object_or_a_pair_names_the_same_tool(runtime: Runtime) -> None:
 
 
 def test_a_form_calls_a_server_over_stdio(live_children: Callable[[], set[int]]) -> None:
+    before = live_children()  # session-wide servers of other tests may be running
     rt = Runtime()
     try:
         rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
@@ -231,7 +232,7 @@ def test_a_form_calls_a_server_over_stdio(live_children: Callable[[], set[int]])
         assert slow.progress.value == slow.progress.max == 3.0
     finally:
         rt.shutdown()
-    assert live_children() == set()
+    assert live_children() <= before
 
 
 def test_importing_the_package_and_its_pure_part_loads_no_ipywidgets_and_form_stays_a_function() -> None:
