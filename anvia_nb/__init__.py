@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
     from anvia_nb.core.server import McpServer, Tool, connect_mcp
     from anvia_nb.core.types import CallOutcome, ToolInfo
+    from anvia_nb.display import RenderSettings, ResultView
+    from anvia_nb.widgets import enable_elicitation, form, panel
 
 __version__ = "0.1.0"
 
@@ -54,6 +56,8 @@ __all__ = [
     "McpServer",
     "OutputSchemaError",
     "ProtocolError",
+    "RenderSettings",
+    "ResultView",
     "StdioConnection",
     "Tool",
     "ToolCallError",
@@ -65,8 +69,11 @@ __all__ = [
     "UnsupportedContentError",
     "__version__",
     "connect_mcp",
+    "enable_elicitation",
+    "form",
     "load_ipython_extension",
     "mcp",
+    "panel",
     "unload_ipython_extension",
 ]
 
@@ -80,6 +87,11 @@ _LAZY = {
     "connect_mcp": "anvia_nb.core.server",
     "CallOutcome": "anvia_nb.core.types",
     "ToolInfo": "anvia_nb.core.types",
+    "RenderSettings": "anvia_nb.display",
+    "ResultView": "anvia_nb.display",
+    "enable_elicitation": "anvia_nb.widgets",
+    "form": "anvia_nb.widgets",
+    "panel": "anvia_nb.widgets",
 }
 
 
