@@ -319,7 +319,7 @@ def test_every_exercise_of_the_workshop_has_a_hidden_collapsed_solution_that_ran
     for index in exercises:
         solution = cells[index + 1]
         assert solution.cell_type == "code" and "solution" in solution.metadata.get("tags", [])
-        assert solution.metadata["jupyter"]["source_hidden"] is True
+        assert solution.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
         assert solution.metadata["collapsed"] is True
         assert solution.outputs, solution.source
 
