@@ -45,7 +45,8 @@ def child_pids(parent: int | None = None) -> set[int]:
 
 
 @pytest.fixture
-def live_children() -> Callable[[], set[int]]:
+def live_children() -> Callable[..., set[int]]:
+    """``live_children()``: this process's live descendants; ``live_children(pid)``: another's."""
     return child_pids
 
 

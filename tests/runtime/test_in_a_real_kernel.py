@@ -92,16 +92,12 @@ def test_the_magic_works_after_the_user_applied_nest_asyncio(kernel: Kernel) -> 
     kernel.run("await server.close()\n%mcp close demo")
 
 
-def _descendants(pid: int) -> set[int]:
-    from conftest import child_pids
-
-    return child_pids(pid)
-
-
-def test_a_kernel_restart_leaves_no_server_process(kernel: Kernel, eventually: Callable[..., Any]) -> None:
+def test_a_kernel_restart_leaves_no_server_process(
+    kernel: Kernel, eventually: Callable[..., Any], live_children: Callable[[int], set[int]]
+) -> None:
     kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
     kernel.run(CONNECT.replace("'demo'", "'unclosed'"))  # never closed by the user
-    servers = _descendants(kernel.pid)
+    servers = live_children(kernel.pid)
     assert len(servers) >= 2
     kernel.restart()
 
