@@ -45,7 +45,7 @@ def _validator(schema_json: str) -> Validator | str:
 
 def _path(parts: Any) -> str:
     text = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
-    return text.lstrip(".") or "(root)"
+    return text.lstrip(".")
 
 
 def problems_from_instance(schema: Any, instance: Any) -> list[str]:
@@ -58,4 +58,8 @@ def problems_from_instance(schema: Any, instance: Any) -> list[str]:
     if isinstance(validator, str):
         return [validator]
     errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
-    return [f"{_path(e.absolute_path)}: {e.message}" for e in errors[:_MAX_PROBLEMS]]
+    lines = []
+    for error in errors[:_MAX_PROBLEMS]:
+        where = _path(error.absolute_path)
+        lines.append(f"{where}: {error.message}" if where else error.message)
+    return lines
