@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from queue import Empty
 from typing import Any
 
@@ -113,3 +114,28 @@ def _running(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
+    kernel: Kernel, eventually: Callable[..., Any]
+) -> None:
+    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    log = kernel.run(
+        "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.launch.stderr_path)"
+    )
+    msg_id = kernel.client.execute("%mcp call demo.slow steps=600 delay_seconds=0.1")
+    # Interrupt once the server is working on the call, as a person pressing stop would.
+    eventually(lambda: "slow started" in Path(log.strip()).read_text(), timeout_seconds=30, what="the call to start")
+    kernel.manager.interrupt_kernel()
+    error = None
+    while True:
+        msg = kernel.client.get_iopub_msg(timeout=TIMEOUT_SECONDS)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "error":
+            error = msg["content"]["ename"]
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    assert error == "KeyboardInterrupt"
+    assert "slow cancelled" in kernel.run("%mcp log demo")
+    assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"

@@ -97,6 +97,7 @@ async def _slow(ctx: _Context, arguments: dict[str, Any]) -> dict[str, Any]:
     steps: int = arguments.get("steps", 5)
     delay_seconds: float = arguments.get("delay_seconds", 0.2)
     done = 0
+    logger.info("slow started: %d steps", steps)
     try:
         for step in range(1, steps + 1):
             await anyio.sleep(delay_seconds)
