@@ -7,15 +7,17 @@ checking arguments against an inputSchema before anything is sent.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
+import warnings
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
-__all__ = ["problems_from_instance", "warm_up"]
+__all__ = ["argument_problems", "output_problems", "warm_up"]
 
 _MAX_PROBLEMS = 20
 
@@ -27,19 +29,28 @@ def warm_up() -> None:
         threading.Thread(target=lambda: __import__("jsonschema"), name="anvia_nb-warm-up", daemon=True).start()
 
 
+class _Unusable(str):
+    """Why a schema cannot be applied (invalid, or a $ref that does not resolve locally)."""
+
+
 @lru_cache(maxsize=256)
-def _validator(schema_json: str) -> Validator | str:
+def _validator(schema_json: str) -> Validator | _Unusable:
+    import referencing
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import validator_for
 
     schema = json.loads(schema_json)
-    cls = validator_for(schema, default=Draft202012Validator)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an unknown $schema warns and falls back to the default
+        cls = validator_for(schema, default=Draft202012Validator)
     try:
         cls.check_schema(schema)
-    except SchemaError as exc:
-        return f"the schema itself is not valid JSON Schema: {exc.message}"
-    validator: Validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
+    except (SchemaError, re.error, RecursionError) as exc:
+        return _Unusable(f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}")
+    # An explicit empty registry: a server's schema must never make us fetch a remote $ref.
+    # No format checker: formats are annotations in 2020-12, as in the SDKs' own checks.
+    validator: Validator = cls(schema, registry=referencing.Registry())
     return validator
 
 
@@ -48,18 +59,37 @@ def _path(parts: Any) -> str:
     return text.lstrip(".")
 
 
-def problems_from_instance(schema: Any, instance: Any) -> list[str]:
-    """One readable line per violation (``"count: 'three' is not of type 'integer'"``); ``[]`` if valid."""
+def _check(schema: Any, instance: Any) -> list[str] | _Unusable:
     if schema is True or schema == {}:
         return []
-    if not isinstance(schema, dict | bool):
-        return ["the schema is not a JSON object"]
+    if not isinstance(schema, dict):
+        return _Unusable("the schema is not a JSON object")
     validator = _validator(json.dumps(schema, sort_keys=True))
-    if isinstance(validator, str):
-        return [validator]
-    errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+    if isinstance(validator, _Unusable):
+        return validator
+    import referencing.exceptions
+    from jsonschema.exceptions import SchemaError, UnknownType
+
+    try:
+        errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
+    except (referencing.exceptions.Unresolvable, SchemaError, UnknownType, re.error, RecursionError) as exc:
+        return _Unusable(f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300])
     lines = []
     for error in errors[:_MAX_PROBLEMS]:
         where = _path(error.absolute_path)
         lines.append(f"{where}: {error.message}" if where else error.message)
     return lines
+
+
+def output_problems(schema: Any, structured: Any) -> list[str]:
+    """The outputSchema verdict: one line per violation, ``[]`` if valid. A schema that cannot be
+    applied is itself reported, since the data it promises cannot be checked."""
+    found = _check(schema, structured)
+    return [f"outputSchema: {found}"] if isinstance(found, _Unusable) else found
+
+
+def argument_problems(schema: Any, arguments: Any) -> list[str]:
+    """Arguments against an inputSchema, before sending: ``[]`` when they fit or when the schema
+    cannot be applied (the server still validates; we only stop what is surely wrong)."""
+    found = _check(schema, arguments)
+    return [] if isinstance(found, _Unusable) else found

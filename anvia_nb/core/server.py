@@ -18,7 +18,7 @@ from anvia_nb.core._sdk import ProgressHandler
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
-from anvia_nb.core.schema import problems_from_instance, warm_up
+from anvia_nb.core.schema import argument_problems, output_problems, warm_up
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
@@ -55,7 +55,7 @@ class Tool:
 
     def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
         """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
-        return problems_from_instance(self.info.input_schema, dict(arguments or {}))
+        return argument_problems(self.info.input_schema, dict(arguments or {}))
 
     async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
         """Call the tool; return seed 000's mapped output or raise its error."""
@@ -144,7 +144,7 @@ class Tool:
             return None
         if "structuredContent" not in raw:
             return ["the tool declares an outputSchema but sent no structuredContent"]
-        return problems_from_instance(schema, raw["structuredContent"])
+        return output_problems(schema, raw["structuredContent"])
 
 
 class McpServer:
