@@ -70,7 +70,12 @@ class McpClient:
         try:
             self._session = await asyncio.shield(ready)
         except asyncio.CancelledError:
-            self._closing.set()
+            if ready.done() and not ready.cancelled() and ready.exception() is None:
+                self._closing.set()  # the handshake finished after all: close the normal way
+            else:
+                # Still in the handshake, which never looks at _closing: stop the owner itself.
+                ready.cancel()
+                self._owner.cancel()
             await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
             raise
         return self
