@@ -126,17 +126,21 @@ class _Builder:
         self.root = root
         self.fields = 0
 
-    def _flatten(self, schema: Any, refs: tuple[str, ...]) -> tuple[dict[str, Any] | None, bool]:
+    def _flatten(
+        self, schema: Any, refs: tuple[str, ...]
+    ) -> tuple[dict[str, Any] | None, bool, tuple[str, ...]]:
         """Resolve refs, single wrappers and null options into one schema plus a nullable flag.
 
         ``None`` means "show a JSON field": recursion, an unresolvable ref, or a shape not modelled.
         Keywords beside a ``$ref`` or wrapper (title, description, default) win over the target's.
+        The refs returned are ``refs`` plus those expanded here: the children of the flat schema
+        are inside every one of them, so meeting one again below is recursion.
         """
         nullable = False
         current: Any = schema
         for _ in range(MAX_DEPTH):
             if not isinstance(current, Mapping):
-                return None, nullable
+                return None, nullable, refs
             current = dict(current)
             if current.get("nullable") is True:  # OpenAPI-style, seen in some servers
                 nullable = True
@@ -144,27 +148,27 @@ class _Builder:
             if isinstance(ref, str):
                 target = _json_pointer(self.root, ref)
                 if ref in refs or target is NO_DEFAULT or not isinstance(target, (Mapping, bool)):
-                    return None, nullable
+                    return None, nullable, refs
                 refs = (*refs, ref)
                 current = {**(target if isinstance(target, Mapping) else {}), **current}
                 continue
             if ref is not None:
-                return None, nullable
+                return None, nullable, refs
             all_of = current.pop("allOf", None)
             if all_of is not None:
                 if isinstance(all_of, list) and len(all_of) == 1 and set(current) <= _ANNOTATIONS:
                     inner = all_of[0]
                     current = {**inner, **current} if isinstance(inner, Mapping) else current
                     if not isinstance(inner, Mapping) and inner is not True:
-                        return None, nullable
+                        return None, nullable, refs
                     continue
-                return None, nullable
+                return None, nullable, refs
             for key in ("anyOf", "oneOf"):
                 options = current.get(key)
                 if options is None:
                     continue
                 if not isinstance(options, list) or not options:
-                    return None, nullable
+                    return None, nullable, refs
                 rest = [option for option in options if not _is_null_schema(option)]
                 nullable = nullable or len(rest) < len(options)
                 if len(rest) == 1 and isinstance(rest[0], Mapping):
@@ -173,17 +177,17 @@ class _Builder:
                     break
                 if rest and all(_const_of(option) is not NO_DEFAULT for option in rest):
                     current[key] = rest
-                    return current, nullable
-                return None, nullable
+                    return current, nullable, refs
+                return None, nullable, refs
             else:
-                return current, nullable
-        return None, nullable
+                return current, nullable, refs
+        return None, nullable, refs
 
     def build(self, schema: Any, *, name: str, required: bool, refs: tuple[str, ...], depth: int) -> FieldSpec:
         self.fields += 1
         flat, nullable = (None, False)
         if depth <= MAX_DEPTH and self.fields <= MAX_FIELDS:
-            flat, nullable = self._flatten(schema, refs)
+            flat, nullable, refs = self._flatten(schema, refs)
         if flat is None:
             base = schema if isinstance(schema, Mapping) else {}
             return self._spec("json", base, schema, name=name, required=required, nullable=nullable)

@@ -86,3 +86,18 @@ schema_like = st.recursive(
     ),
     max_leaves=25,
 )
+
+
+SELF_RECURSIVE = {
+    "type": "object",
+    "$defs": {"N": {"type": "object", "properties": {"l": {"$ref": "#/$defs/N"}, "r": {"$ref": "#/$defs/N"}}}},
+    "properties": {"root": {"$ref": "#/$defs/N"}},
+}
+MUTUALLY_RECURSIVE = {
+    "type": "object",
+    "$defs": {
+        "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}, "b2": {"$ref": "#/$defs/B"}}},
+        "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "a2": {"$ref": "#/$defs/A"}}},
+    },
+    "properties": {"root": {"$ref": "#/$defs/A"}},
+}

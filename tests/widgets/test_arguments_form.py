@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from spec_helpers import load_schema, schema_like
+from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
 
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
@@ -153,3 +154,13 @@ def test_any_schema_like_value_builds_a_form_without_crashing(schema: Any) -> No
     assert isinstance(form.problems, list)
     form.mode.value = "JSON"
     form.mode.value = "form"
+
+
+@pytest.mark.parametrize("schema", [SELF_RECURSIVE, MUTUALLY_RECURSIVE], ids=["self", "mutual"])
+def test_a_form_over_a_recursive_schema_builds_few_fields_quickly(schema: dict[str, Any]) -> None:
+    started = time.perf_counter()
+    form = ArgumentsForm(schema=schema)
+    assert time.perf_counter() - started < 1.0
+    recursion = form.field("root").children
+    assert len(recursion) == 2
+    assert all(len(getattr(child, "children", {})) <= 2 for child in recursion.values())

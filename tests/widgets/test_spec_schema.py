@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from spec_helpers import json_values, load_schema, schema_like
+from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
 
 from anvia_nb.widgets.spec import (
     NO_DEFAULT,
@@ -164,6 +164,25 @@ def test_a_ref_graph_that_doubles_at_every_level_stays_bounded() -> None:
         return 1 + sum(count(child) for child in node.children)
 
     assert count(spec) < 20_000
+
+
+def count_fields(node: FieldSpec) -> int:
+    return 1 + sum(count_fields(child) for child in node.children)
+
+
+def test_a_ref_met_again_inside_its_own_expansion_becomes_one_json_field() -> None:
+    node = field_spec_from_schema(SELF_RECURSIVE).child("root")
+    assert node.kind == "object"
+    assert [child.kind for child in node.children] == ["json", "json"]
+    assert count_fields(field_spec_from_schema(SELF_RECURSIVE)) == 4
+
+
+def test_mutually_recursive_refs_stop_where_the_first_ref_comes_back() -> None:
+    spec = field_spec_from_schema(MUTUALLY_RECURSIVE)
+    b = spec.child("root").child("b")
+    assert b.kind == "object"
+    assert [child.kind for child in b.children] == ["json", "json"]
+    assert count_fields(spec) == 8
 
 
 @pytest.mark.parametrize(
