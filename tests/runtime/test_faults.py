@@ -1,0 +1,298 @@
+"""Faults and leaks: hung, killed, noisy, huge and vanishing servers, and many connect/close cycles.
+
+Every wait here is bounded; every server is a real process over our stdio transport (or the SDK's
+in-memory transport for the fast leak cycles). Misbehaving servers come from ``fault_servers.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
+from anvia_nb.core import McpServer
+from anvia_nb.core.connections import StdioConnection
+from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.runtime import Runtime
+
+DEMO = ["-m", "anvia_nb.demo_server"]
+FAULT_SERVERS = str(Path(__file__).with_name("fault_servers.py"))
+Children = Callable[..., set[int]]
+Eventually = Callable[..., None]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    rt = Runtime()
+    try:
+        yield rt
+    finally:
+        rt.shutdown()
+
+
+def fault(name: str, mode: str) -> StdioConnection:
+    return mcp.stdio(name=name, command=sys.executable, args=[FAULT_SERVERS, mode])
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def other_tasks() -> set[asyncio.Task[object]]:
+    current = asyncio.current_task()
+    return {t for t in asyncio.all_tasks() if t is not current and not t.done()}
+
+
+@pytest.fixture
+async def demo() -> AsyncIterator[McpServer]:
+    server = await connect_mcp(mcp.stdio(name="demo", command=sys.executable, args=DEMO))
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+# -- 1. a server that never answers the handshake ------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_process_and_no_task(
+    live_children: Children, eventually: Eventually
+) -> None:
+    before_children, before_tasks = live_children(), other_tasks()
+    start = time.monotonic()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(connect_mcp(fault("mute", "mute")), 3)
+    assert time.monotonic() - start < 6, "the cancelled connect took too long to clean up"
+    assert live_children() <= before_children
+    eventually(lambda: other_tasks() <= before_tasks, 2, "the session's tasks to end")
+
+
+def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
+    runtime: Runtime, live_children: Children, eventually: Eventually
+) -> None:
+    runtime.loop.loop()
+    before = live_children()
+    seen: set[int] = set()
+
+    def interrupt_once_started() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not seen:
+            seen.update(live_children() - before)
+            time.sleep(0.02)
+        if seen:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    watcher = threading.Thread(target=interrupt_once_started, daemon=True)
+    watcher.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        runtime.connect(fault("mute", "mute"))
+    watcher.join(5)
+    assert seen, "the mute server never started"
+    assert time.monotonic() - start < 15
+    eventually(lambda: not any(alive(p) for p in seen), 5, "the mute server to be stopped")
+    assert runtime.names() == []
+    tasks = runtime.loop.submit(_count_tasks()).result(5)
+    assert tasks == 0, "the interrupted connect left tasks on the runtime loop"
+
+
+async def _count_tasks() -> int:
+    return len(other_tasks())
+
+
+# -- 2. a server that hangs on a call and ignores EOF and SIGTERM --------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_sigkill(
+    live_children: Children,
+) -> None:
+    before = live_children()
+    server = await connect_mcp(fault("stubborn", "swallow-calls"))
+    started = live_children() - before
+    assert started
+    start = time.monotonic()
+    outcome = await server.tool("echo").call_outcome({"message": "x"}, timeout_seconds=1)
+    assert time.monotonic() - start < 3
+    assert isinstance(outcome.error, ToolTimeoutError)
+    assert outcome.status == "timeout"
+    start = time.monotonic()
+    await server.close()
+    assert time.monotonic() - start < 6, "closing a server that ignores SIGTERM is not bounded"
+    assert not any(alive(p) for p in started)
+
+
+# -- 3. a server killed from outside in the middle of a call -------------------------------------
+
+
+@pytest.mark.anyio
+async def test_a_server_killed_mid_call_ends_the_call_and_later_calls_fail_fast(live_children: Children) -> None:
+    before = live_children()
+    server = await connect_mcp(mcp.stdio(name="victim", command=sys.executable, args=DEMO))
+    (pid,) = live_children() - before
+    progressed = asyncio.Event()
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        progressed.set()
+
+    call = asyncio.create_task(
+        server.tool("slow").call_outcome({"steps": 300, "delay_seconds": 0.1}, on_progress=on_progress)
+    )
+    await asyncio.wait_for(progressed.wait(), 10)
+    os.kill(pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    outcome = await asyncio.wait_for(call, 10)
+    assert time.monotonic() - killed_at < 3
+    assert outcome.status == "failed"
+    assert isinstance(outcome.error, ConnectionClosedError)
+    assert "victim" in str(outcome.error)
+
+    start = time.monotonic()
+    later = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 5)
+    assert time.monotonic() - start < 1
+    assert isinstance(later.error, ConnectionClosedError)
+    assert "victim" in str(later.error)
+    start = time.monotonic()
+    await asyncio.wait_for(server.close(), 10)
+    assert time.monotonic() - start < 2
+    assert live_children() <= before
+
+
+# -- 4. garbage on stdout, and one 30 MB line ----------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_lines_that_are_not_json_between_messages_do_not_break_the_session() -> None:
+    server = await connect_mcp(fault("noisy", "garbage"))
+    try:
+        for i in range(5):
+            assert await asyncio.wait_for(server.tool("echo").call({"message": f"m{i}"}), 5) == f"m{i}"
+        outcome = await asyncio.wait_for(server.tool("slow").call_outcome({"steps": 3, "delay_seconds": 0.01}), 10)
+        assert outcome.status == "ok"
+        assert len(outcome.progress) == 3
+    finally:
+        await server.close()
+
+
+@pytest.mark.anyio
+async def test_a_thirty_megabyte_result_line_arrives_intact_in_bounded_time(demo: McpServer) -> None:
+    start = time.monotonic()
+    out = await asyncio.wait_for(demo.tool("large").call({"size_chars": 30_000_000}), 30)
+    assert time.monotonic() - start < 10
+    assert isinstance(out, str)
+    assert len(out) == 30_000_000
+    assert out == ("0123456789abcdef" * 1_875_000)[:30_000_000]
+    assert await demo.tool("echo").call({"message": "after"}) == "after"
+
+
+# -- 5. leaks over many connect/close cycles on one runtime --------------------------------------
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _open_log_files() -> list[str]:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if "anvia_nb-logs" in target:
+            found.append(target)
+    return found
+
+
+def _snapshot(runtime: Runtime, live_children: Children) -> tuple[int, int, set[int], int]:
+    tasks = runtime.loop.submit(_count_tasks()).result(5)
+    return threading.active_count(), _open_fds(), live_children(), tasks
+
+
+def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
+    runtime: Runtime, live_children: Children
+) -> None:
+    def memory_cycle(i: int) -> None:
+        runtime.connect(mcp.memory(name="mem", server=build_server()))
+        assert runtime.call("mem", "echo", {"message": f"m{i}"}).output == f"m{i}"
+        assert runtime.close("mem") == []
+
+    def stdio_cycle(i: int) -> None:
+        # No call: the demo server's first call imports jsonschema (1 s); the handshake and the
+        # paged tools/list already exercise the transport both ways.
+        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=DEMO))
+        assert server.tool("echo")
+        assert runtime.close("proc") == []
+
+    memory_cycle(-1)  # warm up: the loop thread, the schema validators, the SDK's lazy imports
+    stdio_cycle(-1)
+    threads, fds, children, tasks = _snapshot(runtime, live_children)
+    for i in range(200):
+        memory_cycle(i)
+    for i in range(30):
+        stdio_cycle(i)
+    threads_after, fds_after, children_after, tasks_after = _snapshot(runtime, live_children)
+    assert threads_after <= threads
+    assert fds_after <= fds + 3
+    assert children_after <= children
+    assert tasks_after <= tasks
+    assert _open_log_files() == []
+    assert len(runtime.history) == 201
+
+
+# -- 6. many calls in flight on one session ------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_twenty_concurrent_calls_on_one_session_run_side_by_side(demo: McpServer) -> None:
+    slow = demo.tool("slow")
+    arguments = {"steps": 5, "delay_seconds": 0.1}
+    assert (await slow.call_outcome({"steps": 1, "delay_seconds": 0})).status == "ok"  # warm the server up
+    start = time.monotonic()
+    assert (await slow.call_outcome(arguments)).status == "ok"
+    single = time.monotonic() - start
+    start = time.monotonic()
+    outcomes = await asyncio.wait_for(asyncio.gather(*(slow.call_outcome(arguments) for _ in range(20))), 30)
+    together = time.monotonic() - start
+    assert [o.status for o in outcomes] == ["ok"] * 20
+    assert all(len(o.progress) == 5 for o in outcomes)
+    assert together < 5 * single, f"20 calls took {together:.2f}s, one took {single:.2f}s"
+
+
+# -- 7. a server that exits right after the handshake --------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_the_first_call_to_a_server_gone_after_the_handshake_says_so_and_where_to_look(
+    live_children: Children, eventually: Eventually
+) -> None:
+    before = live_children()
+    server = await connect_mcp(fault("brief", "exit-after-tools"))
+    try:
+        eventually(lambda: live_children() <= before, 10, "the server to exit by itself")
+        start = time.monotonic()
+        outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 10)
+        assert time.monotonic() - start < 2
+        assert isinstance(outcome.error, ConnectionClosedError)
+        assert "'brief'" in str(outcome.error)
+        assert "%mcp log brief" in str(outcome.error)
+    finally:
+        await asyncio.wait_for(server.close(), 10)
