@@ -88,6 +88,8 @@ class CallCommand:
     arguments: dict[str, Any] | None = None
     timeout_seconds: float | None = None
     has_timeout: bool = False
+    texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """``key=value`` pairs as typed, so a value can stay text where the tool wants a string."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,7 @@ def parse_command(line: str, cell: str | None = None) -> Command:
     stripped = line.strip()
     if not stripped:
         return HelpCommand()
-    word, _, rest = stripped.partition(" ")
+    word, rest = _first_word(stripped)
     if word in ("help", "--help", "-h"):
         return HelpCommand()
     if word == "call":
@@ -325,14 +327,13 @@ def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
 
 def _parse_call(rest: str, cell: str | None) -> CallCommand:
     usage = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ..."
-    text = rest.strip()
-    target_text, _, text = text.partition(" ")
+    target_text, text = _first_word(rest.strip())
     timeout: float | None = None
     has_timeout = False
     while target_text == "--timeout":  # options may come before the target too
-        value, _, text = text.strip().partition(" ")
+        value, text = _first_word(text)
         timeout, has_timeout = _seconds(value, "--timeout"), True
-        target_text, _, text = text.strip().partition(" ")
+        target_text, text = _first_word(text)
     if not target_text:
         raise CommandLineError(usage)
     server, tool = _target(target_text, "call")
@@ -345,6 +346,7 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
     else:
         words = _split(text)
     pairs: dict[str, Any] = {}
+    texts: list[tuple[str, str]] = []
     items = iter(words)
     for word in items:
         if word == "--timeout":
@@ -352,6 +354,7 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
         elif "=" in word and not word.startswith("="):
             key, _, value = word.partition("=")
             pairs[key] = value_from_text(value)
+            texts.append((key, value))
         elif word[:1] in ("{", "["):
             raise CommandLineError("Put the JSON arguments right after NAME.TOOL, or use key=value pairs, not both.")
         else:
@@ -364,4 +367,12 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
         if arguments is not None:
             raise CommandLineError("Give the arguments either on the %%mcp line or in the cell body, not both.")
         arguments = arguments_from_json(cell)
-    return CallCommand(server, tool, arguments, timeout, has_timeout)
+    return CallCommand(server, tool, arguments, timeout, has_timeout, tuple(texts) if pairs else ())
+
+
+def _first_word(text: str) -> tuple[str, str]:
+    """The first word and the rest, split at any white space (a tab as well as a space)."""
+    parts = text.strip().split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0], parts[1] if len(parts) > 1 else ""

@@ -21,9 +21,10 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from traitlets import Bool, Float, Int
 
 from anvia_nb.core.connections import McpConnection, mcp
-from anvia_nb.display import RenderSettings, ResultView, mask_secrets
+from anvia_nb.display import GENERIC_SERVER_ERROR, RenderSettings, ResultView, mask_secrets, visible_text
 from anvia_nb.errors import AnviaError
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic._arguments import typed_for_schema
 from anvia_nb.magic._help import HELP_TEXT
 from anvia_nb.magic._logs import log_text
 from anvia_nb.magic.config_files import servers_from_config_file
@@ -39,11 +40,22 @@ def report_warnings(warnings: list[str]) -> None:
         print(f"anvia_nb warning: {warning}", file=sys.stderr)
 
 
+def _quotes_a_server(exc: BaseException | None) -> bool:
+    """Whether an error, or one it was raised from, carries text a server wrote."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if getattr(exc, "server_text", None):
+            return True
+        exc, seen = exc.__cause__, seen + 1
+    return False
+
+
 def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
     server = runtime.server(connection.name)
     info = server.client.server_info
-    label = f"{info.get('name', '?')} {info.get('version', '')}".strip()
+    # The name and version are the server's own words: made visible, masked and bounded.
+    label = visible_text(f"{info.get('name', '?')} {info.get('version', '')}".strip(), server.secrets, 120)
     count = len(server.tools)
     text = (
         f"{connection.name}: {connection.transport} · {label} · protocol {protocol_version(server)} · "
@@ -76,6 +88,7 @@ class McpMagics(Magics):
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)
+        self._pending_secrets: tuple[str, ...] = ()
         self._apply_history_limit()
         self.observe(lambda _change: self._apply_history_limit(), names=["history_limit"])
 
@@ -96,20 +109,35 @@ class McpMagics(Magics):
     def render_settings(self) -> RenderSettings:
         return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
 
+    def _known_secrets(self) -> tuple[str, ...]:
+        """Secrets of every open connection and of the ones being opened now."""
+        runtime = self.runtime
+        found = list(self._pending_secrets)
+        for name in runtime.names():
+            with contextlib.suppress(AnviaError):
+                found.extend(runtime.server(name).secrets)
+        return tuple(found)
+
     @contextlib.contextmanager
     def _usage_errors(self) -> Iterator[None]:
-        """Our errors as one line each, unless the person asked for tracebacks."""
+        """Our errors as one line each, unless the person asked for tracebacks.
+
+        The message may quote a server (a JSON-RPC error, a failed listing): it is made visible,
+        masked and bounded, and replaced by a generic text when ``hide_server_errors`` is on.
+        """
         try:
             yield
         except (AnviaError, ValueError) as exc:
             if self.show_tracebacks:
                 raise
-            message = str(exc)
-            if not isinstance(exc, p.CommandLineError):
-                message = " ".join(message.split())
+            message = " ".join(str(exc).split())
             if not isinstance(exc, AnviaError):
                 message = f"{type(exc).__name__}: {message}"
-            raise UsageError(message) from None
+            if self.hide_server_errors and _quotes_a_server(exc):
+                message = f"{type(exc).__name__}: {GENERIC_SERVER_ERROR}"
+            raise UsageError(visible_text(message, self._known_secrets(), 2_000)) from None
+        finally:
+            self._pending_secrets = ()
 
     # -- the magic ---------------------------------------------------------------------------
 
@@ -156,10 +184,11 @@ class McpMagics(Magics):
             for name in command.names:
                 report_warnings(runtime.close(name))
             return None
+        options = {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
         if isinstance(command, p.FormCommand):
             runtime.server(command.server).tool(command.tool)
-            return self._widget("form")(command.server, command.tool)
-        return self._widget("panel")()
+            return self._widget("form")(command.server, command.tool, **options)
+        return self._widget("panel")(**options)
 
     @staticmethod
     def _widget(name: str) -> Any:
@@ -200,7 +229,9 @@ class McpMagics(Magics):
         """Open every connection of the command, one printed line each; ``opened`` gets their names."""
         runtime = self.runtime
         opened = [] if opened is None else opened
-        for connection in self._connections(command):
+        connections = self._connections(command)
+        self._pending_secrets = tuple(s for c in connections for s in c.secrets())
+        for connection in connections:
             _server, warnings = runtime.run(self._bounded_connect(connection, scope))
             report_warnings(warnings)
             opened.append(connection.name)
@@ -255,17 +286,21 @@ class McpMagics(Magics):
     def _call(self, command: p.CallCommand) -> ResultView:
         runtime = self.runtime
         tool = runtime.server(command.server).tool(command.tool)
-        problems = tool.check_arguments(command.arguments)
+        arguments = command.arguments
+        if arguments is not None and command.texts:
+            arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
+        problems = tool.check_arguments(arguments)
         if problems:
             secrets = runtime.server(command.server).secrets
             listed = "; ".join(problems)
             raise UsageError(
-                mask_secrets(
+                visible_text(
                     f"{command.server}.{command.tool} was not called: its arguments do not match the inputSchema: "
                     f"{listed}. Fix them and run again.",
                     secrets,
+                    2_000,
                 )
             )
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
-        outcome = runtime.call(command.server, command.tool, command.arguments, timeout_seconds=timeout)
+        outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
         return ResultView(outcome, self.render_settings())

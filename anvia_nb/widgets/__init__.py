@@ -59,11 +59,13 @@ def form(
     return build(target, tool, runtime=runtime, **options)
 
 
-def panel(*, runtime: Runtime | None = None) -> Panel:
-    """The explorer: connections, tools, the selected tool's form, results and a history."""
+def panel(*, runtime: Runtime | None = None, **options: Any) -> Panel:
+    """The explorer: connections, tools, the selected tool's form, results and a history.
+
+    ``options`` (``settings``, ``timeout_seconds``) apply to every call made from it."""
     from anvia_nb.widgets.explorer import panel as build
 
-    return build(runtime=runtime)
+    return build(runtime=runtime, **options)
 
 
 def __getattr__(name: str) -> Any:

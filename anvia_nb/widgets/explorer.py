@@ -15,6 +15,7 @@ import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.types import CallOutcome
+from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import history_label, notice_html, plain, show_in_cell
@@ -40,8 +41,16 @@ def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
 class Panel:
     """The explorer; display it, or put ``.widget`` in a layout."""
 
-    def __init__(self, *, runtime: Runtime | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        runtime: Runtime | None = None,
+        settings: RenderSettings | None = None,
+        timeout_seconds: float | None = None,
+    ) -> None:
         self.runtime = runtime or get_runtime()
+        self.settings = settings
+        self.timeout_seconds = timeout_seconds
         self.history: list[CallOutcome] = []
         self.form: ToolForm | None = None
         self._forms: dict[tuple[int, str], ToolForm] = {}
@@ -171,7 +180,13 @@ class Panel:
         key = (id(server), name)
         form = self._forms.get(key)
         if form is None:
-            form = ToolForm(server.tool(name), runtime=self.runtime, lookup=self._lookup(server.name, name))
+            form = ToolForm(
+                server.tool(name),
+                runtime=self.runtime,
+                settings=self.settings,
+                timeout_seconds=self.timeout_seconds,
+                lookup=self._lookup(server.name, name),
+            )
             form.on_outcome(self._on_outcome)
             self._forms[key] = form
         self.form = form
@@ -207,6 +222,11 @@ class Panel:
         return f"<Panel {len(self.runtime.names())} connections, {len(self.history)} calls>"
 
 
-def panel(*, runtime: Runtime | None = None) -> Panel:
-    """The explorer over the kernel's runtime (or ``runtime``): works with zero connections too."""
-    return Panel(runtime=runtime)
+def panel(
+    *, runtime: Runtime | None = None, settings: RenderSettings | None = None, timeout_seconds: float | None = None
+) -> Panel:
+    """The explorer over the kernel's runtime (or ``runtime``): works with zero connections too.
+
+    ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
+    the ``%config McpMagics`` values)."""
+    return Panel(runtime=runtime, settings=settings, timeout_seconds=timeout_seconds)
