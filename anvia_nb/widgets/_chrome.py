@@ -1,10 +1,11 @@
-"""anvia_nb's own chrome around tools and requests, as HTML built by the display layer.
+"""What the widgets share for showing server text: plain-text helpers and re-exported chrome.
 
-Every string a server chose (tool title, description, an elicitation message, a URL) goes
+The HTML of anvia_nb's chrome (tool header, destructive warning, request header, notes) is
+built by :mod:`anvia_nb.display.chrome`, the display layer being the only place HTML is
+assembled; it is re-exported here so the widgets have one place to import it from. What stays
+here is plain text for ipywidgets' own Labels, options and tooltips: every server string goes
 through :func:`anvia_nb.display.visible_text` (secrets masked, hidden characters made visible,
-length bounded) and then into the display layer's escape-by-default builder, so no widget in
-this package ever holds markup a server wrote. The server's name and tool name sit in our own
-header, never inside server-controlled text: that is the provenance a person can trust.
+length bounded), so no widget holds markup a server wrote or a secret a server echoed.
 """
 
 from __future__ import annotations
@@ -12,9 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from anvia_nb.core.types import ANNOTATION_HINTS, CallOutcome, ToolInfo
+from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import display_status, visible_text
-from anvia_nb.display._html import Html, element
+from anvia_nb.display.chrome import (
+    DESCRIPTION_CHARS,
+    NAME_CHARS,
+    destructive_warning_html,
+    hints_text,
+    is_destructive,
+    notice_html,
+    request_header_html,
+    server_text_html,
+    tool_header_html,
+)
 
 __all__ = [
     "DESCRIPTION_CHARS",
@@ -27,113 +38,14 @@ __all__ = [
     "plain",
     "request_header_html",
     "server_text_html",
+    "show_in_cell",
     "tool_header_html",
 ]
-
-NAME_CHARS = 120
-DESCRIPTION_CHARS = 4_000
-_HINT_WORDS = {
-    "readOnlyHint": ("read-only", "may change things"),
-    "destructiveHint": ("destructive", "not destructive"),
-    "idempotentHint": ("idempotent", "not idempotent"),
-    "openWorldHint": ("open world", "closed world"),
-}
 
 
 def plain(text: object, secrets: Sequence[str] = (), limit: int = NAME_CHARS) -> str:
     """Server text as one safe plain string for a Label, option or tooltip (never markup)."""
     return visible_text(text if isinstance(text, str) else str(text), secrets, limit)
-
-
-def hints_text(info: ToolInfo) -> str:
-    """The annotation hints the server declared, in words; ``""`` when it declared none.
-
-    They are hints from the server, not guarantees, and are shown as such.
-    """
-    words = []
-    for name in ANNOTATION_HINTS:
-        value = info.hint(name)
-        if value is not None:
-            words.append(_HINT_WORDS[name][0 if value else 1])
-    return ", ".join(words)
-
-
-def is_destructive(info: ToolInfo) -> bool:
-    """MCP's default for ``destructiveHint`` is true, but only an explicit hint is warned about."""
-    return info.hint("destructiveHint") is True and info.hint("readOnlyHint") is not True
-
-
-def server_text_html(label: str, text: str, secrets: Sequence[str] = (), limit: int = DESCRIPTION_CHARS) -> str:
-    """A labelled, bordered block of server text, escaped: the same look as result blocks."""
-    return element(
-        "div",
-        element("div", label, style="label"),
-        element("pre", visible_text(text, secrets, limit), style="pre"),
-        style="server-box",
-    ).markup
-
-
-def _header(*parts: Html, tone: str = "header") -> Html:
-    return element("div", element("span", "MCP", style="badge"), *parts, style=tone)
-
-
-def tool_header_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
-    """Provenance (server · tool), then title, description and hints, each escaped and bounded."""
-    parts = [
-        element("b", plain(info.server, secrets)),
-        element("span", "·", style="muted"),
-        element("code", plain(info.name, secrets)),
-    ]
-    title = info.title or (info.annotations or {}).get("title")
-    if isinstance(title, str) and title:
-        parts.append(element("span", plain(title, secrets), style="muted"))
-    hints = hints_text(info)
-    if hints:
-        parts.append(element("small", f"hints from the server: {hints}", style="muted"))
-    blocks = [_header(*parts)]
-    if info.description:
-        blocks.append(
-            element(
-                "div",
-                element("div", f"description from server {plain(info.server, secrets)}", style="label"),
-                element("pre", visible_text(info.description, secrets, DESCRIPTION_CHARS), style="pre"),
-                style="server-box",
-            )
-        )
-    return element("div", *blocks, cls="anvia-tool-header").markup
-
-
-def destructive_warning_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
-    """The warning shown before a destructive tool is called; ``""`` for any other tool."""
-    if not is_destructive(info):
-        return ""
-    name = f"{plain(info.server, secrets)} · {plain(info.name, secrets)}"
-    return element(
-        "div",
-        element("b", "Warning: destructive tool."),
-        element("span", f"{name} declares destructiveHint: true: calling it may delete or overwrite data."),
-        cls="anvia-destructive-warning",
-        style="header-warn",
-    ).markup
-
-
-def request_header_html(server: str, mode: str, secrets: Sequence[str] = ()) -> str:
-    """Our own header of an elicitation prompt: which server asks, and in which mode."""
-    what = "asks you for input" if mode == "form" else "asks you to visit a URL"
-    return element(
-        "div",
-        element("span", "MCP", style="badge"),
-        element("b", plain(server, secrets)),
-        element("span", what),
-        element("span", "nothing is sent until you choose", style="muted"),
-        cls="anvia-request-header",
-        style="header-warn",
-    ).markup
-
-
-def notice_html(message: str) -> str:
-    """A short note in anvia_nb's own voice (never server text)."""
-    return element("div", message, style="note").markup
 
 
 def history_label(outcome: CallOutcome, secrets: Sequence[str] = ()) -> str:

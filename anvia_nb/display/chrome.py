@@ -1,0 +1,134 @@
+"""anvia_nb's own chrome around tools and requests: headers, warnings and notes, as HTML.
+
+The widgets show these in ``ipywidgets.HTML``; they are built here because display is the only
+layer that assembles HTML. Every string a server chose (tool title, description, an elicitation
+message, a URL) goes through :func:`visible_text` (secrets masked, hidden characters made visible,
+length bounded) and then into the escape-by-default builder. The server's name and tool name sit
+in our own header, never inside server-controlled text: that is the provenance a person can trust.
+Pure functions: values in, markup strings out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from anvia_nb.core.types import ANNOTATION_HINTS, ToolInfo
+from anvia_nb.display._html import Html, element
+from anvia_nb.display._text import visible_text
+
+__all__ = [
+    "DESCRIPTION_CHARS",
+    "NAME_CHARS",
+    "destructive_warning_html",
+    "hints_text",
+    "is_destructive",
+    "notice_html",
+    "request_header_html",
+    "server_text_html",
+    "tool_header_html",
+]
+
+NAME_CHARS = 120
+DESCRIPTION_CHARS = 4_000
+_HINT_WORDS = {
+    "readOnlyHint": ("read-only", "may change things"),
+    "destructiveHint": ("destructive", "not destructive"),
+    "idempotentHint": ("idempotent", "not idempotent"),
+    "openWorldHint": ("open world", "closed world"),
+}
+
+
+def _plain(text: object, secrets: Sequence[str], limit: int = NAME_CHARS) -> str:
+    return visible_text(text if isinstance(text, str) else str(text), secrets, limit)
+
+
+def hints_text(info: ToolInfo) -> str:
+    """The annotation hints the server declared, in words; ``""`` when it declared none.
+
+    They are hints from the server, not guarantees, and are shown as such.
+    """
+    words = []
+    for name in ANNOTATION_HINTS:
+        value = info.hint(name)
+        if value is not None:
+            words.append(_HINT_WORDS[name][0 if value else 1])
+    return ", ".join(words)
+
+
+def is_destructive(info: ToolInfo) -> bool:
+    """MCP's default for ``destructiveHint`` is true, but only an explicit hint is warned about."""
+    return info.hint("destructiveHint") is True and info.hint("readOnlyHint") is not True
+
+
+def _server_box(label: str, text: str, secrets: Sequence[str], limit: int) -> Html:
+    return element(
+        "div",
+        element("div", label, style="label"),
+        element("pre", visible_text(text, secrets, limit), style="pre"),
+        style="server-box",
+    )
+
+
+def server_text_html(label: str, text: str, secrets: Sequence[str] = (), limit: int = DESCRIPTION_CHARS) -> str:
+    """A labelled, bordered block of server text, escaped: the same look as result blocks.
+
+    ``label`` is ours (escaped, not masked); ``text`` is the server's (masked and bounded).
+    """
+    return _server_box(label, text, secrets, limit).markup
+
+
+def _header(*parts: Html, tone: str = "header") -> Html:
+    return element("div", element("span", "MCP", style="badge"), *parts, style=tone)
+
+
+def tool_header_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
+    """Provenance (server · tool), then title, description and hints, each escaped and bounded."""
+    parts = [
+        element("b", _plain(info.server, secrets)),
+        element("span", "·", style="muted"),
+        element("code", _plain(info.name, secrets)),
+    ]
+    title = info.title or (info.annotations or {}).get("title")
+    if isinstance(title, str) and title:
+        parts.append(element("span", _plain(title, secrets), style="muted"))
+    hints = hints_text(info)
+    if hints:
+        parts.append(element("small", f"hints from the server: {hints}", style="muted"))
+    blocks = [_header(*parts)]
+    if info.description:
+        label = f"description from server {_plain(info.server, secrets)}"
+        blocks.append(_server_box(label, info.description, secrets, DESCRIPTION_CHARS))
+    return element("div", *blocks, cls="anvia-tool-header").markup
+
+
+def destructive_warning_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
+    """The warning shown before a destructive tool is called; ``""`` for any other tool."""
+    if not is_destructive(info):
+        return ""
+    name = f"{_plain(info.server, secrets)} · {_plain(info.name, secrets)}"
+    return element(
+        "div",
+        element("b", "Warning: destructive tool."),
+        element("span", f"{name} declares destructiveHint: true: calling it may delete or overwrite data."),
+        cls="anvia-destructive-warning",
+        style="header-warn",
+    ).markup
+
+
+def request_header_html(server: str, mode: str, secrets: Sequence[str] = ()) -> str:
+    """Our own header of an elicitation prompt: which server asks, and in which mode."""
+    what = "asks you for input" if mode == "form" else "asks you to visit a URL"
+    return element(
+        "div",
+        element("span", "MCP", style="badge"),
+        element("b", _plain(server, secrets)),
+        element("span", what),
+        element("span", "nothing is sent until you choose", style="muted"),
+        cls="anvia-request-header",
+        style="header-warn",
+    ).markup
+
+
+def notice_html(message: str) -> str:
+    """A short note in anvia_nb's own voice (never server text)."""
+    return element("div", message, style="note").markup
