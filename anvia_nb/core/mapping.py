@@ -21,6 +21,7 @@ The rules, in the seed's order:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,14 +47,16 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     """The ``arguments`` field to send: a mapping is sent, ``None`` omits the field.
 
     Anything else (a list, a string, a number) raises :class:`ArgumentError` before any
-    remote call, as seed 000 section 3 requires.
+    remote call, as seed 000 section 3 requires. Values must be JSON: NumPy scalars and arrays
+    (a DataFrame row) become plain numbers and lists; NaN, infinities and other objects raise
+    :class:`ArgumentError` naming the argument, instead of failing inside the SDK or arriving as null.
     """
     if arguments is None:
         return None
     if isinstance(arguments, Mapping):
-        if not all(isinstance(key, str) for key in arguments):
-            raise ArgumentError("Tool arguments must be a JSON object with string keys.")
-        return dict(arguments)
+        ready = _json_ready(arguments, "")
+        assert isinstance(ready, dict)
+        return ready
     kind = type(arguments).__name__
     raise ArgumentError(
         f"Tool arguments must be a JSON object (a dict) or None, not {kind}; wrap the value in a dict "
@@ -61,9 +64,43 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     )
 
 
+def _json_ready(value: object, path: str) -> Any:
+    where = f"argument {path!r}" if path else "the arguments"
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        raise ArgumentError(f"{where.capitalize()} is {value!r}, which JSON cannot carry; send a number or null.")
+    if isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise ArgumentError(f"{where.capitalize()} must be a JSON object with string keys.")
+        return {key: _json_ready(item, f"{path}.{key}" if path else key) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    tolist = getattr(value, "tolist", None)  # NumPy scalars and arrays, pandas values
+    if callable(tolist) and type(value).__module__.split(".")[0] in ("numpy", "pandas"):
+        return _json_ready(tolist(), path)
+    raise ArgumentError(
+        f"{where.capitalize()} is a {type(value).__name__}, which is not JSON; convert it to a str, number, "
+        "bool, list or dict first."
+    )
+
+
 def json_text_from_value(value: Any) -> str:
-    """JSON text as Anvia (JavaScript's ``JSON.stringify``) would write it: compact, Unicode kept."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """JSON text as Anvia (JavaScript's ``JSON.stringify``) would write it: compact, Unicode kept,
+    and NaN or an infinity written as ``null``."""
+    return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _resource_text(resource: Mapping[str, Any]) -> str:

@@ -165,3 +165,22 @@ def test_non_object_arguments_raise_a_type_error_of_our_tree(bad: object) -> Non
         arguments_from_input(bad)
     assert isinstance(caught.value, TypeError)
     assert "JSON object" in str(caught.value)
+
+
+def test_tool_result_nan_is_written_as_null_like_json_stringify() -> None:
+    assert output_from_result({"toolResult": {"a": float("nan"), "b": [float("inf")]}}) == '{"a":null,"b":[null]}'
+
+
+def test_numpy_values_from_a_dataframe_row_are_sent_as_plain_json() -> None:
+    np = pytest.importorskip("numpy")
+    sent = arguments_from_input(
+        {"a": np.int64(2), "b": np.float32(0.5), "rows": np.array([1, 2]), "ok": np.bool_(True)}
+    )
+    assert sent == {"a": 2, "b": 0.5, "rows": [1, 2], "ok": True}
+    assert [type(v) for v in sent.values()] == [int, float, list, bool]
+
+
+@pytest.mark.parametrize(("bad", "named"), [({"a": float("nan")}, "'a'"), ({"n": {"x": {1, 2}}}, "'n.x'")])
+def test_values_json_cannot_carry_are_refused_naming_the_argument(bad: dict[str, object], named: str) -> None:
+    with pytest.raises(ArgumentError, match=named):
+        arguments_from_input(bad)
