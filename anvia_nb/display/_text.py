@@ -26,7 +26,7 @@ MARKER_COST = 48
 _SPECIAL = re.compile(
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][ -~]*(?:\x07|\x1b\\)?|[@-Z\\-_])?"  # ANSI escape sequences
     r"|\r\n"
-    r"|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+    r"|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069"
     r"\ufeff\U000e0000-\U000e007f]"
 )
 
