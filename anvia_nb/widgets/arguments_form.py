@@ -10,20 +10,25 @@ The JSON mode is the way out for anything the fields cannot say (an explicit ``"
 optional field, extra keys): it edits the whole arguments object as text. Switching back
 parses it into the fields when they can express it exactly, and otherwise stays in JSON mode
 and says why.
+
+Titles, descriptions, enum labels and the schema's patterns come from the server, so every line
+the form shows (and :attr:`ArgumentsForm.problems`) has the connection's ``secrets`` masked,
+hidden characters made visible, and a bounded length. The arguments sent are never changed.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
-from anvia_nb.widgets.fields import FieldWidget, ObjectField, build_field
+from anvia_nb.widgets._chrome import plain
+from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
 from anvia_nb.widgets.spec import (
     OMITTED,
     entry_from_value,
@@ -39,7 +44,10 @@ JSON_MODE = "JSON"
 
 
 class ArgumentsForm:
-    """An ipywidgets form for a tool's arguments; display it, or put ``.widget`` in a layout."""
+    """An ipywidgets form for a tool's arguments; display it, or put ``.widget`` in a layout.
+
+    ``secrets`` are the connection's (``tool.server.secrets``): masked in everything shown.
+    """
 
     def __init__(
         self,
@@ -47,13 +55,15 @@ class ArgumentsForm:
         *,
         schema: dict[str, Any] | None = None,
         initial: dict[str, Any] | None = None,
+        secrets: Sequence[str] = (),
     ) -> None:
         if schema is None:
             schema = tool.input_schema if tool is not None else {"type": "object"}
         self.tool = tool
         self.schema = schema
+        self.secrets = tuple(secrets)
         self.spec = field_spec_from_schema(schema)
-        self.root: FieldWidget = build_field(self.spec, root=True)
+        self.root: FieldWidget = build_field(self.spec, root=True, secrets=self.secrets)
         self.root.on_change(self._refresh)
         self.mode = widgets.ToggleButtons(options=[FORM_MODE, JSON_MODE], value=FORM_MODE,
                                           tooltips=["edit field by field", "edit the arguments as JSON"],
@@ -78,7 +88,10 @@ class ArgumentsForm:
 
     @property
     def problems(self) -> list[str]:
-        """Why the arguments cannot be sent now: entry problems first, else schema violations."""
+        """Why the arguments cannot be sent now: entry problems first, else schema violations.
+
+        As shown to a person: secrets masked, hidden characters visible, each line bounded.
+        """
         return list(self._problems)
 
     @property
@@ -156,9 +169,9 @@ class ArgumentsForm:
         if not problems:
             problems = validate_arguments(self.schema, value)
         self._value = value if isinstance(value, dict) else {}
-        self._problems = problems
+        self._problems = [self._shown(line) for line in problems]
         self.problems_box.children = [
-            widgets.Label(value=line, style={"text_color": "#b00020"}) for line in problems[:20]
+            widgets.Label(value=line, style={"text_color": "#b00020"}) for line in self._problems[:20]
         ] + ([widgets.Label(value=f"… and {len(problems) - 20} more")] if len(problems) > 20 else [])
         for callback in list(self._callbacks):
             callback(self)
@@ -175,17 +188,23 @@ class ArgumentsForm:
         self._show_mode()
         self._refresh()
 
+    def _shown(self, line: str) -> str:
+        return plain(line, self.secrets, PROBLEM_CHARS)
+
+    def _stay(self, mode: str, note: str) -> None:
+        self.mode_note.value = self._shown(note)
+        self._switching = True
+        try:
+            self.mode.value = mode
+        finally:
+            self._switching = False
+
     def _back_to_fields(self) -> None:
         value, problems = self._read_json()
         entry = entry_from_value(self.spec, value) if not problems and isinstance(value, dict) else None
         if entry is None:
             reason = problems[0] if problems else "the fields cannot express these arguments exactly"
-            self.mode_note.value = f"still JSON: {reason}"
-            self._switching = True
-            try:
-                self.mode.value = JSON_MODE
-            finally:
-                self._switching = False
+            self._stay(JSON_MODE, f"still JSON: {reason}")
             return
         self.root.load(entry)
         self.mode_note.value = ""

@@ -93,7 +93,8 @@ class ElicitationPrompt:
         self.form: ArgumentsForm | None = None
         if self.mode == "form":
             schema = request.get("requestedSchema")
-            self.form = ArgumentsForm(schema=schema if isinstance(schema, dict) else {"type": "object"})
+            self.form = ArgumentsForm(schema=schema if isinstance(schema, dict) else {"type": "object"},
+                                      secrets=secrets)
             self.form.on_change(lambda _form: self._refresh())
             parts.append(self.form.widget)
         else:

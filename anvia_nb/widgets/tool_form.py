@@ -36,6 +36,7 @@ from anvia_nb.widgets._chrome import (
 )
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
+from anvia_nb.widgets.fields import LABEL_CHARS
 
 __all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
 
@@ -97,7 +98,7 @@ class ToolForm:
         warning = destructive_warning_html(info, self.secrets)
         self.warning = widgets.HTML(warning, layout=widgets.Layout(display=None if warning else "none"))
         start = initial if initial is not None else remembered_arguments(self.server_name, self.tool_name)
-        self.arguments = ArgumentsForm(info, initial=start)
+        self.arguments = ArgumentsForm(info, initial=start, secrets=self.secrets)
         self.arguments.on_change(lambda _form: self._refresh())
         destructive = is_destructive(info)
         self.call_button = widgets.Button(
@@ -150,7 +151,8 @@ class ToolForm:
         if problems or self.arguments.json_mode:  # JSON mode is the way to send an explicit ""
             return problems
         value = self.arguments.value
-        return [f"{name}: required, but empty" for name in self.info.required if value.get(name, "") == ""]
+        return [f"{plain(name, self.secrets, LABEL_CHARS)}: required, but empty"
+                for name in self.info.required if value.get(name, "") == ""]
 
     def on_outcome(self, callback: Callable[[ToolForm, CallOutcome | None], None]) -> None:
         """Call ``callback(form, outcome)`` after each call ends (``outcome`` is None when none arrived)."""

@@ -1,0 +1,271 @@
+"""The fields that hold one value: text, number, date, boolean, choice and multiple choice.
+
+:class:`FieldWidget` is the base of every field (also of the groups in ``fields``): the control,
+its label, help text, null box and problem line, and reading back an :class:`Entry`. Every
+server string a field shows passes through :func:`~anvia_nb.widgets._chrome.plain` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import Any
+
+import ipywidgets as widgets
+
+from anvia_nb.widgets._chrome import plain
+from anvia_nb.widgets.spec import Entry, FieldSpec, value_from_entry
+
+__all__ = [
+    "HELP_CHARS",
+    "LABEL_CHARS",
+    "PROBLEM_CHARS",
+    "UNSET_LABEL",
+    "BooleanField",
+    "ChoiceField",
+    "DateField",
+    "FieldWidget",
+    "MultiChoiceField",
+    "text_field",
+]
+
+LABEL_CHARS = 200
+"""The most a field's name label or one choice's label shows of the server's text."""
+HELP_CHARS = 2_000
+"""The most a field's description (help line, tooltip) shows."""
+PROBLEM_CHARS = 400
+"""The most a field's problem line shows (it may quote a pattern, an enum, the typed value)."""
+UNSET_LABEL = "(not set)"
+_PLACEHOLDERS = {
+    "email": "name@example.com",
+    "uri": "https://…",
+    "date": "YYYY-MM-DD",
+    "date-time": "YYYY-MM-DDTHH:MM:SS",
+    "time": "HH:MM:SS",
+}
+
+
+def _hint(spec: FieldSpec) -> str:
+    """A placeholder that says what to type: the format, the number kind and its range."""
+    c = spec.constraints
+    if spec.kind in {"number", "integer"}:
+        parts: list[str] = [spec.kind]
+        low = c.minimum if c.minimum is not None else c.exclusive_minimum
+        high = c.maximum if c.maximum is not None else c.exclusive_maximum
+        if low is not None:
+            parts.append(f"{'≥' if c.minimum is not None else '>'} {low:g}")
+        if high is not None:
+            parts.append(f"{'≤' if c.maximum is not None else '<'} {high:g}")
+        return " ".join(parts)
+    if spec.kind == "json":
+        return "JSON"
+    return _PLACEHOLDERS.get(c.format or "", "")
+
+
+class FieldWidget:
+    """The control(s) for one field, with its label, help text, null box and problem line.
+
+    ``widget`` is what to display; ``input`` is the main control a person (or a test) sets.
+    ``touched`` turns true on the first change made by a person, never on :meth:`load`.
+    ``secrets`` (the connection's) are masked in everything the field shows.
+    """
+
+    def __init__(self, spec: FieldSpec, control: Any, *, show_label: bool = True,
+                 secrets: Sequence[str] = ()) -> None:
+        self.spec = spec
+        self.secrets = tuple(secrets)
+        self.input = control
+        self.touched = False
+        self._loading = False
+        self._callbacks: list[Callable[[], None]] = []
+        self.null_box = widgets.Checkbox(value=False, description="null", indent=False,
+                                         layout=widgets.Layout(width="auto")) if spec.nullable else None
+        self.problem_label = widgets.Label(value="", style={"text_color": "#b00020"})
+        marker = " *" if spec.required and show_label and spec.name else ""
+        label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
+        self.name_label = widgets.Label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
+        description = plain(spec.description, self.secrets, HELP_CHARS) if spec.description else ""
+        if description:
+            self.name_label.tooltip = description
+        self.help_label = widgets.Label(value=description)
+        self.widget = self._layout(show_label)
+        if self.null_box is not None:
+            self.null_box.observe(self._on_null, names="value")
+        self._watch(self.input)
+
+    def _layout(self, show_label: bool) -> Any:
+        row = [self.input] if self.null_box is None else [self.input, self.null_box]
+        if show_label and self.spec.label:
+            row.insert(0, self.name_label)
+        parts: list[Any] = [widgets.HBox(row)]
+        if self.spec.description and show_label:
+            parts.append(self.help_label)
+        parts.append(self.problem_label)
+        return widgets.VBox(parts)
+
+    def _watch(self, control: Any) -> None:
+        control.observe(lambda _change: self._changed(), names="value")
+
+    def _on_null(self, change: dict[str, Any]) -> None:
+        self._set_enabled(not change["new"])
+        self._changed()
+
+    def _set_enabled(self, enabled: bool) -> None:
+        self.input.disabled = not enabled
+
+    def _show_problems(self, problems: list[str]) -> None:
+        shown = "; ".join(problems) if self.touched else ""
+        self.problem_label.value = plain(shown, self.secrets, PROBLEM_CHARS)
+
+    def _changed(self) -> None:
+        if self._loading:
+            return
+        self.touched = True
+        self.refresh_problems()
+        for callback in list(self._callbacks):
+            callback()
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change a person makes in this field (or inside it)."""
+        self._callbacks.append(callback)
+
+    def refresh_problems(self) -> None:
+        """Show this field's own problems, once it was touched (a fresh form does not scold)."""
+        _, problems = value_from_entry(self.spec, self.entry())
+        self._show_problems(problems)
+
+    def entry(self) -> Entry:
+        """What is in the field now."""
+        null = self.null_box is not None and bool(self.null_box.value)
+        return Entry(touched=self.touched, null=null, **self._entry_parts())
+
+    def load(self, entry: Entry) -> None:
+        """Show ``entry`` (a remembered value, a default, the JSON mode's text), as not typed."""
+        self._loading = True
+        try:
+            if self.null_box is not None:
+                self.null_box.value = entry.null
+                self._set_enabled(not entry.null)
+            self._load_parts(entry)
+            self.touched = entry.touched
+        finally:
+            self._loading = False
+        self.refresh_problems()
+
+    def _entry_parts(self) -> dict[str, Any]:
+        return {"text": self.input.value}
+
+    def _load_parts(self, entry: Entry) -> None:
+        self.input.value = entry.text
+
+
+class DateField(FieldWidget):
+    """A date picker; the entry keeps ISO text so a remembered value that is no date survives."""
+
+    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
+        self._text = ""
+        super().__init__(spec, widgets.DatePicker(value=None), **kwargs)
+
+    def _changed(self) -> None:
+        if not self._loading:
+            picked = self.input.value
+            self._text = picked.isoformat() if isinstance(picked, date) else ""
+        super()._changed()
+
+    def _entry_parts(self) -> dict[str, Any]:
+        return {"text": self._text}
+
+    def _load_parts(self, entry: Entry) -> None:
+        self._text = entry.text
+        try:
+            self.input.value = date.fromisoformat(entry.text)
+        except ValueError:
+            self.input.value = None
+
+
+class BooleanField(FieldWidget):
+    """A checkbox when a value is required; otherwise a dropdown that can say "(not set)"."""
+
+    _OPTIONS = ((UNSET_LABEL, "unset"), ("true", "true"), ("false", "false"))
+
+    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
+        control: Any
+        if spec.required:
+            control = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
+        else:
+            control = widgets.Dropdown(options=self._OPTIONS, value="unset")
+        super().__init__(spec, control, **kwargs)
+
+    def _entry_parts(self) -> dict[str, Any]:
+        value = self.input.value
+        return {"flag": value if isinstance(value, bool) else {"true": True, "false": False}.get(value)}
+
+    def _load_parts(self, entry: Entry) -> None:
+        if self.spec.required:
+            self.input.value = bool(entry.flag)
+        else:
+            self.input.value = "unset" if entry.flag is None else ("true" if entry.flag else "false")
+
+
+def _choice_options(spec: FieldSpec, secrets: Sequence[str]) -> list[tuple[str, int]]:
+    """(shown label, index) pairs: the label is masked and bounded, the index finds the real value.
+
+    Two labels that look the same once masked or cut get a number, so a person can tell them apart.
+    """
+    options: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for index, choice in enumerate(spec.choices):
+        label = plain(choice.label, secrets, LABEL_CHARS - 10)
+        if label in seen or label == UNSET_LABEL:
+            label = f"{label} ({index + 1})"
+        seen.add(label)
+        options.append((label, index))
+    return options
+
+
+class ChoiceField(FieldWidget):
+    """A dropdown of the choices' labels; optional ones start with "(not set)"."""
+
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+        options = _choice_options(spec, secrets)
+        if not spec.required:
+            options.insert(0, (UNSET_LABEL, -1))
+        control = widgets.Dropdown(options=options, value=None if spec.required else -1)
+        super().__init__(spec, control, secrets=secrets, **kwargs)
+
+    def _entry_parts(self) -> dict[str, Any]:
+        index = self.input.value
+        return {"chosen": () if index is None or index < 0 else (index,)}
+
+    def _load_parts(self, entry: Entry) -> None:
+        self.input.value = entry.chosen[0] if entry.chosen else (None if self.spec.required else -1)
+
+
+class MultiChoiceField(FieldWidget):
+    """A multiple selection over the choices of an array of enums."""
+
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+        options = _choice_options(spec, secrets)
+        rows = max(2, min(len(options), 6))
+        super().__init__(spec, widgets.SelectMultiple(options=options, value=(), rows=rows), secrets=secrets,
+                         **kwargs)
+
+    def _entry_parts(self) -> dict[str, Any]:
+        return {"chosen": tuple(self.input.value)}
+
+    def _load_parts(self, entry: Entry) -> None:
+        self.input.value = tuple(entry.chosen)
+
+
+def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:
+    if spec.kind == "string" and spec.constraints.format == "date":
+        return DateField(spec, **kwargs)
+    placeholder = _hint(spec)
+    if spec.kind == "json":
+        control = widgets.Textarea(value="", placeholder=placeholder, rows=3,
+                                   layout=widgets.Layout(width="32em"))
+    else:
+        control = widgets.Text(value="", placeholder=placeholder, continuous_update=True)
+    return FieldWidget(spec, control, **kwargs)
+
+
