@@ -23,7 +23,14 @@ from typing import Any
 from anvia_nb.widgets._spec_types import OMITTED, Entry, FieldSpec
 from anvia_nb.widgets._spec_validate import constraint_problems
 
-__all__ = ["entry_from_value", "initial_entry", "json_equal", "text_from_default", "value_from_entry"]
+__all__ = [
+    "entry_from_value",
+    "initial_entry",
+    "json_equal",
+    "text_from_default",
+    "unreadable_entries",
+    "value_from_entry",
+]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _CONSTRAINED_KINDS = frozenset({"string", "number", "integer", "list", "multi_choice"})
@@ -82,6 +89,31 @@ def value_from_entry(spec: FieldSpec, entry: Entry, where: str = "") -> tuple[An
     caller can show it; it must not be sent while there are problems.
     """
     return _read(spec, entry, where, check_constraints=True)
+
+
+def unreadable_entries(spec: FieldSpec, entry: Entry, where: str = "") -> list[tuple[str, str]]:
+    """``(path, problem)`` of every field holding typed text that cannot be read as its kind
+    (a half-typed number, broken JSON): text that reading the entry as a value would drop.
+
+    A field whose "null" box is ticked is skipped (its text is not what it sends), and so is an
+    empty one (nothing typed, nothing lost).
+    """
+    if entry.null and spec.nullable:
+        return []
+    if spec.kind == "object":
+        found: list[tuple[str, str]] = []
+        for child in spec.children:
+            child_entry = entry.children.get(child.name)
+            if child_entry is not None:
+                found += unreadable_entries(child, child_entry, f"{where}.{child.name}" if where else child.name)
+        return found
+    if spec.kind == "list" and spec.item is not None:
+        return [pair for index, item in enumerate(entry.items)
+                for pair in unreadable_entries(spec.item, item, f"{where}[{index}]")]
+    if spec.kind not in {"number", "integer", "json"} or not entry.text.strip():
+        return []
+    _, problems = _READERS[spec.kind](spec, entry, "", False)
+    return [(where, problem) for problem in problems]
 
 
 def _read(spec: FieldSpec, entry: Entry, where: str, *, check_constraints: bool) -> tuple[Any, list[str]]:

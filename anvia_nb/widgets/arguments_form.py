@@ -9,7 +9,8 @@ why not (:attr:`ArgumentsForm.problems`, one readable line each), and the argume
 The JSON mode is the way out for anything the fields cannot say (an explicit ``""`` for an
 optional field, extra keys): it edits the whole arguments object as text. Switching back
 parses it into the fields when they can express it exactly, and otherwise stays in JSON mode
-and says why.
+and says why. Switching to JSON while a field holds text it cannot read (``"1e"`` in a number
+field) is refused with the reason, so nothing a person typed is silently dropped.
 
 Titles, descriptions, enum labels and the schema's patterns come from the server, so every line
 the form shows (and :attr:`ArgumentsForm.problems`) has the connection's ``secrets`` masked,
@@ -33,6 +34,7 @@ from anvia_nb.widgets.spec import (
     OMITTED,
     entry_from_value,
     field_spec_from_schema,
+    unreadable_entries,
     validate_arguments,
     value_from_entry,
 )
@@ -180,9 +182,8 @@ class ArgumentsForm:
         if self._switching:
             return
         if change["new"] == JSON_MODE:
-            value, _ = self._read_fields()  # what parses; half-typed fields are left out
-            self.json_text.value = json.dumps(value, indent=2, ensure_ascii=False)
-            self.mode_note.value = ""
+            if not self._to_json():
+                return
         else:
             self._back_to_fields()
         self._show_mode()
@@ -198,6 +199,21 @@ class ArgumentsForm:
             self.mode.value = mode
         finally:
             self._switching = False
+
+    def _to_json(self) -> bool:
+        """Show the fields' value as JSON; refuse (and say why) while a field holds unreadable text,
+        which the JSON would silently leave out."""
+        lost = unreadable_entries(self.spec, self.root.entry())
+        if lost:
+            path, problem = lost[0]
+            where = f"{path!r}" if path else "the arguments"
+            more = f" (and {len(lost) - 1} more)" if len(lost) > 1 else ""
+            self._stay(FORM_MODE, f"Fix or clear {where} first: {problem}{more}")
+            return False
+        value, _ = self._read_fields()
+        self.json_text.value = json.dumps(value, indent=2, ensure_ascii=False)
+        self.mode_note.value = ""
+        return True
 
     def _back_to_fields(self) -> None:
         value, problems = self._read_json()

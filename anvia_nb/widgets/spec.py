@@ -26,6 +26,7 @@ from anvia_nb.widgets._spec_values import (
     initial_entry,
     json_equal,
     text_from_default,
+    unreadable_entries,
     value_from_entry,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "initial_entry",
     "json_equal",
     "text_from_default",
+    "unreadable_entries",
     "validate_arguments",
     "value_from_entry",
 ]

@@ -164,3 +164,47 @@ def test_a_form_over_a_recursive_schema_builds_few_fields_quickly(schema: dict[s
     recursion = form.field("root").children
     assert len(recursion) == 2
     assert all(len(getattr(child, "children", {})) <= 2 for child in recursion.values())
+
+
+def test_switching_to_json_with_a_half_typed_number_is_refused_and_keeps_the_text() -> None:
+    form = ArgumentsForm(FETCH)
+    form.field("url").input.value = "https://example.com"
+    form.field("max_length").input.value = "1e"
+    form.mode.value = "JSON"
+    assert not form.json_mode
+    assert form.mode_note.value == "Fix or clear 'max_length' first: '1e' is not an integer"
+    assert form.field("max_length").input.value == "1e"
+    assert form.root.widget.layout.display is None and form.json_text.layout.display == "none"
+    form.field("max_length").input.value = "1e3"
+    form.mode.value = "JSON"
+    assert form.json_mode and form.mode_note.value == ""
+    assert json.loads(form.json_text.value) == {"url": "https://example.com", "max_length": 1000}
+
+
+def test_switching_to_json_with_broken_json_in_a_nested_field_or_a_list_row_is_refused() -> None:
+    schema = {"type": "object", "properties": {
+        "filter": {"type": "object", "properties": {"extra": {"type": "object", "additionalProperties": True}}},
+        "sizes": {"type": "array", "items": {"type": "number"}},
+    }}
+    form = ArgumentsForm(schema=schema)
+    form.field("filter.extra").input.value = '{"a": '
+    sizes = form.field("sizes")
+    assert isinstance(sizes, ListField)
+    sizes.add_row().input.value = "2."
+    sizes.add_row().input.value = "x"
+    form.mode.value = "JSON"
+    assert not form.json_mode
+    assert form.mode_note.value.startswith("Fix or clear 'filter.extra' first: invalid JSON")
+    assert form.mode_note.value.endswith("(and 1 more)")
+    form.field("filter.extra").input.value = ""
+    form.mode.value = "JSON"
+    assert form.mode_note.value == "Fix or clear 'sizes[1]' first: 'x' is not a number"
+    assert form.field("filter.extra").input.value == "" and sizes.rows[1].input.value == "x"
+
+
+def test_switching_to_json_with_only_schema_problems_still_works() -> None:
+    form = ArgumentsForm(FETCH)
+    form.field("max_length").input.value = "-5"
+    assert not form.valid
+    form.mode.value = "JSON"
+    assert form.json_mode and json.loads(form.json_text.value) == {"url": "", "max_length": -5}
