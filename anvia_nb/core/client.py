@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from anvia_nb.core._sdk import (
@@ -105,8 +106,23 @@ class McpClient:
         return self._loop
 
     async def close(self) -> None:
-        """Close the session and stop its server; idempotent; bounded in time."""
-        await self._on_owner_loop(self._close_here())
+        """Close the session and stop its server; idempotent; bounded in time.
+
+        The stderr log of a stdio server is deleted once it has been closed cleanly.
+        """
+        owner_loop = self._loop
+        if self._owner is None or self._owner.done() or owner_loop is None or owner_loop.is_closed():
+            # Never opened, already closed, or its loop has ended (asyncio.run cancelled the owner).
+            self._closed = True
+        else:
+            await self._on_owner_loop(self._close_here())
+        self._forget_log()
+
+    def _forget_log(self) -> None:
+        path = self.launch.stderr_path if isinstance(self.launch, StdioLaunch) else None
+        if path:
+            with contextlib.suppress(OSError):
+                os.remove(path)
 
     async def _close_here(self) -> None:
         if self._owner is None or self._closing is None:
@@ -214,5 +230,3 @@ def _is_closed_noise(error: BaseException) -> bool:
     """Errors that only say the server was already gone when we closed it."""
     return isinstance(error, ConnectionClosedError | EOFError | BrokenPipeError | ConnectionResetError)
 
-
-AsyncFactory = Callable[[], Awaitable[McpClient]]

@@ -99,12 +99,7 @@ class McpMagics(Magics):
         return get_runtime()
 
     def _apply_history_limit(self) -> None:
-        import collections
-
-        runtime = self.runtime
-        limit = max(0, int(self.history_limit))
-        if runtime.history.maxlen != limit:
-            runtime.history = collections.deque(runtime.history, maxlen=limit)
+        self.runtime.set_history_limit(int(self.history_limit))
 
     def render_settings(self) -> RenderSettings:
         return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
@@ -170,7 +165,7 @@ class McpMagics(Magics):
         if isinstance(command, p.HistoryCommand):
             from anvia_nb.magic.tables import history_frame
 
-            return history_frame(list(runtime.history), self.hide_server_errors)
+            return history_frame(runtime.calls(), self.hide_server_errors)
         if isinstance(command, p.LogCommand):
             server = runtime.server(command.name)
             print(log_text(server, command.lines, self.log_chars, self.hide_server_errors))

@@ -90,16 +90,26 @@ class Runtime:
         """
         warnings = await self.close_async(connection.name) if connection.name in self.sessions else []
         server = await self.loop.run_async(connect_mcp(connection))
-        with self._lock:
-            self.sessions[connection.name] = SessionEntry(server, scope)
+        replaced = self._register(connection.name, SessionEntry(server, scope))
+        if replaced is not None:
+            warnings += await self.loop.run_async(self._close_quietly(replaced))
         return server, warnings
 
     def connect(self, connection: McpConnection, scope: Scope = "kernel") -> tuple[McpServer, list[str]]:
         warnings = self.close(connection.name) if connection.name in self.sessions else []
         server = self.run(connect_mcp(connection))
-        with self._lock:
-            self.sessions[connection.name] = SessionEntry(server, scope)
+        replaced = self._register(connection.name, SessionEntry(server, scope))
+        if replaced is not None:
+            warnings += self.run(self._close_quietly(replaced))
         return server, warnings
+
+    def _register(self, name: str, entry: SessionEntry) -> SessionEntry | None:
+        """Record a new session; one of the same name opened meanwhile (a concurrent connect) is
+        returned so the caller closes it instead of leaking its server."""
+        with self._lock:
+            replaced = self.sessions.get(name)
+            self.sessions[name] = entry
+        return replaced if replaced is not None and replaced.server is not entry.server else None
 
     def _pop(self, name: str) -> SessionEntry:
         self.entry(name)  # raises with suggestions
@@ -156,8 +166,23 @@ class Runtime:
             .tool(tool)
             .call_outcome(arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
         )
-        self.history.append(outcome)
+        self.record(outcome)
         return outcome
+
+    def record(self, outcome: CallOutcome) -> None:
+        """Add one call to the history (from any thread)."""
+        with self._lock:
+            self.history.append(outcome)
+
+    def calls(self) -> list[CallOutcome]:
+        """A snapshot of the history, safe while calls are being recorded from the loop thread."""
+        with self._lock:
+            return list(self.history)
+
+    def set_history_limit(self, limit: int) -> None:
+        with self._lock:
+            if self.history.maxlen != limit:
+                self.history = collections.deque(self.history, maxlen=max(0, limit))
 
     def call(
         self,

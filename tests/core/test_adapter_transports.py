@@ -7,6 +7,7 @@ import base64
 import json
 import sys
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
@@ -225,3 +226,15 @@ async def test_closed_server_refuses_calls_with_a_clear_error() -> None:
     await srv.close()
     with pytest.raises(ConnectionClosedError, match="closed"):
         await srv.tool("echo").call({"message": "x"})
+
+
+def test_closing_twice_even_from_another_event_loop_is_harmless() -> None:
+    import asyncio
+
+    srv = asyncio.run(connect_mcp(mcp.stdio(name="twice", command=sys.executable, args=DEMO)))
+    log = srv.client.launch.stderr_path  # type: ignore[union-attr]
+    asyncio.run(srv.close())
+    asyncio.run(srv.close())
+    assert not srv.is_open
+    assert log is not None
+    assert not Path(log).exists()  # a cleanly closed server's log does not pile up

@@ -191,3 +191,28 @@ def test_closing_also_ends_what_the_server_started_itself(
     assert runtime.close("wrapped") == []
     # By pid: an orphaned grandchild is re-parented and would no longer count as our descendant.
     eventually(lambda: not any(_alive(pid) for pid in started), timeout_seconds=10, what="the grandchild to end")
+
+
+def test_two_concurrent_connects_of_one_name_leave_one_session_and_one_server(
+    runtime: Runtime, live_children: Callable[[], set[int]]
+) -> None:
+    import asyncio
+
+    before = live_children()
+
+    async def both() -> None:
+        await asyncio.gather(runtime.connect_async(demo("twin")), runtime.connect_async(demo("twin")))
+
+    asyncio.run(both())
+    assert runtime.names() == ["twin"]
+    assert len(live_children() - before) == 1
+    assert runtime.close_all() == []
+    assert live_children() <= before
+
+
+def test_the_history_can_be_read_while_calls_are_recorded(runtime: Runtime) -> None:
+    runtime.connect(demo())
+    runtime.set_history_limit(3)
+    for word in "abcd":
+        runtime.call("demo", "echo", {"message": word})
+    assert [o.output for o in runtime.calls()] == ["b", "c", "d"]
