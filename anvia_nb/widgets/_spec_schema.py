@@ -25,8 +25,10 @@ from anvia_nb.widgets._spec_types import (
 
 __all__ = ["field_spec_from_schema"]
 
-MAX_DEPTH = 24
-MAX_FIELDS = 4000
+MAX_DEPTH = 12
+MAX_FIELDS = 400
+"""Past these a part of the form becomes one JSON field: a person cannot fill thousands of
+fields, and building them costs seconds of the kernel's time (a ref graph that doubles per level)."""
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly",
                           "writeOnly", "$comment"})
 _SIMPLE_TYPES: dict[str, FieldKind] = {

@@ -209,7 +209,7 @@ class ToolForm:
         with hosting(tool.server.client, self):
             outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
                                               on_progress=self._on_progress)
-        self.runtime.history.append(outcome)
+        self.runtime.record(outcome)
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:

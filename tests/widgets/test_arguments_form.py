@@ -54,8 +54,11 @@ def test_on_change_reports_every_change_with_validity_up_to_date() -> None:
 
 
 def test_schema_violations_the_fields_cannot_catch_are_reported_by_validation() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
-              "dependentRequired": {"a": ["b"]}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        "dependentRequired": {"a": ["b"]},
+    }
     form = ArgumentsForm(schema=schema)
     form.field("a").input.value = "x"
     assert form.problems == ["'b' is a dependency of 'a'"]
@@ -182,10 +185,13 @@ def test_switching_to_json_with_a_half_typed_number_is_refused_and_keeps_the_tex
 
 
 def test_switching_to_json_with_broken_json_in_a_nested_field_or_a_list_row_is_refused() -> None:
-    schema = {"type": "object", "properties": {
-        "filter": {"type": "object", "properties": {"extra": {"type": "object", "additionalProperties": True}}},
-        "sizes": {"type": "array", "items": {"type": "number"}},
-    }}
+    schema = {
+        "type": "object",
+        "properties": {
+            "filter": {"type": "object", "properties": {"extra": {"type": "object", "additionalProperties": True}}},
+            "sizes": {"type": "array", "items": {"type": "number"}},
+        },
+    }
     form = ArgumentsForm(schema=schema)
     form.field("filter.extra").input.value = '{"a": '
     sizes = form.field("sizes")
@@ -208,3 +214,21 @@ def test_switching_to_json_with_only_schema_problems_still_works() -> None:
     assert not form.valid
     form.mode.value = "JSON"
     assert form.json_mode and json.loads(form.json_text.value) == {"url": "", "max_length": -5}
+
+
+def test_a_huge_schema_that_does_not_recurse_still_builds_quickly() -> None:
+    import time
+
+    defs = {
+        f"L{i}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/L{i + 1}"}, "b": {"$ref": f"#/$defs/L{i + 1}"}},
+        }
+        for i in range(14)
+    }
+    defs["L14"] = {"type": "string"}
+    schema = {"type": "object", "$defs": defs, "properties": {"root": {"$ref": "#/$defs/L0"}}}
+    started = time.perf_counter()
+    form = ArgumentsForm(schema=schema)
+    assert time.perf_counter() - started < 3.0
+    assert form.widget is not None
