@@ -19,6 +19,7 @@ import httpx2
 import mcp_types
 import pydantic
 from mcp import Client
+from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -27,7 +28,14 @@ from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.types import JsonObject, ToolInfo
-from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError, ToolTimeoutError
+from anvia_nb.errors import (
+    AnviaError,
+    ConnectError,
+    ConnectionClosedError,
+    InputRequiredError,
+    ProtocolError,
+    ToolTimeoutError,
+)
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -73,7 +81,9 @@ def _server_text(exc: MCPError) -> str:
     return exc.message or ""
 
 
-def error_from_exception(exc: BaseException, *, server: str, tool: str = "", during: str = "") -> AnviaError:
+def error_from_exception(
+    exc: BaseException, *, server: str, tool: str = "", during: str = "", cwd: str | None = None
+) -> AnviaError:
     """Translate an SDK, anyio, transport or OS error into our tree (the only place this is done)."""
     if isinstance(exc, AnviaError):
         return exc
@@ -83,8 +93,13 @@ def error_from_exception(exc: BaseException, *, server: str, tool: str = "", dur
         inner = [e for e in exc.exceptions if not isinstance(e, anyio.get_cancelled_exc_class())]
         if len(inner) >= 1:
             return error_from_exception(inner[0], server=server, tool=tool, during=during)
+    if isinstance(exc, InputRequiredRoundsExceededError):
+        return InputRequiredError(
+            f"{target} kept asking for more input{where}; the call was given up.", server=server, tool=tool
+        )
     if isinstance(exc, MCPError):
-        if exc.code == mcp_types.CONNECTION_CLOSED:
+        # -32000 is also a server's generic error code: only the SDK's own "Connection closed" is a loss.
+        if exc.code == mcp_types.CONNECTION_CLOSED and exc.message == "Connection closed":
             return ConnectionClosedError(
                 f"The connection to {server!r} closed{where}: the server went away. Check `%mcp log {server}` "
                 "and reconnect.",
@@ -104,10 +119,12 @@ def error_from_exception(exc: BaseException, *, server: str, tool: str = "", dur
         )
     if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream):
         return ConnectionClosedError(f"The connection to {server!r} is closed.", server=server)
-    if isinstance(exc, FileNotFoundError):
+    if isinstance(exc, FileNotFoundError | NotADirectoryError):
+        missing = exc.filename or exc
+        if cwd is not None and str(missing) == str(cwd):
+            return ConnectError(f"Cannot start {server!r}: its working directory {missing} does not exist.", server)
         return ConnectError(
-            f"Cannot start {server!r}: command not found ({exc.filename or exc}). Check the command and PATH.",
-            server=server,
+            f"Cannot start {server!r}: command not found ({missing}). Check the command and PATH.", server=server
         )
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code
@@ -272,16 +289,17 @@ async def open_sdk_session(
             )
             await stack.enter_async_context(client)
         except Exception as exc:
-            raise _connect_error(exc, server, failed_statuses) from exc
+            cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
+            raise _connect_error(exc, server, failed_statuses, cwd) from exc
         yield SdkSession(client, server)
 
 
-def _connect_error(exc: BaseException, server: str, failed_statuses: list[int]) -> AnviaError:
+def _connect_error(exc: BaseException, server: str, failed_statuses: list[int], cwd: str | None) -> AnviaError:
     if failed_statuses:
         status = failed_statuses[-1]
         hint = ": check the headers or token" if status in (401, 403) else ""
         return ConnectError(f"Connecting to {server!r} failed: the server answered HTTP {status}{hint}.", server)
-    translated = error_from_exception(exc, server=server, during="connecting")
+    translated = error_from_exception(exc, server=server, during="connecting", cwd=cwd)
     if isinstance(translated, ConnectError):
         return translated
     return ConnectError(f"Connecting to {server!r} failed: {translated}", server=server)

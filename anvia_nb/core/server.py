@@ -32,6 +32,11 @@ from anvia_nb.errors import (
 __all__ = ["McpServer", "Tool", "connect_mcp"]
 
 
+def _short(text: str, limit: int = 200) -> str:
+    """Server data quoted in an error message, cut: the whole of it stays on the error object."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
 class Tool:
     """One listed tool of a connected server, adapted as Anvia adapts it."""
 
@@ -110,7 +115,7 @@ class Tool:
             if schema_problems:
                 error = OutputSchemaError(
                     f"{self._server.name}.{self.name} returned structuredContent that does not match its "
-                    f"outputSchema: {schema_problems[0]}",
+                    f"outputSchema: {_short(schema_problems[0])}",
                     schema_problems,
                     server=self._server.name,
                     tool=self.name,

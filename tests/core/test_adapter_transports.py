@@ -238,3 +238,8 @@ def test_closing_twice_even_from_another_event_loop_is_harmless() -> None:
     assert not srv.is_open
     assert log is not None
     assert not Path(log).exists()  # a cleanly closed server's log does not pile up
+
+
+async def test_a_missing_working_directory_is_named_as_such() -> None:
+    with pytest.raises(ConnectError, match="working directory /no/such/dir does not exist"):
+        await connect_mcp(mcp.stdio(name="nowhere", command=sys.executable, args=DEMO, cwd="/no/such/dir"))
