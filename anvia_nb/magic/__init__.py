@@ -7,20 +7,30 @@ removes both and closes every connection the runtime holds; interpreter exit clo
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic.magics import McpMagics, report_warnings
+
+if TYPE_CHECKING:
+    from anvia_nb.runtime import Runtime
 
 __all__ = ["McpMagics", "load_ipython_extension", "unload_ipython_extension"]
 
 _COMPLETER_KEYS = ("%mcp", "%%mcp")
 
 
-def _close_cell_connections(*_result: Any) -> None:
-    """After every cell: close what that cell opened with ``--cell``; warn there, never raise."""
+def _runtime() -> Runtime:
     from anvia_nb.runtime import get_runtime
 
-    runtime = get_runtime()
+    return get_runtime()
+
+
+def _close_cell_connections(*_result: Any) -> None:
+    """After every cell: close what that cell opened with ``--cell``; warn there, never raise."""
+    if "anvia_nb.runtime.sessions" not in sys.modules:
+        return  # nothing was ever connected: do not load the runtime (and the SDK) for nothing
+    runtime = _runtime()
     if not any(runtime.entry(name).scope == "cell" for name in runtime.names() if name in runtime.sessions):
         return
     try:
@@ -32,12 +42,11 @@ def _close_cell_connections(*_result: Any) -> None:
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%mcp``/``%%mcp``, its completer and the end-of-cell close hook (idempotent)."""
     from anvia_nb.magic._help import make_completer
-    from anvia_nb.runtime import get_runtime
 
     ipython.register_magics(McpMagics)
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", _close_cell_connections)
-    completer = make_completer(get_runtime)
+    completer = make_completer(_runtime)
     for key in _COMPLETER_KEYS:
         _remove_completer(ipython, key)
         ipython.set_hook("complete_command", completer, str_key=key)
@@ -51,12 +60,11 @@ def _remove_completer(ipython: Any, key: str) -> None:
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Close every connection and remove the hooks; ``%load_ext`` again brings it all back."""
-    from anvia_nb.runtime import get_runtime
-
     if _close_cell_connections in ipython.events.callbacks["post_run_cell"]:
         ipython.events.unregister("post_run_cell", _close_cell_connections)
     for key in _COMPLETER_KEYS:
         _remove_completer(ipython, key)
-    report_warnings(get_runtime().close_all())
+    if "anvia_nb.runtime.sessions" in sys.modules:
+        report_warnings(_runtime().close_all())
     ipython.magics_manager.magics["line"].pop("mcp", None)
     ipython.magics_manager.magics["cell"].pop("mcp", None)

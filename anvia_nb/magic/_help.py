@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic._parser import CONNECT_OPTIONS, SUBCOMMANDS
-from anvia_nb.runtime import Runtime
+
+if TYPE_CHECKING:
+    from anvia_nb.runtime import Runtime
 
 __all__ = ["HELP_TEXT", "completions_for_line"]
 

@@ -14,22 +14,23 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from traitlets import Bool, Float, Int
 
-from anvia_nb.core.connections import McpConnection, mcp
 from anvia_nb.display import GENERIC_SERVER_ERROR, RenderSettings, ResultView, mask_secrets, visible_text
 from anvia_nb.errors import AnviaError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import typed_for_schema
 from anvia_nb.magic._help import HELP_TEXT
-from anvia_nb.magic._logs import log_text
-from anvia_nb.magic.config_files import servers_from_config_file
-from anvia_nb.magic.tables import protocol_version, servers_frame, tools_frame
-from anvia_nb.runtime import Runtime, Scope, get_runtime
+
+if TYPE_CHECKING:
+    from anvia_nb.core.connections import McpConnection
+    from anvia_nb.runtime import Runtime, Scope
+
+# The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
 __all__ = ["McpMagics", "connect_line", "report_warnings"]
 
@@ -55,6 +56,8 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     server = runtime.server(connection.name)
     info = server.client.server_info
     # The name and version are the server's own words: made visible, masked and bounded.
+    from anvia_nb.magic.tables import protocol_version
+
     label = visible_text(f"{info.get('name', '?')} {info.get('version', '')}".strip(), server.secrets, 120)
     count = len(server.tools)
     text = (
@@ -89,25 +92,26 @@ class McpMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)
         self._pending_secrets: tuple[str, ...] = ()
-        self._apply_history_limit()
-        self.observe(lambda _change: self._apply_history_limit(), names=["history_limit"])
 
     # -- plumbing ----------------------------------------------------------------------------
 
     @property
     def runtime(self) -> Runtime:
-        return get_runtime()
+        from anvia_nb.runtime import get_runtime
 
-    def _apply_history_limit(self) -> None:
-        self.runtime.set_history_limit(int(self.history_limit))
+        runtime = get_runtime()
+        runtime.set_history_limit(int(self.history_limit))
+        return runtime
 
     def render_settings(self) -> RenderSettings:
         return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
 
     def _known_secrets(self) -> tuple[str, ...]:
         """Secrets of every open connection and of the ones being opened now."""
-        runtime = self.runtime
         found = list(self._pending_secrets)
+        if "anvia_nb.runtime.sessions" not in sys.modules:
+            return tuple(found)
+        runtime = self.runtime
         for name in runtime.names():
             with contextlib.suppress(AnviaError):
                 found.extend(runtime.server(name).secrets)
@@ -148,17 +152,21 @@ class McpMagics(Magics):
             return self._execute(command)
 
     def _execute(self, command: p.Command) -> Any:
-        runtime = self.runtime
         if isinstance(command, p.HelpCommand):
             print(HELP_TEXT, end="")
             return None
+        runtime = self.runtime
         if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand):
             self._connect(command, "cell" if command.cell else "kernel")
             return None
         if isinstance(command, p.ServersCommand):
+            from anvia_nb.magic.tables import servers_frame
+
             return servers_frame(runtime.entry(name) for name in runtime.names())
         if isinstance(command, p.ToolsCommand):
             names = command.names or tuple(runtime.names())
+            from anvia_nb.magic.tables import tools_frame
+
             return tools_frame([runtime.server(name) for name in names])
         if isinstance(command, p.CallCommand):
             return self._call(command)
@@ -168,6 +176,8 @@ class McpMagics(Magics):
             return history_frame(runtime.calls(), self.hide_server_errors)
         if isinstance(command, p.LogCommand):
             server = runtime.server(command.name)
+            from anvia_nb.magic._logs import log_text
+
             print(log_text(server, command.lines, self.log_chars, self.hide_server_errors))
             return None
         if isinstance(command, p.CloseCommand):
@@ -199,6 +209,9 @@ class McpMagics(Magics):
     # -- connect -----------------------------------------------------------------------------
 
     def _connections(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
+        from anvia_nb.core.connections import mcp
+        from anvia_nb.magic.config_files import servers_from_config_file
+
         if isinstance(command, p.ConfigConnectCommand):
             found = servers_from_config_file(command.path, command.names)
             for note in found.notes:

@@ -40,3 +40,15 @@ def test_every_public_name_resolves_and_errors_are_one_tree() -> None:
     assert errors
     assert all(issubclass(e, anvia_nb.AnviaError) for e in errors)
     assert issubclass(anvia_nb.ArgumentError, TypeError)
+
+
+def test_loading_the_extension_loads_no_sdk_and_no_pandas_until_a_command_needs_them() -> None:
+    code = (
+        "from IPython.testing.globalipapp import start_ipython\n"
+        "ip = start_ipython()\n"
+        "ip.run_line_magic('load_ext', 'anvia_nb')\n"
+        "ip.run_cell('1 + 1')\n"  # the end-of-cell hook runs too
+        "ip.run_line_magic('mcp', 'help')"
+    )
+    loaded = {name.split(".")[0] for name in _modules_after(code)}
+    assert not loaded & {"mcp", "mcp_types", "pandas", "httpx2", "jsonschema"}
