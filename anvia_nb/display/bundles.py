@@ -113,10 +113,9 @@ def error_block(error: BaseException, ctx: Context, *, list_problems: bool = Tru
 
 def structured_block(
     value: Any, problems: list[str] | None, ctx: Context, *, label: str = "structured content", verdict: bool = True
-) -> tuple[list[Piece], Any]:
+) -> list[Piece]:
     """structuredContent as pretty JSON with the outputSchema verdict; invalid data is still shown.
 
-    Returns the pieces and the bounded, masked copy for ``application/json``.
     """
     copy, _cut = bounded_json(value, max(0, ctx.budget.remaining), ctx.secrets)
     pretty = json.dumps(copy, indent=2, ensure_ascii=False)
@@ -136,26 +135,26 @@ def structured_block(
             server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True),
         ]
     pieces.append(server_text(f"{label} from server {ctx.server_label}", pretty, ctx))
-    return pieces, copy
+    return pieces
 
 
 def _result_pieces(
     raw: dict[str, Any], outcome_error: BaseException | None, problems: list[str] | None, ctx: Context
-) -> tuple[list[Piece], Any]:
-    """Pieces for a result that arrived, and the JSON copy of its structuredContent (or None)."""
+) -> list[Piece]:
+    """Pieces for a result that arrived."""
     if raw.get("resultType") == "input_required":
         return [
             note(
                 "The server asked for more input (resultType input_required). That request is not "
                 "output and is not shown here; it is in `.raw`."
             )
-        ], None
+        ]
     pieces: list[Piece] = []
     is_error = raw.get("isError") is True or isinstance(outcome_error, ToolResultError)
     content = _content(raw)
     if is_error:
         if ctx.settings.hide_server_errors:
-            return error_block(outcome_error or ToolResultError(GENERIC_SERVER_ERROR), ctx), None
+            return error_block(outcome_error or ToolResultError(GENERIC_SERVER_ERROR), ctx)
         pieces.append(note("The tool reported an error (isError: true). Its text is the server's, shown below."))
         if not content and outcome_error is not None:
             pieces.extend(error_block(outcome_error, ctx))
@@ -167,19 +166,16 @@ def _result_pieces(
         if isinstance(value, str):
             pieces.append(server_text(f"toolResult from server {ctx.server_label}", value, ctx))
         else:
-            more, _ = structured_block(value, None, ctx, label="toolResult", verdict=False)
-            pieces.extend(more)
-    json_copy = None
+            pieces.extend(structured_block(value, None, ctx, label="toolResult", verdict=False))
     if raw.get("structuredContent") is not None:
-        more, json_copy = structured_block(raw["structuredContent"], problems, ctx)
-        pieces.extend(more)
+        pieces.extend(structured_block(raw["structuredContent"], problems, ctx))
     elif problems:
         pieces.append(server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True))
     if not content and "toolResult" not in raw and raw.get("structuredContent") is None:
         pieces.append(note("The result has no content."))
     if outcome_error is None and any(isinstance(i, dict) and i.get("type") in _UNSUPPORTED_KINDS for i in content):
         pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
-    return pieces, json_copy
+    return pieces
 
 
 def _bundle(pieces: list[Piece], secrets: Sequence[str]) -> dict[str, Any]:
@@ -223,8 +219,7 @@ def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderS
         else:
             pieces.append(note("No result arrived."))
     else:
-        more, _json_copy = _result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx)
-        pieces.extend(more)
+        pieces.extend(_result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx))
     return _bundle(pieces, ctx.secrets)
 
 
@@ -241,8 +236,7 @@ def bundle_from_error(
     raw = error.raw if isinstance(error, ToolCallError) else None
     if isinstance(raw, dict):
         problems = error.problems if isinstance(error, OutputSchemaError) else None
-        more, _json_copy = _result_pieces(raw, error, problems, ctx)
-        pieces.extend(more)
+        pieces.extend(_result_pieces(raw, error, problems, ctx))
     else:
         pieces.extend(error_block(error, ctx))
     return _bundle(pieces, ctx.secrets)
