@@ -75,6 +75,7 @@ class SdkHandlers:
     elicitation: ElicitationHandler | None = None
     log: LogHandler | None = None
     notification: NotificationHandler | None = None
+    unanswered_elicitations: int = 0
 
 
 def _server_text(exc: MCPError) -> str:
@@ -223,6 +224,10 @@ def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
         request = params.model_dump(by_alias=True, mode="json", exclude_none=True)
         request["server"] = server
         if handler is None:
+            # Nobody can answer: cancel (the spec's "dismissed"), and say so where people look.
+            handlers.unanswered_elicitations += 1
+            if handlers.log is not None:
+                handlers.log("warning", "anvia_nb", "the server asked for input and nothing could answer: cancelled")
             return mcp_types.ElicitResult(action="cancel")
         try:
             answer = await handler(request)

@@ -186,6 +186,16 @@ class McpClient:
         """Who answers the server's elicitation requests; without one they are cancelled."""
         self._handlers.elicitation = handler
 
+    @property
+    def unanswered_elicitations(self) -> int:
+        """How many requests for input were cancelled because nothing could answer them."""
+        return self._handlers.unanswered_elicitations
+
+    def record_unanswered_elicitation(self, reason: str) -> None:
+        """A handler that had to cancel a request says why (shown by ``%mcp log``)."""
+        self._handlers.unanswered_elicitations += 1
+        self._on_log("warning", "anvia_nb", f"the server asked for input: cancelled, {reason}")
+
     # -- server-initiated traffic ------------------------------------------------------------
 
     def _on_log(self, level: str, logger: str | None, data: Any) -> None:

@@ -310,5 +310,13 @@ class McpMagics(Magics):
                 )
             )
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
+        client = runtime.server(command.server).client
+        unanswered = client.unanswered_elicitations
         outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
+        if client.unanswered_elicitations > unanswered:
+            print(
+                f"note: {command.server} asked for input during this call and %mcp call cannot show a prompt, "
+                f"so the request was cancelled; use %mcp form {command.server}.{command.tool} to answer it.",
+                file=sys.stderr,
+            )
         return ResultView(outcome, self.render_settings())

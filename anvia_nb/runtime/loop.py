@@ -32,6 +32,13 @@ class BackgroundLoop:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
+        self._blocked_callers = 0
+
+    @property
+    def caller_blocked(self) -> bool:
+        """Whether a thread is blocked in :meth:`run` right now (a synchronous magic or callback):
+        a prompt shown now could not receive its clicks until that caller returns."""
+        return self._blocked_callers > 0
 
     @property
     def running(self) -> bool:
@@ -81,12 +88,15 @@ class BackgroundLoop:
                 finished.set()
 
         future = self.submit(tracked())
+        self._blocked_callers += 1
         try:
             return future.result()
         except KeyboardInterrupt:
             future.cancel()
             finished.wait(_CANCEL_WAIT_SECONDS)
             raise
+        finally:
+            self._blocked_callers -= 1
 
     async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` on the background loop from any other running loop (a cell)."""

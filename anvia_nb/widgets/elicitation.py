@@ -266,6 +266,11 @@ class ElicitationRouter:
         if host is None and not in_notebook():
             logger.warning("elicitation from %r cancelled: no notebook and no callback to ask",
                            request.get("server"))
+            self.client.record_unanswered_elicitation("no notebook and no callback to ask")
+            return {"action": "cancel"}
+        if host is None and get_runtime().loop.caller_blocked:
+            # A synchronous caller (%mcp call) holds the kernel: a prompt could never get its click.
+            self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
             return {"action": "cancel"}
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
         self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]

@@ -139,3 +139,14 @@ def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     assert error == "KeyboardInterrupt"
     assert "slow cancelled" in kernel.run("%mcp log demo")
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
+
+
+def test_a_request_for_input_during_a_blocking_call_is_cancelled_at_once_with_a_note(kernel: Kernel) -> None:
+    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    # What a form does before its first call: install the handler that shows prompts.
+    kernel.run("from anvia_nb.widgets import enable_elicitation\nrouter = enable_elicitation('demo')")
+    shown = kernel.run("r = %mcp call demo.confirm_action action=deploy\nprint(r.output)")
+    # A prompt in this cell could never receive its click while the magic holds the kernel.
+    assert "Cancelled: deploy" in shown
+    assert "use %mcp form demo.confirm_action" in shown
+    assert "asked for input" in kernel.run("%mcp log demo")
