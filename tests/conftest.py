@@ -44,6 +44,20 @@ def child_pids(parent: int | None = None) -> set[int]:
     return found
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (checked by pid: an orphan is re-parented)."""
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.fixture(name="pid_alive")
+def pid_alive_fixture() -> Callable[[int], bool]:
+    return pid_alive
+
+
 @pytest.fixture
 def live_children() -> Callable[..., set[int]]:
     """``live_children()``: this process's live descendants; ``live_children(pid)``: another's."""

@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -34,25 +34,8 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    rt = Runtime()
-    try:
-        yield rt
-    finally:
-        rt.shutdown()
-
-
 def fault(name: str, mode: str) -> StdioConnection:
     return mcp.stdio(name=name, command=sys.executable, args=[FAULT_SERVERS, mode])
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def other_tasks() -> set[asyncio.Task[object]]:
@@ -86,7 +69,7 @@ async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_proces
 
 
 def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
-    runtime: Runtime, live_children: Children, eventually: Eventually
+    runtime: Runtime, live_children: Children, eventually: Eventually, pid_alive: Callable[[int], bool]
 ) -> None:
     runtime.loop.loop()
     before = live_children()
@@ -108,7 +91,7 @@ def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
     watcher.join(5)
     assert seen, "the mute server never started"
     assert time.monotonic() - start < 15
-    eventually(lambda: not any(alive(p) for p in seen), 5, "the mute server to be stopped")
+    eventually(lambda: not any(pid_alive(p) for p in seen), 5, "the mute server to be stopped")
     assert runtime.names() == []
     tasks = runtime.loop.submit(_count_tasks()).result(5)
     assert tasks == 0, "the interrupted connect left tasks on the runtime loop"
@@ -123,7 +106,7 @@ async def _count_tasks() -> int:
 
 @pytest.mark.anyio
 async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_sigkill(
-    live_children: Children,
+    live_children: Children, pid_alive: Callable[[int], bool]
 ) -> None:
     before = live_children()
     server = await connect_mcp(fault("stubborn", "swallow-calls"))
@@ -137,7 +120,7 @@ async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_
     start = time.monotonic()
     await server.close()
     assert time.monotonic() - start < 6, "closing a server that ignores SIGTERM is not bounded"
-    assert not any(alive(p) for p in started)
+    assert not any(pid_alive(p) for p in started)
 
 
 # -- 3. a server killed from outside in the middle of a call -------------------------------------

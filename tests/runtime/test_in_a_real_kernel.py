@@ -94,7 +94,10 @@ def test_the_magic_works_after_the_user_applied_nest_asyncio(kernel: Kernel) -> 
 
 
 def test_a_kernel_restart_leaves_no_server_process(
-    kernel: Kernel, eventually: Callable[..., Any], live_children: Callable[[int], set[int]]
+    kernel: Kernel,
+    eventually: Callable[..., Any],
+    live_children: Callable[[int], set[int]],
+    pid_alive: Callable[[int], bool],
 ) -> None:
     kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
     kernel.run(CONNECT.replace("'demo'", "'unclosed'"))  # never closed by the user
@@ -103,17 +106,9 @@ def test_a_kernel_restart_leaves_no_server_process(
     kernel.restart()
 
     def gone() -> bool:
-        return not any(os.path.exists(f"/proc/{pid}") and _running(pid) for pid in servers)
+        return not any(pid_alive(pid) for pid in servers)
 
     eventually(gone, timeout_seconds=20, what="the servers of the old kernel to exit")
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(

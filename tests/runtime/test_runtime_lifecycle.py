@@ -8,7 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -16,15 +16,6 @@ from anvia_nb import UnknownConnectionError, mcp
 from anvia_nb.runtime import Runtime
 
 DEMO = ["-m", "anvia_nb.demo_server"]
-
-
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    rt = Runtime()
-    try:
-        yield rt
-    finally:
-        rt.shutdown()
 
 
 def demo(name: str = "demo") -> object:
@@ -125,7 +116,9 @@ print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 """
 
 
-def test_interpreter_exit_closes_every_session_and_process(eventually: Callable[..., None]) -> None:
+def test_interpreter_exit_closes_every_session_and_process(
+    eventually: Callable[..., None], pid_alive: Callable[[int], bool]
+) -> None:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT)], capture_output=True, text=True, timeout=120
     )
@@ -134,17 +127,9 @@ def test_interpreter_exit_closes_every_session_and_process(eventually: Callable[
     assert len(pids) >= 2
 
     def all_gone() -> bool:
-        return not any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in pids)
+        return not any(pid_alive(pid) for pid in pids)
 
     eventually(all_gone, timeout_seconds=15, what="the servers to exit with the interpreter")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 SCRIPT_NEST = """
@@ -180,7 +165,10 @@ def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
 
 
 def test_closing_also_ends_what_the_server_started_itself(
-    runtime: Runtime, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    runtime: Runtime,
+    live_children: Callable[[], set[int]],
+    eventually: Callable[..., None],
+    pid_alive: Callable[[int], bool],
 ) -> None:
     before = live_children()
     # The server leaves a grandchild behind in its process group, as npx/uvx wrappers do.
@@ -190,7 +178,7 @@ def test_closing_also_ends_what_the_server_started_itself(
     assert len(started) >= 2
     assert runtime.close("wrapped") == []
     # By pid: an orphaned grandchild is re-parented and would no longer count as our descendant.
-    eventually(lambda: not any(_alive(pid) for pid in started), timeout_seconds=10, what="the grandchild to end")
+    eventually(lambda: not any(pid_alive(p) for p in started), timeout_seconds=10, what="the grandchild to end")
 
 
 def test_two_concurrent_connects_of_one_name_leave_one_session_and_one_server(
