@@ -25,6 +25,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from anvia_nb.core.content import kind_of
 from anvia_nb.core.types import JsonObject, MappedOutput, MappedPart
 from anvia_nb.errors import (
     TOOL_ERROR_DEFAULT_MESSAGE,
@@ -115,21 +116,25 @@ def _resource_text(resource: Mapping[str, Any]) -> str:
 
 
 def text_from_content(item: Mapping[str, Any]) -> str | None:
-    """The text an item contributes, or ``None`` for an item that is not text-like (an image)."""
-    kind = item.get("type")
-    if kind == "text":
+    """The text an item contributes, or ``None`` for an item that is not text-like (an image).
+
+    What each kind contributes is its ``mapped`` treatment in :data:`anvia_nb.core.content.KINDS`.
+    """
+    kind = kind_of(item)
+    if kind is None or kind.mapped == "unsupported":
+        raise UnsupportedContentError(str(item.get("type")))
+    if kind.mapped == "text":
         return str(item.get("text", ""))
-    if kind == "resource":
+    if kind.mapped == "resource":
         resource = item.get("resource")
         return _resource_text(resource if isinstance(resource, Mapping) else {})
-    if kind == "image":
-        return None
-    raise UnsupportedContentError(str(kind))
+    return None
 
 
 def part_from_content(item: Mapping[str, Any]) -> MappedPart:
     """One content item as a mapped part (used when the output is a list)."""
-    if item.get("type") == "image":
+    kind = kind_of(item)
+    if kind is not None and kind.mapped == "file":
         return {
             "type": "file",
             "data": {"type": "data", "data": item.get("data", "")},
