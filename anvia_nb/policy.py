@@ -11,11 +11,18 @@ Core only *discovers* which values are secrets (``connection.secrets``); masking
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
+from urllib.parse import quote
 
-__all__ = ["HIDDEN_SERVER_ERROR", "MASK", "Limits", "ShowPolicy"]
+from anvia_nb._visible import Measure, Prepared, cut
+
+__all__ = ["HIDDEN_SERVER_ERROR", "MASK", "Limits", "Prepared", "ShowPolicy", "quotes_a_server", "secret_variants"]
 
 MASK = "••••••"
 HIDDEN_SERVER_ERROR = "The server reported an error; details are kept in Python (outcome.error)."
@@ -26,17 +33,59 @@ class Limits:
     """Named limits, in characters unless the name says otherwise."""
 
     output_chars: int = 20_000
-    """Server text rendered for one result (what the server sent, not layout)."""
+    """Server text rendered for one result: characters the server sent, not layout."""
     preview_chars: int = 2_000
     """Preview of one embedded resource."""
     image_bytes: int = 5 * 1024 * 1024
     """Inline images, each and all of one result together."""
     name_chars: int = 200
-    """A server, tool, field or resource name."""
+    """A server, tool, field, option or resource name; a label."""
     line_chars: int = 500
-    """A one-line text: a title, a description in a table cell, an error line."""
+    """A one-line text: a title, a problem, an error line, a table cell."""
+    text_chars: int = 4_000
+    """A longer text the server wrote outside a result: a description, a message, a URL, a log line."""
     log_chars: int = 20_000
-    """How much of a connection's log is shown."""
+    """How much of a connection's log is read."""
+    blocks: int = 200
+    """Content items rendered for one result; the rest are counted, visibly."""
+    markers: int = 1_000
+    """Special characters marked in one result (each is styled markup); the text is cut after them."""
+    json_depth: int = 64
+    """Nesting shown of a JSON value."""
+
+
+def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
+    """Each secret as it may appear in output: as is, HTML-escaped, JSON-escaped, URL-encoded.
+
+    Longest first, so a secret that contains another is masked whole.
+    """
+    variants: set[str] = set()
+    for secret in secrets:
+        if not isinstance(secret, str) or not secret:
+            continue
+        variants.update(
+            (
+                secret,
+                html.escape(secret, quote=True),
+                html.escape(secret, quote=False),
+                json.dumps(secret)[1:-1],
+                json.dumps(secret, ensure_ascii=False)[1:-1],
+                quote(secret, safe=""),
+            )
+        )
+    return tuple(sorted(variants, key=lambda v: (-len(v), v)))
+
+
+def quotes_a_server(error: BaseException | None) -> bool:
+    """Whether an error, or one it was raised from, carries text a server wrote."""
+    from anvia_nb.errors import ProtocolError, ToolCallError
+
+    seen = 0
+    while error is not None and seen < 10:
+        if isinstance(error, (ToolCallError, ProtocolError)) or getattr(error, "server_text", None):
+            return True
+        error, seen = error.__cause__, seen + 1
+    return False
 
 
 @dataclass(frozen=True)
@@ -49,26 +98,139 @@ class ShowPolicy:
 
     def with_secrets(self, secrets: Iterable[str]) -> ShowPolicy:
         """This policy, also masking ``secrets`` (e.g. one connection's)."""
-        return replace(self, secrets=self.secrets | frozenset(s for s in secrets if s))
+        return replace(self, secrets=self.secrets | frozenset(s for s in secrets if isinstance(s, str) and s))
+
+    @cached_property
+    def _variants(self) -> tuple[str, ...]:
+        return secret_variants(self.secrets)
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        variants = self._variants
+        return re.compile("|".join(map(re.escape, variants))) if variants else None
+
+    # -- masking ---------------------------------------------------------------------------
 
     def mask(self, text: str) -> str:
         """``text`` with every secret (and its escaped forms) replaced by :data:`MASK`."""
-        from anvia_nb.display._text import mask_secrets
-
-        return mask_secrets(text, tuple(self.secrets))
+        pattern = self._pattern
+        return text if pattern is None else pattern.sub(MASK, text)
 
     def mask_json(self, value: Any) -> Any:
-        """A copy of a JSON value with secrets masked in every string."""
-        from anvia_nb.display._text import mask_json
+        """A copy of a JSON value with secrets masked in every string, keys included."""
+        if self._pattern is None:
+            return value
+        if isinstance(value, str):
+            return self.mask(value)
+        if isinstance(value, dict):
+            return {(self.mask(k) if isinstance(k, str) else k): self.mask_json(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.mask_json(v) for v in value]
+        return value
 
-        return mask_json(value, tuple(self.secrets))
+    # -- cutting ---------------------------------------------------------------------------
 
-    def line(self, text: str, limit: int | None = None) -> str:
-        """One line fit to show: masked, special characters visible, cut to ``limit`` (default line_chars)."""
-        from anvia_nb.display._text import visible_text
+    def prepare(
+        self, text: str, limit: int, *, measure: Measure = "source", max_markers: int | None = None
+    ) -> Prepared:
+        """``text`` cut to ``limit``, secrets masked (a secret across the cut too), specials marked.
 
-        return visible_text(text, tuple(self.secrets), self.limits.line_chars if limit is None else limit)
+        ``measure="source"`` counts the characters the server sent (a result); ``"shown"`` the
+        characters shown (a label's width). ``hidden_chars`` is exact either way.
+        """
+        limit = max(0, limit)
+        # Read only as far as the limit can reach; secrets are looked for one secret further.
+        reach = min(len(text), (limit if measure == "source" else 4 * limit) + 8)
+        spans: list[tuple[int, int]] = []
+        pattern = self._pattern
+        if pattern is not None:
+            spans = [m.span() for m in pattern.finditer(text, 0, reach + len(self._variants[0]))]
+            spans = [s for s in spans if s[0] < reach]
+            reach = max([reach, *(end for _, end in spans)])
+        prepared = cut(text[:reach], limit, spans, MASK, measure=measure, max_markers=max_markers)
+        return replace(prepared, hidden_chars=prepared.hidden_chars + len(text) - reach)
+
+    def head(self, text: str, limit: int) -> tuple[str, int]:
+        """The first ``limit`` characters the server sent, masked, specials kept (for JSON values).
+
+        A secret across the cut is left out whole. Returns the head and how many characters were
+        left out (exact).
+        """
+        limit = max(0, limit)
+        pattern = self._pattern
+        if pattern is None:
+            return text[:limit], max(0, len(text) - limit)
+        parts: list[str] = []
+        kept = 0
+        straddles = False
+        for match in pattern.finditer(text, 0, min(len(text), limit + len(self._variants[0]))):
+            start, end = match.span()
+            if start >= limit:
+                break
+            parts.append(text[kept:start])
+            kept = start
+            if end > limit:
+                straddles = True
+                break
+            parts.append(MASK)
+            kept = end
+        if not straddles:
+            parts.append(text[kept:limit])
+            kept = max(kept, min(limit, len(text)))
+        return "".join(parts), len(text) - kept
+
+    def visible(self, text: object, limit: int | None = None) -> str:
+        """Plain text fit to show, no ``…``: masked, specials visible, at most ``limit`` shown characters."""
+        value = text if isinstance(text, str) else str(text)
+        if limit is None:
+            limit = len(value) * 16 + 16  # every character may become a marker
+        return self.prepare(value, limit, measure="shown").plain
+
+    def line(self, text: object, limit: int | None = None) -> str:
+        """One text fit to show: masked, specials visible, cut to ``limit`` (default line_chars) with ``…``."""
+        value = text if isinstance(text, str) else str(text)
+        limit = self.limits.line_chars if limit is None else limit
+        prepared = self.prepare(value, limit, measure="shown")
+        if not prepared.hidden_chars:
+            return prepared.plain
+        return self.prepare(value, max(0, limit - 1), measure="shown").plain + "…"
+
+    def name(self, text: object) -> str:
+        """A name (server, tool, field, uri) as it may be shown: :meth:`line` at ``name_chars``."""
+        return self.line(text, self.limits.name_chars)
+
+    def title(self, text: object) -> str:
+        """A title or one-line text: :meth:`line` at ``line_chars``."""
+        return self.line(text, self.limits.line_chars)
+
+    def text(self, text: object) -> str:
+        """A longer text (description, message, log line): :meth:`line` at ``text_chars``."""
+        return self.line(text, self.limits.text_chars)
+
+    # -- server errors ---------------------------------------------------------------------
+
+    def hides(self, error: BaseException | None = None) -> bool:
+        """Whether server error text is hidden from viewers: any (no ``error``), or that of ``error``.
+
+        The one place ``hide_server_errors`` is decided: with it on, a log (``error=None``) and
+        any error that quotes a server (see :func:`quotes_a_server`) show :data:`HIDDEN_SERVER_ERROR`.
+        """
+        return self.hide_server_errors and (error is None or quotes_a_server(error))
 
     def server_error(self, text: str) -> str:
         """Error text that came from a server, as a viewer may see it."""
         return HIDDEN_SERVER_ERROR if self.hide_server_errors else self.line(text)
+
+    def error_line(self, error: BaseException, limit: int | None = None, *, kind: bool = False) -> str:
+        """An error as one line a viewer may see; its class name first when ``kind`` or when hidden.
+
+        When it quotes a server and server errors are hidden, the line is
+        ``"<Class>: "`` + :data:`HIDDEN_SERVER_ERROR`.
+        """
+        name = type(error).__name__
+        if self.hides(error):
+            return f"{name}: {HIDDEN_SERVER_ERROR}"
+        message = " ".join(str(error).split())
+        if kind or not message:
+            message = f"{name}: {message}" if message else name
+        return self.line(message, limit)

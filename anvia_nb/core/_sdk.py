@@ -148,7 +148,7 @@ def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
     return ToolInfo(
         server=server,
         name=tool.name,
-        title=tool.title or (annotations or {}).get("title"),
+        title=tool.title,
         description=tool.description,
         input_schema=dict(tool.input_schema),
         output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,

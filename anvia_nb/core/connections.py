@@ -2,7 +2,8 @@
 
 Creating one starts nothing; ``await connection.connect()`` starts the process or opens the
 socket. Each connection also knows its *secrets* (header values, a URL's password or secret
-query values, env values whose names mark them) so every display of it can mask them.
+query values, env values whose names mark them) so every display of it can mask them: core only
+discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from urllib.parse import parse_qsl, urlsplit
 from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
+from anvia_nb.policy import ShowPolicy
 
-__all__ = ["MASK", "HttpConnection", "McpConnection", "MemoryConnection", "StdioConnection", "is_secret_name", "mcp"]
+__all__ = ["HttpConnection", "McpConnection", "MemoryConnection", "StdioConnection", "is_secret_name", "mcp"]
 
-MASK = "••••••"
 _SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 
@@ -40,11 +41,8 @@ def _check_name(name: str) -> str:
     return name
 
 
-def mask_text(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by the mask, longest first."""
-    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
-        text = text.replace(secret, MASK)
-    return text
+def _masked(text: str, secrets: Iterable[str]) -> str:
+    return ShowPolicy().with_secrets(secrets).mask(text)
 
 
 @dataclass(frozen=True)
@@ -64,7 +62,7 @@ class StdioConnection:
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
-        return mask_text(shlex.join([self.command, *self.args]), self.secrets())
+        return _masked(shlex.join([self.command, *self.args]), self.secrets())
 
     def launch(self) -> StdioLaunch:
         log_dir = os.path.join(tempfile.gettempdir(), "anvia_nb-logs")
@@ -101,7 +99,7 @@ class HttpConnection:
         return tuple(found)
 
     def target(self) -> str:
-        return mask_text(self.url, self.secrets())
+        return _masked(self.url, self.secrets())
 
     def launch(self) -> HttpLaunch:
         return HttpLaunch(

@@ -45,7 +45,7 @@ class Tool:
         self._server = server
 
     name = property(lambda self: self.info.name)
-    title = property(lambda self: self.info.title)
+    title = property(lambda self: self.info.shown_title)
     description = property(lambda self: self.info.description)
     input_schema = property(lambda self: self.info.input_schema)
     output_schema = property(lambda self: self.info.output_schema)

@@ -57,6 +57,14 @@ class ToolInfo:
         props = self.input_schema.get("properties")
         return list(props) if isinstance(props, Mapping) else []
 
+    @property
+    def shown_title(self) -> str | None:
+        """The title to show: ``title``, else the annotations' ``title``; ``None`` when neither is set."""
+        for title in (self.title, (self.annotations or {}).get("title")):
+            if isinstance(title, str) and title:
+                return title
+        return None
+
     def hint(self, name: str) -> bool | None:
         """One annotation hint (``"destructiveHint"``...), or ``None`` when the server said nothing."""
         value = (self.annotations or {}).get(name)

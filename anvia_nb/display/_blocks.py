@@ -2,8 +2,11 @@
 
 Every block made here is visibly the server's: a bordered box labelled with the server's name
 ("text from server demo"), so nothing inside it can pass for anvia_nb's own header. Every string
-goes through :func:`prepare_text` (cut, masked, special characters made visible) and is escaped
-by the HTML builder. The shared :class:`Budget` bounds the whole result, items included.
+goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` (cut, masked, special
+characters made visible) and is escaped by the HTML builder. The shared :class:`Budget` bounds the
+whole result: the characters the server sent (layout costs nothing), the special characters
+marked and the items shown. What each kind of content becomes is its row in
+:data:`anvia_nb.core.content.KINDS`.
 """
 
 from __future__ import annotations
@@ -14,16 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from anvia_nb._visible import Prepared
+from anvia_nb.core.content import ContentKind, kind_of
 from anvia_nb.display._html import Html, element, join
 from anvia_nb.display._images import ImageCheck, base64_size, check_image, normal_mime_type
-from anvia_nb.display._text import Budget, Prepared, prepare_text, secret_variants
-from anvia_nb.display.settings import RenderSettings
-
-BLOCK_COST = 160
-"""Budget charged for each block's own markup, so a million empty items stay bounded too."""
-
-NAME_CHARS = 200
-MAX_JSON_DEPTH = 64
+from anvia_nb.display._text import Budget
+from anvia_nb.policy import ShowPolicy
 
 
 @dataclass
@@ -36,23 +35,23 @@ class Piece:
 
 @dataclass
 class Context:
-    """What every block needs: provenance, secrets, settings, and the budgets left."""
+    """What every block needs: provenance, the show policy, and the budgets left."""
 
     server: str
     tool: str
-    secrets: tuple[str, ...]
-    settings: RenderSettings
-    budget: Budget
-    image_bytes_left: int
+    policy: ShowPolicy
+    budget: Budget = field(init=False)
+    image_bytes_left: int = field(init=False)
     server_label: str = field(init=False)
 
     def __post_init__(self) -> None:
+        self.budget = Budget.of(self.policy.limits)
+        self.image_bytes_left = self.policy.limits.image_bytes
         self.server_label = self.name(self.server)
 
     def name(self, value: str) -> str:
         """A short name (server, tool, uri) as it may be shown: masked, visible, bounded."""
-        prepared = prepare_text(value, NAME_CHARS, self.secrets)
-        return prepared.plain + ("…" if prepared.hidden_chars else "")
+        return self.policy.name(value)
 
 
 def shown(prepared: Prepared) -> Html:
@@ -75,11 +74,14 @@ def note(message: str) -> Piece:
 
 
 def server_text(label: str, text: str, ctx: Context, *, error: bool = False, limit: int | None = None) -> Piece:
-    """A bordered, labelled ``<pre>`` holding server text, cut to the budget (and ``limit``)."""
-    ctx.budget.spend(BLOCK_COST)
+    """A bordered, labelled ``<pre>`` holding server text, cut to the budget (and ``limit``).
+
+    The budget counts the characters the server sent, so the note after a cut says exactly how
+    many were not shown.
+    """
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
-    prepared = prepare_text(text, room, ctx.secrets)
-    ctx.budget.spend(prepared.cost)
+    prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers)
+    ctx.budget.spend_prepared(prepared)
     children: list[Html] = [
         element("div", label, cls="anvia-label", style="error-label" if error else "label"),
         element("pre", shown(prepared), cls="anvia-server-text", style="pre"),
@@ -95,12 +97,11 @@ def server_text(label: str, text: str, ctx: Context, *, error: bool = False, lim
 
 def metadata(label: str, fields: Sequence[tuple[str, str]], ctx: Context, reason: str = "") -> Piece:
     """A labelled box listing fields of an item that is not shown itself (all values escaped)."""
-    ctx.budget.spend(BLOCK_COST)
     items: list[Html] = []
     lines = [f"--- {label} ---"]
     for key, value in fields:
         shown_value = ctx.name(value)
-        ctx.budget.spend(len(shown_value))
+        ctx.budget.spend(min(len(value), ctx.policy.limits.name_chars))
         items.append(element("li", element("b", key), ": ", element("code", shown_value)))
         lines.append(f"{key}: {shown_value}")
     children = [element("div", label, cls="anvia-label", style="label")]
@@ -112,11 +113,12 @@ def metadata(label: str, fields: Sequence[tuple[str, str]], ctx: Context, reason
     return Piece(element("div", *children, cls="anvia-server-block", style="server-box"), "\n".join(lines))
 
 
-def _str(value: Any, limit: int = NAME_CHARS * 2) -> str:
+def _str(value: Any, policy: ShowPolicy, limit: int | None = None) -> str:
     """A value as text for metadata: strings as they are, anything else as bounded JSON."""
     if isinstance(value, str):
         return value
-    return json.dumps(bounded_json(value, limit, ())[0], ensure_ascii=False)
+    limit = policy.limits.name_chars * 2 if limit is None else limit
+    return json.dumps(bounded_json(value, limit, policy)[0], ensure_ascii=False)
 
 
 def image(item: dict[str, Any], ctx: Context, what: str = "image") -> Piece:
@@ -124,7 +126,6 @@ def image(item: dict[str, Any], ctx: Context, what: str = "image") -> Piece:
     check = _checked(item.get("data"), item.get("mimeType"), ctx)
     label = f"{what} from server {ctx.server_label}"
     if check.ok and check.data_url is not None:
-        ctx.budget.spend(BLOCK_COST)
         ctx.image_bytes_left -= check.size or 0
         caption = f"{label}: {check.mime_type}, {check.size or 0:,} bytes"
         html = element(
@@ -135,17 +136,17 @@ def image(item: dict[str, Any], ctx: Context, what: str = "image") -> Piece:
             style="server-box",
         )
         return Piece(html, f"[{caption}]")
-    fields = [("mimeType", _str(item.get("mimeType")))]
+    fields = [("mimeType", _str(item.get("mimeType"), ctx.policy))]
     if check.size is not None:
         fields.append(("size", f"{check.size:,} bytes"))
     return metadata(label, fields, ctx, reason=f"Not shown: {check.reason}.")
 
 
 def _checked(data: Any, mime_type: Any, ctx: Context) -> ImageCheck:
-    limit = ctx.settings.max_image_bytes
+    limit = ctx.policy.limits.image_bytes
     allowed = min(limit, max(0, ctx.image_bytes_left))
     check = check_image(data, mime_type, allowed)
-    if check.reason.startswith("it is larger") and check.size is not None and check.size <= limit:
+    if check.too_large and check.size is not None and check.size <= limit:
         return ImageCheck(check.mime_type, check.size, reason="the images above already use up the image size limit")
     return check
 
@@ -154,16 +155,16 @@ def resource(item: dict[str, Any], ctx: Context) -> Piece:
     """An embedded resource as a closed ``<details>``: escaped uri, type, size, bounded preview."""
     res = item.get("resource")
     res = res if isinstance(res, dict) else {}
-    uri = ctx.name(_str(res.get("uri", "")))
-    mime = _str(res.get("mimeType", "")) if res.get("mimeType") is not None else "no mimeType"
-    ctx.budget.spend(BLOCK_COST + len(uri))
+    uri = ctx.name(_str(res.get("uri", ""), ctx.policy))
+    mime = _str(res.get("mimeType", ""), ctx.policy) if res.get("mimeType") is not None else "no mimeType"
+    ctx.budget.spend(min(len(uri), ctx.policy.limits.name_chars))
     label = f"resource from server {ctx.server_label}"
     body: list[Html] = []
     plain = [f"--- {label}: {uri} ({ctx.name(mime)}) ---"]
     if isinstance(res.get("text"), str):
         text = res["text"]
         summary = f"{label}: {uri} ({ctx.name(mime)}, {len(text):,} characters)"
-        preview = server_text("preview of the resource text", text, ctx, limit=ctx.settings.preview_chars)
+        preview = server_text("preview of the resource text", text, ctx, limit=ctx.policy.limits.preview_chars)
         body.append(preview.html)
         plain.append(preview.plain)
     elif isinstance(res.get("blob"), str):
@@ -189,40 +190,38 @@ def resource(item: dict[str, Any], ctx: Context) -> Piece:
     return Piece(html, "\n".join(plain))
 
 
-def _size_fields(item: dict[str, Any], keys: Sequence[str]) -> list[tuple[str, str]]:
-    return [(k, _str(item[k])) for k in keys if k in item and item[k] is not None]
+def _size_fields(item: dict[str, Any], keys: Sequence[str], policy: ShowPolicy) -> list[tuple[str, str]]:
+    return [(k, _str(item[k], policy)) for k in keys if k in item and item[k] is not None]
 
 
-def unsupported(item: dict[str, Any], kind: str, ctx: Context) -> Piece:
-    """audio and resource_link: inert metadata, never played, fetched or linked."""
+def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
+    """Kinds shown as metadata only (audio, resource_link): inert, never played, fetched or linked."""
     from anvia_nb.errors import UNSUPPORTED_CONTENT_MESSAGE
 
-    if kind == "resource_link":
-        fields = _size_fields(item, ("uri", "name", "title", "mimeType", "size", "description"))
-        label = f"resource link from server {ctx.server_label} (not fetched)"
-    else:
-        fields = _size_fields(item, ("mimeType",))
-        if isinstance(item.get("data"), str):
-            fields.append(("size", f"{base64_size(item['data']):,} bytes"))
-        label = f"{kind} from server {ctx.server_label} (not played)"
-    return metadata(label, fields, ctx, reason=f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind}")
+    fields = _size_fields(item, kind.fields, ctx.policy)
+    if kind.sized_data and isinstance(item.get("data"), str):
+        fields.append(("size", f"{base64_size(item['data']):,} bytes"))
+    label = f"{kind.label} from server {ctx.server_label} ({kind.not_done})"
+    reason = f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind.type}" if not kind.supported else ""
+    return metadata(label, fields, ctx, reason=reason)
 
 
 def content_item(item: Any, ctx: Context, *, error: bool = False) -> Piece:
-    """One content item, by its ``type``."""
-    kind = item.get("type") if isinstance(item, dict) else None
+    """One content item, as its row in :data:`~anvia_nb.core.content.KINDS` says."""
+    kind = kind_of(item)
     source = f"error text from server {ctx.server_label}" if error else f"text from server {ctx.server_label}"
-    if kind == "text" and isinstance(item.get("text"), str):
+    if kind is not None and kind.shown == "text" and isinstance(item.get("text"), str):
         return server_text(source, item["text"], ctx, error=error)
-    if kind == "image":
+    if kind is not None and kind.shown == "image":
         return image(item, ctx)
-    if kind == "resource":
+    if kind is not None and kind.shown == "resource":
         return resource(item, ctx)
-    if kind in ("audio", "resource_link"):
+    if kind is not None and kind.shown == "metadata":
         return unsupported(item, kind, ctx)
-    shown_kind = _str(kind) if kind is not None else "no type"
+    raw_kind = item.get("type") if isinstance(item, dict) else None
+    shown_kind = _str(raw_kind, ctx.policy) if raw_kind is not None else "no type"
     label = f"content of type {ctx.name(shown_kind)} from server {ctx.server_label}"
-    return server_text(label, _str(item, max(0, ctx.budget.remaining)), ctx)
+    return server_text(label, _str(item, ctx.policy, max(0, ctx.budget.remaining)), ctx)
 
 
 def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False) -> list[Piece]:
@@ -232,6 +231,7 @@ def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False)
         if ctx.budget.exhausted:
             pieces.append(elision(len(content) - index, "content items"))
             break
+        ctx.budget.blocks -= 1
         pieces.append(content_item(item, ctx, error=error))
     return pieces
 
@@ -239,40 +239,35 @@ def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False)
 @dataclass
 class _JsonCut:
     left: int
-    variants: list[str]
+    policy: ShowPolicy
     cut: bool = False
 
 
-def bounded_json(value: Any, limit: int, secrets: Sequence[str]) -> tuple[Any, bool]:
+def bounded_json(value: Any, limit: int, policy: ShowPolicy) -> tuple[Any, bool]:
     """A copy of a JSON value with at most about ``limit`` characters, secrets masked.
 
     Returns the copy and whether anything was left out. Long strings are cut, long lists and
-    objects end in a ``"… N more"`` entry, and nesting deeper than 64 levels is elided.
+    objects end in a ``"… N more"`` entry, and nesting deeper than ``json_depth`` levels is elided.
+    Special characters are kept: JSON escapes them, and every text shown is made visible again.
     """
-    state = _JsonCut(limit, secret_variants(secrets))
+    state = _JsonCut(limit, policy)
     return _bounded(value, state, 0), state.cut
 
 
 def _bounded_str(text: str, state: _JsonCut) -> str:
-    left = max(0, state.left)
-    window = left + (len(state.variants[0]) if state.variants else 0)
-    head = text[:window]
-    for variant in state.variants:
-        if variant in head:
-            head = head.replace(variant, "••••••")
-    out = head[:left]
-    if len(text) > window or len(head) > left:
+    out, hidden = state.policy.head(text, max(0, state.left))
+    if hidden:
         state.cut = True
-        hidden = len(head) - len(out) + len(text) - min(len(text), window)
         out += f"… ({hidden:,} more characters)"
     state.left -= len(out) + 2
     return out
 
 
 def _bounded(value: Any, state: _JsonCut, depth: int) -> Any:
-    if depth > MAX_JSON_DEPTH:
+    depth_limit = state.policy.limits.json_depth
+    if depth > depth_limit:
         state.cut = True
-        return f"… nested deeper than {MAX_JSON_DEPTH} levels"
+        return f"… nested deeper than {depth_limit} levels"
     if value is None or isinstance(value, bool):
         state.left -= 5
         return value

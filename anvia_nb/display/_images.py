@@ -27,6 +27,8 @@ class ImageCheck:
     size: int | None
     data_url: str | None = None
     reason: str = ""
+    too_large: bool = False
+    """Refused for its size alone (the limit it was checked against)."""
 
     @property
     def ok(self) -> bool:
@@ -75,7 +77,7 @@ def check_image(data: object, mime_type: object, max_bytes: int) -> ImageCheck:
         shown = declared or "no type"
         return ImageCheck(declared, size, reason=f"{shown} is not a type shown inline")
     if size > max_bytes:
-        return ImageCheck(declared, size, reason=f"it is larger than the {max_bytes:,} byte limit")
+        return ImageCheck(declared, size, reason=f"it is larger than the {max_bytes:,} byte limit", too_large=True)
     try:
         raw = base64.b64decode(data.encode("ascii"), validate=True)
     except (binascii.Error, ValueError, UnicodeEncodeError):

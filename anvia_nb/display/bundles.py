@@ -3,7 +3,8 @@
 The bundle opens with anvia_nb's own header (badge, server, tool, status, seconds). Server text never
 enters it except the server and tool names, escaped; everything the server sent follows in labelled,
 bordered blocks (see ``_blocks``). Error results look like errors; ``input_required`` results are
-never rendered as output; everything is bounded by :class:`RenderSettings` and masked.
+never rendered as output; everything is bounded and masked by the one
+:class:`~anvia_nb.policy.ShowPolicy` the :class:`RenderSettings` and the connection's secrets make.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from anvia_nb.core.content import UNSUPPORTED_KINDS
 from anvia_nb.core.types import CallOutcome, CallStatus
 from anvia_nb.display._blocks import (
-    BLOCK_COST,
     Context,
     Piece,
     bounded_json,
@@ -23,8 +24,7 @@ from anvia_nb.display._blocks import (
     server_text,
 )
 from anvia_nb.display._html import Html, element
-from anvia_nb.display._text import Budget, mask_json, mask_secrets
-from anvia_nb.display.settings import GENERIC_SERVER_ERROR, RenderSettings
+from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import (
     UNSUPPORTED_CONTENT_MESSAGE,
     ArgumentValidationError,
@@ -35,6 +35,7 @@ from anvia_nb.errors import (
     ToolTimeoutError,
     UnsupportedContentError,
 )
+from anvia_nb.policy import HIDDEN_SERVER_ERROR
 
 __all__ = ["bundle_from_error", "bundle_from_outcome", "display_status"]
 
@@ -43,7 +44,6 @@ _TONES = {
     "unsupported content": ("header-warn", "status-warn"),
     "schema mismatch": ("header-warn", "status-warn"),
 }
-_UNSUPPORTED_KINDS = ("audio", "resource_link")
 
 
 def _content(raw: dict[str, Any] | None) -> list[Any]:
@@ -58,7 +58,7 @@ def display_status(outcome: CallOutcome) -> CallStatus:
         if outcome.raw is not None and outcome.raw.get("isError") is True:
             return "tool error"
         content = _content(outcome.raw)
-        if any(isinstance(i, dict) and i.get("type") in _UNSUPPORTED_KINDS for i in content):
+        if any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content):
             return "unsupported content"
     return status
 
@@ -90,15 +90,14 @@ def header(ctx: Context, status: CallStatus, seconds: float | None) -> Piece:
     if seconds is not None:
         parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
         plain += f" · {seconds:.2f} s"
-    ctx.budget.spend(BLOCK_COST)
     return Piece(element("div", *parts, cls="anvia-header", style=box_style), plain)
 
 
 def error_block(error: BaseException, ctx: Context, *, list_problems: bool = True) -> list[Piece]:
     """The error with provenance: our message, then the server's own text set apart, or hidden."""
     kind = type(error).__name__
-    if ctx.settings.hide_server_errors:
-        return [server_text("error", f"{kind}: {GENERIC_SERVER_ERROR}", ctx, error=True)]
+    if ctx.policy.hides(error):
+        return [server_text("error", f"{kind}: {HIDDEN_SERVER_ERROR}", ctx, error=True)]
     server_words = getattr(error, "server_text", "") if isinstance(error, (ToolCallError, ProtocolError)) else ""
     message = str(error)
     label = f"error from server {ctx.server_label}" if isinstance(error, ToolResultError) else "error"
@@ -117,7 +116,7 @@ def structured_block(
     """structuredContent as pretty JSON with the outputSchema verdict; invalid data is still shown.
 
     """
-    copy, _cut = bounded_json(value, max(0, ctx.budget.remaining), ctx.secrets)
+    copy, _cut = bounded_json(value, max(0, ctx.budget.remaining), ctx.policy)
     pretty = json.dumps(copy, indent=2, ensure_ascii=False)
     pieces: list[Piece] = []
     if not verdict:
@@ -153,8 +152,8 @@ def _result_pieces(
     is_error = raw.get("isError") is True or isinstance(outcome_error, ToolResultError)
     content = _content(raw)
     if is_error:
-        if ctx.settings.hide_server_errors:
-            return error_block(outcome_error or ToolResultError(GENERIC_SERVER_ERROR), ctx)
+        if ctx.policy.hides():  # isError content is server text, all of it
+            return error_block(outcome_error or ToolResultError(HIDDEN_SERVER_ERROR), ctx)
         pieces.append(note("The tool reported an error (isError: true). Its text is the server's, shown below."))
         if not content and outcome_error is not None:
             pieces.extend(error_block(outcome_error, ctx))
@@ -173,17 +172,17 @@ def _result_pieces(
         pieces.append(server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True))
     if not content and "toolResult" not in raw and raw.get("structuredContent") is None:
         pieces.append(note("The result has no content."))
-    if outcome_error is None and any(isinstance(i, dict) and i.get("type") in _UNSUPPORTED_KINDS for i in content):
+    if outcome_error is None and any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content):
         pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
     return pieces
 
 
-def _bundle(pieces: list[Piece], secrets: Sequence[str]) -> dict[str, Any]:
+def _bundle(pieces: list[Piece], ctx: Context) -> dict[str, Any]:
     """text/plain and text/html only: JupyterLab ranks application/json above text/html, so a
     JSON tree in the same bundle would hide the header, the status and the error styling."""
     html = element("div", *(p.html for p in pieces), cls="anvia-result")
     return {
-        "text/plain": mask_secrets("\n".join(p.plain for p in pieces), secrets),
+        "text/plain": ctx.policy.mask("\n".join(p.plain for p in pieces)),
         "text/html": html.markup,
     }
 
@@ -196,16 +195,15 @@ def tree_bundle_from_outcome(
     masked; ``None`` when there is none. Shown as its own output, never beside the result's HTML."""
     if outcome.raw is None or outcome.raw.get("structuredContent") is None:
         return None
-    ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
-    copy, _cut = bounded_json(outcome.raw["structuredContent"], settings.max_output_chars, ctx.secrets)
-    masked = mask_json(copy, ctx.secrets)
+    policy = settings.policy(outcome.secrets)
+    copy, _cut = bounded_json(outcome.raw["structuredContent"], policy.limits.output_chars, policy)
+    masked = policy.mask_json(copy)
     plain = json.dumps(masked, indent=2, ensure_ascii=False)
     return {"application/json": masked, "text/plain": plain}
 
 
 def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSettings) -> Context:
-    clean = tuple(s for s in secrets if isinstance(s, str) and s)
-    return Context(server, tool, clean, settings, Budget(settings.max_output_chars), settings.max_image_bytes)
+    return Context(server, tool, settings.policy(secrets))
 
 
 def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderSettings()) -> dict[str, Any]:  # noqa: B008
@@ -220,7 +218,7 @@ def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderS
             pieces.append(note("No result arrived."))
     else:
         pieces.extend(_result_pieces(outcome.raw, outcome.error, outcome.schema_problems, ctx))
-    return _bundle(pieces, ctx.secrets)
+    return _bundle(pieces, ctx)
 
 
 def bundle_from_error(
@@ -239,4 +237,4 @@ def bundle_from_error(
         pieces.extend(_result_pieces(raw, error, problems, ctx))
     else:
         pieces.extend(error_block(error, ctx))
-    return _bundle(pieces, ctx.secrets)
+    return _bundle(pieces, ctx)

@@ -2,9 +2,10 @@
 
 The widgets show these in ``ipywidgets.HTML``; they are built here because display is the only
 layer that assembles HTML. Every string a server chose (tool title, description, an elicitation
-message, a URL) goes through :func:`visible_text` (secrets masked, hidden characters made visible,
-length bounded) and then into the escape-by-default builder. The server's name and tool name sit
-in our own header, never inside server-controlled text: that is the provenance a person can trust.
+message, a URL) goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets
+masked, hidden characters made visible, length bounded by its named limits) and then into the
+escape-by-default builder. The server's name and tool name sit in our own header, never inside
+server-controlled text: that is the provenance a person can trust.
 Pure functions: values in, markup strings out.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from anvia_nb.core.types import ANNOTATION_HINTS, ToolInfo
 from anvia_nb.display._html import Html, element
-from anvia_nb.display._text import visible_text
+from anvia_nb.policy import Limits, ShowPolicy
 
 __all__ = [
     "DESCRIPTION_CHARS",
@@ -23,13 +24,16 @@ __all__ = [
     "hints_text",
     "is_destructive",
     "notice_html",
+    "policy_of",
     "request_header_html",
     "server_text_html",
     "tool_header_html",
 ]
 
-NAME_CHARS = 120
-DESCRIPTION_CHARS = 4_000
+NAME_CHARS = Limits().name_chars
+DESCRIPTION_CHARS = Limits().text_chars
+Secrets = Sequence[str] | ShowPolicy
+"""What the chrome functions take: a ready :class:`ShowPolicy`, or a connection's secrets."""
 _HINT_WORDS = {
     "readOnlyHint": ("read-only", "may change things"),
     "destructiveHint": ("destructive", "not destructive"),
@@ -38,8 +42,9 @@ _HINT_WORDS = {
 }
 
 
-def _plain(text: object, secrets: Sequence[str], limit: int = NAME_CHARS) -> str:
-    return visible_text(text if isinstance(text, str) else str(text), secrets, limit)
+def policy_of(secrets: Secrets) -> ShowPolicy:
+    """``secrets`` as a show policy: itself when it is one, else the default policy masking them."""
+    return secrets if isinstance(secrets, ShowPolicy) else ShowPolicy().with_secrets(secrets)
 
 
 def hints_text(info: ToolInfo) -> str:
@@ -60,52 +65,55 @@ def is_destructive(info: ToolInfo) -> bool:
     return info.hint("destructiveHint") is True and info.hint("readOnlyHint") is not True
 
 
-def _server_box(label: str, text: str, secrets: Sequence[str], limit: int) -> Html:
+def _server_box(label: str, text: str, policy: ShowPolicy, limit: int) -> Html:
     return element(
         "div",
         element("div", label, style="label"),
-        element("pre", visible_text(text, secrets, limit), style="pre"),
+        element("pre", policy.line(text, limit), style="pre"),
         style="server-box",
     )
 
 
-def server_text_html(label: str, text: str, secrets: Sequence[str] = (), limit: int = DESCRIPTION_CHARS) -> str:
+def server_text_html(label: str, text: str, secrets: Secrets = (), limit: int | None = None) -> str:
     """A labelled, bordered block of server text, escaped: the same look as result blocks.
 
-    ``label`` is ours (escaped, not masked); ``text`` is the server's (masked and bounded).
+    ``label`` is ours (escaped, not masked); ``text`` is the server's (masked, bounded by
+    ``limit`` or the policy's ``text_chars``).
     """
-    return _server_box(label, text, secrets, limit).markup
+    policy = policy_of(secrets)
+    return _server_box(label, text, policy, policy.limits.text_chars if limit is None else limit).markup
 
 
 def _header(*parts: Html, tone: str = "header") -> Html:
     return element("div", element("span", "MCP", style="badge"), *parts, style=tone)
 
 
-def tool_header_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
+def tool_header_html(info: ToolInfo, secrets: Secrets = ()) -> str:
     """Provenance (server · tool), then title, description and hints, each escaped and bounded."""
+    policy = policy_of(secrets)
     parts = [
-        element("b", _plain(info.server, secrets)),
+        element("b", policy.name(info.server)),
         element("span", "·", style="muted"),
-        element("code", _plain(info.name, secrets)),
+        element("code", policy.name(info.name)),
     ]
-    title = info.title or (info.annotations or {}).get("title")
-    if isinstance(title, str) and title:
-        parts.append(element("span", _plain(title, secrets), style="muted"))
+    if info.shown_title is not None:
+        parts.append(element("span", policy.title(info.shown_title), style="muted"))
     hints = hints_text(info)
     if hints:
         parts.append(element("small", f"hints from the server: {hints}", style="muted"))
     blocks = [_header(*parts)]
     if info.description:
-        label = f"description from server {_plain(info.server, secrets)}"
-        blocks.append(_server_box(label, info.description, secrets, DESCRIPTION_CHARS))
+        label = f"description from server {policy.name(info.server)}"
+        blocks.append(_server_box(label, info.description, policy, policy.limits.text_chars))
     return element("div", *blocks, cls="anvia-tool-header").markup
 
 
-def destructive_warning_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str:
+def destructive_warning_html(info: ToolInfo, secrets: Secrets = ()) -> str:
     """The warning shown before a destructive tool is called; ``""`` for any other tool."""
     if not is_destructive(info):
         return ""
-    name = f"{_plain(info.server, secrets)} · {_plain(info.name, secrets)}"
+    policy = policy_of(secrets)
+    name = f"{policy.name(info.server)} · {policy.name(info.name)}"
     return element(
         "div",
         element("b", "Warning: destructive tool."),
@@ -115,13 +123,13 @@ def destructive_warning_html(info: ToolInfo, secrets: Sequence[str] = ()) -> str
     ).markup
 
 
-def request_header_html(server: str, mode: str, secrets: Sequence[str] = ()) -> str:
+def request_header_html(server: str, mode: str, secrets: Secrets = ()) -> str:
     """Our own header of an elicitation prompt: which server asks, and in which mode."""
     what = "asks you for input" if mode == "form" else "asks you to visit a URL"
     return element(
         "div",
         element("span", "MCP", style="badge"),
-        element("b", _plain(server, secrets)),
+        element("b", policy_of(secrets).name(server)),
         element("span", what),
         element("span", "nothing is sent until you choose", style="muted"),
         cls="anvia-request-header",

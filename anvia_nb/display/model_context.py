@@ -13,12 +13,13 @@ import json
 import re
 from typing import Any
 
+from anvia_nb.core.content import kind_of
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.display._blocks import bounded_json
 from anvia_nb.display._images import base64_size
-from anvia_nb.display._text import mask_secrets, prepare_text
 from anvia_nb.display.bundles import display_status
 from anvia_nb.display.settings import RenderSettings
+from anvia_nb.policy import ShowPolicy
 
 __all__ = ["TAG", "model_context_from_outcome"]
 
@@ -26,28 +27,34 @@ TAG = "untrusted-tool-output"
 _FENCE = re.compile(r"<(\s*/?\s*)(untrusted-tool-output)", re.IGNORECASE)
 
 
-def _item_text(item: Any, limit: int) -> str:
-    if not isinstance(item, dict):
-        return json.dumps(bounded_json(item, limit, ())[0], ensure_ascii=False)
-    kind = item.get("type")
-    if kind == "text" and isinstance(item.get("text"), str):
+def _json(value: Any, limit: int, policy: ShowPolicy) -> str:
+    return json.dumps(bounded_json(value, limit, policy)[0], ensure_ascii=False)
+
+
+def _item_text(item: Any, limit: int, policy: ShowPolicy) -> str:
+    """One item for the model, as its row in :data:`~anvia_nb.core.content.KINDS` says."""
+    kind = kind_of(item)
+    name = policy.limits.name_chars
+    if kind is None or not isinstance(item, dict):
+        return _json(item, limit, policy)
+    if kind.shown == "text" and isinstance(item.get("text"), str):
         return str(item["text"][: limit + 1])
-    if kind in ("image", "audio"):
-        data = item.get("data")
-        size = f", {base64_size(data):,} bytes" if isinstance(data, str) else ""
-        return f"\n[{kind} {item.get('mimeType')!s:.100}{size}, not included]\n"
-    if kind == "resource_link":
-        return f"\n[resource_link {item.get('uri')!s:.500} (not fetched)]\n"
-    if kind == "resource":
+    if kind.shown == "resource":
         res = item.get("resource")
         res = res if isinstance(res, dict) else {}
-        head = f"\n[resource {res.get('uri')!s:.500} ({res.get('mimeType')!s:.100})]\n"
+        head = f"\n[{kind.type} {str(res.get('uri'))[:name]} ({str(res.get('mimeType'))[:name]})]\n"
         text = res.get("text")
         return head + text[: limit + 1] + "\n" if isinstance(text, str) else head
-    return json.dumps(bounded_json(item, limit, ())[0], ensure_ascii=False)
+    if kind.shown == "image" or kind.sized_data:
+        data = item.get("data")
+        size = f", {base64_size(data):,} bytes" if isinstance(data, str) else ""
+        return f"\n[{kind.type} {str(item.get('mimeType'))[:name]}{size}, not included]\n"
+    if kind.shown == "metadata":
+        return f"\n[{kind.type} {str(item.get('uri'))[:name]} ({kind.not_done})]\n"
+    return _json(item, limit, policy)
 
 
-def _body(outcome: CallOutcome, limit: int) -> str:
+def _body(outcome: CallOutcome, limit: int, policy: ShowPolicy) -> str:
     raw = outcome.raw
     if raw is None:
         err = outcome.error
@@ -63,15 +70,14 @@ def _body(outcome: CallOutcome, limit: int) -> str:
     for item in content:
         if size > limit:
             break
-        piece = _item_text(item, limit)
+        piece = _item_text(item, limit, policy)
         parts.append(piece)
         size += len(piece)
     if not content and "toolResult" in raw:
         value = raw["toolResult"]
-        parts.append(value[: limit + 1] if isinstance(value, str) else json.dumps(bounded_json(value, limit, ())[0]))
+        parts.append(value[: limit + 1] if isinstance(value, str) else _json(value, limit, policy))
     if raw.get("structuredContent") is not None and size <= limit:
-        structured = bounded_json(raw["structuredContent"], limit, ())[0]
-        parts.append("\nstructuredContent: " + json.dumps(structured, ensure_ascii=False))
+        parts.append("\nstructuredContent: " + _json(raw["structuredContent"], limit, policy))
     return "".join(parts)
 
 
@@ -80,10 +86,11 @@ def model_context_from_outcome(
     settings: RenderSettings = RenderSettings(),  # noqa: B008
 ) -> str:
     """The text to hand a model for this call, wrapped as untrusted data from the named server."""
-    secrets = [s for s in outcome.secrets if isinstance(s, str) and s]
-    server = html.escape(mask_secrets(outcome.server, secrets)[:200], quote=True)
-    tool = html.escape(mask_secrets(outcome.tool, secrets)[:200], quote=True)
-    prepared = prepare_text(_body(outcome, settings.max_output_chars), settings.max_output_chars, secrets)
+    policy = settings.policy(outcome.secrets)
+    limit = policy.limits.output_chars
+    server = html.escape(policy.name(outcome.server), quote=True)
+    tool = html.escape(policy.name(outcome.tool), quote=True)
+    prepared = policy.prepare(_body(outcome, limit, policy), limit)
     body = _FENCE.sub(lambda m: "&lt;" + m.group(1) + m.group(2), prepared.plain)
     if prepared.hidden_chars:
         body += f"\n[… {prepared.hidden_chars:,} more characters not included]"

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, Limits, ShowPolicy
 
 __all__ = ["GENERIC_SERVER_ERROR", "RenderSettings"]
 
-GENERIC_SERVER_ERROR = "The server reported an error; details are kept in Python (outcome.error)."
+GENERIC_SERVER_ERROR = HIDDEN_SERVER_ERROR
+"""The text shown instead of a server's error text (kept here for notebooks that import it)."""
 
 
 @dataclass(frozen=True)
 class RenderSettings:
-    """Limits and policy for rendering one result.
+    """The notebook's settings for rendering results; :meth:`policy` turns them into the one
+    :class:`~anvia_nb.policy.ShowPolicy` that decides what is shown.
 
-    ``max_output_chars`` caps all text rendered for one result (the rest is elided visibly and stays
-    in ``.output``/``.raw``); ``max_image_bytes`` caps inline images (each, and all of one result
-    together); ``preview_chars`` caps the preview of each embedded resource. ``hide_server_errors``
-    is for notebooks served to others (Voilà, shared dashboards): server error text is replaced by
-    :data:`GENERIC_SERVER_ERROR` in what is rendered, while Python keeps the detail.
+    ``max_output_chars`` caps the characters the server sent that are rendered for one result
+    (the rest is elided visibly and stays in ``.output``/``.raw``); ``max_image_bytes`` caps inline
+    images (each, and all of one result together); ``preview_chars`` caps the preview of each
+    embedded resource. ``hide_server_errors`` is for notebooks served to others (Voilà, shared
+    dashboards): server error text is replaced by :data:`GENERIC_SERVER_ERROR` in what is
+    rendered, while Python keeps the detail.
     """
 
     max_output_chars: int = 20_000
@@ -30,3 +36,10 @@ class RenderSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")
+
+    def policy(self, secrets: Iterable[str] = ()) -> ShowPolicy:
+        """The show policy of these settings, masking ``secrets`` (a connection's)."""
+        limits = Limits(
+            output_chars=self.max_output_chars, preview_chars=self.preview_chars, image_bytes=self.max_image_bytes
+        )
+        return ShowPolicy(hide_server_errors=self.hide_server_errors, limits=limits).with_secrets(secrets)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.core.types import CallOutcome, CallStatus, JsonObject, MappedOutput
-from anvia_nb.display._text import mask_secrets
 from anvia_nb.display.bundles import bundle_from_outcome, display_status, tree_bundle_from_outcome
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import RenderSettings
@@ -102,5 +101,5 @@ class ResultView:
         return model_context_from_outcome(self.outcome, self.settings)
 
     def __repr__(self) -> str:
-        name = mask_secrets(f"{self.outcome.server}.{self.outcome.tool}", self.outcome.secrets)
-        return f"<ResultView {name[:120]!r} {self.status} {self.outcome.seconds:.2f} s>"
+        name = self.settings.policy(self.outcome.secrets).name(f"{self.outcome.server}.{self.outcome.tool}")
+        return f"<ResultView {name!r} {self.status} {self.outcome.seconds:.2f} s>"

@@ -14,17 +14,19 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from traitlets import Bool, Float, Int
 
-from anvia_nb.display import GENERIC_SERVER_ERROR, RenderSettings, ResultView, mask_secrets, visible_text
+from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import typed_for_schema
 from anvia_nb.magic._help import HELP_TEXT
+from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.connections import McpConnection
@@ -41,16 +43,6 @@ def report_warnings(warnings: list[str]) -> None:
         print(f"anvia_nb warning: {warning}", file=sys.stderr)
 
 
-def _quotes_a_server(exc: BaseException | None) -> bool:
-    """Whether an error, or one it was raised from, carries text a server wrote."""
-    seen = 0
-    while exc is not None and seen < 10:
-        if getattr(exc, "server_text", None):
-            return True
-        exc, seen = exc.__cause__, seen + 1
-    return False
-
-
 def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
     server = runtime.server(connection.name)
@@ -58,13 +50,14 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     # The name and version are the server's own words: made visible, masked and bounded.
     from anvia_nb.magic.tables import protocol_version
 
-    label = visible_text(f"{info.get('name', '?')} {info.get('version', '')}".strip(), server.secrets, 120)
+    policy = ShowPolicy().with_secrets(server.secrets)
+    label = policy.name(f"{info.get('name', '?')} {info.get('version', '')}".strip())
     count = len(server.tools)
     text = (
         f"{connection.name}: {connection.transport} · {label} · protocol {protocol_version(server)} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
-    return mask_secrets(" ".join(text.split()), server.secrets)
+    return policy.mask(" ".join(text.split()))
 
 
 @magics_class
@@ -106,6 +99,11 @@ class McpMagics(Magics):
     def render_settings(self) -> RenderSettings:
         return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
 
+    def show_policy(self, secrets: tuple[str, ...] = ()) -> ShowPolicy:
+        """What may be shown, from these settings: the one policy every output goes through."""
+        policy = self.render_settings().policy(secrets)
+        return replace(policy, limits=replace(policy.limits, log_chars=int(self.log_chars)))
+
     def _known_secrets(self) -> tuple[str, ...]:
         """Secrets of every open connection and of the ones being opened now."""
         found = list(self._pending_secrets)
@@ -129,12 +127,9 @@ class McpMagics(Magics):
         except (AnviaError, ValueError) as exc:
             if self.show_tracebacks:
                 raise
-            message = " ".join(str(exc).split())
-            if not isinstance(exc, AnviaError):
-                message = f"{type(exc).__name__}: {message}"
-            if self.hide_server_errors and _quotes_a_server(exc):
-                message = f"{type(exc).__name__}: {GENERIC_SERVER_ERROR}"
-            raise UsageError(visible_text(message, self._known_secrets(), 2_000)) from None
+            policy = self.show_policy(self._known_secrets())
+            line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
+            raise UsageError(line) from None
         finally:
             self._pending_secrets = ()
 
@@ -162,23 +157,23 @@ class McpMagics(Magics):
         if isinstance(command, p.ServersCommand):
             from anvia_nb.magic.tables import servers_frame
 
-            return servers_frame(runtime.entry(name) for name in runtime.names())
+            return servers_frame((runtime.entry(name) for name in runtime.names()), self.show_policy())
         if isinstance(command, p.ToolsCommand):
             names = command.names or tuple(runtime.names())
             from anvia_nb.magic.tables import tools_frame
 
-            return tools_frame([runtime.server(name) for name in names])
+            return tools_frame([runtime.server(name) for name in names], self.show_policy())
         if isinstance(command, p.CallCommand):
             return self._call(command)
         if isinstance(command, p.HistoryCommand):
             from anvia_nb.magic.tables import history_frame
 
-            return history_frame(runtime.calls(), self.hide_server_errors)
+            return history_frame(runtime.calls(), self.show_policy())
         if isinstance(command, p.LogCommand):
             server = runtime.server(command.name)
             from anvia_nb.magic._logs import log_text
 
-            print(log_text(server, command.lines, self.log_chars, self.hide_server_errors))
+            print(log_text(server, command.lines, self.show_policy()))
             return None
         if isinstance(command, p.CloseCommand):
             if command.all:
@@ -299,14 +294,11 @@ class McpMagics(Magics):
             arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
         problems = tool.check_arguments(arguments)
         if problems:
-            secrets = runtime.server(command.server).secrets
             listed = "; ".join(problems)
             raise UsageError(
-                visible_text(
+                self.show_policy(runtime.server(command.server).secrets).text(
                     f"{command.server}.{command.tool} was not called: its arguments do not match the inputSchema: "
-                    f"{listed}. Fix them and run again.",
-                    secrets,
-                    2_000,
+                    f"{listed}. Fix them and run again."
                 )
             )
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds

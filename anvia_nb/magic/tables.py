@@ -1,22 +1,24 @@
 """The DataFrames of ``%mcp servers``, ``%mcp tools`` and ``%mcp history``.
 
 They are values, not printouts, so ``df = %mcp tools`` can be filtered and joined. Every string
-in them is masked (a server that echoes a token back cannot show it here) and server text has its
-control characters made visible; pandas escapes HTML when it renders a frame.
+in them goes through the :class:`~anvia_nb.policy.ShowPolicy` (a server that echoes a token back
+cannot show it here; control characters are made visible; names and lines bounded by its named
+limits); pandas escapes HTML when it renders a frame.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
 from anvia_nb.core.server import McpServer
 from anvia_nb.core.types import CallOutcome
-from anvia_nb.display import GENERIC_SERVER_ERROR, display_status, mask_secrets, visible_text
-from anvia_nb.errors import AnviaError, ToolCallError
+from anvia_nb.display import display_status
+from anvia_nb.errors import AnviaError
+from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import SessionEntry
 
 __all__ = [
@@ -55,27 +57,27 @@ def protocol_version(server: McpServer) -> str | None:
         return None
 
 
-def _server_label(server: McpServer) -> str | None:
+def _server_label(server: McpServer, policy: ShowPolicy) -> str | None:
     try:
         info = server.client.server_info
     except AnviaError:
         return None
-    label = f"{info.get('name', '?')} {info.get('version', '')}".strip()
-    return visible_text(label, server.secrets)
+    return policy.title(f"{info.get('name', '?')} {info.get('version', '')}".strip())
 
 
-def servers_frame(entries: Iterable[SessionEntry]) -> pd.DataFrame:
+def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per connection of the runtime."""
     rows = []
     for entry in entries:
         server = entry.server
+        shown = (policy or ShowPolicy()).with_secrets(server.secrets)
         rows.append(
             {
                 "name": server.name,
                 "transport": server.connection.transport,
-                "target": mask_secrets(server.connection.target(), server.secrets),
+                "target": shown.text(server.connection.target()),
                 "status": "open" if server.is_open else "closed",
-                "server": _server_label(server),
+                "server": _server_label(server, shown),
                 "protocol": protocol_version(server),
                 "tools": len(server.tools),
                 "scope": entry.scope,
@@ -86,25 +88,25 @@ def servers_frame(entries: Iterable[SessionEntry]) -> pd.DataFrame:
     return frame
 
 
-def _text(value: Any, secrets: Sequence[str]) -> str | None:
-    return visible_text(value, secrets) if isinstance(value, str) else None
+def _text(value: Any, limit: int, policy: ShowPolicy) -> str | None:
+    return policy.line(value, limit) if isinstance(value, str) else None
 
 
-def tools_frame(servers: Iterable[McpServer]) -> pd.DataFrame:
+def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per tool: names, hints (``None`` when the server gave none) and argument names."""
     rows = []
     for server in servers:
-        secrets = server.secrets
+        shown = (policy or ShowPolicy()).with_secrets(server.secrets)
         for tool in server.tools:
             info = tool.info
             rows.append(
                 {
                     "server": server.name,
-                    "name": visible_text(info.name, secrets),
-                    "title": _text(info.title or (info.annotations or {}).get("title"), secrets),
-                    "description": _text(info.description, secrets),
-                    "required": [visible_text(r, secrets) for r in info.required],
-                    "arguments": [visible_text(a, secrets) for a in info.argument_names],
+                    "name": shown.name(info.name),
+                    "title": _text(info.shown_title, shown.limits.line_chars, shown),
+                    "description": _text(info.description, shown.limits.text_chars, shown),
+                    "required": [shown.name(r) for r in info.required],
+                    "arguments": [shown.name(a) for a in info.argument_names],
                     "readOnly": info.hint("readOnlyHint"),
                     "destructive": info.hint("destructiveHint"),
                     "idempotent": info.hint("idempotentHint"),
@@ -128,30 +130,25 @@ def output_size(outcome: CallOutcome) -> int | None:
     return len(json.dumps(output, ensure_ascii=False))
 
 
-def _error_text(outcome: CallOutcome, hide_server_errors: bool) -> str | None:
-    error = outcome.error
-    if error is None:
-        return None
-    if hide_server_errors and (isinstance(error, ToolCallError) or bool(getattr(error, "server_text", ""))):
-        return GENERIC_SERVER_ERROR
-    return visible_text(" ".join(str(error).split()), outcome.secrets, limit=500)
+def history_frame(outcomes: Iterable[CallOutcome], policy: ShowPolicy | None = None) -> pd.DataFrame:
+    """One row per call made in this kernel, oldest first; arguments as masked JSON text.
 
-
-def history_frame(outcomes: Iterable[CallOutcome], hide_server_errors: bool = False) -> pd.DataFrame:
-    """One row per call made in this kernel, oldest first; arguments as masked JSON text."""
+    ``policy`` (the notebook's settings) decides whether an error's server text is shown.
+    """
     rows = []
     for outcome in outcomes:
+        shown = (policy or ShowPolicy()).with_secrets(outcome.secrets)
         arguments = None if outcome.arguments is None else json.dumps(outcome.arguments, ensure_ascii=False)
         rows.append(
             {
                 "time": pd.Timestamp(outcome.started_at),
                 "server": outcome.server,
-                "tool": visible_text(outcome.tool, outcome.secrets),
-                "arguments": None if arguments is None else visible_text(arguments, outcome.secrets, limit=2000),
+                "tool": shown.name(outcome.tool),
+                "arguments": None if arguments is None else shown.text(arguments),
                 "status": display_status(outcome),
                 "seconds": round(outcome.seconds, 3),
                 "output_chars": output_size(outcome),
-                "error": _error_text(outcome, hide_server_errors),
+                "error": None if outcome.error is None else shown.error_line(outcome.error),
             }
         )
     frame: pd.DataFrame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)

@@ -4,8 +4,8 @@ The HTML of anvia_nb's chrome (tool header, destructive warning, request header,
 built by :mod:`anvia_nb.display.chrome`, the display layer being the only place HTML is
 assembled; it is re-exported here so the widgets have one place to import it from. What stays
 here is plain text for ipywidgets' own Labels, options and tooltips: every server string goes
-through :func:`anvia_nb.display.visible_text` (secrets masked, hidden characters made visible,
-length bounded), so no widget holds markup a server wrote or a secret a server echoed.
+through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets masked, hidden characters
+made visible, length bounded by its named limits), so no widget holds markup a server wrote or a secret a server echoed.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from anvia_nb.core.types import CallOutcome
-from anvia_nb.display import display_status, visible_text
+from anvia_nb.display import display_status
 from anvia_nb.display.chrome import (
     DESCRIPTION_CHARS,
     NAME_CHARS,
@@ -22,10 +22,12 @@ from anvia_nb.display.chrome import (
     hints_text,
     is_destructive,
     notice_html,
+    policy_of,
     request_header_html,
     server_text_html,
     tool_header_html,
 )
+from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "DESCRIPTION_CHARS",
@@ -36,6 +38,7 @@ __all__ = [
     "is_destructive",
     "notice_html",
     "plain",
+    "policy_of",
     "request_header_html",
     "server_text_html",
     "show_in_cell",
@@ -43,9 +46,13 @@ __all__ = [
 ]
 
 
-def plain(text: object, secrets: Sequence[str] = (), limit: int = NAME_CHARS) -> str:
-    """Server text as one safe plain string for a Label, option or tooltip (never markup)."""
-    return visible_text(text if isinstance(text, str) else str(text), secrets, limit)
+def plain(text: object, secrets: Sequence[str] | ShowPolicy = (), limit: int | None = None) -> str:
+    """Server text as one safe plain string for a Label, option or tooltip (never markup).
+
+    ``secrets`` is a :class:`ShowPolicy` or a connection's secrets; ``limit`` defaults to ``name_chars``.
+    """
+    policy = policy_of(secrets)
+    return policy.line(text, policy.limits.name_chars if limit is None else limit)
 
 
 def history_label(outcome: CallOutcome, secrets: Sequence[str] = ()) -> str:

@@ -31,7 +31,7 @@ _HISTORY_LIMIT = 200
 
 
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
-    title = tool.info.title or (tool.info.annotations or {}).get("title")
+    title = tool.info.shown_title
     label = plain(tool.name, secrets, 80)
     if isinstance(title, str) and title and title != tool.name:
         label += f" — {plain(title, secrets, 60)}"
@@ -154,7 +154,7 @@ class Panel:
         secrets = server.secrets if server is not None else ()
 
         def matches(tool: Tool) -> bool:
-            text = " ".join(str(t) for t in (tool.name, tool.info.title or "", tool.info.description or ""))
+            text = " ".join(str(t) for t in (tool.name, tool.info.shown_title or "", tool.info.description or ""))
             return words in text.lower()
 
         shown = [t for t in tools if not words or matches(t)]

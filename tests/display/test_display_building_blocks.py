@@ -11,10 +11,18 @@ import pytest
 from display_helpers import GIF, PNG, SVG, b64
 
 import anvia_nb.display
-from anvia_nb.display import RenderSettings, mask_json, mask_secrets, visible_text
+from anvia_nb.display import RenderSettings
 from anvia_nb.display._html import Html, element, join, text
 from anvia_nb.display._images import base64_size, check_image
-from anvia_nb.display._text import prepare_text
+from anvia_nb.policy import ShowPolicy
+
+
+def mask_secrets(text: str, secrets: list[str]) -> str:
+    return ShowPolicy().with_secrets(secrets).mask(text)
+
+
+def mask_json(value: object, secrets: list[str]) -> object:
+    return ShowPolicy().with_secrets(secrets).mask_json(value)
 
 
 def test_builder_escapes_text_children_and_attribute_values() -> None:
@@ -65,16 +73,17 @@ def test_mask_json_masks_keys_and_values_and_keeps_other_types() -> None:
 
 
 def test_visible_text_marks_controls_and_keeps_newlines_and_tabs() -> None:
-    assert visible_text("a\tb\nc\x1b[1m\u200d\x9b") == "a\tb\nc␛[1m⟨U+200D⟩⟨U+009B⟩"
+    shown = ShowPolicy().visible("a\tb\nc\x1b[1m\u200d\x9b\x00\x7f")
+    assert shown == "a\tb\nc⟨ESC⟩[1m⟨U+200D⟩⟨U+009B⟩⟨NUL⟩⟨DEL⟩"
 
 
 def test_prepare_text_cuts_before_marking_and_counts_what_it_left_out() -> None:
-    prepared = prepare_text("abc" * 1000, 10, [])
+    prepared = ShowPolicy().prepare("abc" * 1000, 10)
     assert prepared.plain == "abcabcabca"
     assert prepared.hidden_chars == 2990
-    costly = prepare_text("\u202e" * 100, 200, [])
-    assert costly.cost <= 200
-    assert costly.hidden_chars == 100 - len(costly.segments)
+    costly = ShowPolicy().prepare("\u202e" * 100, 60)
+    assert costly.cost == 60 and costly.markers == 60
+    assert costly.hidden_chars == 100 - len(costly.segments) == 40
 
 
 def test_image_check_proves_type_from_bytes_and_rejects_the_rest() -> None:
@@ -96,7 +105,8 @@ def test_render_settings_have_the_documented_defaults_and_refuse_negative_limits
 
 
 def test_display_imports_only_the_stdlib_errors_core_types_and_itself() -> None:
-    allowed_internal = {"anvia_nb.errors", "anvia_nb.core.types"}
+    allowed_internal = {"anvia_nb.errors", "anvia_nb.core.types", "anvia_nb.core.content", "anvia_nb.policy",
+                        "anvia_nb._visible"}
     package = Path(anvia_nb.display.__file__).parent
     for path in package.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -34,7 +34,7 @@ def test_the_tool_header_escapes_masks_and_marks_every_server_string() -> None:
     assert "<script" not in markup and "<img" not in markup
     assert SECRET not in markup
     assert "\u202e" not in markup and "\x1b" not in markup
-    assert "⟨U+202E⟩" in markup and "␛[31m" in markup
+    assert "⟨U+202E⟩" in markup and "⟨ESC⟩[31m" in markup
     assert "hints from the server: destructive, not idempotent" in markup
 
 
@@ -55,7 +55,7 @@ def test_request_header_and_server_text_mask_the_server_and_its_text() -> None:
     assert "asks you to visit a URL" in header and SECRET not in header and "evil<b>" not in header
     assert "evil&lt;b&gt;" in header
     block = server_text_html("URL", "https://x/?k=" + SECRET + "\x07", (SECRET,), 200)
-    assert SECRET not in block and "\x07" not in block and "␇" in block
+    assert SECRET not in block and "\x07" not in block and "⟨BEL⟩" in block
 
 
 def test_a_notice_is_escaped_too() -> None:

@@ -52,17 +52,17 @@ def test_ansi_escapes_and_bidi_and_invisible_characters_are_made_visible_not_int
     audit = assert_safe_html(bundle["text/html"])
     shown = audit.text_by_class["anvia-server-text"]
     for marker in (
-        "␛[2J",
-        "␛[31m",
-        "␛]8;;https://evil.example␇",
+        "⟨ESC⟩[2J",
+        "⟨ESC⟩[31m",
+        "⟨ESC⟩]8;;https://evil.example⟨BEL⟩",
         "⟨U+202E⟩",
         "⟨U+2066⟩",
         "⟨U+2069⟩",
         "⟨U+200B⟩",
         "⟨U+FEFF⟩",
-        "␀",
-        "␇",
-        "␡",
+        "⟨NUL⟩",
+        "⟨BEL⟩",
+        "⟨DEL⟩",
         "⟨U+0085⟩",
         "⟨U+E0041⟩",
         "⟨U+200F⟩",
@@ -76,13 +76,13 @@ def test_ansi_escapes_and_bidi_and_invisible_characters_are_made_visible_not_int
         assert char not in bundle["text/plain"], hex(ord(char))
     styled = audit.text_by_class["anvia-control"]
     assert "⟨U+202E⟩" in styled
-    assert "␛[31m" in styled
+    assert "⟨ESC⟩[31m" in styled
     assert "red" not in styled
 
 
 def test_windows_line_endings_stay_line_breaks_and_a_lone_carriage_return_is_visible() -> None:
     bundle = bundle_from_outcome(outcome(text_result("a\r\nb\rc")))
-    assert "a\nb␍c" in bundle["text/plain"]
+    assert "a\nb⟨CR⟩c" in bundle["text/plain"]
 
 
 HOSTILE_ITEMS: list[dict[str, Any]] = [

@@ -10,7 +10,8 @@ from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.display import RenderSettings, bundle_from_outcome, mask_json, mask_secrets, tree_bundle_from_outcome
+from anvia_nb.display import RenderSettings, bundle_from_outcome, tree_bundle_from_outcome
+from anvia_nb.policy import ShowPolicy
 
 HOSTILE_ALPHABET = st.sampled_from(
     [
@@ -60,8 +61,9 @@ def test_masking_removes_every_secret_from_every_rendering(secret: str, before: 
 @given(secret=SECRET, text=SERVER_TEXT)
 def test_mask_secrets_and_mask_json_leave_no_secret(secret: str, text: str) -> None:
     combined = text + secret + text
-    assert secret not in mask_secrets(combined, [secret])
-    masked = mask_json({combined: [combined, {"k": combined}]}, [secret])
+    policy = ShowPolicy().with_secrets([secret])
+    assert secret not in policy.mask(combined)
+    masked = policy.mask_json({combined: [combined, {"k": combined}]})
     assert secret not in repr(masked)
 
 

@@ -80,7 +80,7 @@ def test_form_labels_options_tooltips_and_problems_mask_secrets_and_hidden_chara
     fill_badly(form)
     assert_nothing_hidden_or_unbounded(form.widget)
     name = form.field("name")
-    assert name.name_label.value.startswith("Name⟨U+202E⟩evil␛[31m ••••••") and name.name_label.value.endswith(" *")
+    assert name.name_label.value.startswith("Name⟨U+202E⟩evil⟨ESC⟩[31m ••••••") and name.name_label.value.endswith(" *")
     assert len(name.name_label.value) <= LABEL_CHARS
     assert name.help_label.value.startswith("Use •••••• here.") and len(name.help_label.value) <= HELP_CHARS
     assert name.problem_label.value == "'zzz' does not match '^••••••$'"
