@@ -44,6 +44,8 @@ class Limits:
     """A one-line text: a title, a problem, an error line, a table cell."""
     text_chars: int = 4_000
     """A longer text the server wrote outside a result: a description, a message, a URL, a log line."""
+    option_chars: int = 80
+    """One entry of a list or dropdown: a tool's label, a history row's arguments."""
     log_chars: int = 20_000
     """How much of a connection's log is read."""
     blocks: int = 200

@@ -12,6 +12,7 @@ Pure functions: values in, markup strings out.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from anvia_nb.core.types import ANNOTATION_HINTS, ToolInfo
 from anvia_nb.display._html import Html, element
@@ -19,7 +20,9 @@ from anvia_nb.policy import Limits, ShowPolicy
 
 __all__ = [
     "DESCRIPTION_CHARS",
+    "LINE_CHARS",
     "NAME_CHARS",
+    "OPTION_CHARS",
     "destructive_warning_html",
     "hints_text",
     "is_destructive",
@@ -31,7 +34,9 @@ __all__ = [
 ]
 
 NAME_CHARS = Limits().name_chars
+LINE_CHARS = Limits().line_chars
 DESCRIPTION_CHARS = Limits().text_chars
+OPTION_CHARS = Limits().option_chars
 Secrets = Sequence[str] | ShowPolicy
 """What the chrome functions take: a ready :class:`ShowPolicy`, or a connection's secrets."""
 _HINT_WORDS = {
@@ -44,7 +49,13 @@ _HINT_WORDS = {
 
 def policy_of(secrets: Secrets) -> ShowPolicy:
     """``secrets`` as a show policy: itself when it is one, else the default policy masking them."""
-    return secrets if isinstance(secrets, ShowPolicy) else ShowPolicy().with_secrets(secrets)
+    return secrets if isinstance(secrets, ShowPolicy) else _default_policy(tuple(secrets))
+
+
+@lru_cache(maxsize=64)
+def _default_policy(secrets: tuple[str, ...]) -> ShowPolicy:
+    """One policy per connection's secrets, so a form's hundreds of labels share one compiled mask."""
+    return ShowPolicy().with_secrets(secrets)
 
 
 def hints_text(info: ToolInfo) -> str:

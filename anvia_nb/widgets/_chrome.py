@@ -17,7 +17,9 @@ from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import display_status
 from anvia_nb.display.chrome import (
     DESCRIPTION_CHARS,
+    LINE_CHARS,
     NAME_CHARS,
+    OPTION_CHARS,
     destructive_warning_html,
     hints_text,
     is_destructive,
@@ -31,7 +33,9 @@ from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "DESCRIPTION_CHARS",
+    "LINE_CHARS",
     "NAME_CHARS",
+    "OPTION_CHARS",
     "destructive_warning_html",
     "hints_text",
     "history_label",
@@ -58,7 +62,7 @@ def plain(text: object, secrets: Sequence[str] | ShowPolicy = (), limit: int | N
 def history_label(outcome: CallOutcome, secrets: Sequence[str] = ()) -> str:
     """One history row as plain text: time, server · tool, status, seconds, arguments."""
     when = outcome.started_at.astimezone().strftime("%H:%M:%S") if isinstance(outcome.started_at, datetime) else ""
-    args = plain(repr(outcome.arguments or {}), secrets, 60)
+    args = plain(repr(outcome.arguments or {}), secrets, OPTION_CHARS)
     name = f"{plain(outcome.server, secrets)} · {plain(outcome.tool, secrets)}"
     return f"{when}  {name}  {display_status(outcome)}  {outcome.seconds:.2f} s  {args}"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.widgets._chrome import plain
+from anvia_nb.widgets._chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, plain
 from anvia_nb.widgets.spec import Entry, FieldSpec, value_from_entry
 
 __all__ = [
@@ -29,11 +29,11 @@ __all__ = [
     "text_field",
 ]
 
-LABEL_CHARS = 200
+LABEL_CHARS = NAME_CHARS
 """The most a field's name label or one choice's label shows of the server's text."""
-HELP_CHARS = 2_000
+HELP_CHARS = DESCRIPTION_CHARS
 """The most a field's description (help line, tooltip) shows."""
-PROBLEM_CHARS = 400
+PROBLEM_CHARS = LINE_CHARS
 """The most a field's problem line shows (it may quote a pattern, an enum, the typed value)."""
 UNSET_LABEL = "(not set)"
 _PLACEHOLDERS = {

@@ -100,7 +100,7 @@ class ElicitationPrompt:
         else:
             url = request.get("url")
             parts.append(widgets.HTML(server_text_html("URL sent by the server (not opened, not fetched)",
-                                                       url if isinstance(url, str) else repr(url), secrets, 2_000)))
+                                                       url if isinstance(url, str) else repr(url), secrets)))
             parts.append(widgets.HTML(notice_html(
                 "anvia_nb never opens this link. Copy it into a browser yourself only if you trust it, "
                 "then press Accept; or Decline.")))

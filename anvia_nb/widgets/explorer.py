@@ -18,7 +18,7 @@ from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.widgets._chrome import history_label, notice_html, plain, show_in_cell
+from anvia_nb.widgets._chrome import OPTION_CHARS, history_label, notice_html, plain, show_in_cell
 from anvia_nb.widgets.tool_form import ToolForm
 
 __all__ = ["Panel", "panel"]
@@ -32,9 +32,9 @@ _HISTORY_LIMIT = 200
 
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
     title = tool.info.shown_title
-    label = plain(tool.name, secrets, 80)
+    label = plain(tool.name, secrets, OPTION_CHARS)
     if isinstance(title, str) and title and title != tool.name:
-        label += f" — {plain(title, secrets, 60)}"
+        label += f" — {plain(title, secrets, OPTION_CHARS)}"
     return label
 
 

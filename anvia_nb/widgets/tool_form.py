@@ -27,6 +27,7 @@ from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
+    LINE_CHARS,
     destructive_warning_html,
     is_destructive,
     notice_html,
@@ -223,7 +224,7 @@ class ToolForm:
             self.progress.description = f"{progress:g}"
         self.progress.value = min(float(progress), self.progress.max)
         self.progress.layout.display = None
-        self.progress_message.value = plain(message, self.secrets, 200) if message else ""
+        self.progress_message.value = plain(message, self.secrets, LINE_CHARS) if message else ""
 
     def show_prompt(self, prompt: ElicitationPrompt) -> None:
         """Where a server's request for input appears while this form's call runs."""
