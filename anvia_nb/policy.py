@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from anvia_nb._visible import Measure, Prepared, cut
+from anvia_nb.errors import ProtocolError, ToolCallError
 
 __all__ = ["HIDDEN_SERVER_ERROR", "MASK", "Limits", "Prepared", "ShowPolicy", "quotes_a_server", "secret_variants"]
 
@@ -79,9 +80,11 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
 
 
 def quotes_a_server(error: BaseException | None) -> bool:
-    """Whether an error, or one it was raised from, carries text a server wrote."""
-    from anvia_nb.errors import ProtocolError, ToolCallError
+    """Whether an error, or one it was raised from, carries text a server wrote.
 
+    Decided on structure, never on wording: a tool-call or protocol error, or any error with a
+    non-empty ``server_text``, anywhere in the ``__cause__`` chain.
+    """
     seen = 0
     while error is not None and seen < 10:
         if isinstance(error, (ToolCallError, ProtocolError)) or getattr(error, "server_text", None):
@@ -100,7 +103,8 @@ class ShowPolicy:
 
     def with_secrets(self, secrets: Iterable[str]) -> ShowPolicy:
         """This policy, also masking ``secrets`` (e.g. one connection's)."""
-        return replace(self, secrets=self.secrets | frozenset(s for s in secrets if isinstance(s, str) and s))
+        added = frozenset(s for s in secrets if isinstance(s, str) and s) - self.secrets
+        return replace(self, secrets=self.secrets | added) if added else self
 
     @cached_property
     def _variants(self) -> tuple[str, ...]:
