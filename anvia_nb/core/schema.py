@@ -1,7 +1,15 @@
-"""JSON Schema checks with a full 2020-12 validator (the default dialect when ``$schema`` is absent).
+"""The one JSON Schema validator: a full 2020-12 validator (the default dialect when ``$schema``
+is absent), compiled once per schema and shared by every surface.
 
 Used for a tool's outputSchema (seed 002: validate structuredContent, show the verdict) and for
-checking arguments against an inputSchema before anything is sent.
+checking arguments against an inputSchema before anything is sent: ``%mcp call``, ``Tool.call``
+and the forms all ask :func:`schema_check`, so they accept and refuse exactly the same arguments.
+
+The format policy is one option, ``formats``: ``"annotate"`` (the default, used everywhere a
+call can be refused) treats ``format`` as an annotation, as 2020-12 and the SDKs' own checks do;
+``"assert"`` also checks the formats a person can be helped with (see ``_schema_words``), which
+a form uses only for hints that never block. A server's schema never makes us fetch a remote
+``$ref``. jsonschema is imported on first use (or by :func:`warm_up` on a thread), never at import.
 """
 
 from __future__ import annotations
@@ -11,15 +19,33 @@ import re
 import sys
 import threading
 import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from anvia_nb.core._schema_words import format_checker, plain_words
 
 if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
     from jsonschema.protocols import Validator
 
-__all__ = ["argument_problems", "output_problems", "warm_up"]
+__all__ = [
+    "FormatPolicy",
+    "Problem",
+    "SchemaCheck",
+    "argument_problems",
+    "compiled_count",
+    "dotted",
+    "output_problems",
+    "schema_check",
+    "warm_up",
+]
 
+FormatPolicy = Literal["annotate", "assert"]
 _MAX_PROBLEMS = 20
+_UNFINISHED = "unfinished"
+"""The ``validator`` of a problem whose check could not finish in time (never blocking)."""
 
 
 def warm_up() -> None:
@@ -29,16 +55,111 @@ def warm_up() -> None:
         threading.Thread(target=lambda: __import__("jsonschema"), name="anvia_nb-warm-up", daemon=True).start()
 
 
-class _Unusable(str):
-    """Why a schema cannot be applied (invalid, or a $ref that does not resolve locally)."""
+@dataclass(frozen=True)
+class Problem:
+    """One way a value breaks a schema.
+
+    ``path`` leads to the value (property names and list indexes); ``message`` is the
+    validator's own wording, ``plain`` says the same in plain words. ``blocking`` is false for a
+    check that could not finish (a pattern too costly to evaluate): reported, never refusing.
+    """
+
+    path: tuple[str | int, ...]
+    message: str
+    plain: str
+    keyword: str = ""
+    blocking: bool = True
+    reported_at: tuple[str | int, ...] | None = None
+    """Where the validator reported it, when that differs from ``path`` (a missing property is
+    reported at its parent)."""
+
+    @property
+    def where(self) -> str:
+        """``"filter.tags[1]"``: the path dotted, list indexes in brackets (``""`` at the root)."""
+        return dotted(self.path)
+
+    def line(self, *, plain: bool = False) -> str:
+        """``"count: must be an integer"`` (plain) or the validator's ``"count: 'x' is not of type 'integer'"``."""
+        where = self.where if plain or self.reported_at is None else dotted(self.reported_at)
+        text = self.plain if plain else self.message
+        return f"{where}: {text}" if where else text
+
+
+def dotted(path: tuple[str | int, ...]) -> str:
+    """A path as text: names dotted, list indexes in brackets."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+class SchemaCheck:
+    """One schema compiled once: call :meth:`problems` as often as needed.
+
+    ``unusable`` says why the schema cannot be applied (invalid, or a ``$ref`` that does not
+    resolve locally); such a check finds no problems, since it cannot judge.
+    """
+
+    def __init__(self, validator: Validator | None, unusable: str | None = None) -> None:
+        self._validator = validator
+        self.unusable = unusable
+
+    def problems(self, instance: Any) -> list[Problem]:
+        """Every way ``instance`` breaks the schema, sorted by path (at most 20)."""
+        found = self._errors(instance)
+        return [] if found is None else found
+
+    def _errors(self, instance: Any) -> list[Problem] | None:
+        if self._validator is None:
+            return None if self.unusable else []
+        import referencing.exceptions
+        from jsonschema.exceptions import SchemaError, UnknownType
+
+        try:
+            errors = sorted(self._validator.iter_errors(instance),
+                            key=lambda e: ([str(p) for p in e.absolute_path], e.message))
+        except (referencing.exceptions.Unresolvable, SchemaError, UnknownType, re.error, RecursionError,
+                TypeError, ValueError) as exc:
+            self.unusable = f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300]
+            return None
+        return [_problem(error) for error in errors[:_MAX_PROBLEMS]]
+
+    def verdict(self, instance: Any) -> list[Problem] | str:
+        """Problems, or the reason the schema cannot be applied."""
+        found = self._errors(instance)
+        return (self.unusable or "") if found is None else found
+
+
+_ACCEPT_ALL = SchemaCheck(None)
+
+
+def _problem(error: ValidationError) -> Problem:
+    keyword = str(error.validator)
+    path = tuple(error.absolute_path)
+    if keyword == "required":  # the missing property is the field that has the problem
+        wanted = error.validator_value if isinstance(error.validator_value, list) else []
+        missing = next((name for name in wanted if f"{name!r} is a required property" == error.message), None)
+        if isinstance(missing, str):
+            return Problem((*path, missing), error.message, "a value is required", keyword, reported_at=path)
+    return Problem(path, error.message, plain_words(error), keyword, blocking=keyword != _UNFINISHED)
+
+
+def schema_check(schema: Any, *, formats: FormatPolicy = "annotate") -> SchemaCheck:
+    """The compiled check of ``schema``, built once per distinct schema (and format policy)."""
+    if schema is True or schema == {}:
+        return _ACCEPT_ALL
+    if not isinstance(schema, dict):
+        return SchemaCheck(None, "the schema is not a JSON object")
+    try:
+        text = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return SchemaCheck(None, "the schema is not JSON")
+    return _compiled(text, formats)
 
 
 @lru_cache(maxsize=256)
-def _validator(schema_json: str) -> Validator | _Unusable:
+def _compiled(schema_json: str, formats: FormatPolicy) -> SchemaCheck:
     import referencing
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
-    from jsonschema.validators import validator_for
+    from jsonschema.validators import extend, validator_for
 
     schema = json.loads(schema_json)
     with warnings.catch_warnings():
@@ -47,49 +168,49 @@ def _validator(schema_json: str) -> Validator | _Unusable:
     try:
         cls.check_schema(schema)
     except (SchemaError, re.error, RecursionError) as exc:
-        return _Unusable(f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}")
+        return SchemaCheck(None, f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}")
+    bounded = extend(cls, {"pattern": _bounded_pattern})  # type: ignore[no-untyped-call]
     # An explicit empty registry: a server's schema must never make us fetch a remote $ref.
-    # No format checker: formats are annotations in 2020-12, as in the SDKs' own checks.
-    validator: Validator = cls(schema, registry=referencing.Registry())
-    return validator
+    checker = format_checker() if formats == "assert" else None
+    validator: Validator = bounded(schema, registry=referencing.Registry(), format_checker=checker)
+    return SchemaCheck(validator)
 
 
-def _path(parts: Any) -> str:
-    text = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
-    return text.lstrip(".")
+def compiled_count() -> int:
+    """How many schemas were compiled so far (each distinct schema once, while it stays cached)."""
+    return _compiled.cache_info().misses
 
 
-def _check(schema: Any, instance: Any) -> list[str] | _Unusable:
-    if schema is True or schema == {}:
-        return []
-    if not isinstance(schema, dict):
-        return _Unusable("the schema is not a JSON object")
-    validator = _validator(json.dumps(schema, sort_keys=True))
-    if isinstance(validator, _Unusable):
-        return validator
-    import referencing.exceptions
-    from jsonschema.exceptions import SchemaError, UnknownType
+def _bounded_pattern(validator: Validator, pattern: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """``pattern``, evaluated with a bounded cost: a server's regex must never freeze the kernel."""
+    from jsonschema.exceptions import ValidationError
 
-    try:
-        errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path])
-    except (referencing.exceptions.Unresolvable, SchemaError, UnknownType, re.error, RecursionError) as exc:
-        return _Unusable(f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300])
-    lines = []
-    for error in errors[:_MAX_PROBLEMS]:
-        where = _path(error.absolute_path)
-        lines.append(f"{where}: {error.message}" if where else error.message)
-    return lines
+    from anvia_nb.core._patterns import search
+
+    if not validator.is_type(instance, "string") or not isinstance(pattern, str):
+        return
+    found = search(pattern, instance)
+    if found is None:
+        yield ValidationError(f"the pattern {pattern!r} could not be checked in time; the server will judge it",
+                              validator=_UNFINISHED)
+    elif not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _lines(schema: Any, instance: Any, owner: str = "") -> list[str]:
+    found = schema_check(schema).verdict(instance)
+    if isinstance(found, str):
+        return [f"{owner}{found}"] if owner else []
+    return [problem.line() for problem in found if problem.blocking]
 
 
 def output_problems(schema: Any, structured: Any) -> list[str]:
     """The outputSchema verdict: one line per violation, ``[]`` if valid. A schema that cannot be
     applied is itself reported, since the data it promises cannot be checked."""
-    found = _check(schema, structured)
-    return [f"outputSchema: {found}"] if isinstance(found, _Unusable) else found
+    return _lines(schema, structured, owner="outputSchema: ")
 
 
 def argument_problems(schema: Any, arguments: Any) -> list[str]:
     """Arguments against an inputSchema, before sending: ``[]`` when they fit or when the schema
     cannot be applied (the server still validates; we only stop what is surely wrong)."""
-    found = _check(schema, arguments)
-    return [] if isinstance(found, _Unusable) else found
+    return _lines(schema, arguments)

@@ -7,14 +7,16 @@ server string a field shows passes through :func:`~anvia_nb.widgets._chrome.plai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import html
+import json
+from collections.abc import Callable, Iterator, Sequence
 from datetime import date
 from typing import Any
 
 import ipywidgets as widgets
 
 from anvia_nb.widgets._chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, plain
-from anvia_nb.widgets.spec import Entry, FieldSpec, value_from_entry
+from anvia_nb.widgets.spec import Entry, FieldSpec, Path, example_json
 
 __all__ = [
     "HELP_CHARS",
@@ -26,7 +28,10 @@ __all__ = [
     "DateField",
     "FieldWidget",
     "MultiChoiceField",
+    "default_note",
     "text_field",
+    "unset_label",
+    "wrapped_html",
 ]
 
 LABEL_CHARS = NAME_CHARS
@@ -46,7 +51,8 @@ _PLACEHOLDERS = {
 
 
 def _hint(spec: FieldSpec) -> str:
-    """A placeholder that says what to type: the format, the number kind and its range."""
+    """A placeholder that says what to type: the format, the number kind and its range, the shape
+    of the JSON; and the default the server applies when the field is left out."""
     c = spec.constraints
     if spec.kind in {"number", "integer"}:
         parts: list[str] = [spec.kind]
@@ -56,10 +62,26 @@ def _hint(spec: FieldSpec) -> str:
             parts.append(f"{'≥' if c.minimum is not None else '>'} {low:g}")
         if high is not None:
             parts.append(f"{'≤' if c.maximum is not None else '<'} {high:g}")
-        return " ".join(parts)
-    if spec.kind == "json":
-        return "JSON"
-    return _PLACEHOLDERS.get(c.format or "", "")
+        text = " ".join(parts)
+    elif spec.kind == "json":
+        text = example_json(spec.schema) if spec.schema is not None else "JSON"
+    else:
+        text = _PLACEHOLDERS.get(c.format or "", "")
+    note = default_note(spec)
+    return f"{note}  ({text})" if note and text else note or text
+
+
+def default_note(spec: FieldSpec) -> str:
+    """``"server default: 10"`` for an optional field whose default is not sent (else ``""``)."""
+    if not spec.has_default or spec.required:
+        return ""
+    return f"server default: {json.dumps(spec.default, ensure_ascii=False)}"
+
+
+def wrapped_html(text: str, color: str = "") -> str:
+    """Plain text (already masked and bounded) as escaped HTML that wraps instead of clipping."""
+    style = "white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.3;font-size:12px"
+    return f'<div style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
 
 
 class FieldWidget:
@@ -80,14 +102,19 @@ class FieldWidget:
         self._callbacks: list[Callable[[], None]] = []
         self.null_box = widgets.Checkbox(value=False, description="null", indent=False,
                                          layout=widgets.Layout(width="auto")) if spec.nullable else None
-        self.problem_label = widgets.Label(value="", style={"text_color": "#b00020"})
+        self.problem_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
+        self.hint_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         marker = " *" if spec.required and show_label and spec.name else ""
         label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
         self.name_label = widgets.Label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
         description = plain(spec.description, self.secrets, HELP_CHARS) if spec.description else ""
         if description:
             self.name_label.tooltip = description
-        self.help_label = widgets.Label(value=description)
+        placeholder_shows_default = isinstance(control, (widgets.Text, widgets.Textarea)) or spec.kind in {
+            "boolean", "choice"}
+        note = "" if placeholder_shows_default else default_note(spec)
+        self.help_text = "\n".join(part for part in (description, note and f"({note}, not sent)") if part)
+        self.help_label = widgets.HTML(value=wrapped_html(self.help_text, "#555"))
         self.widget = self._layout(show_label)
         if self.null_box is not None:
             self.null_box.observe(self._on_null, names="value")
@@ -97,11 +124,11 @@ class FieldWidget:
         row = [self.input] if self.null_box is None else [self.input, self.null_box]
         if show_label and self.spec.label:
             row.insert(0, self.name_label)
-        parts: list[Any] = [widgets.HBox(row)]
-        if self.spec.description and show_label:
+        parts: list[Any] = [widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))]
+        if self.help_text and show_label:
             parts.append(self.help_label)
-        parts.append(self.problem_label)
-        return widgets.VBox(parts)
+        parts += [self.problem_label, self.hint_label]
+        return widgets.VBox(parts, layout=widgets.Layout(max_width="100%"))
 
     def _watch(self, control: Any) -> None:
         control.observe(lambda _change: self._changed(), names="value")
@@ -113,15 +140,35 @@ class FieldWidget:
     def _set_enabled(self, enabled: bool) -> None:
         self.input.disabled = not enabled
 
-    def _show_problems(self, problems: list[str]) -> None:
-        shown = "; ".join(problems) if self.touched else ""
-        self.problem_label.value = plain(shown, self.secrets, PROBLEM_CHARS)
+    @property
+    def problem_text(self) -> str:
+        """The problems this field shows now (plain text; ``""`` when none)."""
+        return self._problem_text
+
+    @property
+    def hint_text(self) -> str:
+        """The non-blocking hint this field shows now (a format it could not recognise)."""
+        return self._hint_text
+
+    _problem_text = ""
+    _hint_text = ""
+
+    def show_problems(self, problems: Sequence[str]) -> None:
+        """Show these problems beside the field (the form decides which belong here)."""
+        self._problem_text = plain("; ".join(problems), self.secrets, PROBLEM_CHARS) if problems else ""
+        self.problem_label.value = wrapped_html(self._problem_text, "#b00020")
+        self.problem_label.layout.display = None if problems else "none"
+
+    def show_hint(self, hint: str) -> None:
+        """Show a hint that does not block the call ("does not look like an email address")."""
+        self._hint_text = plain(hint, self.secrets, PROBLEM_CHARS) if hint else ""
+        self.hint_label.value = wrapped_html(self._hint_text, "#8a6d00")
+        self.hint_label.layout.display = None if hint else "none"
 
     def _changed(self) -> None:
         if self._loading:
             return
         self.touched = True
-        self.refresh_problems()
         for callback in list(self._callbacks):
             callback()
 
@@ -129,10 +176,13 @@ class FieldWidget:
         """Call ``callback()`` after every change a person makes in this field (or inside it)."""
         self._callbacks.append(callback)
 
-    def refresh_problems(self) -> None:
-        """Show this field's own problems, once it was touched (a fresh form does not scold)."""
-        _, problems = value_from_entry(self.spec, self.entry())
-        self._show_problems(problems)
+    def inner(self, step: str | int) -> FieldWidget | None:
+        """The field one step down a path (a property name, a list index), if any."""
+        return None
+
+    def walk(self, path: Path = ()) -> Iterator[tuple[Path, FieldWidget]]:
+        """This field and every field inside it, with their paths."""
+        yield path, self
 
     def entry(self) -> Entry:
         """What is in the field now."""
@@ -150,7 +200,6 @@ class FieldWidget:
             self.touched = entry.touched
         finally:
             self._loading = False
-        self.refresh_problems()
 
     def _entry_parts(self) -> dict[str, Any]:
         return {"text": self.input.value}
@@ -186,14 +235,14 @@ class DateField(FieldWidget):
 class BooleanField(FieldWidget):
     """A checkbox when a value is required; otherwise a dropdown that can say "(not set)"."""
 
-    _OPTIONS = ((UNSET_LABEL, "unset"), ("true", "true"), ("false", "false"))
 
     def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
         control: Any
         if spec.required:
             control = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
         else:
-            control = widgets.Dropdown(options=self._OPTIONS, value="unset")
+            options = ((unset_label(spec), "unset"), ("true", "true"), ("false", "false"))
+            control = widgets.Dropdown(options=options, value="unset")
         super().__init__(spec, control, **kwargs)
 
     def _entry_parts(self) -> dict[str, Any]:
@@ -205,6 +254,15 @@ class BooleanField(FieldWidget):
             self.input.value = bool(entry.flag)
         else:
             self.input.value = "unset" if entry.flag is None else ("true" if entry.flag else "false")
+
+
+def unset_label(spec: FieldSpec, secrets: Sequence[str] = ()) -> str:
+    """"(not set)", or "(not set: server default true)" when the server has a default."""
+    if not spec.has_default or spec.required:
+        return UNSET_LABEL
+    shown = next((c.label for c in spec.choices if c.value == spec.default), None)
+    note = plain(shown, secrets, 60) if shown is not None else default_note(spec).removeprefix("server default: ")
+    return f"(not set: server default {note})"
 
 
 def _choice_options(spec: FieldSpec, secrets: Sequence[str]) -> list[tuple[str, int]]:
@@ -229,7 +287,7 @@ class ChoiceField(FieldWidget):
     def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
         options = _choice_options(spec, secrets)
         if not spec.required:
-            options.insert(0, (UNSET_LABEL, -1))
+            options.insert(0, (unset_label(spec, secrets), -1))
         control = widgets.Dropdown(options=options, value=None if spec.required else -1)
         super().__init__(spec, control, secrets=secrets, **kwargs)
 
@@ -263,7 +321,7 @@ def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:
     placeholder = _hint(spec)
     if spec.kind == "json":
         control = widgets.Textarea(value="", placeholder=placeholder, rows=3,
-                                   layout=widgets.Layout(width="32em"))
+                                   layout=widgets.Layout(width="32em", max_width="100%"))
     else:
         control = widgets.Text(value="", placeholder=placeholder, continuous_update=True)
     return FieldWidget(spec, control, **kwargs)

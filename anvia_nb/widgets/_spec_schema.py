@@ -1,7 +1,9 @@
 """Turn a tool's ``inputSchema`` into a :class:`FieldSpec` tree (pure: no ipywidgets).
 
-The schemas come from servers, so this reads them defensively: anything it does not model
-(unions of objects, ``allOf`` beyond a single wrapper, maps without properties, ``{}``, ``true``,
+Arrays of objects (every ``list[Model]``) become addable groups of fields; a union of types
+(``type: ["boolean", "string"]``, ``anyOf`` of types) a chooser of the type. The schemas come
+from servers, so this reads them defensively: anything it does not model (``allOf`` beyond a
+single wrapper, maps without properties, ``{}``, ``true``,
 remote or recursive ``$ref``) becomes a JSON text field for that one field, never an exception.
 Local ``$ref`` (``#/$defs/...``, ``#/definitions/...``, any JSON pointer) is resolved, with two
 bounds so that a hostile schema cannot make the form explode: a ref already being expanded, and
@@ -11,6 +13,7 @@ any field past a depth or a total size, become JSON fields too.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -23,7 +26,7 @@ from anvia_nb.widgets._spec_types import (
     FieldSpec,
 )
 
-__all__ = ["field_spec_from_schema"]
+__all__ = ["field_spec_from_schema", "resolve_local"]
 
 MAX_DEPTH = 12
 MAX_FIELDS = 400
@@ -31,6 +34,10 @@ MAX_FIELDS = 400
 fields, and building them costs seconds of the kernel's time (a ref graph that doubles per level)."""
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly",
                           "writeOnly", "$comment"})
+_ITEM_KINDS = SIMPLE_KINDS | {"choice", "object", "union"}
+"""What a list's rows can be: one value each, a group of fields (``list[Model]``), or a union."""
+_KIND_NAMES = {"string": "text", "number": "number", "integer": "integer", "boolean": "true/false",
+               "choice": "choice", "multi_choice": "choices", "list": "list", "object": "object"}
 _SIMPLE_TYPES: dict[str, FieldKind] = {
     "string": "string", "number": "number", "integer": "integer", "boolean": "boolean"
 }
@@ -65,6 +72,21 @@ def _json_pointer(root: Any, ref: str) -> Any:
         else:
             return NO_DEFAULT
     return node
+
+
+def resolve_local(root: Any, schema: Any) -> Any:
+    """``schema`` with a chain of local ``$ref`` followed (at most a few steps), else as it is."""
+    for _ in range(8):
+        ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+        if not isinstance(ref, str):
+            return schema
+        target = _json_pointer(root, ref)
+        if target is NO_DEFAULT:
+            return schema
+        if not isinstance(target, Mapping):
+            return target
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
 
 
 def _is_null_schema(option: Any) -> bool:
@@ -177,8 +199,9 @@ class _Builder:
                     del current[key]
                     current = {**rest[0], **current}
                     break
-                if rest and all(_const_of(option) is not NO_DEFAULT for option in rest):
-                    current[key] = rest
+                if rest and (all(_const_of(option) is not NO_DEFAULT for option in rest)
+                             or all(isinstance(option, Mapping) for option in rest)):
+                    current[key] = rest  # a choice of constants, or a union of types
                     return current, nullable, refs
                 return None, nullable, refs
             else:
@@ -219,7 +242,13 @@ class _Builder:
         if isinstance(type_, list):
             kinds = [t for t in type_ if t != "null"]
             nullable = nullable or len(kinds) < len(type_)
+            if len(kinds) > 1 and all(isinstance(t, str) for t in kinds):
+                rest = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
+                return self._union(schema, [{**rest, "type": t} for t in kinds], nullable, common, refs, depth)
             type_ = kinds[0] if len(kinds) == 1 else "union"
+        union = schema.get("anyOf", schema.get("oneOf"))
+        if isinstance(union, list) and any(_const_of(option) is NO_DEFAULT for option in union):
+            return self._union(schema, union, nullable, common, refs, depth)
 
         values: list[Any] | None = None
         labels: list[str] = []
@@ -257,6 +286,23 @@ class _Builder:
             return self._object(schema, nullable, common, refs, depth)
         return self._spec("json", schema, schema, nullable=nullable, **common)
 
+    def _union(
+        self, schema: dict[str, Any], options: list[Any], nullable: bool, common: dict[str, Any],
+        refs: tuple[str, ...], depth: int,
+    ) -> FieldSpec:
+        """A chooser of the type, then that type's field: each option must be one a form can show."""
+        built = tuple(
+            self.build(option, name="", required=common["required"], refs=refs, depth=depth + 1)
+            for option in options
+        )
+        if len(built) < 2 or any(option.kind in {"json", "union"} or option.nullable for option in built):
+            return self._spec("json", schema, schema, nullable=nullable, **common)
+        labelled = tuple(
+            option if option.title else replace(option, title=_KIND_NAMES.get(option.kind, option.kind))
+            for option in built
+        )
+        return self._spec("union", schema, schema, nullable=nullable, options=labelled, **common)
+
     def _array(
         self, schema: dict[str, Any], nullable: bool, common: dict[str, Any],
         refs: tuple[str, ...], depth: int,
@@ -265,7 +311,7 @@ class _Builder:
         if "prefixItems" in schema or not isinstance(items, Mapping):
             return self._spec("json", schema, schema, nullable=nullable, **common)
         item = self.build(items, name="", required=True, refs=refs, depth=depth + 1)
-        if item.nullable or item.kind not in SIMPLE_KINDS | {"choice"}:
+        if item.nullable or item.kind not in _ITEM_KINDS or (item.kind == "object" and not item.children):
             return self._spec("json", schema, schema, nullable=nullable, **common)
         if item.kind == "choice":
             return self._spec("multi_choice", schema, schema, nullable=nullable, item=item,

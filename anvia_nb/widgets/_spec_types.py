@@ -16,12 +16,12 @@ from typing import Any, Literal
 __all__ = ["NO_DEFAULT", "OMITTED", "Choice", "Constraints", "Entry", "FieldKind", "FieldSpec"]
 
 FieldKind = Literal[
-    "string", "number", "integer", "boolean", "choice", "multi_choice", "list", "object", "json"
+    "string", "number", "integer", "boolean", "choice", "multi_choice", "list", "object", "union", "json"
 ]
-"""What widget a field gets. ``json`` is the fallback for anything the form cannot model."""
+"""What widget a field gets. ``union`` lets a person choose the type (``type: ["boolean", "string"]``);
+``json`` is the fallback for anything the form cannot model."""
 
 SIMPLE_KINDS: frozenset[str] = frozenset({"string", "number", "integer", "boolean"})
-TEXT_KINDS: frozenset[str] = frozenset({"string", "number", "integer", "json"})
 
 
 class _Marker:
@@ -90,8 +90,9 @@ class FieldSpec:
 
     ``name`` is the property name (``""`` for the root and for array items); ``title`` is the
     schema's title when it has one. ``children`` are an object's properties in schema order;
-    ``item`` is the spec of an array's items (``list`` and ``multi_choice``). ``schema`` is the
-    resolved sub-schema, kept for JSON fields and excluded from comparisons.
+    ``item`` is the spec of an array's items (``list`` and ``multi_choice``); ``options`` are the
+    types a ``union`` can take, one spec each. ``schema`` is the resolved sub-schema, kept for
+    JSON fields and excluded from comparisons.
     """
 
     kind: FieldKind
@@ -105,6 +106,7 @@ class FieldSpec:
     choices: tuple[Choice, ...] = ()
     children: tuple[FieldSpec, ...] = ()
     item: FieldSpec | None = None
+    options: tuple[FieldSpec, ...] = ()
     schema: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -131,7 +133,9 @@ class Entry:
     Which attribute matters depends on the field's kind: ``text`` for string, number, integer,
     json (and dates, as ISO text); ``flag`` for boolean (``None`` = not set); ``chosen`` for
     choice and multi_choice (indexes into ``FieldSpec.choices``); ``items`` for lists;
-    ``children`` for objects. ``null`` is the explicit "send null" choice of a nullable field.
+    ``children`` for objects. A union keeps the chosen option's index in ``chosen`` and one
+    entry per option in ``items`` (so switching back and forth keeps what was typed). ``null``
+    is the explicit "send null" choice of a nullable field.
     """
 
     touched: bool = False

@@ -3,14 +3,21 @@
 The rules, which decide what a server receives:
 
 - an optional field nobody touched is left out, never sent as ``null``, ``0``, ``false`` or ``""``;
-  this includes a field that shows its ``default``: leaving it out lets the server apply its own;
+  an optional field's ``default`` is therefore not in its entry (a form shows it as a
+  placeholder): leaving it out lets the server apply its own;
 - an optional text or number field left empty is left out too; a *required* string is sent as
-  typed, so an empty one is sent as ``""``;
+  typed, so an empty one is sent as ``""``; a required field with a default shows and sends it;
+- a list (or multiple choice) follows the same rules: its empty rows are never sent, an
+  optional one with nothing in it is left out, and a required one with nothing in it is a
+  problem (the JSON mode is the way to send ``[]``);
 - ``null`` is sent only for a nullable field whose "null" box the user ticked (or that a
   required field shows as its default);
 - an optional nested object is left out unless something inside it was touched;
 - what does not parse (``"1e"`` in a number field, broken JSON) stays in the entry as typed and
-  becomes a problem line, never an exception.
+  becomes a problem, never an exception.
+
+Only what the entries themselves say is checked here; the schema's own constraints are checked
+once, on the whole value, by the one validator (:mod:`anvia_nb.core.schema`).
 """
 
 from __future__ import annotations
@@ -20,20 +27,27 @@ import math
 import re
 from typing import Any
 
+from anvia_nb.core.schema import dotted
 from anvia_nb.widgets._spec_types import OMITTED, Entry, FieldSpec
-from anvia_nb.widgets._spec_validate import constraint_problems
+
+Path = tuple[str | int, ...]
+Found = list[tuple[Path, str]]
+"""Problems found while reading entries: where (a path of names and indexes), and what."""
 
 __all__ = [
+    "Found",
+    "Path",
     "entry_from_value",
     "initial_entry",
     "json_equal",
+    "json_problem",
+    "read_entry",
     "text_from_default",
     "unreadable_entries",
     "value_from_entry",
 ]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-_CONSTRAINED_KINDS = frozenset({"string", "number", "integer", "list", "multi_choice"})
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
@@ -58,10 +72,12 @@ def text_from_default(spec: FieldSpec, value: Any) -> str:
 
 
 def initial_entry(spec: FieldSpec) -> Entry:
-    """The untouched entry of a field: empty, or showing the schema's ``default``."""
+    """The untouched entry of a field: empty, or showing the ``default`` of a required field."""
     children = {child.name: initial_entry(child) for child in spec.children}
-    if not spec.has_default:
-        return Entry(flag=False if spec.kind == "boolean" and spec.required else None, children=children)
+    items = tuple(initial_entry(option) for option in spec.options)
+    if not spec.has_default or not spec.required:  # an optional default is a placeholder, not a value
+        return Entry(flag=False if spec.kind == "boolean" and spec.required else None, children=children,
+                     items=items)
     default = spec.default
     if default is None and spec.nullable:
         return Entry(null=True, children=children)
@@ -77,7 +93,7 @@ def entry_from_value(spec: FieldSpec, value: Any) -> Entry | None:
     entry = _entry_for(spec, value, touched=True)
     if entry is None:
         return None
-    read, problems = _read(spec, entry, "", check_constraints=False)
+    read, problems = _read(spec, entry, ())
     return entry if not problems and read is not OMITTED and json_equal(read, value) else None
 
 
@@ -88,7 +104,20 @@ def value_from_entry(spec: FieldSpec, entry: Entry, where: str = "") -> tuple[An
     value is still returned when there are problems, with the unparsable fields left out, so a
     caller can show it; it must not be sent while there are problems.
     """
-    return _read(spec, entry, where, check_constraints=True)
+    value, found = read_entry(spec, entry)
+    return value, [_line(where, path, message) for path, message in found]
+
+
+def read_entry(spec: FieldSpec, entry: Entry) -> tuple[Any, Found]:
+    """Like :func:`value_from_entry`, with each problem's path kept as names and indexes."""
+    return _read(spec, entry, ())
+
+
+def _line(prefix: str, path: Path, message: str) -> str:
+    where = dotted(path)
+    if prefix:
+        where = f"{prefix}{'' if where.startswith('[') or not where else '.'}{where}"
+    return f"{where}: {message}" if where else message
 
 
 def unreadable_entries(spec: FieldSpec, entry: Entry, where: str = "") -> list[tuple[str, str]]:
@@ -107,111 +136,147 @@ def unreadable_entries(spec: FieldSpec, entry: Entry, where: str = "") -> list[t
             if child_entry is not None:
                 found += unreadable_entries(child, child_entry, f"{where}.{child.name}" if where else child.name)
         return found
+    if spec.kind == "union":
+        index = entry.chosen[0] if entry.chosen else -1
+        if 0 <= index < min(len(spec.options), len(entry.items)):
+            return unreadable_entries(spec.options[index], entry.items[index], where)
+        return []
     if spec.kind == "list" and spec.item is not None:
         return [pair for index, item in enumerate(entry.items)
                 for pair in unreadable_entries(spec.item, item, f"{where}[{index}]")]
     if spec.kind not in {"number", "integer", "json"} or not entry.text.strip():
         return []
-    _, problems = _READERS[spec.kind](spec, entry, "", False)
-    return [(where, problem) for problem in problems]
+    _, problems = _READERS[spec.kind](spec, entry, ())
+    return [(where, problem) for _path, problem in problems]
 
 
-def _read(spec: FieldSpec, entry: Entry, where: str, *, check_constraints: bool) -> tuple[Any, list[str]]:
+def _read(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     if not spec.required and not entry.anything_touched:
         return OMITTED, []
     if entry.null and spec.nullable:
         return None, []
-    value, problems = _READERS[spec.kind](spec, entry, where, check_constraints)
-    if check_constraints and value is not OMITTED and spec.kind in _CONSTRAINED_KINDS:
-        problems += [_at(where, line) for line in constraint_problems(spec.constraints, value)]
-    return value, problems
+    return _READERS[spec.kind](spec, entry, where)
 
 
-def _at(where: str, message: str) -> str:
-    return f"{where}: {message}" if where else message
-
-
-def _missing(spec: FieldSpec, where: str) -> tuple[Any, list[str]]:
+def _missing(spec: FieldSpec, where: Path) -> tuple[Any, Found]:
     if spec.required:
-        return OMITTED, [_at(where, "a value is required")]
+        return OMITTED, [(where, "a value is required")]
     return OMITTED, []
 
 
-def _read_string(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_string(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     if entry.text == "" and not spec.required:
         return OMITTED, []
     return entry.text, []
 
 
-def _read_number(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_number(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     text = entry.text.strip()
     if text == "":
         return _missing(spec, where)
     if not _NUMBER.fullmatch(text):
         noun = "an integer" if spec.kind == "integer" else "a number"
-        return OMITTED, [_at(where, f"{entry.text!r} is not {noun}")]
+        return OMITTED, [(where, f"{entry.text!r} is not {noun}")]
     if _INTEGER.fullmatch(text):
         return int(text), []
     number = float(text)
     if math.isinf(number):
-        return OMITTED, [_at(where, f"{entry.text!r} is too large")]
+        return OMITTED, [(where, f"{entry.text!r} is too large")]
     if spec.kind == "integer":
         if not number.is_integer():
-            return OMITTED, [_at(where, f"{entry.text!r} is not an integer")]
+            return OMITTED, [(where, f"{entry.text!r} is not an integer")]
         return int(number), []
     return number, []
 
 
-def _read_boolean(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_boolean(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     return _missing(spec, where) if entry.flag is None else (entry.flag, [])
 
 
-def _read_choice(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     if not entry.chosen:
         return _missing(spec, where)
     index = entry.chosen[0]
     if not 0 <= index < len(spec.choices):
-        return OMITTED, [_at(where, "choose one of the listed values")]
+        return OMITTED, [(where, "choose one of the listed values")]
     return spec.choices[index].value, []
 
 
-def _read_multi_choice(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_multi_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     values = [spec.choices[i].value for i in entry.chosen if 0 <= i < len(spec.choices)]
-    return values, []
+    return (values, []) if values else _missing(spec, where)
 
 
-def _read_list(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _blank(spec: FieldSpec, entry: Entry) -> bool:
+    """A row with nothing in it: never sent (pressing + and leaving the row empty adds nothing)."""
+    if entry.null and spec.nullable:
+        return False
+    if not entry.anything_touched:
+        return True
+    if spec.kind == "string":
+        return entry.text == ""
+    if spec.kind in {"number", "integer", "json"}:
+        return entry.text.strip() == ""
+    if spec.kind in {"boolean"}:
+        return entry.flag is None
+    return spec.kind in {"choice", "union"} and not entry.chosen
+
+
+def _read_list(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     assert spec.item is not None
     values: list[Any] = []
-    problems: list[str] = []
+    problems: Found = []
     for index, item in enumerate(entry.items):
-        value, item_problems = _read(spec.item, item, f"{where}[{index}]", check_constraints=check)
+        if _blank(spec.item, item):
+            continue
+        value, item_problems = _read(spec.item, item, (*where, index))
         problems += item_problems
         if value is not OMITTED:
             values.append(value)
+    if not values and not problems:
+        return _missing(spec, where)
     return values, problems
 
 
-def _read_object(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def _read_union(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
+    if not entry.chosen or not 0 <= entry.chosen[0] < len(spec.options):
+        return _missing(spec, where)
+    index = entry.chosen[0]
+    option = spec.options[index]
+    chosen = entry.items[index] if index < len(entry.items) else initial_entry(option)
+    value, problems = _read(option, chosen, where)
+    if value is OMITTED and not problems:
+        return _missing(spec, where)
+    return value, problems
+
+
+def _read_object(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     values: dict[str, Any] = {}
-    problems: list[str] = []
+    problems: Found = []
     for child in spec.children:
         child_entry = entry.children.get(child.name) or initial_entry(child)
-        path = f"{where}.{child.name}" if where else child.name
-        value, child_problems = _read(child, child_entry, path, check_constraints=check)
+        value, child_problems = _read(child, child_entry, (*where, child.name))
         problems += child_problems
         if value is not OMITTED:
             values[child.name] = value
     return values, problems
 
 
-def _read_json(spec: FieldSpec, entry: Entry, where: str, check: bool) -> tuple[Any, list[str]]:
+def json_problem(error: ValueError | RecursionError) -> str:
+    """Why typed text is not JSON, in plain words with the place (``line 1, column 12``)."""
+    if isinstance(error, json.JSONDecodeError):
+        message = error.msg[:1].lower() + error.msg[1:]
+        return f"not valid JSON (line {error.lineno}, column {error.colno}): {message}"
+    return "not valid JSON: nested too deeply"
+
+
+def _read_json(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
     if entry.text.strip() == "":
         return _missing(spec, where)
     try:
         return json.loads(entry.text), []
     except (ValueError, RecursionError) as error:
-        return OMITTED, [_at(where, f"invalid JSON: {error}")]
+        return OMITTED, [(where, json_problem(error))]
 
 
 _READERS = {
@@ -223,6 +288,7 @@ _READERS = {
     "multi_choice": _read_multi_choice,
     "list": _read_list,
     "object": _read_object,
+    "union": _read_union,
     "json": _read_json,
 }
 
@@ -261,6 +327,14 @@ def _entry_for(spec: FieldSpec, value: Any, *, touched: bool) -> Entry | None:
         if any(item is None for item in items):
             return None
         return Entry(touched=touched, items=tuple(item for item in items if item is not None))
+    if kind == "union":
+        for index, option in enumerate(spec.options):
+            shown = _entry_for(option, value, touched=touched)
+            if shown is not None and not _read(option, shown, ())[1] and json_equal(_read(option, shown, ())[0], value):
+                options = [initial_entry(o) for o in spec.options]
+                options[index] = shown
+                return Entry(touched=touched, chosen=(index,), items=tuple(options))
+        return None
     if kind == "object":
         names = {child.name for child in spec.children}
         if not isinstance(value, dict) or not set(value) <= names:

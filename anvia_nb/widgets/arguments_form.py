@@ -1,20 +1,31 @@
-"""The arguments form of one tool: fields from its ``inputSchema``, a JSON mode, and problems.
+"""The arguments form of one tool: fields from its ``inputSchema``, a JSON mode, problems, and
+a live "will send" line.
 
 A caller (the Call button, the explorer panel) needs three things and no widget details:
 whether the arguments can be sent (:attr:`ArgumentsForm.valid`, re-checked on every change),
-why not (:attr:`ArgumentsForm.problems`, one readable line each), and the arguments themselves
-(:attr:`ArgumentsForm.value`). :meth:`ArgumentsForm.on_change` tells it when to look again;
-:meth:`ArgumentsForm.set_value` refills the form, for instance with the last arguments used.
+why not (:attr:`ArgumentsForm.problems`, one plain-words line each; :attr:`ArgumentsForm.summary`
+for a status line), and the arguments themselves (:attr:`ArgumentsForm.value`).
+:meth:`ArgumentsForm.on_change` tells it when to look again; :meth:`ArgumentsForm.set_value`
+refills the form, for instance with the last arguments used.
+
+Every change is checked once, on the whole value, by the one validator shared with ``%mcp
+call`` (:func:`anvia_nb.core.schema.schema_check`, compiled once per schema): the form accepts
+exactly the arguments the magic accepts. Each problem is shown once: beside the field it
+belongs to once that field was touched, else in the list under the form. A format the form can
+recognise (email, uri, date, time) that does not look right gives a hint that never blocks,
+since formats are annotations for the validator. Under every form, "will send: {…}" shows
+exactly what Call sends, with the connection's secrets masked.
 
 The JSON mode is the way out for anything the fields cannot say (an explicit ``""`` for an
-optional field, extra keys): it edits the whole arguments object as text. Switching back
-parses it into the fields when they can express it exactly, and otherwise stays in JSON mode
-and says why. Switching to JSON while a field holds text it cannot read (``"1e"`` in a number
-field) is refused with the reason, so nothing a person typed is silently dropped.
+optional field, ``[]`` for a required list, extra keys): it edits the whole arguments object as
+text. Switching back parses it into the fields when they can express it exactly, and otherwise
+stays in JSON mode and says why. Switching to JSON while a field holds text it cannot read
+(``"1e"`` in a number field) is refused with the reason, so nothing typed is silently dropped.
 
 Titles, descriptions, enum labels and the schema's patterns come from the server, so every line
-the form shows (and :attr:`ArgumentsForm.problems`) has the connection's ``secrets`` masked,
-hidden characters made visible, and a bounded length. The arguments sent are never changed.
+the form shows (and :attr:`ArgumentsForm.problems`) goes through the form's
+:class:`~anvia_nb.policy.ShowPolicy`: the connection's secrets masked, hidden characters made
+visible, a bounded length. The arguments sent are never changed.
 """
 
 from __future__ import annotations
@@ -26,29 +37,38 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from anvia_nb.core._schema_words import FORMAT_NAMES, format_ok
+from anvia_nb.core.schema import dotted, schema_check
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
-from anvia_nb.widgets._chrome import plain
+from anvia_nb.policy import ShowPolicy
+from anvia_nb.widgets._leaf_fields import wrapped_html
 from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
 from anvia_nb.widgets.spec import (
     OMITTED,
+    Found,
+    Path,
     entry_from_value,
     field_spec_from_schema,
+    json_problem,
+    read_entry,
     unreadable_entries,
-    validate_arguments,
-    value_from_entry,
 )
 
 __all__ = ["ArgumentsForm"]
 
 FORM_MODE = "form"
 JSON_MODE = "JSON"
+WILL_SEND_CHARS = 2_000
+"""The most the "will send" line shows of the arguments' JSON."""
+_RED, _GREY = "#b00020", "#333"
 
 
 class ArgumentsForm:
     """An ipywidgets form for a tool's arguments; display it, or put ``.widget`` in a layout.
 
-    ``secrets`` are the connection's (``tool.server.secrets``): masked in everything shown.
+    ``secrets`` are the connection's (``tool.server.secrets``), added to ``policy`` (the
+    :class:`~anvia_nb.policy.ShowPolicy` of the surface): masked in everything shown.
     """
 
     def __init__(
@@ -58,12 +78,15 @@ class ArgumentsForm:
         schema: dict[str, Any] | None = None,
         initial: dict[str, Any] | None = None,
         secrets: Sequence[str] = (),
+        policy: ShowPolicy | None = None,
     ) -> None:
         if schema is None:
             schema = tool.input_schema if tool is not None else {"type": "object"}
         self.tool = tool
         self.schema = schema
-        self.secrets = tuple(secrets)
+        self.policy = (policy or ShowPolicy()).with_secrets(secrets)
+        self.secrets = tuple(sorted(self.policy.secrets, key=len, reverse=True))
+        self.check = schema_check(schema)
         self.spec = field_spec_from_schema(schema)
         self.root: FieldWidget = build_field(self.spec, root=True, secrets=self.secrets)
         self.root.on_change(self._refresh)
@@ -75,13 +98,17 @@ class ArgumentsForm:
                                           layout=widgets.Layout(width="100%", display="none"))
         self.json_text.observe(lambda _change: self._refresh(), names="value")
         self.mode_note = widgets.Label(value="")
-        self.problems_box = widgets.VBox([])
+        self.problems_box = widgets.HTML(value="", layout=widgets.Layout(display="none"))
+        self.will_send = widgets.HTML(value="")
         self.widget = widgets.VBox([self.mode, self.root.widget, self.json_text, self.mode_note,
-                                    self.problems_box])
+                                    self.problems_box, self.will_send],
+                                   layout=widgets.Layout(max_width="100%", overflow="hidden"))
         self._callbacks: list[Callable[[ArgumentsForm], None]] = []
         self._switching = False
         self._value: dict[str, Any] = {}
         self._problems: list[str] = []
+        self._unshown: list[str] = []
+        self.will_send_text = ""
         if initial is not None:
             self.set_value(initial)
         self._refresh()
@@ -95,6 +122,18 @@ class ArgumentsForm:
         As shown to a person: secrets masked, hidden characters visible, each line bounded.
         """
         return list(self._problems)
+
+    @property
+    def summary(self) -> str:
+        """One line for a status bar: the first problem shown nowhere in the form, else a count
+        of the problems the form shows (``""`` when the arguments can be sent)."""
+        if not self._problems:
+            return ""
+        if self._unshown:
+            more = len(self._problems) - 1
+            return self._unshown[0] + (f" (and {more} more)" if more else "")
+        count = len(self._problems)
+        return f"{count} problem{'s' if count > 1 else ''} in the arguments, marked above"
 
     @property
     def valid(self) -> bool:
@@ -148,35 +187,94 @@ class ArgumentsForm:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _read_fields(self) -> tuple[Any, list[str]]:
+    def _read_fields(self) -> tuple[Any, Found]:
         entry = self.root.entry()
         if self.spec.kind == "json" and not entry.text.strip():
             return {}, []  # a root the fields cannot model, left empty: no arguments
-        value, problems = value_from_entry(self.spec, entry)
-        return ({} if value is OMITTED else value), problems
+        value, found = read_entry(self.spec, entry)
+        return ({} if value is OMITTED else value), found
 
-    def _read_json(self) -> tuple[Any, list[str]]:
+    def _read_json(self) -> tuple[Any, Found]:
         text = self.json_text.value
         if not text.strip():
             return {}, []
         try:
             return json.loads(text), []
         except (ValueError, RecursionError) as error:
-            return None, [f"invalid JSON: {error}"]
+            return None, [((), json_problem(error))]
 
     def _refresh(self) -> None:
-        value, problems = self._read_json() if self.json_mode else self._read_fields()
-        if not problems and not isinstance(value, dict):
-            problems = ["the arguments must be a JSON object"]
-        if not problems:
-            problems = validate_arguments(self.schema, value)
+        in_json = self.json_mode
+        value, found = self._read_json() if in_json else self._read_fields()
+        notes: Found = []
+        if not found and not isinstance(value, dict):
+            found = [((), "the arguments must be a JSON object")]
+        elif isinstance(value, dict):
+            unread = [path for path, _ in found]
+            for problem in self.check.problems(value):  # the one validation of this change
+                if any(problem.path[: len(path)] == path for path in unread):
+                    continue  # already reported as what could not be read there
+                (found if problem.blocking else notes).append((problem.path, problem.plain))
         self._value = value if isinstance(value, dict) else {}
-        self._problems = [self._shown(line) for line in problems]
-        self.problems_box.children = [
-            widgets.Label(value=line, style={"text_color": "#b00020"}) for line in self._problems[:20]
-        ] + ([widgets.Label(value=f"… and {len(problems) - 20} more")] if len(problems) > 20 else [])
+        self._problems = [self._shown(_line(path, message)) for path, message in found]
+        self._place(found, notes, in_json)
+        self._show_will_send()
         for callback in list(self._callbacks):
             callback(self)
+
+    def _place(self, found: Found, notes: Found, in_json: bool) -> None:
+        """Each problem shown once: beside the touched field it belongs to, else under the form."""
+        at: dict[int, list[str]] = {}
+        hints: dict[int, list[str]] = {}
+        boxed: list[str] = []
+        self._unshown = []
+        for path, message in found:
+            target = None if in_json else self._touched_field(path)
+            if target is not None:
+                field, rest = target
+                at.setdefault(id(field), []).append(_line(rest, message))
+            elif in_json or self.root.touched:
+                boxed.append(self._shown(_line(path, message)))
+            else:
+                self._unshown.append(self._shown(_line(path, message)))
+        for path, message in notes:
+            target = self._touched_field(path)
+            if target is not None:
+                hints.setdefault(id(target[0]), []).append(_line(target[1], message))
+        for _path, field in self.root.walk():
+            field.show_problems(at.get(id(field), []))
+            hint = hints.get(id(field), [])
+            fmt = field.spec.constraints.format
+            if field.spec.kind == "string" and fmt in FORMAT_NAMES and field.touched:
+                text = field.entry().text
+                if text and not format_ok(fmt, text):
+                    hint.append(f"does not look like {FORMAT_NAMES[fmt]}; it is sent as typed and the server decides")
+            field.show_hint("; ".join(hint))
+        shown = boxed[:20] + ([f"… and {len(boxed) - 20} more"] if len(boxed) > 20 else [])
+        self.problems_box.value = wrapped_html("\n".join(shown), _RED)
+        self.problems_box.layout.display = None if shown else "none"
+
+    def _touched_field(self, path: Path) -> tuple[FieldWidget, Path] | None:
+        """The deepest touched field along ``path`` (not the root) and the rest of the path."""
+        best: tuple[FieldWidget, Path] | None = None
+        field: FieldWidget | None = self.root
+        for depth, step in enumerate(path):
+            field = field.inner(step) if field is not None else None
+            if field is None:
+                break
+            if field.touched:
+                best = (field, path[depth + 1:])
+        return best
+
+    def _show_will_send(self) -> None:
+        sent = json.dumps(self._value, ensure_ascii=False)
+        if self._problems:
+            count = len(self._problems)
+            text = f"cannot send yet ({count} problem{'s' if count > 1 else ''}); so far: {sent}"
+        else:
+            text = f"will send: {sent}"
+        self.will_send_text = self.policy.line(text, WILL_SEND_CHARS)
+        self.will_send.value = wrapped_html(self.will_send_text, _GREY)
 
     def _on_mode(self, change: dict[str, Any]) -> None:
         if self._switching:
@@ -190,7 +288,7 @@ class ArgumentsForm:
         self._refresh()
 
     def _shown(self, line: str) -> str:
-        return plain(line, self.secrets, PROBLEM_CHARS)
+        return self.policy.line(line, PROBLEM_CHARS)
 
     def _stay(self, mode: str, note: str) -> None:
         self.mode_note.value = self._shown(note)
@@ -216,10 +314,10 @@ class ArgumentsForm:
         return True
 
     def _back_to_fields(self) -> None:
-        value, problems = self._read_json()
-        entry = entry_from_value(self.spec, value) if not problems and isinstance(value, dict) else None
+        value, found = self._read_json()
+        entry = entry_from_value(self.spec, value) if not found and isinstance(value, dict) else None
         if entry is None:
-            reason = problems[0] if problems else "the fields cannot express these arguments exactly"
+            reason = found[0][1] if found else "the fields cannot express these arguments exactly"
             self._stay(JSON_MODE, f"still JSON: {reason}")
             return
         self.root.load(entry)
@@ -229,3 +327,8 @@ class ArgumentsForm:
         in_json = self.json_mode
         self.json_text.layout.display = None if in_json else "none"
         self.root.widget.layout.display = "none" if in_json else None
+
+
+def _line(path: Path, message: str) -> str:
+    where = dotted(path)
+    return f"{where}: {message}" if where else message

@@ -18,11 +18,12 @@ the length bounded. Only what is shown is changed; the values sent stay exactly 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
+from anvia_nb.widgets._chrome import plain
 from anvia_nb.widgets._leaf_fields import (
     HELP_CHARS,
     LABEL_CHARS,
@@ -33,15 +34,9 @@ from anvia_nb.widgets._leaf_fields import (
     FieldWidget,
     MultiChoiceField,
     text_field,
+    unset_label,
 )
-from anvia_nb.widgets.spec import (
-    Entry,
-    FieldKind,
-    FieldSpec,
-    constraint_problems,
-    initial_entry,
-    value_from_entry,
-)
+from anvia_nb.widgets.spec import Entry, FieldKind, FieldSpec, Path, initial_entry
 
 __all__ = [
     "BUILDERS",
@@ -55,6 +50,7 @@ __all__ = [
     "ListField",
     "MultiChoiceField",
     "ObjectField",
+    "UnionField",
     "build_field",
 ]
 
@@ -76,7 +72,8 @@ def build_field(spec: FieldSpec, *, show_label: bool = True, root: bool = False,
 
 
 class ListField(FieldWidget):
-    """An add/remove list of simple items: one row per item, with − buttons and a + button."""
+    """An add/remove list: one row per item (a value, or a group of fields for an array of
+    objects), with − buttons and a + button. A row left empty is not sent."""
 
     def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
         self.rows: list[FieldWidget] = []
@@ -125,11 +122,13 @@ class ListField(FieldWidget):
                                                                         strict=True)
         ]
 
-    def refresh_problems(self) -> None:
-        """Only the list's own limits (item count); each row shows its own problems."""
-        value, _ = value_from_entry(self.spec, self.entry())
-        lines = constraint_problems(self.spec.constraints, value) if isinstance(value, list) else []
-        self._show_problems(lines)
+    def inner(self, step: str | int) -> FieldWidget | None:
+        return self.rows[step] if isinstance(step, int) and 0 <= step < len(self.rows) else None
+
+    def walk(self, path: Path = ()) -> Iterator[tuple[Path, FieldWidget]]:
+        yield path, self
+        for index, row in enumerate(self.rows):
+            yield from row.walk((*path, index))
 
     def _entry_parts(self) -> dict[str, Any]:
         return {"items": tuple(item.entry() for item in self.rows)}
@@ -165,9 +164,10 @@ class ObjectField(FieldWidget):
         if self.null_box is not None:
             head.append(self.null_box)
         parts: list[Any] = [widgets.HBox(head)] if head else []
-        if self.spec.description and show_label:
+        if self.help_text and show_label:
             parts.append(self.help_label)
-        return widgets.VBox([*parts, self.input, self.problem_label])
+        return widgets.VBox([*parts, self.input, self.problem_label, self.hint_label],
+                            layout=widgets.Layout(max_width="100%"))
 
     def _watch(self, control: Any) -> None:
         """Children report their own changes."""
@@ -175,8 +175,13 @@ class ObjectField(FieldWidget):
     def _set_enabled(self, enabled: bool) -> None:
         self.input.layout.display = None if enabled else "none"
 
-    def refresh_problems(self) -> None:
-        """Nothing of its own: every child shows its problems beside itself."""
+    def inner(self, step: str | int) -> FieldWidget | None:
+        return self.children.get(step) if isinstance(step, str) else None
+
+    def walk(self, path: Path = ()) -> Iterator[tuple[Path, FieldWidget]]:
+        yield path, self
+        for name, child in self.children.items():
+            yield from child.walk((*path, name))
 
     def field(self, path: str) -> FieldWidget:
         """The field at a dotted path below this group (``"filter.since"``)."""
@@ -196,6 +201,74 @@ class ObjectField(FieldWidget):
             child.load(entry.children.get(name) or initial_entry(child.spec))
 
 
+class UnionField(FieldWidget):
+    """A chooser of the type (``type: ["boolean", "string"]``), then that type's own field.
+
+    Each type keeps its own field, so switching back and forth keeps what was typed.
+    """
+
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+        self.options = [build_field(option, show_label=False, secrets=secrets) for option in spec.options]
+        labels: list[tuple[str, int]] = [(plain(option.label, secrets, LABEL_CHARS), index)
+                                         for index, option in enumerate(spec.options)]
+        if not spec.required:
+            labels.insert(0, (unset_label(spec, secrets), -1))
+        self.chooser = widgets.Dropdown(options=labels, value=None if spec.required else -1,
+                                        layout=widgets.Layout(width="auto"), tooltip="the type of the value")
+        self.chosen_box = widgets.Box([])
+        super().__init__(spec, widgets.HBox([self.chooser, self.chosen_box],
+                                            layout=widgets.Layout(flex_flow="row wrap")), secrets=secrets, **kwargs)
+        for option in self.options:
+            option.on_change(self._changed)
+
+    def _watch(self, control: Any) -> None:
+        self.chooser.observe(lambda _change: self._on_choose(), names="value")
+
+    def _on_choose(self) -> None:
+        self._show_chosen()
+        self._changed()
+
+    @property
+    def chosen(self) -> FieldWidget | None:
+        index = self.chooser.value
+        return self.options[index] if isinstance(index, int) and 0 <= index < len(self.options) else None
+
+    def choose(self, label: str) -> FieldWidget:
+        """Choose the type called ``label`` (as a person would) and return its field."""
+        self.chooser.label = label
+        chosen = self.chosen
+        assert chosen is not None
+        return chosen
+
+    def _show_chosen(self) -> None:
+        chosen = self.chosen
+        self.chosen_box.children = [chosen.widget] if chosen is not None else []
+
+    def _set_enabled(self, enabled: bool) -> None:
+        self.input.layout.display = None if enabled else "none"
+
+    def walk(self, path: Path = ()) -> Iterator[tuple[Path, FieldWidget]]:
+        yield path, self
+        chosen = self.chosen
+        if chosen is not None:
+            yield from ((p, w) for p, w in chosen.walk(path) if w is not chosen)
+
+    def inner(self, step: str | int) -> FieldWidget | None:
+        chosen = self.chosen
+        return chosen.inner(step) if chosen is not None else None
+
+    def _entry_parts(self) -> dict[str, Any]:
+        index = self.chooser.value
+        return {"chosen": (index,) if isinstance(index, int) and index >= 0 else (),
+                "items": tuple(option.entry() for option in self.options)}
+
+    def _load_parts(self, entry: Entry) -> None:
+        for index, option in enumerate(self.options):
+            option.load(entry.items[index] if index < len(entry.items) else initial_entry(option.spec))
+        self.chooser.value = entry.chosen[0] if entry.chosen else (None if self.spec.required else -1)
+        self._show_chosen()
+
+
 BUILDERS: dict[FieldKind, Callable[..., FieldWidget]] = {
     "string": text_field,
     "number": text_field,
@@ -206,5 +279,6 @@ BUILDERS: dict[FieldKind, Callable[..., FieldWidget]] = {
     "multi_choice": MultiChoiceField,
     "list": ListField,
     "object": ObjectField,
+    "union": UnionField,
 }
 """Field kind → builder of its widget; the groups (list, object) recurse through it."""

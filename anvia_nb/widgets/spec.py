@@ -2,14 +2,17 @@
 that turn what a person entered into the arguments sent to the server.
 
 ``field_spec_from_schema`` reads the schema once; ``initial_entry`` is the untouched form;
-``value_from_entry`` applies the omission rules and reports problems as lines;
-``entry_from_value`` refills a form from arguments (remembered ones, or the JSON mode's text);
-``validate_arguments`` checks a whole value against the schema's own dialect. None of this
-imports ipywidgets, so the rules are tested on plain data (``tests/widgets/test_spec_*.py``).
+``value_from_entry`` (and ``read_entry``, with paths kept) applies the omission rules and
+reports what cannot be read; ``entry_from_value`` refills a form from arguments (remembered
+ones, or the JSON mode's text); ``example_json`` is what a JSON box suggests to type. The
+schema itself is checked by the one validator, :func:`anvia_nb.core.schema.schema_check`.
+None of this imports ipywidgets, so the rules are tested on plain data
+(``tests/widgets/test_spec_*.py``).
 """
 
 from __future__ import annotations
 
+from anvia_nb.widgets._spec_examples import example_json
 from anvia_nb.widgets._spec_schema import field_spec_from_schema
 from anvia_nb.widgets._spec_types import (
     NO_DEFAULT,
@@ -20,11 +23,14 @@ from anvia_nb.widgets._spec_types import (
     FieldKind,
     FieldSpec,
 )
-from anvia_nb.widgets._spec_validate import constraint_problems, validate_arguments
 from anvia_nb.widgets._spec_values import (
+    Found,
+    Path,
     entry_from_value,
     initial_entry,
     json_equal,
+    json_problem,
+    read_entry,
     text_from_default,
     unreadable_entries,
     value_from_entry,
@@ -38,13 +44,16 @@ __all__ = [
     "Entry",
     "FieldKind",
     "FieldSpec",
-    "constraint_problems",
+    "Found",
+    "Path",
     "entry_from_value",
+    "example_json",
     "field_spec_from_schema",
     "initial_entry",
     "json_equal",
+    "json_problem",
+    "read_entry",
     "text_from_default",
     "unreadable_entries",
-    "validate_arguments",
     "value_from_entry",
 ]

@@ -9,11 +9,11 @@ import pytest
 from pydantic import BaseModel, Field
 from spec_helpers import SCHEMAS, arguments, group, load_schema, null_chosen, picked, rows, ticked, typed
 
+from anvia_nb.core.schema import argument_problems
 from anvia_nb.widgets.spec import (
     entry_from_value,
     field_spec_from_schema,
     initial_entry,
-    validate_arguments,
     value_from_entry,
 )
 
@@ -45,7 +45,7 @@ def test_filesystem_edit_file_takes_its_edits_as_json_and_omits_the_untouched_dr
     assert spec.child("edits").kind == "json" and spec.child("dryRun").kind == "boolean"
     value, problems = arguments(schema, path=typed("a.py"), edits=typed('[{"oldText": "a", "newText": "b"}]'))
     assert problems == [] and value == {"path": "a.py", "edits": [{"oldText": "a", "newText": "b"}]}
-    assert validate_arguments(schema, value) == []
+    assert argument_problems(schema, value) == []
 
 
 def test_filesystem_read_multiple_files_needs_at_least_one_path() -> None:
@@ -167,7 +167,7 @@ def test_pydantic_filled_form_validates_and_parses_back_into_the_model() -> None
         strict=ticked(True), mode=picked(1), extra=typed('"x"'), weights=typed('{"a": 0.5}'),
     )
     assert problems == []
-    assert validate_arguments(REPORT, value) == []
+    assert argument_problems(REPORT, value) == []
     report = Report.model_validate(value)
     assert report.window == Window(start="2024-01-01", days=7) and report.colors == [Color.green]
     assert value["window"] == {"start": "2024-01-01"}  # the untouched default days is left to the server
