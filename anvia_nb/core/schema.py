@@ -119,7 +119,7 @@ class SchemaCheck:
                 TypeError, ValueError) as exc:
             self.unusable = f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300]
             return None
-        return [_problem(error) for error in errors[:_MAX_PROBLEMS]]
+        return [problem for error in errors for problem in _problems(error)][:_MAX_PROBLEMS]
 
     def verdict(self, instance: Any) -> list[Problem] | str:
         """Problems, or the reason the schema cannot be applied."""
@@ -128,6 +128,20 @@ class SchemaCheck:
 
 
 _ACCEPT_ALL = SchemaCheck(None)
+
+
+def _problems(error: ValidationError) -> list[Problem]:
+    """The problems an error stands for: for ``anyOf``/``oneOf`` where only one option has the
+    value's type (``Window | None`` given an object), that option's own problems, which say more."""
+    if error.validator in {"anyOf", "oneOf"} and error.context:
+        options: dict[Any, list[ValidationError]] = {}
+        for inner in error.context:
+            options.setdefault(inner.schema_path[0] if inner.schema_path else None, []).append(inner)
+        fitting = [found for found in options.values()
+                   if not any(e.validator == "type" and not e.relative_path for e in found)]
+        if len(fitting) == 1:
+            return [problem for inner in fitting[0] for problem in _problems(inner)]
+    return [_problem(error)]
 
 
 def _problem(error: ValidationError) -> Problem:

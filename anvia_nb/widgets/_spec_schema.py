@@ -290,7 +290,8 @@ class _Builder:
         self, schema: dict[str, Any], options: list[Any], nullable: bool, common: dict[str, Any],
         refs: tuple[str, ...], depth: int,
     ) -> FieldSpec:
-        """A chooser of the type, then that type's field: each option must be one a form can show."""
+        """A chooser of the type, then that type's field: each option must be one a form can show,
+        and a person must be able to tell them apart (by type, or by their titles)."""
         built = tuple(
             self.build(option, name="", required=common["required"], refs=refs, depth=depth + 1)
             for option in options
@@ -301,6 +302,8 @@ class _Builder:
             option if option.title else replace(option, title=_KIND_NAMES.get(option.kind, option.kind))
             for option in built
         )
+        if len({option.title for option in labelled}) < len(labelled):
+            return self._spec("json", schema, schema, nullable=nullable, **common)  # no way to tell them apart
         return self._spec("union", schema, schema, nullable=nullable, options=labelled, **common)
 
     def _array(

@@ -48,6 +48,7 @@ from anvia_nb.widgets.spec import (
     OMITTED,
     Found,
     Path,
+    check_value,
     entry_from_value,
     field_spec_from_schema,
     json_problem,
@@ -206,15 +207,7 @@ class ArgumentsForm:
     def _refresh(self) -> None:
         in_json = self.json_mode
         value, found = self._read_json() if in_json else self._read_fields()
-        notes: Found = []
-        if not found and not isinstance(value, dict):
-            found = [((), "the arguments must be a JSON object")]
-        elif isinstance(value, dict):
-            unread = [path for path, _ in found]
-            for problem in self.check.problems(value):  # the one validation of this change
-                if any(problem.path[: len(path)] == path for path in unread):
-                    continue  # already reported as what could not be read there
-                (found if problem.blocking else notes).append((problem.path, problem.plain))
+        found, notes = check_value(self.check, value, found)  # the one validation of this change
         self._value = value if isinstance(value, dict) else {}
         self._problems = [self._shown(_line(path, message)) for path, message in found]
         self._place(found, notes, in_json)

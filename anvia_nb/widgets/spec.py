@@ -12,6 +12,9 @@ None of this imports ipywidgets, so the rules are tested on plain data
 
 from __future__ import annotations
 
+from typing import Any
+
+from anvia_nb.core.schema import SchemaCheck
 from anvia_nb.widgets._spec_examples import example_json
 from anvia_nb.widgets._spec_schema import field_spec_from_schema
 from anvia_nb.widgets._spec_types import (
@@ -46,6 +49,7 @@ __all__ = [
     "FieldSpec",
     "Found",
     "Path",
+    "check_value",
     "entry_from_value",
     "example_json",
     "field_spec_from_schema",
@@ -57,3 +61,23 @@ __all__ = [
     "unreadable_entries",
     "value_from_entry",
 ]
+
+
+def check_value(check: SchemaCheck, value: Any, unread: Found) -> tuple[Found, Found]:
+    """The one validation of a value read from the fields (or the JSON mode).
+
+    Returns ``(problems, notes)``: ``unread`` (what could not be read) then the schema's
+    problems in plain words, leaving out those under a path already reported as unread; notes
+    are checks that could not finish (never blocking).
+    """
+    problems: Found = list(unread)
+    notes: Found = []
+    if not unread and not isinstance(value, dict):
+        return [((), "the arguments must be a JSON object")], []
+    if isinstance(value, dict):
+        paths = [path for path, _ in unread]
+        for problem in check.problems(value):
+            if any(problem.path[: len(path)] == path for path in paths):
+                continue  # already reported as what could not be read there
+            (problems if problem.blocking else notes).append((problem.path, problem.plain))
+    return problems, notes

@@ -9,7 +9,17 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from anvia_nb.widgets.spec import Entry, FieldSpec, field_spec_from_schema, initial_entry, value_from_entry
+from anvia_nb.core.schema import dotted, schema_check
+from anvia_nb.widgets.spec import (
+    OMITTED,
+    Entry,
+    FieldSpec,
+    check_value,
+    field_spec_from_schema,
+    initial_entry,
+    read_entry,
+    value_from_entry,
+)
 
 SCHEMAS = Path(__file__).parent / "schemas"
 
@@ -60,9 +70,17 @@ def form_entry(spec: FieldSpec, **changes: Entry) -> Entry:
 
 
 def arguments(schema: dict[str, Any], **changes: Entry) -> tuple[Any, list[str]]:
-    """What the form sends for ``schema`` after ``changes``, and its problems."""
+    """What the form sends for ``schema`` after ``changes``, and what could not be read."""
     spec = field_spec_from_schema(schema)
     return value_from_entry(spec, form_entry(spec, **changes))
+
+
+def checked(schema: dict[str, Any], **changes: Entry) -> tuple[Any, list[str]]:
+    """What the form sends after ``changes``, and every problem it shows (the one validation)."""
+    spec = field_spec_from_schema(schema)
+    value, unread = read_entry(spec, form_entry(spec, **changes))
+    problems, _notes = check_value(schema_check(schema), {} if value is OMITTED else value, unread)
+    return value, [f"{dotted(path)}: {message}" if path else message for path, message in problems]
 
 
 # Hypothesis strategies: JSON values, and dicts that look like JSON Schemas (often broken ones).

@@ -7,10 +7,11 @@ from typing import Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field
-from spec_helpers import SCHEMAS, arguments, group, load_schema, null_chosen, picked, rows, ticked, typed
+from spec_helpers import SCHEMAS, arguments, checked, group, load_schema, null_chosen, picked, rows, ticked, typed
 
 from anvia_nb.core.schema import argument_problems
 from anvia_nb.widgets.spec import (
+    Entry,
     entry_from_value,
     field_spec_from_schema,
     initial_entry,
@@ -39,25 +40,28 @@ def test_filesystem_read_file_sends_only_the_path_unless_head_is_typed() -> None
     assert arguments(schema, path=typed("/a"), head=typed("5")) == ({"path": "/a", "head": 5}, [])
 
 
-def test_filesystem_edit_file_takes_its_edits_as_json_and_omits_the_untouched_dry_run() -> None:
+def test_filesystem_edit_file_takes_its_edits_as_groups_of_fields_and_omits_the_untouched_dry_run() -> None:
     schema = load_schema("filesystem_edit_file")
     spec = field_spec_from_schema(schema)
-    assert spec.child("edits").kind == "json" and spec.child("dryRun").kind == "boolean"
-    value, problems = arguments(schema, path=typed("a.py"), edits=typed('[{"oldText": "a", "newText": "b"}]'))
+    assert spec.child("edits").kind == "list" and spec.child("dryRun").kind == "boolean"
+    assert [c.name for c in spec.child("edits").item.children] == ["oldText", "newText"]  # type: ignore[union-attr]
+    edit = group(oldText=typed("a"), newText=typed("b"))
+    value, problems = checked(schema, path=typed("a.py"), edits=rows(edit, Entry()))
     assert problems == [] and value == {"path": "a.py", "edits": [{"oldText": "a", "newText": "b"}]}
     assert argument_problems(schema, value) == []
 
 
 def test_filesystem_read_multiple_files_needs_at_least_one_path() -> None:
     schema = load_schema("filesystem_read_multiple_files")
-    assert arguments(schema) == ({"paths": []}, ["paths: [] should be non-empty"])
-    assert arguments(schema, paths=rows(typed("a"), typed("b"))) == ({"paths": ["a", "b"]}, [])
+    assert checked(schema) == ({}, ["paths: a value is required"])
+    assert checked(schema, paths=rows(typed(""))) == ({}, ["paths: a value is required"])
+    assert checked(schema, paths=rows(typed("a"), typed("b"))) == ({"paths": ["a", "b"]}, [])
 
 
 def test_git_log_omits_its_defaulted_count_and_null_defaulted_timestamp() -> None:
     schema = load_schema("git_log")
     spec = field_spec_from_schema(schema)
-    assert initial_entry(spec.child("max_count")).text == "10"
+    assert initial_entry(spec.child("max_count")).text == ""  # shown as a placeholder, not a value
     assert arguments(schema, repo_path=typed(".")) == ({"repo_path": "."}, [])
     assert arguments(schema, repo_path=typed("."), start_timestamp=typed("2024-01-01")) == (
         {"repo_path": ".", "start_timestamp": "2024-01-01"}, [])
@@ -71,22 +75,21 @@ def test_git_commit_sends_an_empty_required_message_as_empty_string() -> None:
 
 def test_time_convert_time_checks_the_hh_mm_pattern_beside_the_field() -> None:
     schema = load_schema("time_convert_time")
-    _, problems = arguments(schema, source_timezone=typed("UTC"), time=typed("9:30"),
-                            target_timezone=typed("Asia/Tokyo"))
-    assert problems == ["time: '9:30' does not match '^([01][0-9]|2[0-3]):[0-5][0-9]$'"]
+    _, problems = checked(schema, source_timezone=typed("UTC"), time=typed("9:30"),
+                          target_timezone=typed("Asia/Tokyo"))
+    assert problems == ["time: must match the pattern ^([01][0-9]|2[0-3]):[0-5][0-9]$"]
 
 
 def test_time_get_current_time_sends_the_timezone() -> None:
     assert arguments(load_schema("time_get_current_time"), timezone=typed("UTC")) == ({"timezone": "UTC"}, [])
 
 
-def test_fetch_checks_the_url_format_and_sends_touched_options_only() -> None:
+def test_fetch_leaves_the_url_format_to_the_server_as_the_magic_does_and_checks_ranges() -> None:
     schema = load_schema("fetch")
-    _, problems = arguments(schema, url=typed("example.com"))
-    assert problems == ["url: 'example.com' is not a 'uri'"]
-    _, problems = arguments(schema, url=typed("https://example.com"), raw=ticked(True),
-                                max_length=typed("0"))
-    assert problems == ["max_length: 0 is less than or equal to the minimum of 0"]
+    value, problems = checked(schema, url=typed("example.com"))
+    assert problems == [] == argument_problems(schema, value)  # formats are annotations, for both
+    _, problems = checked(schema, url=typed("https://example.com"), raw=ticked(True), max_length=typed("0"))
+    assert problems == ["max_length: must be more than 0"]
     assert arguments(schema, url=typed("https://example.com"), raw=ticked(False)) == (
         {"url": "https://example.com", "raw": False}, [])
 
@@ -104,8 +107,8 @@ def test_github_search_issues_offers_sort_and_order_as_optional_choices() -> Non
     schema = load_schema("github_search_issues")
     spec = field_spec_from_schema(schema)
     assert spec.child("order").kind == "choice" and not spec.child("order").required
-    assert arguments(schema, q=typed("is:open"), order=picked(1), per_page=typed("101")) == (
-        {"q": "is:open", "order": "desc", "per_page": 101}, ["per_page: 101 is greater than the maximum of 100"])
+    assert checked(schema, q=typed("is:open"), order=picked(1), per_page=typed("101")) == (
+        {"q": "is:open", "order": "desc", "per_page": 101}, ["per_page: must be at most 100"])
 
 
 def test_postgres_query_takes_json_params_and_a_nullable_row_limit() -> None:
@@ -151,7 +154,7 @@ def test_pydantic_schema_becomes_the_expected_kinds() -> None:
     assert kinds == {
         "query": ("string", False), "limit": ("integer", True), "color": ("choice", False),
         "colors": ("multi_choice", False), "mode": ("choice", False), "tags": ("list", False),
-        "window": ("object", True), "strict": ("boolean", False), "extra": ("json", True),
+        "window": ("object", True), "strict": ("boolean", False), "extra": ("union", True),
         "weights": ("json", False),
     }
     assert spec.child("window").child("days").constraints.maximum == 31
@@ -162,9 +165,11 @@ def test_pydantic_untouched_form_sends_only_the_required_query() -> None:
 
 
 def test_pydantic_filled_form_validates_and_parses_back_into_the_model() -> None:
+    extra = Entry(touched=True, chosen=(1,), items=(Entry(), typed("x")))  # the type "text" chosen
     value, problems = arguments(
-        REPORT, query=typed("q"), limit=typed("5"), colors=picked(1), window=group(start=typed("2024-01-01")),
-        strict=ticked(True), mode=picked(1), extra=typed('"x"'), weights=typed('{"a": 0.5}'),
+        REPORT, extra=extra, query=typed("q"), limit=typed("5"), colors=picked(1),
+        window=group(start=typed("2024-01-01")),
+        strict=ticked(True), mode=picked(1), weights=typed('{"a": 0.5}'),
     )
     assert problems == []
     assert argument_problems(REPORT, value) == []
@@ -174,8 +179,8 @@ def test_pydantic_filled_form_validates_and_parses_back_into_the_model() -> None
 
 
 def test_pydantic_nested_constraint_problem_is_reported_by_path() -> None:
-    _, problems = arguments(REPORT, query=typed("q"), window=group(start=typed("d"), days=typed("40")))
-    assert problems == ["window.days: 40 is greater than the maximum of 31"]
+    _, problems = checked(REPORT, query=typed("q"), window=group(start=typed("d"), days=typed("40")))
+    assert problems == ["window.days: must be at most 31"]
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,6 @@ def test_array_of_simple_items_becomes_an_add_remove_list(item_type: str) -> Non
 @pytest.mark.parametrize(
     "schema",
     [
-        {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
         {"type": "array"},
         {"type": "array", "prefixItems": [{"type": "string"}]},
         {"type": "array", "items": {"type": ["string", "null"]}},
@@ -227,10 +226,11 @@ def test_shapes_the_form_cannot_model_fall_back_to_a_json_field(name: str) -> No
 
 @pytest.mark.parametrize(
     "schema",
-    [{"type": ["string", "integer"]}, {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-     {"type": "null"}, {"not": {"type": "string"}}, {"type": "object"}],
+    [{"type": "null"}, {"not": {"type": "string"}}, {"type": "object"},
+     {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+                {"type": "object", "properties": {"b": {"type": "string"}}}]}],
 )
-def test_unions_and_unknown_shapes_are_json_fields(schema: dict[str, Any]) -> None:
+def test_unknown_shapes_and_unions_nobody_could_tell_apart_are_json_fields(schema: dict[str, Any]) -> None:
     assert only_field(schema).kind == "json"
 
 

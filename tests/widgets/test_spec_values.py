@@ -41,16 +41,13 @@ def test_the_untouched_showcase_sends_only_its_one_required_string_as_empty() ->
 
 
 @pytest.mark.parametrize(
-    ("schema", "shown"),
-    [({"type": "integer", "default": 10}, Entry(text="10")),
-     ({"type": "string", "default": "x"}, Entry(text="x")),
-     ({"type": "boolean", "default": False}, Entry(flag=False)),
-     ({"enum": ["a", "b"], "default": "b"}, Entry(chosen=(1,))),
-     ({"type": ["integer", "null"], "default": None}, Entry(null=True))],
+    "schema",
+    [{"type": "integer", "default": 10}, {"type": "string", "default": "x"}, {"type": "boolean", "default": False},
+     {"enum": ["a", "b"], "default": "b"}, {"type": ["integer", "null"], "default": None}],
 )
-def test_a_default_is_shown_but_not_sent_until_touched(schema: dict[str, Any], shown: Entry) -> None:
+def test_an_optional_default_is_not_a_value_in_the_entry_and_is_not_sent(schema: dict[str, Any]) -> None:
     spec = field_spec_from_schema(one(schema))
-    assert initial_entry(spec.child("f")) == shown
+    assert initial_entry(spec.child("f")) == Entry()  # the form shows it as a placeholder
     assert value_from_entry(spec, initial_entry(spec)) == ({}, [])
 
 
@@ -132,13 +129,28 @@ def test_a_required_choice_nobody_picked_is_a_problem() -> None:
     assert arguments(one({"enum": ["a"]}, required=True)) == ({}, ["f: a value is required"])
 
 
-def test_a_multi_choice_sends_the_picked_values_and_an_emptied_one_sends_an_empty_list() -> None:
+def test_a_multi_choice_sends_the_picked_values_and_an_emptied_one_is_omitted_like_an_empty_field() -> None:
     assert arguments(SHOWCASE, channels=picked(2, 0)) == ({"text": "", "channels": ["push", "email"]}, [])
-    assert arguments(SHOWCASE, channels=picked()) == ({"text": "", "channels": []}, [])
+    assert arguments(SHOWCASE, channels=picked()) == ({"text": ""}, [])
 
 
-def test_list_rows_are_items_and_an_empty_text_row_is_an_empty_string() -> None:
-    assert arguments(SHOWCASE, tags=rows(typed("a"), typed(""))) == ({"text": "", "tags": ["a", ""]}, [])
+def test_an_empty_list_row_is_never_sent() -> None:
+    assert arguments(SHOWCASE, tags=rows(typed("a"), typed(""))) == ({"text": "", "tags": ["a"]}, [])
+    assert arguments(SHOWCASE, tags=rows(Entry())) == ({"text": ""}, [])  # + pressed, row left alone
+
+
+def test_a_required_list_follows_the_scalar_rules() -> None:
+    schema = one({"type": "array", "items": {"type": "string"}}, required=True)
+    assert arguments(schema) == ({}, ["f: a value is required"])  # untouched: not []
+    assert arguments(schema, f=rows(typed(""))) == ({}, ["f: a value is required"])  # not [""]
+    assert arguments(schema, f=rows()) == ({}, ["f: a value is required"])
+    assert arguments(schema, f=rows(typed("a"))) == ({"f": ["a"]}, [])
+
+
+def test_a_required_multi_choice_with_nothing_picked_is_a_problem() -> None:
+    schema = one({"type": "array", "items": {"enum": ["a", "b"]}}, required=True)
+    assert arguments(schema) == ({}, ["f: a value is required"])
+    assert arguments(schema, f=picked(1)) == ({"f": ["b"]}, [])
 
 
 def test_a_bad_number_row_is_a_problem_named_by_its_index() -> None:
@@ -147,13 +159,8 @@ def test_a_bad_number_row_is_a_problem_named_by_its_index() -> None:
     assert value == {"text": "", "scores": [1]}
 
 
-def test_a_list_emptied_by_the_user_is_sent_empty() -> None:
-    assert arguments(SHOWCASE, tags=rows()) == ({"text": "", "tags": []}, [])
-
-
-def test_list_item_count_limits_are_problems() -> None:
-    _, problems = arguments(SHOWCASE, tags=rows(typed("a"), typed("b"), typed("c"), typed("d")))
-    assert problems == ["tags: ['a', 'b', 'c', 'd'] is too long"]
+def test_an_optional_list_emptied_by_the_user_is_omitted_like_an_emptied_field() -> None:
+    assert arguments(SHOWCASE, tags=rows()) == ({"text": ""}, [])
 
 
 def test_an_optional_nested_object_is_omitted_until_something_inside_is_touched() -> None:
@@ -183,30 +190,12 @@ def test_a_json_field_sends_parsed_json_and_reports_broken_json() -> None:
     assert arguments(SHOWCASE, shape=typed('{"radius": 2}')) == ({"text": "", "shape": {"radius": 2}}, [])
     value, problems = arguments(SHOWCASE, shape=typed('{"radius": '))
     assert value == {"text": ""}
-    assert len(problems) == 1 and problems[0].startswith("shape: invalid JSON: Expecting value")
+    assert problems == ["shape: not valid JSON (line 1, column 12): expecting value"]
 
 
 def test_a_json_field_can_send_null_or_false_when_typed() -> None:
     assert arguments(SHOWCASE, anything=typed("null")) == ({"text": "", "anything": None}, [])
     assert arguments(SHOWCASE, anything=typed("false")) == ({"text": "", "anything": False}, [])
-
-
-@pytest.mark.parametrize(
-    ("name", "text", "problem"),
-    [("code", "ab", "code: 'ab' does not match '^[A-Z]{3}$'"),
-     ("email", "nobody", "email: 'nobody' is not a 'email'"),
-     ("homepage", "not a url", "homepage: 'not a url' is not a 'uri'"),
-     ("birthday", "2024-02-30", "birthday: '2024-02-30' is not a 'date'"),
-     ("meeting", "tomorrow", "meeting: 'tomorrow' is not a 'date-time'"),
-     ("alarm", "25:00", "alarm: '25:00' is not a 'time'"),
-     ("ratio", "1.5", "ratio: 1.5 is greater than the maximum of 1"),
-     ("count", "0", "count: 0 is less than the minimum of 1")],
-)
-def test_a_value_that_breaks_its_field_constraints_is_a_problem_beside_that_field(
-    name: str, text: str, problem: str
-) -> None:
-    _, problems = arguments(SHOWCASE, **{name: typed(text)})
-    assert problems == [problem]
 
 
 @pytest.mark.parametrize(
@@ -220,7 +209,7 @@ def test_formats_accept_what_pydantic_servers_accept(name: str, text: str) -> No
 
 SHOWCASE_VALUES = [
     {"text": "", "code": "ABC", "count": 3, "verbose": False, "dry_run": True, "level": "info"},
-    {"text": "x", "color": "#00ff00", "size": 1, "channels": ["sms"], "tags": ["a", ""], "scores": [1.5, 2]},
+    {"text": "x", "color": "#00ff00", "size": 1, "channels": ["sms"], "tags": ["a", "b"], "scores": [1.5, 2]},
     {"text": "x", "nickname": None, "limit": None, "address": {"city": "Oslo", "zip": "12345"}},
     {"text": "x", "tree": {"name": "root", "children": [{"name": "leaf"}]}, "shape": {"side": 1},
      "labels": {"a": "b"}, "anything": [1, {"x": None}], "also_anything": None, "birthday": "2024-01-31"},
@@ -246,11 +235,11 @@ def test_a_value_the_fields_cannot_express_exactly_gives_no_entry(value: dict[st
     assert entry_from_value(field_spec_from_schema(SHOWCASE), value) is None
 
 
-def test_a_value_that_breaks_only_constraints_still_fills_the_fields_and_shows_the_problem() -> None:
+def test_a_value_that_breaks_only_constraints_still_fills_the_fields_the_validator_judges_it() -> None:
     spec = field_spec_from_schema(SHOWCASE)
     entry = entry_from_value(spec, {"text": "x", "code": "lower"})
     assert entry is not None
-    assert value_from_entry(spec, entry)[1] == ["code: 'lower' does not match '^[A-Z]{3}$'"]
+    assert value_from_entry(spec, entry) == ({"text": "x", "code": "lower"}, [])
 
 
 def test_omitted_is_falsy_and_distinct_from_null() -> None:
