@@ -41,6 +41,8 @@ HELP_CHARS = DESCRIPTION_CHARS
 PROBLEM_CHARS = LINE_CHARS
 """The most a field's problem line shows (it may quote a pattern, an enum, the typed value)."""
 UNSET_LABEL = "(not set)"
+_ROW = widgets.Layout(flex_flow="row wrap", max_width="100%")
+"""The one layout of every field's row (label, control, null box): shared, never changed."""
 _PLACEHOLDERS = {
     "email": "name@example.com",
     "uri": "https://…",
@@ -103,7 +105,6 @@ class FieldWidget:
         self.null_box = widgets.Checkbox(value=False, description="null", indent=False,
                                          layout=widgets.Layout(width="auto")) if spec.nullable else None
         self.problem_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
-        self.hint_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         marker = " *" if spec.required and show_label and spec.name else ""
         label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
         self.name_label = widgets.Label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
@@ -114,7 +115,7 @@ class FieldWidget:
             "boolean", "choice"}
         note = "" if placeholder_shows_default else default_note(spec)
         self.help_text = "\n".join(part for part in (description, note and f"({note}, not sent)") if part)
-        self.help_label = widgets.HTML(value=wrapped_html(self.help_text, "#555"))
+        self.help_label = widgets.HTML(value=wrapped_html(self.help_text, "#555")) if self.help_text else None
         self.widget = self._layout(show_label)
         if self.null_box is not None:
             self.null_box.observe(self._on_null, names="value")
@@ -124,10 +125,10 @@ class FieldWidget:
         row = [self.input] if self.null_box is None else [self.input, self.null_box]
         if show_label and self.spec.label:
             row.insert(0, self.name_label)
-        parts: list[Any] = [widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap", max_width="100%"))]
-        if self.help_text and show_label:
+        parts: list[Any] = [widgets.HBox(row, layout=_ROW)]
+        if self.help_label is not None and show_label:
             parts.append(self.help_label)
-        parts += [self.problem_label, self.hint_label]
+        parts.append(self.problem_label)
         return widgets.VBox(parts, layout=widgets.Layout(max_width="100%"))
 
     def _watch(self, control: Any) -> None:
@@ -153,17 +154,16 @@ class FieldWidget:
     _problem_text = ""
     _hint_text = ""
 
-    def show_problems(self, problems: Sequence[str]) -> None:
-        """Show these problems beside the field (the form decides which belong here)."""
+    def show_problems(self, problems: Sequence[str], hint: str = "") -> None:
+        """Show these problems beside the field (the form decides which belong here), and a hint
+        that does not block the call ("does not look like an email address")."""
         self._problem_text = plain("; ".join(problems), self.secrets, PROBLEM_CHARS) if problems else ""
-        self.problem_label.value = wrapped_html(self._problem_text, "#b00020")
-        self.problem_label.layout.display = None if problems else "none"
-
-    def show_hint(self, hint: str) -> None:
-        """Show a hint that does not block the call ("does not look like an email address")."""
         self._hint_text = plain(hint, self.secrets, PROBLEM_CHARS) if hint else ""
-        self.hint_label.value = wrapped_html(self._hint_text, "#8a6d00")
-        self.hint_label.layout.display = None if hint else "none"
+        shown = "".join([wrapped_html(self._problem_text, "#b00020") if problems else "",
+                         wrapped_html(self._hint_text, "#8a6d00") if hint else ""])
+        if shown != self.problem_label.value:
+            self.problem_label.value = shown
+            self.problem_label.layout.display = None if shown else "none"
 
     def _changed(self) -> None:
         if self._loading:

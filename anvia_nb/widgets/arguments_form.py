@@ -235,14 +235,13 @@ class ArgumentsForm:
             if target is not None:
                 hints.setdefault(id(target[0]), []).append(_line(target[1], message))
         for _path, field in self.root.walk():
-            field.show_problems(at.get(id(field), []))
             hint = hints.get(id(field), [])
             fmt = field.spec.constraints.format
             if field.spec.kind == "string" and fmt in FORMAT_NAMES and field.touched:
                 text = field.entry().text
                 if text and not format_ok(fmt, text):
                     hint.append(f"does not look like {FORMAT_NAMES[fmt]}; it is sent as typed and the server decides")
-            field.show_hint("; ".join(hint))
+            field.show_problems(at.get(id(field), []), "; ".join(hint))
         shown = boxed[:20] + ([f"… and {len(boxed) - 20} more"] if len(boxed) > 20 else [])
         self.problems_box.value = wrapped_html("\n".join(shown), _RED)
         self.problems_box.layout.display = None if shown else "none"

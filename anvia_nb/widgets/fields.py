@@ -164,9 +164,9 @@ class ObjectField(FieldWidget):
         if self.null_box is not None:
             head.append(self.null_box)
         parts: list[Any] = [widgets.HBox(head)] if head else []
-        if self.help_text and show_label:
+        if self.help_label is not None and show_label:
             parts.append(self.help_label)
-        return widgets.VBox([*parts, self.input, self.problem_label, self.hint_label],
+        return widgets.VBox([*parts, self.input, self.problem_label],
                             layout=widgets.Layout(max_width="100%"))
 
     def _watch(self, control: Any) -> None:
