@@ -146,6 +146,9 @@ def plain_words(error: ValidationError) -> str:
         known = properties if isinstance(properties, dict) else {}
         extra = [key for key in instance if key not in known]
         return f"takes no field named {_names(extra)}" if extra else "has fields that are not allowed"
-    if keyword == "dependentRequired":
-        return "a field it needs is missing"
+    if keyword == "dependentRequired" and isinstance(value, dict) and isinstance(instance, dict):
+        for given, needed in value.items():
+            missing = [n for n in needed if n not in instance] if given in instance and isinstance(needed, list) else []
+            if missing:
+                return f"{_names(missing)} {'is' if len(missing) == 1 else 'are'} needed when {_shown(given)} is given"
     return str(error.message)

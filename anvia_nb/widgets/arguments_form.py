@@ -208,12 +208,19 @@ class ArgumentsForm:
         in_json = self.json_mode
         value, found = self._read_json() if in_json else self._read_fields()
         found, notes = check_value(self.check, value, found)  # the one validation of this change
+        found.sort(key=self._field_order)
         self._value = value if isinstance(value, dict) else {}
         self._problems = [self._shown(_line(path, message)) for path, message in found]
         self._place(found, notes, in_json)
         self._show_will_send()
         for callback in list(self._callbacks):
             callback(self)
+
+    def _field_order(self, problem: tuple[Path, str]) -> int:
+        """Problems in the order of the form's fields (what could not be read first, per field)."""
+        path = problem[0]
+        names = [child.name for child in self.spec.children]
+        return names.index(path[0]) if path and path[0] in names else -1
 
     def _place(self, found: Found, notes: Found, in_json: bool) -> None:
         """Each problem shown once: beside the touched field it belongs to, else under the form."""

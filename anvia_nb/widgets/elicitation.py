@@ -171,7 +171,7 @@ class ElicitationPrompt:
             return
         problems = self.form.problems
         self.accept_button.disabled = bool(problems)
-        self.reason.value = f"Cannot accept yet: {problems[0]}" if problems else ""
+        self.reason.value = f"Cannot accept yet: {self.form.summary}" if problems else ""
 
     def _ipython_display_(self) -> None:
         show_in_cell(self.widget)

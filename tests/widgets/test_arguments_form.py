@@ -28,7 +28,7 @@ def test_a_form_from_a_tool_sends_only_the_typed_required_field() -> None:
 def test_an_untouched_form_with_a_required_url_is_invalid_and_value_raises() -> None:
     form = ArgumentsForm(FETCH)
     assert not form.valid
-    assert form.problems == ["url: '' is not a 'uri'", "url: '' should be non-empty"]
+    assert form.problems == ["url: must have at least 1 character"]
     with pytest.raises(ArgumentValidationError) as caught:
         _ = form.value
     assert caught.value.problems == form.problems
@@ -48,9 +48,9 @@ def test_on_change_reports_every_change_with_validity_up_to_date() -> None:
     form = ArgumentsForm(FETCH)
     seen: list[bool] = []
     form.on_change(lambda f: seen.append(f.valid))
-    form.field("url").input.value = "h"
     form.field("url").input.value = "https://example.com"
-    assert seen == [False, True]
+    form.field("url").input.value = ""
+    assert seen == [True, False]
 
 
 def test_schema_violations_the_fields_cannot_catch_are_reported_by_validation() -> None:
@@ -61,7 +61,7 @@ def test_schema_violations_the_fields_cannot_catch_are_reported_by_validation() 
     }
     form = ArgumentsForm(schema=schema)
     form.field("a").input.value = "x"
-    assert form.problems == ["'b' is a dependency of 'a'"]
+    assert form.problems == ["b is needed when a is given"]
 
 
 def test_initial_arguments_fill_the_fields_and_are_sent_as_given() -> None:
@@ -102,9 +102,9 @@ def test_leaving_json_mode_with_broken_json_stays_in_json_mode_and_says_why() ->
     form = ArgumentsForm(FETCH)
     form.mode.value = "JSON"
     form.json_text.value = '{"url": '
-    assert not form.valid and form.problems[0].startswith("invalid JSON")
+    assert not form.valid and form.problems == ["not valid JSON (line 1, column 9): expecting value"]
     form.mode.value = "form"
-    assert form.json_mode and form.mode_note.value.startswith("still JSON: invalid JSON")
+    assert form.json_mode and form.mode_note.value.startswith("still JSON: not valid JSON")
 
 
 def test_json_mode_requires_an_object() -> None:
@@ -133,7 +133,7 @@ def test_a_root_map_schema_is_one_json_field_that_must_hold_an_object() -> None:
     form.root.input.value = '{"a": 1}'
     assert form.value == {"a": 1}
     form.root.input.value = '{"a": "x"}'
-    assert form.problems == ["a: 'x' is not of type 'integer'"]
+    assert form.problems == ["a: must be an integer"]
     form.root.input.value = "3"
     assert form.problems == ["the arguments must be a JSON object"]
 
@@ -200,7 +200,7 @@ def test_switching_to_json_with_broken_json_in_a_nested_field_or_a_list_row_is_r
     sizes.add_row().input.value = "x"
     form.mode.value = "JSON"
     assert not form.json_mode
-    assert form.mode_note.value.startswith("Fix or clear 'filter.extra' first: invalid JSON")
+    assert form.mode_note.value.startswith("Fix or clear 'filter.extra' first: not valid JSON")
     assert form.mode_note.value.endswith("(and 1 more)")
     form.field("filter.extra").input.value = ""
     form.mode.value = "JSON"
@@ -216,9 +216,7 @@ def test_switching_to_json_with_only_schema_problems_still_works() -> None:
     assert form.json_mode and json.loads(form.json_text.value) == {"url": "", "max_length": -5}
 
 
-def test_a_huge_schema_that_does_not_recurse_still_builds_quickly() -> None:
-    import time
-
+def test_a_huge_schema_that_does_not_recurse_builds_a_bounded_form() -> None:
     defs = {
         f"L{i}": {
             "type": "object",
@@ -228,7 +226,5 @@ def test_a_huge_schema_that_does_not_recurse_still_builds_quickly() -> None:
     }
     defs["L14"] = {"type": "string"}
     schema = {"type": "object", "$defs": defs, "properties": {"root": {"$ref": "#/$defs/L0"}}}
-    started = time.perf_counter()
     form = ArgumentsForm(schema=schema)
-    assert time.perf_counter() - started < 3.0
-    assert form.widget is not None
+    assert 0 < len(list(form.root.walk())) < 500  # about the field budget, whatever the ref graph
