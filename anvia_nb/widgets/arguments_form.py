@@ -109,6 +109,7 @@ class ArgumentsForm:
         self._value: dict[str, Any] = {}
         self._problems: list[str] = []
         self._unshown: list[str] = []
+        self._first_where = ""
         self.will_send_text = ""
         if initial is not None:
             self.set_value(initial)
@@ -126,15 +127,14 @@ class ArgumentsForm:
 
     @property
     def summary(self) -> str:
-        """One line for a status bar: the first problem shown nowhere in the form, else a count
-        of the problems the form shows (``""`` when the arguments can be sent)."""
+        """One line for a status bar: the first problem shown nowhere in the form, else where the
+        first problem is, without repeating it (``""`` when the arguments can be sent)."""
         if not self._problems:
             return ""
+        more = f" (and {len(self._problems) - 1} more)" if len(self._problems) > 1 else ""
         if self._unshown:
-            more = len(self._problems) - 1
-            return self._unshown[0] + (f" (and {more} more)" if more else "")
-        count = len(self._problems)
-        return f"{count} problem{'s' if count > 1 else ''} in the arguments, marked above"
+            return self._unshown[0] + more
+        return f"{self._first_where or 'the arguments'}: see above{more}"
 
     @property
     def valid(self) -> bool:
@@ -211,6 +211,7 @@ class ArgumentsForm:
         found.sort(key=self._field_order)
         self._value = value if isinstance(value, dict) else {}
         self._problems = [self._shown(_line(path, message)) for path, message in found]
+        self._first_where = self._shown(dotted(found[0][0])) if found else ""
         self._place(found, notes, in_json)
         self._show_will_send()
         for callback in list(self._callbacks):

@@ -152,7 +152,7 @@ def test_each_problem_is_shown_once_in_plain_words() -> None:
     assert "code: must match the pattern ^[A-Z]+$" in form.problems_box.value  # untouched: under the form
     form.field("code").input.value = "AB"
     assert form.problems_box.layout.display == "none"
-    assert form.summary == "1 problem in the arguments, marked above"
+    assert form.summary == "n: see above"
     form.mode.value = "JSON"
     form.json_text.value = '{"n": "x", "code": "a"}'
     shown = form.problems_box.value

@@ -123,7 +123,7 @@ def test_an_elicitation_prompt_masks_the_secrets_of_the_session_that_asks() -> N
                                 "requestedSchema": SCHEMA}, secrets=(SECRET,))
     assert prompt.form is not None
     fill_badly(prompt.form)
-    assert prompt.reason.value == "Cannot accept yet: 3 problems in the arguments, marked above"
+    assert prompt.reason.value == "Cannot accept yet: name: see above (and 2 more)"
     assert prompt.form.field("name").problem_text == "must match the pattern ^••••••$"
     assert_nothing_hidden_or_unbounded(prompt.widget)
 
@@ -141,7 +141,7 @@ def test_a_tool_form_masks_the_secrets_of_its_connection(live_children: Callable
         tool_form = ToolForm(hostile, runtime=rt)
         assert tool_form.reason.value.startswith("Cannot call yet: ")
         fill_badly(tool_form.arguments)
-        assert tool_form.reason.value == "Cannot call yet: 3 problems in the arguments, marked above"
+        assert tool_form.reason.value == "Cannot call yet: name: see above (and 2 more)"
         assert tool_form.arguments.field("name").problem_text == "must match the pattern ^••••••$"
         assert_nothing_hidden_or_unbounded(tool_form.widget)
     finally:
