@@ -46,7 +46,7 @@ OMITTED: Any = _Marker("OMITTED")
 
 @dataclass(frozen=True)
 class Constraints:
-    """The schema's checks on one value, kept for hints (placeholders) and per-field problems."""
+    """The schema's checks on one value, kept for hints (placeholders); the one validator checks them."""
 
     minimum: float | None = None
     maximum: float | None = None
@@ -58,22 +58,6 @@ class Constraints:
     format: str | None = None
     min_items: int | None = None
     max_items: int | None = None
-
-    def as_schema(self) -> dict[str, Any]:
-        """The constraints as JSON Schema keywords, to check one field on its own."""
-        pairs = {
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-            "exclusiveMinimum": self.exclusive_minimum,
-            "exclusiveMaximum": self.exclusive_maximum,
-            "minLength": self.min_length,
-            "maxLength": self.max_length,
-            "pattern": self.pattern,
-            "format": self.format,
-            "minItems": self.min_items,
-            "maxItems": self.max_items,
-        }
-        return {key: value for key, value in pairs.items() if value is not None}
 
 
 @dataclass(frozen=True)

@@ -159,3 +159,13 @@ def test_each_problem_is_shown_once_in_plain_words() -> None:
     assert "n: must be an integer" in shown and "code: must match the pattern ^[A-Z]+$" in shown
     assert "is not of type" not in shown and "does not match" not in shown
     assert form.field("n").problem_text == ""  # the fields are hidden in JSON mode: shown there only
+
+
+def test_a_pattern_too_costly_to_check_is_a_hint_and_never_blocks_the_form() -> None:
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a|aa)+$"}}}
+    form = ArgumentsForm(schema=schema)
+    form.field("s").input.value = "a" * 60 + "!"  # backtracking would take years: bounded instead
+    assert form.valid and form.value == {"s": "a" * 60 + "!"}
+    assert "could not be checked in time" in form.field("s").hint_text
+    form.field("s").input.value = "b"
+    assert form.problems == ["s: must match the pattern ^(a|aa)+$"] and form.field("s").hint_text == ""
