@@ -1,8 +1,9 @@
 """The fields that hold one value: text, number, date, boolean, choice and multiple choice.
 
 :class:`FieldWidget` is the base of every field (also of the groups in ``fields``): the control,
-its label, help text, null box and problem line, and reading back an :class:`Entry`. Every
-server string a field shows passes through :func:`~anvia_nb.widgets._chrome.plain` first.
+its label, help text, null box and message line (problems and hints, given by the form), and
+reading back an :class:`Entry`. Every server string a field shows passes through
+:func:`~anvia_nb.widgets._chrome.plain` first; what is shown as HTML is escaped.
 """
 
 from __future__ import annotations

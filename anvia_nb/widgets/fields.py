@@ -7,8 +7,12 @@ so the omission and parsing rules live in one pure place (``spec``), not in widg
 
 Choices made for people, not for the widget set: numbers are plain ``Text`` (``FloatText``
 silently turns a half-typed ``1e`` into something else); an optional boolean is a dropdown
-with "(not set)", because a checkbox cannot say "leave it to the server"; descriptions are
-``Label`` text, so a server's description can never become markup.
+with "(not set)", because a checkbox cannot say "leave it to the server"; an optional field's
+default is a placeholder (or named in "(not set: server default …)"), never a value that looks
+typed; descriptions are escaped text that wraps, so a server's description can never become
+markup and is never clipped. Arrays of objects are lists of groups; a union of types is a
+chooser of the type followed by that type's field. A field shows the problems and hints the
+form gives it (:meth:`FieldWidget.show_problems`): the form checks the whole value once.
 
 Every string from the server that a person reads here (a title, a description, an enum's
 labels, a problem line quoting a pattern) goes through :func:`~anvia_nb.widgets._chrome.plain`:
@@ -55,6 +59,8 @@ __all__ = [
 ]
 
 _BORDER = "1px solid #c8c8c8"
+_ITEM_ROW = widgets.Layout(align_items="flex-start", max_width="100%")
+"""The one layout of every list row (the item, then its − button): shared, never changed."""
 
 
 def build_field(spec: FieldSpec, *, show_label: bool = True, root: bool = False,
@@ -118,8 +124,8 @@ class ListField(FieldWidget):
 
     def _show_rows(self) -> None:
         self.rows_box.children = [
-            widgets.HBox([item.widget, remove]) for item, remove in zip(self.rows, self.remove_buttons,
-                                                                        strict=True)
+            widgets.HBox([item.widget, remove], layout=_ITEM_ROW)
+            for item, remove in zip(self.rows, self.remove_buttons, strict=True)
         ]
 
     def inner(self, step: str | int) -> FieldWidget | None:
