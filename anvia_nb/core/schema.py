@@ -100,6 +100,9 @@ class SchemaCheck:
     def __init__(self, validator: Validator | None, unusable: str | None = None) -> None:
         self._validator = validator
         self.unusable = unusable
+        self.validations = 0
+        """How many times a value was actually validated (a repeat of the last value is not)."""
+        self._last: tuple[str, list[Problem]] | None = None
 
     def problems(self, instance: Any) -> list[Problem]:
         """Every way ``instance`` breaks the schema, sorted by path (at most 20)."""
@@ -109,6 +112,23 @@ class SchemaCheck:
     def _errors(self, instance: Any) -> list[Problem] | None:
         if self._validator is None:
             return None if self.unusable else []
+        # The same arguments checked twice on one path (``%mcp call`` checks, then ``call_outcome``
+        # checks what it sends) are validated once: the last verdict is kept with its value.
+        try:
+            key = json.dumps(instance, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            key = None
+        last = self._last
+        if key is not None and last is not None and last[0] == key:
+            return list(last[1])
+        found = self._validate(instance)
+        if key is not None and found is not None:
+            self._last = (key, found)
+        return None if found is None else list(found)
+
+    def _validate(self, instance: Any) -> list[Problem] | None:
+        assert self._validator is not None
+        self.validations += 1
         import referencing.exceptions
         from jsonschema.exceptions import SchemaError, UnknownType
 

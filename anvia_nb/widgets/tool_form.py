@@ -208,10 +208,8 @@ class ToolForm:
         if self.elicitation:
             ensure_elicitation(tool.server)
         with hosting(tool.server.client, self):
-            # The form checked these arguments with the same validator (core.schema): once is enough.
-            same_schema = tool.info.input_schema == self.arguments.schema
             outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
-                                              on_progress=self._on_progress, validate_arguments=not same_schema)
+                                              on_progress=self._on_progress)
         self.runtime.record(outcome)
         return outcome
 
@@ -273,7 +271,7 @@ class ToolForm:
         problems = self.problems()
         self.call_button.disabled, self.cancel_button.disabled = bool(problems), True
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        if problems:  # the form's own problems are shown in it: here only their count, each shown once
+        if problems:  # the form shows its own problems: here only where the first is, each shown once
             self.reason.value = f"Cannot call yet: {self.arguments.summary or problems[0] + more}"
         else:
             self.reason.value = ""

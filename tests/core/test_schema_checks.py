@@ -84,6 +84,16 @@ def test_a_schema_is_compiled_once_however_often_it_is_checked() -> None:
     assert schema_check(dict(reversed(list(schema.items())))) is schema_check(schema)  # same schema, same check
 
 
+def test_the_same_arguments_checked_twice_on_one_path_are_validated_once() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    check = schema_check(schema)
+    before = check.validations
+    assert argument_problems(schema, {"n": "x"}) == argument_problems(schema, {"n": "x"}) == [
+        "n: 'x' is not of type 'integer'"]  # %mcp call's check, then call_outcome's
+    assert check.validations - before == 1
+    assert argument_problems(schema, {"n": 1}) == [] and check.validations - before == 2
+
+
 def test_the_format_policy_is_one_option_annotations_by_default() -> None:
     schema = {"type": "object", "properties": {"e": {"type": "string", "format": "email"},
                                                 "d": {"type": "string", "format": "date"}}}
