@@ -6,12 +6,21 @@ column where it broke and the text around the spot, in one line, so a person can
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from typing import Any
 
 from anvia_nb.errors import AnviaError
 
-__all__ = ["CommandLineError", "arguments_from_json", "json_prefix", "typed_for_schema", "value_from_text"]
+__all__ = [
+    "CommandLineError",
+    "arguments_from_json",
+    "json_prefix",
+    "typed_for_schema",
+    "unknown_names",
+    "value_from_text",
+]
 
 
 class CommandLineError(AnviaError, ValueError):
@@ -28,33 +37,77 @@ def value_from_text(value: str) -> Any:
         return value
 
 
+def _property_schema(schema: dict[str, Any], key: str) -> Any:
+    """What the inputSchema says of one argument: its property, else additionalProperties (or None)."""
+    properties = schema.get("properties")
+    if isinstance(properties, dict) and key in properties:
+        return properties[key]
+    extra = schema.get("additionalProperties")
+    return extra if isinstance(extra, dict) else None
+
+
+def _fits(root: dict[str, Any], prop: Any, value: Any) -> bool:
+    """Whether ``value`` is valid for one property schema (anyOf, oneOf, type lists and ``$ref``
+    into the root's ``$defs``/``definitions`` included)."""
+    from anvia_nb.core.schema import argument_problems
+
+    probe: dict[str, Any] = {"allOf": [prop]}
+    for defs in ("$defs", "definitions"):
+        if isinstance(root.get(defs), dict):
+            probe[defs] = root[defs]
+    return not argument_problems(probe, value)
+
+
 def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: Any) -> dict[str, Any]:
-    """``key=value`` values as the tool wants them: ``message=123`` stays the text ``"123"`` when the
-    property is a string (and not also the parsed type); every other value keeps its JSON reading."""
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict):
+    """``key=value`` values as the person meant them: the JSON reading only when it is valid for
+    the property, else the text typed (``base_branch=2024`` stays ``"2024"`` for a string or
+    ``anyOf [string, null]``). When neither reading is valid the JSON one is kept, so the error
+    quotes the value as typed."""
+    if not isinstance(schema, dict):
         return arguments
     typed = dict(arguments)
     for key, text in texts.items():
-        prop = properties.get(key)
-        kinds = prop.get("type") if isinstance(prop, dict) else None
-        kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
+        prop = _property_schema(schema, key)
         value = typed.get(key)
-        if "string" in kinds and not isinstance(value, str) and _json_kind(value) not in kinds:
+        if prop is None or isinstance(value, str) or _fits(schema, prop, value):
+            continue
+        if _fits(schema, prop, text):
             typed[key] = text
     return typed
 
 
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return "array" if isinstance(value, list) else "object"
+def unknown_names(arguments: dict[str, Any], schema: Any) -> list[str]:
+    """Argument names the tool does not take, each with the closest property (``did you mean``).
+
+    A name is refused when it is not among ``properties`` and the schema does not allow others
+    (``additionalProperties`` true or a schema, or a matching ``patternProperties``). A schema
+    that combines others at its top (``allOf``, ``anyOf``, ``oneOf``, ``$ref``) is not judged here.
+    """
+    if not isinstance(schema, dict) or any(k in schema for k in ("allOf", "anyOf", "oneOf", "$ref")):
+        return []
+    properties = schema.get("properties")
+    extra = schema.get("additionalProperties")
+    if extra is True or isinstance(extra, dict) or (not isinstance(properties, dict) and extra is not False):
+        return []
+    known = list(properties) if isinstance(properties, dict) else []
+    patterns = schema.get("patternProperties")
+    problems: list[str] = []
+    for name in arguments:
+        if name in known:
+            continue
+        if isinstance(patterns, dict) and any(_matches(p, name) for p in patterns):
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        problems.append(f"{name!r}{hint}")
+    return problems
+
+
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return re.search(pattern, name) is not None
+    except re.error:
+        return True  # a pattern we cannot read: let the server judge
 
 
 def _json_error(text: str, exc: json.JSONDecodeError) -> CommandLineError:

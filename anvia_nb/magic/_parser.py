@@ -1,21 +1,26 @@
 """Parsing ``%mcp`` lines into command values, apart from running them (as JupySQL does).
 
-Pure: no IPython, no connections, no I/O. Each subcommand becomes a frozen dataclass, so the
-grammar is testable without a kernel and the executor only ever sees well-formed commands.
+Pure: no IPython, no connections, no I/O. Each subcommand's words become a frozen dataclass, so
+the grammar is testable without a kernel and the executor only ever sees well-formed commands.
+Which parser handles which word is decided by the one table in :mod:`anvia_nb.magic.subcommands`.
 Lines are split with :func:`shlex.split` (IPython's ``parse_argstring`` keeps quotes), except the
 JSON arguments of ``call``, which are read raw so quotes and braces reach the server untouched.
+An option is recognised as ``--name value`` and as ``--name=value`` wherever it stands.
 """
 
 from __future__ import annotations
 
+import difflib
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from anvia_nb.magic._arguments import CommandLineError, arguments_from_json, json_prefix, value_from_text
 
 __all__ = [
-    "SUBCOMMANDS",
+    "CALL_OPTIONS",
+    "CONNECT_OPTIONS",
     "CallCommand",
     "CloseCommand",
     "Command",
@@ -30,11 +35,18 @@ __all__ = [
     "ServersCommand",
     "ToolsCommand",
     "arguments_from_json",
-    "parse_command",
+    "parse_call",
+    "parse_close",
+    "parse_connect",
+    "parse_form",
+    "parse_log",
+    "parse_tools",
+    "split_first_word",
 ]
 
-SUBCOMMANDS = ("connect", "servers", "tools", "call", "form", "panel", "history", "log", "close", "help")
 CONNECT_OPTIONS = ("--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell")
+_CONNECT_FLAGS = ("--cell",)
+CALL_OPTIONS = ("--timeout",)
 DEFAULT_LOG_LINES = 50
 
 
@@ -45,7 +57,11 @@ class HelpCommand:
 
 @dataclass(frozen=True)
 class ConnectCommand:
-    """``connect NAME ... --stdio COMMAND ARGS...`` or ``connect NAME ... --http URL``."""
+    """``connect NAME ... --stdio COMMAND ARGS...`` or ``connect NAME ... --http URL``.
+
+    ``inherit_env`` names variables whose values come from the kernel's own environment
+    (``--secret-env NAME``, ``--env NAME``): they are secrets, and never written in the line.
+    """
 
     name: str
     transport: Literal["stdio", "http"]
@@ -58,6 +74,7 @@ class ConnectCommand:
     headers: dict[str, str] = field(default_factory=dict)
     timeout_seconds: float | None = None
     cell: bool = False
+    inherit_env: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,11 +152,26 @@ Command = (
 )
 
 
-def _split(text: str) -> list[str]:
+def split(text: str) -> list[str]:
+    """Shell-like words; an unclosed quote is a one-line error."""
     try:
         return shlex.split(text)
     except ValueError as exc:  # "No closing quotation"
         raise CommandLineError(f"Cannot split the line: {exc}; check your quotes.") from exc
+
+
+def split_first_word(text: str) -> tuple[str, str]:
+    """The first word and the rest, split at any white space (a tab as well as a space)."""
+    parts = text.strip().split(None, 1)
+    if not parts:
+        return "", ""
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def close_words(word: str, known: Iterable[str]) -> str:
+    """``Did you mean x?`` for a near miss, else nothing."""
+    close = difflib.get_close_matches(word, list(known), n=2, cutoff=0.5)
+    return f"Did you mean {' or '.join(close)}? " if close else ""
 
 
 def _seconds(value: str, option: str) -> float | None:
@@ -161,59 +193,56 @@ def _target(text: str, subcommand: str) -> tuple[str, str]:
     return server, tool
 
 
-def parse_command(line: str, cell: str | None = None) -> Command:
-    """One ``%mcp`` line (and the body of ``%%mcp``, if any) as a command value."""
-    stripped = line.strip()
-    if not stripped:
-        return HelpCommand()
-    word, rest = _first_word(stripped)
-    if word in ("help", "--help", "-h"):
-        return HelpCommand()
-    if word == "call":
-        return _parse_call(rest, cell)
-    if word == "connect":
-        return _parse_connect(_split(rest))
-    if cell is not None and cell.strip():
-        raise CommandLineError(f"%%mcp {word} takes no cell body; only %%mcp call and %%mcp connect do.")
-    words = _split(rest)
-    if word == "servers":
-        _no_arguments(word, words)
-        return ServersCommand()
-    if word == "tools":
-        return ToolsCommand(tuple(words))
-    if word == "history":
-        _no_arguments(word, words)
-        return HistoryCommand()
-    if word == "panel":
-        _no_arguments(word, words)
-        return PanelCommand()
-    if word == "form":
-        if len(words) != 1:
-            raise CommandLineError("Usage: %mcp form NAME.TOOL")
-        return FormCommand(*_target(words[0], "form"))
-    if word == "log":
-        return _parse_log(words)
-    if word == "close":
-        return _parse_close(words)
-    raise CommandLineError(f"Unknown subcommand {word!r}. {_close_subcommands(word)}Type %mcp help for the list.")
+def _option_words(words: list[str], valued: Iterable[str], stop: str = "") -> list[str]:
+    """``--name=value`` as ``--name value`` for options that take a value (up to ``stop``)."""
+    valued = tuple(valued)
+    out: list[str] = []
+    for index, word in enumerate(words):
+        if stop and word == stop:
+            return out + words[index:]
+        name, eq, value = word.partition("=")
+        if eq and name.startswith("-") and name in valued:
+            out += [name, value]
+            if stop and name == stop:
+                return out + words[index + 1 :]
+        elif eq and name in _CONNECT_FLAGS:
+            raise CommandLineError(f"{name} takes no value, got {word!r}.")
+        else:
+            out.append(word)
+    return out
 
 
-def _close_subcommands(word: str) -> str:
-    import difflib
+def no_arguments(word: str) -> Any:
+    """A parser for a subcommand that takes nothing after its name."""
 
-    close = difflib.get_close_matches(word, SUBCOMMANDS, n=2, cutoff=0.5)
-    return f"Did you mean {' or '.join(close)}? " if close else ""
+    def parse(rest: str, _cell: str | None) -> None:
+        words = split(rest)
+        if words:
+            raise CommandLineError(f"%mcp {word} takes no arguments, got {' '.join(words)!r}.")
+
+    return parse
 
 
-def _no_arguments(word: str, words: list[str]) -> None:
-    if words:
-        raise CommandLineError(f"%mcp {word} takes no arguments, got {' '.join(words)!r}.")
+def parse_tools(rest: str, _cell: str | None = None) -> ToolsCommand:
+    words = split(rest)
+    options = [w for w in words if w.startswith("-")]
+    if options:
+        raise CommandLineError(f"Unknown option {options[0]!r}. Usage: %mcp tools [NAME ...]")
+    return ToolsCommand(tuple(words))
 
 
-def _parse_log(words: list[str]) -> LogCommand:
+def parse_form(rest: str, _cell: str | None = None) -> FormCommand:
+    words = split(rest)
+    if len(words) != 1:
+        raise CommandLineError("Usage: %mcp form NAME.TOOL")
+    return FormCommand(*_target(words[0], "form"))
+
+
+def parse_log(rest: str, _cell: str | None = None) -> LogCommand:
+    usage = "Usage: %mcp log NAME [--lines N]"
     name = ""
     lines = DEFAULT_LOG_LINES
-    items = iter(words)
+    items = iter(_option_words(split(rest), ("--lines", "-n")))
     for item in items:
         if item in ("--lines", "-n"):
             value = next(items, "")
@@ -221,37 +250,43 @@ def _parse_log(words: list[str]) -> LogCommand:
                 raise CommandLineError(f"--lines takes a positive whole number, not {value!r}.")
             lines = int(value)
         elif item.startswith("-"):
-            raise CommandLineError(f"Unknown option {item!r}. Usage: %mcp log NAME [--lines N]")
+            raise CommandLineError(f"Unknown option {item!r}. {usage}")
         elif name:
-            raise CommandLineError("Usage: %mcp log NAME [--lines N] (one connection at a time).")
+            raise CommandLineError(f"{usage} (one connection at a time).")
         else:
             name = item
     if not name:
-        raise CommandLineError("Usage: %mcp log NAME [--lines N]")
+        raise CommandLineError(usage)
     return LogCommand(name, lines)
 
 
-def _parse_close(words: list[str]) -> CloseCommand:
+def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
+    usage = "Usage: %mcp close NAME ... or %mcp close --all"
+    words = split(rest)
     close_all = "--all" in words
     names = tuple(w for w in words if w != "--all")
     unknown = [n for n in names if n.startswith("-")]
     if unknown:
-        raise CommandLineError(f"Unknown option {unknown[0]!r}. Usage: %mcp close NAME ... or %mcp close --all")
+        raise CommandLineError(f"Unknown option {unknown[0]!r}. {usage}")
     if close_all and names:
         raise CommandLineError("Give either connection names or --all, not both.")
     if not close_all and not names:
-        raise CommandLineError("Usage: %mcp close NAME ... or %mcp close --all")
+        raise CommandLineError(usage)
     return CloseCommand(names, close_all)
 
 
-def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
-    usage = (
-        "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--cell] --stdio COMMAND [ARGS...], "
-        '%mcp connect NAME [--header "K: V"] [--timeout S] [--cell] --http URL, '
-        "or %mcp connect --config FILE [NAME ...]"
-    )
+_CONNECT_USAGE = (
+    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--cell] --stdio COMMAND [ARGS...], "
+    '%mcp connect NAME [--header "K: V"] [--timeout S] [--cell] --http URL, '
+    "or %mcp connect --config FILE [NAME ...]"
+)
+
+
+def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | ConfigConnectCommand:
+    words = _option_words(split(rest), [o for o in CONNECT_OPTIONS if o not in _CONNECT_FLAGS], stop="--stdio")
     positional: list[str] = []
     env: dict[str, str] = {}
+    inherit: list[str] = []
     secret_env: set[str] = set()
     headers: dict[str, str] = {}
     options: dict[str, Any] = {}
@@ -269,25 +304,27 @@ def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
             i += 1
             continue
         if word not in CONNECT_OPTIONS:
-            if word.startswith("--"):
-                raise CommandLineError(f"Unknown option {word!r}. {usage}")
+            if word.startswith("-"):
+                raise CommandLineError(f"Unknown option {word!r}. {close_words(word, CONNECT_OPTIONS)}{_CONNECT_USAGE}")
             positional.append(word)
             i += 1
             continue
         if i + 1 >= len(words):
-            raise CommandLineError(f"{word} needs a value. {usage}")
+            raise CommandLineError(f"{word} needs a value. {_CONNECT_USAGE}")
         value = words[i + 1]
         i += 2
-        if word == "--env":
+        if word in ("--env", "--secret-env"):
             key, eq, env_value = value.partition("=")
-            if not eq or not key:
-                raise CommandLineError(f"--env takes KEY=VALUE, not {value!r}.")
-            env[key] = env_value
-        elif word == "--secret-env":
-            key, eq, env_value = value.partition("=")
-            secret_env.add(key)
+            if not key or key.startswith("-"):
+                raise CommandLineError(
+                    f"{word} takes NAME (from the kernel's environment) or NAME=VALUE, not {value!r}."
+                )
             if eq:
                 env[key] = env_value
+            else:  # the kernel's own value: kept out of the notebook's source, and masked
+                inherit.append(key)
+            if word == "--secret-env" or not eq:
+                secret_env.add(key)
         elif word == "--header":
             key, colon, header_value = value.partition(":")
             if not colon or not key.strip():
@@ -299,11 +336,11 @@ def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
             options[word[2:]] = value
     cell = bool(options.get("cell"))
     if "config" in options:
-        if "stdio" in options or "http" in options or env or headers or "cwd" in options:
+        if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options:
             raise CommandLineError("--config takes only a file and server names; other options go in the file.")
         return ConfigConnectCommand(options["config"], tuple(positional), cell)
     if len(positional) != 1:
-        raise CommandLineError(f"connect takes one connection NAME before the options. {usage}")
+        raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
     name = positional[0]
     if "stdio" in options and "http" in options:
         raise CommandLineError("Choose one transport: --stdio or --http, not both.")
@@ -312,8 +349,8 @@ def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
             raise CommandLineError("--header and --timeout are for --http connections; stdio servers take --env.")
         command, *args = options["stdio"]
         return ConnectCommand(
-            name, "stdio", command=command, args=tuple(args), env=env,
-            secret_env=frozenset(secret_env), cwd=options.get("cwd"), cell=cell,
+            name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
+            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)),
         )  # fmt: skip
     if "http" in options:
         if env or secret_env or "cwd" in options:
@@ -322,43 +359,79 @@ def _parse_connect(words: list[str]) -> ConnectCommand | ConfigConnectCommand:
             name, "http", url=options["http"], headers=headers,
             timeout_seconds=options.get("timeout"), cell=cell,
         )  # fmt: skip
-    raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {usage}")
+    raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 
 
-def _parse_call(rest: str, cell: str | None) -> CallCommand:
-    usage = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ..."
-    target_text, text = _first_word(rest.strip())
+def _json_start(text: str) -> int:
+    """Where a JSON object or list begins as a word of ``text`` (outside quotes), or -1."""
+    quote = ""
+    escaped = False
+    for index, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "{[" and (index == 0 or text[index - 1].isspace()):
+            return index
+    return -1
+
+
+_JSON_HERE = "\0json"  # where the JSON object stood among the words
+_CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ... [--timeout S]"
+
+
+def parse_call(rest: str, cell: str | None = None) -> CallCommand:
+    """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S]``; options in either
+    spelling anywhere, and never taken for arguments."""
+    start = _json_start(rest)
+    arguments: dict[str, Any] | None = None
+    if start >= 0:
+        before = split(rest[:start])
+        arguments, end = json_prefix(rest[start:])
+        after = split(rest[start + end :])
+        if any(_is_pair(w) for w in before):
+            raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
+    else:
+        before, after = split(rest), []
     timeout: float | None = None
     has_timeout = False
-    while target_text == "--timeout":  # options may come before the target too
-        value, text = _first_word(text)
-        timeout, has_timeout = _seconds(value, "--timeout"), True
-        target_text, text = _first_word(text)
-    if not target_text:
-        raise CommandLineError(usage)
-    server, tool = _target(target_text, "call")
-    text = text.strip()
-    arguments: dict[str, Any] | None = None
-    words: list[str]
-    if text[:1] in ("{", "["):
-        arguments, end = json_prefix(text)
-        words = _split(text[end:])
-    else:
-        words = _split(text)
+    target = ""
     pairs: dict[str, Any] = {}
     texts: list[tuple[str, str]] = []
-    items = iter(words)
+    items = iter([*_option_words(before, CALL_OPTIONS), _JSON_HERE, *_option_words(after, CALL_OPTIONS)])
     for word in items:
-        if word == "--timeout":
-            timeout, has_timeout = _seconds(next(items, ""), "--timeout"), True
-        elif "=" in word and not word.startswith("="):
+        if word == _JSON_HERE:
+            if arguments is not None and not target:
+                raise CommandLineError(f"Put the JSON arguments after NAME.TOOL. {_CALL_USAGE}")
+        elif word == "--timeout":
+            value = next(items, "")
+            if value in ("", _JSON_HERE):
+                raise CommandLineError(f"--timeout needs a number of seconds. {_CALL_USAGE}")
+            timeout, has_timeout = _seconds(value, "--timeout"), True
+        elif word.startswith("-"):
+            raise CommandLineError(
+                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S. "
+                f"{close_words(word.partition('=')[0], CALL_OPTIONS)}"
+            )
+        elif not target and not _is_pair(word):
+            target = word
+        elif _is_pair(word):
+            if not target:
+                break
             key, _, value = word.partition("=")
             pairs[key] = value_from_text(value)
             texts.append((key, value))
         elif word[:1] in ("{", "["):
             raise CommandLineError("Put the JSON arguments right after NAME.TOOL, or use key=value pairs, not both.")
         else:
-            raise CommandLineError(f"Expected key=value or a JSON object, got {word!r}. {usage}")
+            raise CommandLineError(f"Expected key=value or a JSON object, got {word!r}. {_CALL_USAGE}")
+    if not target:
+        raise CommandLineError(_CALL_USAGE)
+    server, tool = _target(target, "call")
     if pairs:
         if arguments is not None:
             raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
@@ -370,9 +443,5 @@ def _parse_call(rest: str, cell: str | None) -> CallCommand:
     return CallCommand(server, tool, arguments, timeout, has_timeout, tuple(texts) if pairs else ())
 
 
-def _first_word(text: str) -> tuple[str, str]:
-    """The first word and the rest, split at any white space (a tab as well as a space)."""
-    parts = text.strip().split(None, 1)
-    if not parts:
-        return "", ""
-    return parts[0], parts[1] if len(parts) > 1 else ""
+def _is_pair(word: str) -> bool:
+    return "=" in word and not word.startswith(("=", "-"))

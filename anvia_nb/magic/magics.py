@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import importlib
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -24,8 +24,8 @@ from traitlets import Bool, Float, Int
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError
 from anvia_nb.magic import _parser as p
-from anvia_nb.magic._arguments import typed_for_schema
-from anvia_nb.magic._help import HELP_TEXT
+from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
+from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
@@ -41,6 +41,17 @@ def report_warnings(warnings: list[str]) -> None:
     """Close problems, once, on stderr of the cell that caused them."""
     for warning in warnings:
         print(f"anvia_nb warning: {warning}", file=sys.stderr)
+
+
+def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
+    """The kernel's own values of ``--secret-env NAME`` / ``--env NAME``; a missing one is an error."""
+    missing = [name for name in names if name not in os.environ]
+    if missing:
+        raise CommandLineError(
+            f"The kernel has no environment variable {missing[0]}: set it where Jupyter is started "
+            f"(export {missing[0]}=...) and restart the kernel, or give --env {missing[0]}=VALUE."
+        )
+    return {name: os.environ[name] for name in names}
 
 
 def connect_line(connection: McpConnection, runtime: Runtime) -> str:
@@ -140,66 +151,15 @@ class McpMagics(Magics):
     def mcp(self, line: str, cell: str | None = None) -> Any:
         """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
         with self._usage_errors():
-            command = p.parse_command(line, cell)
+            entry, command = parse_line(line, cell)
         if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand) and cell is not None:
             return self._connect_for_cell(command, cell)
         with self._usage_errors():
-            return self._execute(command)
+            return entry.run(self, command)
 
-    def _execute(self, command: p.Command) -> Any:
-        if isinstance(command, p.HelpCommand):
-            print(HELP_TEXT, end="")
-            return None
-        runtime = self.runtime
-        if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand):
-            self._connect(command, "cell" if command.cell else "kernel")
-            return None
-        if isinstance(command, p.ServersCommand):
-            from anvia_nb.magic.tables import servers_frame
-
-            return servers_frame((runtime.entry(name) for name in runtime.names()), self.show_policy())
-        if isinstance(command, p.ToolsCommand):
-            names = command.names or tuple(runtime.names())
-            from anvia_nb.magic.tables import tools_frame
-
-            return tools_frame([runtime.server(name) for name in names], self.show_policy())
-        if isinstance(command, p.CallCommand):
-            return self._call(command)
-        if isinstance(command, p.HistoryCommand):
-            from anvia_nb.magic.tables import history_frame
-
-            return history_frame(runtime.calls(), self.show_policy())
-        if isinstance(command, p.LogCommand):
-            server = runtime.server(command.name)
-            from anvia_nb.magic._logs import log_text
-
-            print(log_text(server, command.lines, self.show_policy()))
-            return None
-        if isinstance(command, p.CloseCommand):
-            if command.all:
-                report_warnings(runtime.close_all())
-                return None
-            for name in command.names:
-                runtime.entry(name)  # every name is checked before anything is closed
-            for name in command.names:
-                report_warnings(runtime.close(name))
-            return None
-        options = {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
-        if isinstance(command, p.FormCommand):
-            runtime.server(command.server).tool(command.tool)
-            return self._widget("form")(command.server, command.tool, **options)
-        return self._widget("panel")(**options)
-
-    @staticmethod
-    def _widget(name: str) -> Any:
-        try:
-            widgets = importlib.import_module("anvia_nb.widgets")
-        except ImportError:
-            widgets = None
-        function = getattr(widgets, name, None)
-        if not callable(function):
-            raise UsageError(f"%mcp {name} is not available yet in this version of anvia_nb; use %mcp call.")
-        return function
+    def widget_options(self) -> dict[str, Any]:
+        """The settings a form or panel opened from the magic takes."""
+        return {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
 
     # -- connect -----------------------------------------------------------------------------
 
@@ -218,13 +178,17 @@ class McpMagics(Magics):
                     name=command.name,
                     command=command.command,
                     args=list(command.args),
-                    env=command.env,
+                    env={**command.env, **_kernel_env(command.inherit_env)},
                     cwd=command.cwd,
                     secret_env=command.secret_env,
                 )
             ]
         timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
         return [mcp.http(name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout)]
+
+    def connect_command(self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope) -> None:
+        """``%mcp connect``: open the connections, one printed line each."""
+        self._connect(command, scope)
 
     def _connect(
         self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope, opened: list[str] | None = None
@@ -286,29 +250,40 @@ class McpMagics(Magics):
 
     # -- call --------------------------------------------------------------------------------
 
-    def _call(self, command: p.CallCommand) -> ResultView:
+    def call_command(self, command: p.CallCommand) -> ResultView:
+        """``%mcp call``: arguments checked against the inputSchema first; nothing bad is sent."""
         runtime = self.runtime
-        tool = runtime.server(command.server).tool(command.tool)
+        server = runtime.server(command.server)
+        tool = server.tool(command.tool)
         arguments = command.arguments
         if arguments is not None and command.texts:
             arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
+        target = f"{command.server}.{command.tool}"
+        unknown = unknown_names(arguments or {}, tool.input_schema)
+        if unknown:
+            takes = ", ".join(tool.info.argument_names) or "no arguments"
+            raise CommandLineError(
+                f"{target} was not called: it takes no argument {', '.join(unknown)}. It takes: {takes}."
+            )
         problems = tool.check_arguments(arguments)
         if problems:
-            listed = "; ".join(problems)
-            raise UsageError(
-                self.show_policy(runtime.server(command.server).secrets).text(
-                    f"{command.server}.{command.tool} was not called: its arguments do not match the inputSchema: "
-                    f"{listed}. Fix them and run again."
-                )
+            raise CommandLineError(
+                f"{target} was not called: its arguments do not match the inputSchema: "
+                f"{'; '.join(problems)}. Fix them and run again."
             )
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
-        client = runtime.server(command.server).client
-        unanswered = client.unanswered_elicitations
-        outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
-        if client.unanswered_elicitations > unanswered:
+        unanswered = server.client.unanswered_elicitations
+        try:
+            outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
+        except KeyboardInterrupt:
+            if self.show_tracebacks:
+                raise
+            # The loop has already cancelled the request on the server (notifications/cancelled).
+            raise UsageError(f"{target} was interrupted: the call was cancelled on the server.") from None
+        if server.client.unanswered_elicitations > unanswered:
             print(
                 f"note: {command.server} asked for input during this call and %mcp call cannot show a prompt, "
-                f"so the request was cancelled; use %mcp form {command.server}.{command.tool} to answer it.",
+                f"so the request was cancelled; use %mcp form {target} to answer it.",
                 file=sys.stderr,
             )
         return ResultView(outcome, self.render_settings())

@@ -17,8 +17,8 @@ from anvia_nb.magic._parser import (
     PanelCommand,
     ServersCommand,
     ToolsCommand,
-    parse_command,
 )
+from anvia_nb.magic.subcommands import parse_command
 
 
 @pytest.mark.parametrize("line", ["", "  ", "help", "--help", "-h"])
@@ -39,6 +39,51 @@ def test_secret_env_marks_a_name_and_may_also_set_its_value() -> None:
     assert isinstance(command, ConnectCommand)
     assert command.secret_env == frozenset({"PLAIN", "OTHER"})
     assert command.env == {"OTHER": "v"}
+    assert command.inherit_env == ("PLAIN",)
+
+
+def test_env_without_a_value_takes_the_kernels_variable_as_a_secret() -> None:
+    command = parse_command("connect s --env FROM_KERNEL --env=LEVEL=debug --stdio srv")
+    assert isinstance(command, ConnectCommand)
+    assert command.inherit_env == ("FROM_KERNEL",)
+    assert command.secret_env == frozenset({"FROM_KERNEL"})
+    assert command.env == {"LEVEL": "debug"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "call d.t --timeout=2 a=1",
+        "call d.t --timeout 2 a=1",
+        "call d.t a=1 --timeout=2",
+        "call d.t a=1 --timeout 2",
+        "call --timeout=2 d.t a=1",
+        "call --timeout 2 d.t a=1",
+    ],
+)
+def test_call_options_in_either_spelling_anywhere_are_options_not_arguments(line: str) -> None:
+    assert parse_command(line) == CallCommand("d", "t", {"a": 1}, 2.0, True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'call d.t --timeout=2 {"a": 1}',
+        'call d.t {"a": 1} --timeout=2',
+        'call --timeout=2 d.t {"a": 1}',
+        'call d.t {"a": 1} --timeout 2',
+    ],
+)
+def test_call_options_beside_json_arguments(line: str) -> None:
+    assert parse_command(line) == CallCommand("d", "t", {"a": 1}, 2.0, True)
+
+
+def test_connect_and_log_options_also_take_the_equals_spelling() -> None:
+    command = parse_command("connect web --timeout=5 --header='A: b' --http=http://h/mcp")
+    assert command == ConnectCommand("web", "http", url="http://h/mcp", headers={"A": "b"}, timeout_seconds=5.0)
+    stdio = parse_command("connect s --cwd=/tmp --stdio=srv --timeout=3")
+    assert stdio == ConnectCommand("s", "stdio", command="srv", args=("--timeout=3",), cwd="/tmp")
+    assert parse_command("log a --lines=5") == LogCommand("a", 5)
 
 
 def test_http_connect_takes_headers_timeout_and_cell() -> None:
@@ -60,7 +105,11 @@ def test_config_connect_takes_a_file_and_optional_names() -> None:
         ("connect a", "--stdio COMMAND"),
         ("connect a --stdio", "needs the server's command line"),
         ("connect a --http", "needs a value"),
-        ("connect a --env NOEQUALS --stdio srv", "KEY=VALUE"),
+        ("connect a --env =v --stdio srv", "NAME=VALUE"),
+        ("connect a --cell=yes --stdio srv", "takes no value"),
+        ("call demo.echo --tmeout=1 message=x", "Did you mean --timeout"),
+        ("call demo.echo message=x --timeout", "needs a number"),
+        ("call --timeout=0 demo.echo", "more than 0"),
         ("connect a --header NoColon --http http://h", '"Name: value"'),
         ("connect a --timeout soon --http http://h", "number of seconds"),
         ("connect a --header 'A: b' --stdio srv", "are for --http"),

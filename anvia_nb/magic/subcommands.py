@@ -1,0 +1,256 @@
+"""The one table of ``%mcp`` subcommands: for each, how it parses, how it runs, its help lines and
+its Tab completion.
+
+Adding a subcommand is adding one entry here: ``%mcp help`` and completion are generated from
+this table, and a word that is not in it is an error (never a fallback to some other command).
+Parsing (pure, :mod:`anvia_nb.magic._parser`) stays apart from running, which needs the magic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.magic import _parser as p
+from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
+
+if TYPE_CHECKING:
+    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.runtime import Runtime
+
+__all__ = ["TABLE", "Subcommand", "parse_command", "parse_line"]
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One ``%mcp`` subcommand: parse its words, run the command value, describe and complete it."""
+
+    name: str
+    help: tuple[tuple[str, str], ...]
+    """Lines of ``%mcp help``: the syntax after ``%mcp`` and what it does (one line each)."""
+    parse: Callable[[str, str | None], Any]
+    """``(rest of the line, cell body or None)`` to a command value; raises CommandLineError."""
+    run: Callable[[McpMagics, Any], Any]
+    complete: Callable[[list[str], Runtime], list[str]]
+    """Candidates for the last of the words after the subcommand (which may be ``""``)."""
+    takes_cell: bool = False
+
+
+# -- parsing ---------------------------------------------------------------------------------
+
+
+def _bare(name: str, value: Any) -> Callable[[str, str | None], Any]:
+    check = p.no_arguments(name)
+
+    def parse(rest: str, cell: str | None) -> Any:
+        check(rest, cell)
+        return value
+
+    return parse
+
+
+def parse_line(line: str, cell: str | None = None) -> tuple[Subcommand, p.Command]:
+    """The table entry of a ``%mcp`` line and its command value."""
+    word, rest = split_first_word(line)
+    if word in ("", "--help", "-h"):
+        word = "help"
+    entry = TABLE.get(word)
+    if entry is None:
+        raise CommandLineError(f"Unknown subcommand {word!r}. {close_words(word, TABLE)}Type %mcp help for the list.")
+    if cell is not None and cell.strip() and not entry.takes_cell:
+        with_cell = " and ".join(f"%%mcp {e.name}" for e in TABLE.values() if e.takes_cell)
+        raise CommandLineError(f"%%mcp {word} takes no cell body; only {with_cell} do.")
+    return entry, entry.parse(rest, cell)
+
+
+def parse_command(line: str, cell: str | None = None) -> p.Command:
+    """One ``%mcp`` line (and the body of ``%%mcp``, if any) as a command value."""
+    return parse_line(line, cell)[1]
+
+
+# -- running ---------------------------------------------------------------------------------
+
+
+def _help(_magics: McpMagics, _command: p.HelpCommand) -> None:
+    from anvia_nb.magic._help import help_text
+
+    print(help_text(), end="")
+
+
+def _connect(magics: McpMagics, command: p.ConnectCommand | p.ConfigConnectCommand) -> None:
+    magics.connect_command(command, "cell" if command.cell else "kernel")
+
+
+def _servers(magics: McpMagics, _command: p.ServersCommand) -> Any:
+    from anvia_nb.magic.tables import servers_frame
+
+    runtime = magics.runtime
+    return servers_frame((runtime.entry(name) for name in runtime.names()), magics.show_policy())
+
+
+def _tools(magics: McpMagics, command: p.ToolsCommand) -> Any:
+    from anvia_nb.magic.tables import tools_frame
+
+    runtime = magics.runtime
+    return tools_frame([runtime.server(name) for name in command.names or runtime.names()], magics.show_policy())
+
+
+def _call(magics: McpMagics, command: p.CallCommand) -> Any:
+    return magics.call_command(command)
+
+
+def _form(magics: McpMagics, command: p.FormCommand) -> Any:
+    from anvia_nb.widgets import form
+
+    magics.runtime.server(command.server).tool(command.tool)  # unknown names fail here, in one line
+    return form(command.server, command.tool, **magics.widget_options())
+
+
+def _panel(magics: McpMagics, _command: p.PanelCommand) -> Any:
+    from anvia_nb.widgets import panel
+
+    return panel(**magics.widget_options())
+
+
+def _history(magics: McpMagics, _command: p.HistoryCommand) -> Any:
+    from anvia_nb.magic.tables import history_frame
+
+    return history_frame(magics.runtime.calls(), magics.show_policy())
+
+
+def _log(magics: McpMagics, command: p.LogCommand) -> None:
+    from anvia_nb.magic._logs import log_text
+
+    server = magics.runtime.server(command.name)
+    print(log_text(server, command.lines, magics.show_policy()))
+
+
+def _close(magics: McpMagics, command: p.CloseCommand) -> None:
+    from anvia_nb.magic.magics import report_warnings
+
+    runtime = magics.runtime
+    if command.all:
+        report_warnings(runtime.close_all())
+        return
+    for name in command.names:
+        runtime.entry(name)  # every name is checked before anything is closed
+    for name in command.names:
+        report_warnings(runtime.close(name))
+
+
+# -- completion ------------------------------------------------------------------------------
+
+
+def _nothing(_words: list[str], _runtime: Runtime) -> list[str]:
+    return []
+
+
+def _names(*extra: str) -> Callable[[list[str], Runtime], list[str]]:
+    def complete(_words: list[str], runtime: Runtime) -> list[str]:
+        return [*runtime.names(), *extra]
+
+    return complete
+
+
+def _targets(runtime: Runtime) -> list[str]:
+    targets: list[str] = []
+    for name in runtime.names():
+        try:
+            server = runtime.server(name)
+        except KeyError:
+            continue
+        targets.extend(f"{name}.{tool.name}" for tool in server.tools)
+    return targets
+
+
+def _argument_names(runtime: Runtime, target: str) -> list[str]:
+    server_name, _, tool_name = target.partition(".")
+    try:
+        tool = runtime.server(server_name).tool(tool_name)
+    except KeyError:
+        return []
+    return [f"{name}=" for name in tool.info.argument_names]
+
+
+def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
+    given = [w for w in words[:-1] if not w.startswith("-")]
+    if words[:-1] and words[-2] in p.CALL_OPTIONS:
+        return []  # a value is being typed
+    if not given:
+        return [*_targets(runtime), *p.CALL_OPTIONS]
+    return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS]
+
+
+def _complete_form(words: list[str], runtime: Runtime) -> list[str]:
+    return _targets(runtime) if len(words) == 1 else []
+
+
+def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
+    return [] if "--stdio" in words[:-1] else list(p.CONNECT_OPTIONS)
+
+
+# -- the table -------------------------------------------------------------------------------
+
+_ENTRIES = (
+    Subcommand(
+        "connect",
+        (
+            ("connect NAME [--secret-env K]... [--env K=V]... [--cwd DIR] [--cell] --stdio COMMAND [ARGS...]", ""),
+            ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
+            ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
+            ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
+        ),
+        p.parse_connect, _connect, _complete_connect, takes_cell=True,
+    ),
+    Subcommand(
+        "servers",
+        (("servers", "DataFrame of connections, with each server's instructions (secrets masked)"),),
+        _bare("servers", p.ServersCommand()), _servers, _nothing,
+    ),
+    Subcommand(
+        "tools",
+        (("tools [NAME ...]", "DataFrame of tools:  df = %mcp tools"),),
+        p.parse_tools, _tools, _names(),
+    ),
+    Subcommand(
+        "call",
+        (
+            ('call NAME.TOOL {"key": "value"}', "or  key=value ...;  --timeout S (or --timeout=S) anywhere"),
+            ("%%mcp call NAME.TOOL", "the cell body is the JSON arguments"),
+        ),
+        p.parse_call, _call, _complete_call, takes_cell=True,
+    ),
+    Subcommand(
+        "form",
+        (("form NAME.TOOL", "a form built from the tool's inputSchema"),),
+        p.parse_form, _form, _complete_form,
+    ),
+    Subcommand(
+        "panel",
+        (("panel", "explorer of servers, tools, results and history"),),
+        _bare("panel", p.PanelCommand()), _panel, _nothing,
+    ),
+    Subcommand(
+        "history",
+        (("history", "DataFrame of the calls made in this kernel"),),
+        _bare("history", p.HistoryCommand()), _history, _nothing,
+    ),
+    Subcommand(
+        "log",
+        (("log NAME [--lines N]", "the server's stderr tail and log messages (masked)"),),
+        p.parse_log, _log, _names("--lines"),
+    ),
+    Subcommand(
+        "close",
+        (("close NAME ...  |  close --all", "close connections (their servers are stopped)"),),
+        p.parse_close, _close, _names("--all"),
+    ),
+    Subcommand(
+        "help",
+        (("help", "this text"),),
+        _bare("help", p.HelpCommand()), _help, _nothing,
+    ),
+)  # fmt: skip
+
+TABLE: dict[str, Subcommand] = {entry.name: entry for entry in _ENTRIES}
