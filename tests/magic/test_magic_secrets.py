@@ -7,6 +7,8 @@ from conftest import DEMO_STDIO, run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
+from anvia_nb.runtime import get_runtime
+
 TOKEN = "tok-3f9a1c77e2b4"
 HEADER_TOKEN = "hdr-8d2e4f61a9c0"
 MARKED = "marked-value-5521"
@@ -59,3 +61,32 @@ def test_header_secrets_are_masked_in_lines_frames_results_and_errors(
     shown = _everything_shown(ip) + str(view._repr_mimebundle_()) + capsys.readouterr().out + repr(view)
     assert HEADER_TOKEN not in shown
     assert "token is ••••••" in run(ip, "history")["arguments"].iloc[-1]
+
+
+KERNEL_VALUE = "kernel-held-9c41e07d"
+
+
+@pytest.mark.parametrize("option", ["--secret-env ANVIA_TEST_PLAIN_NAME", "--env ANVIA_TEST_PLAIN_NAME"])
+def test_a_named_kernel_variable_reaches_the_server_and_is_masked(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    monkeypatch.setenv("ANVIA_TEST_PLAIN_NAME", KERNEL_VALUE)  # a name that does not look secret
+    run(ip, f"connect kv {option} {DEMO_STDIO}")
+    echoed = run(ip, "call kv.env_value name=ANVIA_TEST_PLAIN_NAME")
+    assert echoed.output == KERNEL_VALUE  # the server got the kernel's own value
+    run(ip, f"call kv.echo message={KERNEL_VALUE}")
+    run(ip, "log kv")
+    shown = _everything_shown(ip) + str(echoed._repr_mimebundle_()) + capsys.readouterr().out + repr(echoed)
+    assert KERNEL_VALUE not in shown
+    assert "••••••" in str(echoed._repr_mimebundle_())
+
+
+def test_a_named_kernel_variable_that_is_missing_is_one_clear_line(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANVIA_TEST_ABSENT", raising=False)
+    with pytest.raises(UsageError) as info:
+        run(ip, f"connect kv --secret-env ANVIA_TEST_ABSENT {DEMO_STDIO}")
+    message = str(info.value)
+    assert "no environment variable ANVIA_TEST_ABSENT" in message and "\n" not in message
+    assert "kv" not in get_runtime().names()
