@@ -32,7 +32,18 @@ __all__ = [
     "tools_frame",
 ]
 
-SERVER_COLUMNS = ["name", "transport", "target", "status", "server", "protocol", "tools", "scope", "opened_at"]
+SERVER_COLUMNS = [
+    "name",
+    "transport",
+    "target",
+    "status",
+    "server",
+    "protocol",
+    "tools",
+    "scope",
+    "opened_at",
+    "instructions",
+]
 TOOL_COLUMNS = [
     "server",
     "name",
@@ -65,8 +76,17 @@ def _server_label(server: McpServer, policy: ShowPolicy) -> str | None:
     return policy.title(f"{info.get('name', '?')} {info.get('version', '')}".strip())
 
 
+def _instructions(server: McpServer, shown: ShowPolicy) -> str | None:
+    """The server's instructions from initialize: its own words, so masked, made visible and bounded."""
+    try:
+        text = server.client.instructions
+    except AnviaError:
+        return None
+    return shown.text(text) if text else None
+
+
 def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = None) -> pd.DataFrame:
-    """One row per connection of the runtime."""
+    """One row per connection of the runtime, with what its server says of itself."""
     rows = []
     for entry in entries:
         server = entry.server
@@ -82,6 +102,7 @@ def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = N
                 "tools": len(server.tools),
                 "scope": entry.scope,
                 "opened_at": pd.Timestamp(entry.opened_at),
+                "instructions": _instructions(server, shown),
             }
         )
     frame: pd.DataFrame = pd.DataFrame(rows, columns=SERVER_COLUMNS)
