@@ -122,16 +122,24 @@ def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     # Interrupt once the server is working on the call, as a person pressing stop would.
     eventually(lambda: "slow started" in Path(log.strip()).read_text(), timeout_seconds=30, what="the call to start")
     kernel.manager.interrupt_kernel()
-    error = None
+    errors: list[dict[str, Any]] = []
+    stderr: list[str] = []
     while True:
         msg = kernel.client.get_iopub_msg(timeout=TIMEOUT_SECONDS)
         if msg["parent_header"].get("msg_id") != msg_id:
             continue
         if msg["msg_type"] == "error":
-            error = msg["content"]["ename"]
+            errors.append(msg["content"])
+        elif msg["msg_type"] == "stream" and msg["content"]["name"] == "stderr":
+            stderr.append(msg["content"]["text"])
         elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             break
-    assert error == "KeyboardInterrupt"
+    reply = kernel.client.get_shell_msg(timeout=TIMEOUT_SECONDS)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kernel.client.get_shell_msg(timeout=TIMEOUT_SECONDS)
+    assert reply["content"]["status"] == "error"  # so "Run all" stops here
+    assert errors == []  # no traceback
+    assert "".join(stderr).strip() == "UsageError: demo.slow was interrupted: the call was cancelled on the server."
     assert "slow cancelled" in kernel.run("%mcp log demo")
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
 
