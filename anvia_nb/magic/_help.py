@@ -35,7 +35,7 @@ Settings (%config McpMagics.NAME = VALUE):
   max_output_chars = 20000         text rendered per result; the rest stays in .output / .raw
   hide_server_errors = False       True for notebooks served to others: generic error text only
   show_tracebacks = False          True shows full tracebacks instead of one-line errors
-  history_limit = 1000             calls kept for %mcp history and the panel
+  history_limit = 1000             calls kept for %mcp history
   log_chars = 20000                at most this much stderr is read by %mcp log
 """
 
