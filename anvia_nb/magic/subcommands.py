@@ -174,9 +174,15 @@ def _argument_names(runtime: Runtime, target: str) -> list[str]:
 
 
 def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
-    given = [w for w in words[:-1] if not w.startswith("-")]
-    if words[:-1] and words[-2] in p.CALL_OPTIONS:
-        return []  # a value is being typed
+    if len(words) > 1 and words[-2] in p.CALL_OPTIONS:
+        return []  # the option's value is being typed
+    given: list[str] = []
+    items = iter(words[:-1])
+    for word in items:
+        if word in p.CALL_OPTIONS:
+            next(items, None)  # its value
+        elif not word.startswith("-"):
+            given.append(word)
     if not given:
         return [*_targets(runtime), *p.CALL_OPTIONS]
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS]

@@ -23,6 +23,9 @@ def _complete(ip: InteractiveShell, line: str) -> list[str]:
         ("%mcp close de", ["demo"]),
         ("%mcp tools de", ["demo"]),
         ("%mcp form demo.form_", ["demo.form_showcase"]),
+        ("%mcp call --timeout 5 demo.ec", ["demo.echo", "demo.echo_arguments"]),
+        ("%mcp call --timeout=5 demo.echo me", ["message="]),
+        ("%mcp call demo.echo message=hi --ti", ["--timeout"]),
     ],
 )
 def test_completion_offers_subcommands_connections_and_tools(
