@@ -211,7 +211,7 @@ _ENTRIES = (
     ),
     Subcommand(
         "servers",
-        (("servers", "DataFrame of connections, with each server's instructions (secrets masked)"),),
+        (("servers", "DataFrame of connections and their servers' instructions (masked)"),),
         _bare("servers", p.ServersCommand()), _servers, _nothing,
     ),
     Subcommand(
