@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
-from traitlets import Bool, Float, Int
+from traitlets import Bool, Float, Int, observe
 
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError
@@ -88,7 +88,9 @@ class McpMagics(Magics):
     hide_server_errors = Bool(
         False, help="Replace server error text with a generic message (for notebooks served to others)."
     ).tag(config=True)
-    history_limit = Int(1000, help="How many calls %mcp history keeps.").tag(config=True)
+    history_limit = Int(1000, help="How many calls the runtime's one history keeps (%mcp history, forms, panels).").tag(
+        config=True
+    )
     log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
         config=True
     )
@@ -98,6 +100,12 @@ class McpMagics(Magics):
         self._pending_secrets: tuple[str, ...] = ()
 
     # -- plumbing ----------------------------------------------------------------------------
+
+    @observe("history_limit")
+    def _history_limit_changed(self, _change: Any) -> None:
+        """The limit belongs to the runtime's history: apply it now, not at the next ``%mcp``."""
+        if "anvia_nb.runtime.sessions" in sys.modules:
+            self.runtime.set_history_limit(int(self.history_limit))
 
     @property
     def runtime(self) -> Runtime:

@@ -215,3 +215,12 @@ def test_form_and_panel_open_widgets_and_check_names_first(ip: InteractiveShell,
         run(ip, "form demo.nope")
     assert type(run(ip, "form demo.add")).__name__ == "ToolForm"
     assert type(run(ip, "panel")).__name__ == "Panel"
+
+
+def test_the_history_limit_is_the_runtimes_and_applies_at_once(ip: InteractiveShell, demo: str) -> None:
+    ip.run_line_magic("config", "McpMagics.history_limit = 2")
+    runtime = get_runtime()
+    for word in ("one", "two", "three"):  # as a form or a panel calls: through the runtime
+        runtime.call(demo, "echo", {"message": word})
+    assert [o.arguments for o in runtime.calls()] == [{"message": "two"}, {"message": "three"}]
+    assert list(run(ip, "history")["arguments"]) == ['{"message": "two"}', '{"message": "three"}']
