@@ -1,7 +1,8 @@
 """Parsing ``%mcp`` lines into command values, apart from running them (as JupySQL does).
 
-Pure: no IPython, no connections, no I/O. Each subcommand's words become a frozen dataclass, so
-the grammar is testable without a kernel and the executor only ever sees well-formed commands.
+Pure: no IPython, no connections, no I/O. Each subcommand's words become a frozen dataclass
+(:mod:`anvia_nb.magic._commands`), so the grammar is testable without a kernel and the executor
+only ever sees well-formed commands.
 Which parser handles which word is decided by the one table in :mod:`anvia_nb.magic.subcommands`.
 Lines are split with :func:`shlex.split` (IPython's ``parse_argstring`` keeps quotes), except the
 JSON arguments of ``call``, which are read raw so quotes and braces reach the server untouched.
@@ -12,11 +13,25 @@ from __future__ import annotations
 
 import difflib
 import shlex
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from anvia_nb.magic._arguments import CommandLineError, arguments_from_json, json_prefix, value_from_text
+from anvia_nb.magic._commands import (
+    DEFAULT_LOG_LINES,
+    CallCommand,
+    CloseCommand,
+    Command,
+    ConfigConnectCommand,
+    ConnectCommand,
+    FormCommand,
+    HelpCommand,
+    HistoryCommand,
+    LogCommand,
+    PanelCommand,
+    ServersCommand,
+    ToolsCommand,
+)
 
 __all__ = [
     "CALL_OPTIONS",
@@ -35,121 +50,21 @@ __all__ = [
     "ServersCommand",
     "ToolsCommand",
     "arguments_from_json",
+    "close_words",
+    "no_arguments",
     "parse_call",
     "parse_close",
     "parse_connect",
     "parse_form",
     "parse_log",
     "parse_tools",
+    "split",
     "split_first_word",
 ]
 
 CONNECT_OPTIONS = ("--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell")
 _CONNECT_FLAGS = ("--cell",)
 CALL_OPTIONS = ("--timeout",)
-DEFAULT_LOG_LINES = 50
-
-
-@dataclass(frozen=True)
-class HelpCommand:
-    pass
-
-
-@dataclass(frozen=True)
-class ConnectCommand:
-    """``connect NAME ... --stdio COMMAND ARGS...`` or ``connect NAME ... --http URL``.
-
-    ``inherit_env`` names variables whose values come from the kernel's own environment
-    (``--secret-env NAME``, ``--env NAME``): they are secrets, and never written in the line.
-    """
-
-    name: str
-    transport: Literal["stdio", "http"]
-    command: str = ""
-    args: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
-    secret_env: frozenset[str] = frozenset()
-    cwd: str | None = None
-    url: str = ""
-    headers: dict[str, str] = field(default_factory=dict)
-    timeout_seconds: float | None = None
-    cell: bool = False
-    inherit_env: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ConfigConnectCommand:
-    """``connect --config FILE [NAME ...]``: servers from an ``mcpServers`` file."""
-
-    path: str
-    names: tuple[str, ...] = ()
-    cell: bool = False
-
-
-@dataclass(frozen=True)
-class ServersCommand:
-    pass
-
-
-@dataclass(frozen=True)
-class ToolsCommand:
-    names: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CallCommand:
-    """``call NAME.TOOL`` with arguments (``None``: none given) and an optional timeout."""
-
-    server: str
-    tool: str
-    arguments: dict[str, Any] | None = None
-    timeout_seconds: float | None = None
-    has_timeout: bool = False
-    texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
-    """``key=value`` pairs as typed, so a value can stay text where the tool wants a string."""
-
-
-@dataclass(frozen=True)
-class FormCommand:
-    server: str
-    tool: str
-
-
-@dataclass(frozen=True)
-class PanelCommand:
-    pass
-
-
-@dataclass(frozen=True)
-class HistoryCommand:
-    pass
-
-
-@dataclass(frozen=True)
-class LogCommand:
-    name: str
-    lines: int = DEFAULT_LOG_LINES
-
-
-@dataclass(frozen=True)
-class CloseCommand:
-    names: tuple[str, ...] = ()
-    all: bool = False
-
-
-Command = (
-    HelpCommand
-    | ConnectCommand
-    | ConfigConnectCommand
-    | ServersCommand
-    | ToolsCommand
-    | CallCommand
-    | FormCommand
-    | PanelCommand
-    | HistoryCommand
-    | LogCommand
-    | CloseCommand
-)
 
 
 def split(text: str) -> list[str]:
@@ -212,7 +127,7 @@ def _option_words(words: list[str], valued: Iterable[str], stop: str = "") -> li
     return out
 
 
-def no_arguments(word: str) -> Any:
+def no_arguments(word: str) -> Callable[[str, str | None], None]:
     """A parser for a subcommand that takes nothing after its name."""
 
     def parse(rest: str, _cell: str | None) -> None:

@@ -1,0 +1,130 @@
+"""What a ``%mcp`` line means, as frozen values: one dataclass per subcommand's command.
+
+The parser (:mod:`anvia_nb.magic._parser`) produces them; the table of subcommands
+(:mod:`anvia_nb.magic.subcommands`) runs them. Pure data: no IPython, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "DEFAULT_LOG_LINES",
+    "CallCommand",
+    "CloseCommand",
+    "Command",
+    "ConfigConnectCommand",
+    "ConnectCommand",
+    "FormCommand",
+    "HelpCommand",
+    "HistoryCommand",
+    "LogCommand",
+    "PanelCommand",
+    "ServersCommand",
+    "ToolsCommand",
+]
+
+DEFAULT_LOG_LINES = 50
+
+
+@dataclass(frozen=True)
+class HelpCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class ConnectCommand:
+    """``connect NAME ... --stdio COMMAND ARGS...`` or ``connect NAME ... --http URL``.
+
+    ``inherit_env`` names variables whose values come from the kernel's own environment
+    (``--secret-env NAME``, ``--env NAME``): they are secrets, and never written in the line.
+    """
+
+    name: str
+    transport: Literal["stdio", "http"]
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    secret_env: frozenset[str] = frozenset()
+    cwd: str | None = None
+    url: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+    timeout_seconds: float | None = None
+    cell: bool = False
+    inherit_env: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConfigConnectCommand:
+    """``connect --config FILE [NAME ...]``: servers from an ``mcpServers`` file."""
+
+    path: str
+    names: tuple[str, ...] = ()
+    cell: bool = False
+
+
+@dataclass(frozen=True)
+class ServersCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class ToolsCommand:
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallCommand:
+    """``call NAME.TOOL`` with arguments (``None``: none given) and an optional timeout."""
+
+    server: str
+    tool: str
+    arguments: dict[str, Any] | None = None
+    timeout_seconds: float | None = None
+    has_timeout: bool = False
+    texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """``key=value`` pairs as typed, so a value can stay text where the tool wants a string."""
+
+
+@dataclass(frozen=True)
+class FormCommand:
+    server: str
+    tool: str
+
+
+@dataclass(frozen=True)
+class PanelCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class HistoryCommand:
+    pass
+
+
+@dataclass(frozen=True)
+class LogCommand:
+    name: str
+    lines: int = DEFAULT_LOG_LINES
+
+
+@dataclass(frozen=True)
+class CloseCommand:
+    names: tuple[str, ...] = ()
+    all: bool = False
+
+
+Command = (
+    HelpCommand
+    | ConnectCommand
+    | ConfigConnectCommand
+    | ServersCommand
+    | ToolsCommand
+    | CallCommand
+    | FormCommand
+    | PanelCommand
+    | HistoryCommand
+    | LogCommand
+    | CloseCommand
+)
