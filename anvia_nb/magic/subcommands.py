@@ -8,6 +8,7 @@ Parsing (pure, :mod:`anvia_nb.magic._parser`) stays apart from running, which ne
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -193,7 +194,11 @@ def _complete_form(words: list[str], runtime: Runtime) -> list[str]:
 
 
 def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
-    return [] if "--stdio" in words[:-1] else list(p.CONNECT_OPTIONS)
+    if "--stdio" in words[:-1]:
+        return []  # the server's own command line
+    if len(words) > 1 and words[-2] in ("--env", "--secret-env"):
+        return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
+    return list(p.CONNECT_OPTIONS)
 
 
 # -- the table -------------------------------------------------------------------------------

@@ -41,3 +41,12 @@ def test_completion_offers_connect_options_until_the_servers_command_line(ip: In
     assert "--stdio" in _complete(ip, "%mcp connect x --st")
     assert "--header" in _complete(ip, "%mcp connect x --hea")
     assert "--stdio" not in _complete(ip, "%mcp connect x --stdio srv --st")
+
+
+def test_completion_offers_the_kernels_variable_names_after_secret_env(
+    ip: InteractiveShell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANVIA_TEST_COMPLETE_TOKEN", "never-offered-value")
+    for option in ("--secret-env", "--env"):
+        offered = _complete(ip, f"%mcp connect x {option} ANVIA_TEST_COMPLETE")
+        assert offered == ["ANVIA_TEST_COMPLETE_TOKEN"]
