@@ -48,8 +48,9 @@ def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
     missing = [name for name in names if name not in os.environ]
     if missing:
         raise CommandLineError(
-            f"The kernel has no environment variable {missing[0]}: set it where Jupyter is started "
-            f"(export {missing[0]}=...) and restart the kernel, or give --env {missing[0]}=VALUE."
+            f"The kernel has no environment variable {missing[0]}: export it before starting Jupyter "
+            "(or add it to the kernel's environment some other way that keeps it out of the notebook), "
+            "then connect again."
         )
     return {name: os.environ[name] for name in names}
 
