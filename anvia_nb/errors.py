@@ -8,9 +8,18 @@ as ``__cause__`` while user code only ever catches our names::
     AnviaError
     ├── ArgumentError (TypeError)          arguments that are not a JSON object: nothing was sent
     ├── ArgumentValidationError (ValueError) arguments that fail the tool's inputSchema: nothing was sent
-    ├── ConnectError                       connecting, handshaking or listing tools failed
+    ├── InvalidValueError (ValueError)     a value given to anvia_nb cannot be used (a name, a URL, a setting)
+    ├── InvalidTypeError (TypeError)       a value of the wrong kind (``args`` as one string, a form target)
+    ├── ConfigFileError (ValueError)       an mcpServers file, or an entry in it, that cannot be used
+    ├── CommandLineError (ValueError)      a ``%mcp`` line that does not parse
+    ├── UnsafeMarkupError (ValueError)     HTML not built by the display layer's safe builders
+    ├── UnknownFieldError (KeyError)       no form field at that path
+    ├── LoopMisuseError (RuntimeError)     the background loop was blocked on from its own thread
+    ├── WaitTimeoutError (TimeoutError)    waiting for local work (a form's call) ran out
+    ├── ConnectError                       connecting, handshaking or listing tools failed (``.stderr``)
     ├── ConnectionClosedError              the connection was closed, or its server went away
-    ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``)
+    ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``, ``.data``)
+    │   └── UrlElicitationRequiredError    -32042: the person must open a URL first (``.url``)
     ├── UnknownConnectionError (KeyError)  no open connection of that name
     ├── UnknownToolError (KeyError)        no tool of that name on the connection
     └── ToolCallError                      a tools/call that returned but cannot become output
@@ -34,17 +43,26 @@ __all__ = [
     "AnviaError",
     "ArgumentError",
     "ArgumentValidationError",
+    "CommandLineError",
+    "ConfigFileError",
     "ConnectError",
     "ConnectionClosedError",
     "InputRequiredError",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "LoopMisuseError",
     "OutputSchemaError",
     "ProtocolError",
     "ToolCallError",
     "ToolResultError",
     "ToolTimeoutError",
     "UnknownConnectionError",
+    "UnknownFieldError",
     "UnknownToolError",
+    "UnsafeMarkupError",
     "UnsupportedContentError",
+    "UrlElicitationRequiredError",
+    "WaitTimeoutError",
 ]
 
 UNSUPPORTED_CONTENT_MESSAGE = "Unsupported MCP tool result content type"
@@ -70,30 +88,102 @@ class ArgumentValidationError(AnviaError, ValueError):
         self.problems = problems or []
 
 
-class ConnectError(AnviaError):
-    """Connecting to a server, its handshake or its tool listing failed."""
+class InvalidValueError(AnviaError, ValueError):
+    """A value given to anvia_nb cannot be used: a connection name, a URL, a setting, an answer."""
 
-    def __init__(self, message: str, server: str = "") -> None:
+
+class InvalidTypeError(AnviaError, TypeError):
+    """A value of the wrong kind: ``args`` as one string, a form target that is not a pair."""
+
+
+class ConfigFileError(AnviaError, ValueError):
+    """A config file that cannot be read, or a server entry in it that cannot be used."""
+
+
+class CommandLineError(AnviaError, ValueError):
+    """A ``%mcp`` line that does not parse; the message says what to type instead."""
+
+
+class UnsafeMarkupError(AnviaError, ValueError):
+    """HTML that was not built by the display layer's safe builders (a programming error)."""
+
+
+class UnknownFieldError(AnviaError, KeyError):
+    """No form field at that dotted path."""
+
+
+class LoopMisuseError(AnviaError, RuntimeError):
+    """Blocking on the background loop from its own thread, which would deadlock: await instead."""
+
+
+class WaitTimeoutError(AnviaError, TimeoutError):
+    """Waiting for local work (a form's running call) took longer than the caller allowed."""
+
+
+class ConnectError(AnviaError):
+    """Connecting to a server, its handshake or its tool listing failed.
+
+    ``stderr`` holds the last lines a stdio server wrote to stderr before it failed (masked,
+    bounded; also at the end of the message), which is usually why. ``log`` is the connection's
+    :class:`~anvia_nb.core.logs.ServerLog`, still readable after the failure.
+    """
+
+    def __init__(self, message: str, server: str = "", *, stderr: str = "", log: Any = None) -> None:
         super().__init__(message)
         self.server = server
+        self.stderr = stderr
+        self.log = log
 
 
 class ConnectionClosedError(AnviaError):
-    """The connection is closed (by the user, or because the server went away)."""
+    """The connection is closed (by the user, or because the server went away).
 
-    def __init__(self, message: str, server: str = "") -> None:
+    ``stderr`` holds the last lines a stdio server wrote before it went away (masked, bounded).
+    """
+
+    def __init__(self, message: str, server: str = "", *, stderr: str = "") -> None:
         super().__init__(message)
         self.server = server
+        self.stderr = stderr
 
 
 class ProtocolError(AnviaError):
-    """The server answered a request with a JSON-RPC error (unknown tool, invalid params...)."""
+    """The server answered a request with a JSON-RPC error (unknown tool, invalid params...).
 
-    def __init__(self, message: str, code: int = 0, server: str = "", server_text: str = "") -> None:
+    ``code`` and ``data`` are the error's, as sent; ``server_text`` is its message.
+    """
+
+    def __init__(
+        self, message: str, code: int = 0, server: str = "", server_text: str = "", *, data: Any = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.server = server
         self.server_text = server_text
+        self.data = data
+
+
+class UrlElicitationRequiredError(ProtocolError):
+    """MCP error -32042: the server needs the person to open a URL (sign in, consent) first.
+
+    ``url`` and ``url_message`` are the first elicitation's; ``elicitations`` holds all of them as
+    sent. The URL is only ever shown as text and as a link a person may follow: never opened.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        server: str = "",
+        server_text: str = "",
+        data: Any = None,
+        elicitations: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(message, -32042, server, server_text, data=data)
+        self.elicitations = elicitations or []
+        first = self.elicitations[0] if self.elicitations else {}
+        self.url: str = str(first.get("url") or "")
+        self.url_message: str = str(first.get("message") or "")
 
 
 class UnknownConnectionError(AnviaError, KeyError):

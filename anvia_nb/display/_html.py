@@ -18,6 +18,8 @@ import html
 import re
 from collections.abc import Iterable
 
+from anvia_nb.errors import UnsafeMarkupError
+
 __all__ = ["STYLES", "Html", "element", "join", "text"]
 
 ALLOWED_TAGS = frozenset({"div", "span", "pre", "code", "b", "small", "details", "summary", "img", "ul", "li", "br"})
@@ -65,7 +67,7 @@ class Html:
 
     def __init__(self, markup: str, _token: object = None) -> None:
         if _token is not _BUILDER:
-            raise ValueError("Html is built with anvia_nb.display._html.text/element/join, not by hand")
+            raise UnsafeMarkupError("Html is built with anvia_nb.display._html.text/element/join, not by hand")
         self.markup = markup
 
     def __str__(self) -> str:
@@ -105,7 +107,7 @@ def _markup(child: Child) -> str:
         return child.markup
     if isinstance(child, str):
         return html.escape(child, quote=False)
-    raise ValueError(f"an HTML child must be Html or str, not {type(child).__name__}")
+    raise UnsafeMarkupError(f"an HTML child must be Html or str, not {type(child).__name__}")
 
 
 def element(
@@ -120,15 +122,15 @@ def element(
 ) -> Html:
     """One element. Attributes are a closed set; values are escaped; there is no ``on*`` and no ``href``."""
     if tag not in ALLOWED_TAGS:
-        raise ValueError(f"tag {tag!r} is not allowed in anvia_nb output")
+        raise UnsafeMarkupError(f"tag {tag!r} is not allowed in anvia_nb output")
     attrs: list[tuple[str, str | None]] = []
     if cls is not None:
         if not _OUR_CLASSES.match(cls):
-            raise ValueError(f"class {cls!r} is not an anvia- class")
+            raise UnsafeMarkupError(f"class {cls!r} is not an anvia- class")
         attrs.append(("class", cls))
     if style is not None:
         if style not in STYLES:
-            raise ValueError(f"style {style!r} is not one of anvia_nb's style constants")
+            raise UnsafeMarkupError(f"style {style!r} is not one of anvia_nb's style constants")
         attrs.append(("style", STYLES[style]))
     if title is not None:
         attrs.append(("title", title))
@@ -136,7 +138,7 @@ def element(
         attrs.append(("alt", alt))
     if src is not None:
         if tag != "img" or not IMAGE_DATA_URL.match(src):
-            raise ValueError("src only takes the data: URL of a validated image, on <img>")
+            raise UnsafeMarkupError("src only takes the data: URL of a validated image, on <img>")
         attrs.append(("src", src))
     if is_open:
         attrs.append(("open", None))
@@ -145,7 +147,7 @@ def element(
     )
     if tag in VOID_TAGS:
         if children:
-            raise ValueError(f"<{tag}> takes no children")
+            raise UnsafeMarkupError(f"<{tag}> takes no children")
         return Html(f"<{tag}{rendered}>", _BUILDER)
     inner = "".join(_markup(c) for c in children)
     return Html(f"<{tag}{rendered}>{inner}</{tag}>", _BUILDER)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, Limits, ShowPolicy
 
 __all__ = ["GENERIC_SERVER_ERROR", "RenderSettings"]
@@ -35,7 +36,7 @@ class RenderSettings:
         for name in ("max_output_chars", "max_image_bytes", "preview_chars"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")
+                raise InvalidValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")
 
     def policy(self, secrets: Iterable[str] = ()) -> ShowPolicy:
         """The show policy of these settings, masking ``secrets`` (a connection's)."""

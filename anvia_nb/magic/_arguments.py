@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import CommandLineError
 
 __all__ = [
     "CommandLineError",
@@ -21,10 +21,6 @@ __all__ = [
     "unknown_names",
     "value_from_text",
 ]
-
-
-class CommandLineError(AnviaError, ValueError):
-    """A ``%mcp`` line that does not parse; the message says what to type instead."""
 
 
 def value_from_text(value: str) -> Any:

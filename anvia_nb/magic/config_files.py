@@ -17,17 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import ConfigFileError
 
 __all__ = ["ConfigFileError", "ConfigServers", "servers_from_config_file", "servers_from_config_text"]
 
 _VARIABLE = re.compile(r"\$\{([^}]*)\}")
 _USABLE_NAME = re.compile(r"[^A-Za-z0-9_\-]")
 _HTTP_TYPES = ("http", "streamable-http", "streamableHttp", "streamable_http")
-
-
-class ConfigFileError(AnviaError, ValueError):
-    """A config file that cannot be read, or a server entry in it that cannot be used."""
 
 
 @dataclass

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
+
+from anvia_nb.errors import LoopMisuseError
 
 __all__ = ["BackgroundLoop"]
 
@@ -78,7 +81,7 @@ class BackgroundLoop:
         """
         if threading.current_thread() is self._thread:
             coro.close()
-            raise RuntimeError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
+            raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
         finished = threading.Event()
 
         async def tracked() -> T:
@@ -99,7 +102,13 @@ class BackgroundLoop:
             self._blocked_callers -= 1
 
     async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Await ``coro`` on the background loop from any other running loop (a cell)."""
+        """Await ``coro`` on the background loop, from it or from any other running loop (a cell).
+
+        On the background loop itself ``coro`` is awaited in place, so cancelling the caller waits
+        for ``coro`` to clean up (stop its server) instead of leaving it running behind.
+        """
+        if self._loop is not None and asyncio.get_running_loop() is self._loop:
+            return await coro
         future = self.submit(coro)
         try:
             return await asyncio.wrap_future(future)
@@ -108,13 +117,31 @@ class BackgroundLoop:
             raise
 
     def stop(self) -> None:
-        """Stop the loop and join its thread (bounded); callers close sessions first."""
+        """Stop the loop and join its thread (bounded); callers close sessions first.
+
+        Work still running on the loop (a connect given up by its caller, still stopping its
+        server) is cancelled and awaited first, so no process outlives the loop that watches it.
+        """
         with self._lock:
             loop, thread = self._loop, self._thread
             self._loop = self._thread = None
         if loop is None or thread is None:
             return
+        if thread.is_alive() and threading.current_thread() is not thread:
+            drained = asyncio.run_coroutine_threadsafe(_cancel_the_rest(), loop)
+            with contextlib.suppress(Exception):
+                drained.result(_STOP_WAIT_SECONDS)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(_STOP_WAIT_SECONDS)
         if not thread.is_alive():
             loop.close()
+
+
+async def _cancel_the_rest() -> None:
+    """Cancel every other task on this loop and wait for them, bounded."""
+    current = asyncio.current_task()
+    rest = [task for task in asyncio.all_tasks() if task is not current and not task.done()]
+    for task in rest:
+        task.cancel()
+    if rest:
+        await asyncio.wait(rest, timeout=_CANCEL_WAIT_SECONDS)

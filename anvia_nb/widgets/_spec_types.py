@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from anvia_nb.errors import UnknownFieldError
+
 __all__ = ["NO_DEFAULT", "OMITTED", "Choice", "Constraints", "Entry", "FieldKind", "FieldSpec"]
 
 FieldKind = Literal[
@@ -107,7 +109,7 @@ class FieldSpec:
         for spec in self.children:
             if spec.name == name:
                 return spec
-        raise KeyError(name)
+        raise UnknownFieldError(name)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ import ipywidgets as widgets
 from anvia_nb.core._schema_words import FORMAT_NAMES, format_ok
 from anvia_nb.core.schema import dotted, schema_check
 from anvia_nb.core.types import ToolInfo
-from anvia_nb.errors import ArgumentValidationError
+from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._leaf_fields import wrapped_html
 from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
@@ -162,7 +162,7 @@ class ArgumentsForm:
     def field(self, path: str) -> FieldWidget:
         """The field widget at a dotted path (``"filter.since"``), for tests and callers."""
         if not isinstance(self.root, ObjectField):
-            raise KeyError(path)
+            raise UnknownFieldError(path)
         return self.root.field(path)
 
     def set_value(self, value: dict[str, Any]) -> None:

@@ -32,6 +32,7 @@ import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
 from anvia_nb.core.client import McpClient
+from anvia_nb.errors import InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import notice_html, plain, request_header_html, server_text_html, show_in_cell
 from anvia_nb.widgets.arguments_form import ArgumentsForm
@@ -57,15 +58,15 @@ ElicitationCallback = Callable[[dict[str, Any]], Mapping[str, Any] | Awaitable[M
 def answer_from(value: object) -> dict[str, Any]:
     """Check an answer before it reaches the server; a malformed one is a programming error."""
     if not isinstance(value, Mapping):
-        raise ValueError(f"an elicitation answer must be a dict, not {type(value).__name__}")
+        raise InvalidValueError(f"an elicitation answer must be a dict, not {type(value).__name__}")
     action = value.get("action")
     if action not in ACTIONS:
-        raise ValueError(f"an elicitation answer's action must be one of {', '.join(ACTIONS)}, not {action!r}")
+        raise InvalidValueError(f"an elicitation answer's action must be one of {', '.join(ACTIONS)}, not {action!r}")
     answer: dict[str, Any] = {"action": action}
     content = value.get("content")
     if action == "accept" and content is not None:
         if not isinstance(content, Mapping):
-            raise ValueError("an accepted elicitation's content must be a dict")
+            raise InvalidValueError("an accepted elicitation's content must be a dict")
         answer["content"] = dict(content)
     return answer
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from anvia_nb.errors import UnknownFieldError
 from anvia_nb.widgets._chrome import plain
 from anvia_nb.widgets._leaf_fields import (
     HELP_CHARS,
@@ -196,7 +197,7 @@ class ObjectField(FieldWidget):
         if not rest:
             return child
         if not isinstance(child, ObjectField):
-            raise KeyError(path)
+            raise UnknownFieldError(path)
         return child.field(rest)
 
     def _entry_parts(self) -> dict[str, Any]:

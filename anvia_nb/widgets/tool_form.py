@@ -24,7 +24,7 @@ import ipywidgets as widgets
 from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
-from anvia_nb.errors import AnviaError, UnknownToolError
+from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
@@ -199,7 +199,7 @@ class ToolForm:
     def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
         """Block until the running call ends and the widgets show it (for tests and scripts)."""
         if not self._idle.wait(timeout_seconds):
-            raise TimeoutError(f"the call to {self.server_name}.{self.tool_name} still runs after {timeout_seconds} s")
+            raise WaitTimeoutError(f"{self.server_name}.{self.tool_name} is still running after {timeout_seconds} s")
         return self.last_outcome
 
     # -- the call, on the background loop ------------------------------------------------------
@@ -318,7 +318,7 @@ def form(
         return ToolForm(target, runtime=rt, **options)
     if isinstance(target, tuple):
         if len(target) != 2 or tool is not None:
-            raise TypeError("form() takes ('NAME', 'TOOL') as one pair")
+            raise InvalidTypeError("form() takes ('NAME', 'TOOL') as one pair")
         name, tool_name = target
     elif tool is not None:
         name, tool_name = target, tool
