@@ -9,18 +9,24 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from anvia_nb.core._stdio import kill_all_process_groups
     from anvia_nb.core.client import McpClient
     from anvia_nb.core.connections import HttpConnection, McpConnection, StdioConnection, mcp
+    from anvia_nb.core.logs import LOG_LEVELS, LogEntry, ServerLog
     from anvia_nb.core.server import McpServer, Tool, connect_mcp
 
 __all__ = [
+    "LOG_LEVELS",
     "HttpConnection",
+    "LogEntry",
     "McpClient",
     "McpConnection",
     "McpServer",
+    "ServerLog",
     "StdioConnection",
     "Tool",
     "connect_mcp",
+    "kill_all_process_groups",
     "mcp",
 ]
 
@@ -33,6 +39,10 @@ _WHERE = {
     "McpServer": "anvia_nb.core.server",
     "Tool": "anvia_nb.core.server",
     "connect_mcp": "anvia_nb.core.server",
+    "LOG_LEVELS": "anvia_nb.core.logs",
+    "LogEntry": "anvia_nb.core.logs",
+    "ServerLog": "anvia_nb.core.logs",
+    "kill_all_process_groups": "anvia_nb.core._stdio",
 }
 
 

@@ -8,11 +8,13 @@ we plug into the SDK). Each method of :class:`SdkSession` translates SDK excepti
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import httpx2
@@ -24,10 +26,10 @@ from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.dispatcher import ProgressFnT
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
-from anvia_nb.core.types import JsonObject, ToolInfo
+from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
     ConnectError,
@@ -35,6 +37,7 @@ from anvia_nb.errors import (
     InputRequiredError,
     ProtocolError,
     ToolTimeoutError,
+    UrlElicitationRequiredError,
 )
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -42,13 +45,13 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 __all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "SdkSession", "error_from_exception", "open_sdk_session"]
 
-ProgressHandler = ProgressFnT
 ElicitationHandler = Callable[[JsonObject], Awaitable[JsonObject]]
 """Takes ``{"message", "mode", "requestedSchema" | "url", "server"}``, returns ``{"action", "content"}``."""
 LogHandler = Callable[[str, str | None, Any], None]
 NotificationHandler = Callable[[str], None]
 
 _MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class HttpLaunch:
     url: str
     headers: dict[str, str]
     timeout_seconds: float | None
+    """Connect, write and pool timeout (``None``: no limit). Reads have no timeout of their own:
+    each request is bounded by its caller (a call's ``timeout_seconds``, the connect timeout)."""
     auth: Any = None
 
 
@@ -76,10 +81,39 @@ class SdkHandlers:
     log: LogHandler | None = None
     notification: NotificationHandler | None = None
     unanswered_elicitations: int = 0
+    log_level: str | None = None
+    """The least severe ``notifications/message`` level asked of the server, or ``None``."""
 
 
 def _server_text(exc: MCPError) -> str:
-    return exc.message or ""
+    """The server's message, without the ``MCP error -32042:`` prefix some SDKs put in it."""
+    text = exc.message or ""
+    return re.sub(rf"^(?:MCP error {exc.code}:\s*)+", "", text)
+
+
+def _url_elicitations(data: Any) -> list[dict[str, Any]]:
+    found = data.get("elicitations") if isinstance(data, dict) else None
+    return [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
+
+
+def _protocol_error(exc: MCPError, target: str, where: str, server: str) -> ProtocolError:
+    text = _server_text(exc)
+    if exc.code == mcp_types.URL_ELICITATION_REQUIRED:
+        elicitations = _url_elicitations(exc.data)
+        error = UrlElicitationRequiredError(
+            "", server=server, server_text=text, data=exc.data, elicitations=elicitations
+        )
+        said = f": {error.url_message}" if error.url_message and error.url_message != text else ""
+        url = f" Open {error.url} yourself to continue{said}, then call again." if error.url else ""
+        error.args = (f"{target} needs you to open a URL first (MCP error {exc.code}){where}: {text}.{url}",)
+        return error
+    return ProtocolError(
+        f"{target} answered with MCP error {exc.code}{where}: {text}",
+        code=exc.code,
+        server=server,
+        server_text=text,
+        data=exc.data,
+    )
 
 
 def error_from_exception(
@@ -102,18 +136,13 @@ def error_from_exception(
         # -32000 is also a server's generic error code: only the SDK's own "Connection closed" is a loss.
         if exc.code == mcp_types.CONNECTION_CLOSED and exc.message == "Connection closed":
             return ConnectionClosedError(
-                f"The connection to {server!r} closed{where}: the server went away. Check `%mcp log {server}` "
-                "and reconnect.",
+                f"The connection to {server!r} closed{where}: the server went away (its log may say why); "
+                "connect again to use it.",
                 server=server,
             )
         if exc.code == mcp_types.REQUEST_TIMEOUT:
             return ToolTimeoutError(f"{target} did not answer in time{where}.", server=server, tool=tool)
-        return ProtocolError(
-            f"{target} answered with MCP error {exc.code}{where}: {exc.message}",
-            code=exc.code,
-            server=server,
-            server_text=_server_text(exc),
-        )
+        return _protocol_error(exc, target, where, server)
     if isinstance(exc, TimeoutError):
         return ToolTimeoutError(
             f"{target} did not answer in time{where}; the request was cancelled.", server=server, tool=tool
@@ -206,7 +235,9 @@ class SdkSession:
         """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request."""
         try:
             with anyio.fail_after(timeout_seconds):
-                result = await self._client.call_tool(name, arguments, progress_callback=on_progress)
+                result = await self._client.call_tool(
+                    name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
+                )
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -275,7 +306,7 @@ async def open_sdk_session(
             elif isinstance(launch, StdioLaunch):
                 transport = stdio_transport(launch)
             else:
-                timeout = httpx2.Timeout(launch.timeout_seconds or 30.0, read=300.0)
+                timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
                 http.event_hooks = {"request": [], "response": [remember_status]}
@@ -288,15 +319,33 @@ async def open_sdk_session(
                 mode="auto",
                 elicitation_callback=_elicitation_callback(handlers, server),
                 logging_callback=_log_callback(handlers),
+                log_level=_log_level(handlers.log_level),
                 message_handler=_message_handler(handlers),
                 client_info=mcp_types.Implementation(name="anvia_nb", version=_version()),
                 cache=None,
             )
             await stack.enter_async_context(client)
+            await _ask_for_logs(client, handlers.log_level)
         except Exception as exc:
             cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
             raise _connect_error(exc, server, failed_statuses, cwd) from exc
         yield SdkSession(client, server)
+
+
+def _log_level(level: str | None) -> Any:
+    return level if level in _LOG_LEVELS else None
+
+
+async def _ask_for_logs(client: Client, level: str | None) -> None:
+    """On protocols before 2026-07-28, ``logging/setLevel`` once (when the server logs at all);
+    from 2026-07-28 on, the level travels with every request instead."""
+    if _log_level(level) is None or client.protocol_version >= "2026-07-28":
+        return
+    if client.server_capabilities.logging is None:
+        return
+    with contextlib.suppress(MCPError), warnings.catch_warnings():  # a refusal only means fewer logs
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated from 2026-07-28 on only
+        await client.set_logging_level(_log_level(level))
 
 
 def _connect_error(exc: BaseException, server: str, failed_statuses: list[int], cwd: str | None) -> AnviaError:
@@ -307,6 +356,12 @@ def _connect_error(exc: BaseException, server: str, failed_statuses: list[int], 
     translated = error_from_exception(exc, server=server, during="connecting", cwd=cwd)
     if isinstance(translated, ConnectError):
         return translated
+    if isinstance(translated, ConnectionClosedError):
+        return ConnectError(
+            f"Connecting to {server!r} failed: the server closed the connection before the handshake ended "
+            "(it exited, or wrote something other than MCP).",
+            server=server,
+        )
     return ConnectError(f"Connecting to {server!r} failed: {translated}", server=server)
 
 

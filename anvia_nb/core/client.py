@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
-import os
-import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -21,36 +18,40 @@ from anvia_nb.core._sdk import (
     ElicitationHandler,
     HttpLaunch,
     MemoryLaunch,
-    ProgressHandler,
     SdkHandlers,
     SdkSession,
     open_sdk_session,
 )
 from anvia_nb.core._stdio import StdioLaunch
-from anvia_nb.core.types import JsonObject, ToolInfo
-from anvia_nb.errors import ConnectError, ConnectionClosedError
+from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
-__all__ = ["McpClient", "ServerLogEntry"]
+__all__ = ["McpClient"]
 
 T = TypeVar("T")
 
 _CLOSE_TIMEOUT_SECONDS = 15.0
-_MAX_LOG_ENTRIES = 500
-
-ServerLogEntry = tuple[float, str, str | None, Any]
-"""(time, level, logger, data) of one ``notifications/message`` from the server."""
 
 
 class McpClient:
     """The seed's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
-    def __init__(self, name: str, launch: StdioLaunch | HttpLaunch | MemoryLaunch) -> None:
+    def __init__(
+        self,
+        name: str,
+        launch: StdioLaunch | HttpLaunch | MemoryLaunch,
+        *,
+        log: ServerLog | None = None,
+        log_level: str | None = None,
+    ) -> None:
+        """``log_level`` is the least severe log message asked of the server (``None``: none on
+        protocol 2026-07-28, the server's choice on older ones)."""
         self.name = name
         self.launch = launch
-        self.log_entries: collections.deque[ServerLogEntry] = collections.deque(maxlen=_MAX_LOG_ENTRIES)
+        self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
-        self.tools_changed = False
-        self._handlers = SdkHandlers(log=self._on_log, notification=self._on_notification)
+        self._handlers = SdkHandlers(log=self.log.add, notification=self._on_notification, log_level=log_level)
         self._session: SdkSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: asyncio.Task[None] | None = None
@@ -60,8 +61,11 @@ class McpClient:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def open(self) -> McpClient:
-        """Start the owner task and wait for the handshake; raises :class:`ConnectError`."""
+    async def open(self, timeout_seconds: float | None = None) -> McpClient:
+        """Start the owner task and wait for the handshake (at most ``timeout_seconds``).
+
+        Raises :class:`ConnectError`, ending with the last lines the server wrote to stderr.
+        """
         if self._owner is not None:
             raise ConnectError(f"{self.name!r} is already open.", server=self.name)
         self._loop = asyncio.get_running_loop()
@@ -69,17 +73,48 @@ class McpClient:
         ready: asyncio.Future[SdkSession] = self._loop.create_future()
         self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")
         try:
-            self._session = await asyncio.shield(ready)
-        except asyncio.CancelledError:
-            if ready.done() and not ready.cancelled() and ready.exception() is None:
-                self._closing.set()  # the handshake finished after all: close the normal way
-            else:
-                # Still in the handshake, which never looks at _closing: stop the owner itself.
-                ready.cancel()
-                self._owner.cancel()
-            await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
-            raise
+            self._session = await asyncio.wait_for(asyncio.shield(ready), timeout_seconds)
+        except (asyncio.CancelledError, asyncio.TimeoutError) as exc:
+            await self._abandon(ready)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            raise self.explained(
+                ConnectError(
+                    f"{self.name!r} did not finish connecting within {timeout_seconds:g} s; check the command or "
+                    "URL, or allow more time.",
+                    self.name,
+                )
+            ) from None
+        except AnviaError as exc:
+            raise self.explained(exc) from exc.__cause__
         return self
+
+    async def _abandon(self, ready: asyncio.Future[SdkSession]) -> None:
+        """Stop a connect nobody waits for any more; bounded."""
+        assert self._owner is not None and self._closing is not None
+        if ready.done() and not ready.cancelled() and ready.exception() is None:
+            self._closing.set()  # the handshake finished after all: close the normal way
+        else:
+            # Still in the handshake, which never looks at _closing: stop the owner itself.
+            ready.cancel()
+            self._owner.cancel()
+        await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+
+    def explained(self, error: AnviaError) -> AnviaError:
+        """``error`` with the server's last stderr lines added (connecting, or a server that went
+        away); a :class:`ConnectError` also gets this connection's log, so it can still be read."""
+        if isinstance(error, ConnectError):
+            if error.log is not None:
+                return error
+            error.log = self.log
+        elif not isinstance(error, ConnectionClosedError) or error.stderr:
+            return error
+        tail = self.log.stderr_tail()
+        if tail:
+            error.stderr = tail
+            lines = "\n".join(f"  {line}" for line in tail.splitlines())
+            error.args = (f"{error.args[0] if error.args else error}\nThe server's stderr ends with:\n{lines}",)
+        return error
 
     async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
         assert self._closing is not None
@@ -105,24 +140,22 @@ class McpClient:
     def loop(self) -> asyncio.AbstractEventLoop | None:
         return self._loop
 
-    async def close(self) -> None:
+    async def close(self, *, keep_log: bool = False) -> None:
         """Close the session and stop its server; idempotent; bounded in time.
 
-        The stderr log of a stdio server is deleted once it has been closed cleanly.
+        The stderr file of a stdio server is removed (unless ``keep_log``, or the connection
+        asked to keep it), even when closing fails.
         """
         owner_loop = self._loop
-        if self._owner is None or self._owner.done() or owner_loop is None or owner_loop.is_closed():
-            # Never opened, already closed, or its loop has ended (asyncio.run cancelled the owner).
-            self._closed = True
-        else:
-            await self._on_owner_loop(self._close_here())
-        self._forget_log()
-
-    def _forget_log(self) -> None:
-        path = self.launch.stderr_path if isinstance(self.launch, StdioLaunch) else None
-        if path:
-            with contextlib.suppress(OSError):
-                os.remove(path)
+        try:
+            if self._owner is None or self._owner.done() or owner_loop is None or owner_loop.is_closed():
+                # Never opened, already closed, or its loop has ended (asyncio.run cancelled the owner).
+                self._closed = True
+            else:
+                await self._on_owner_loop(self._close_here())
+        finally:
+            if not keep_log:
+                self.log.remove()
 
     async def _close_here(self) -> None:
         if self._owner is None or self._closing is None:
@@ -164,9 +197,7 @@ class McpClient:
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool on every page of tools/list."""
         session = self._live_session()
-        tools = await self._on_owner_loop(session.list_tools())
-        self.tools_changed = False
-        return tools
+        return await self._on_owner_loop(session.list_tools())
 
     async def call_tool(
         self,
@@ -178,9 +209,12 @@ class McpClient:
     ) -> JsonObject:
         """One tools/call; returns the raw result (wire keys) without mapping it."""
         session = self._live_session()
-        return await self._on_owner_loop(
-            session.call_tool(name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
-        )
+        try:
+            return await self._on_owner_loop(
+                session.call_tool(name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
+            )
+        except ConnectionClosedError as exc:
+            raise self.explained(exc) from exc.__cause__
 
     def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
         """Who answers the server's elicitation requests; without one they are cancelled."""
@@ -194,28 +228,12 @@ class McpClient:
     def record_unanswered_elicitation(self, reason: str) -> None:
         """A handler that had to cancel a request says why (shown by ``%mcp log``)."""
         self._handlers.unanswered_elicitations += 1
-        self._on_log("warning", "anvia_nb", f"the server asked for input: cancelled, {reason}")
+        self.log.add("warning", "anvia_nb", f"the server asked for input: cancelled, {reason}")
 
     # -- server-initiated traffic ------------------------------------------------------------
 
-    def _on_log(self, level: str, logger: str | None, data: Any) -> None:
-        self.log_entries.append((time.time(), level, logger, data))
-
     def _on_notification(self, method: str) -> None:
         self.notifications[method] += 1
-        if method == "notifications/tools/list_changed":
-            self.tools_changed = True
-
-    def stderr_tail(self, max_chars: int = 20_000) -> str:
-        """The last ``max_chars`` characters the stdio server wrote to stderr ("" for HTTP)."""
-        path = self.launch.stderr_path if isinstance(self.launch, StdioLaunch) else None
-        if not path or not os.path.exists(path):
-            return ""
-        with open(path, "rb") as handle:
-            size = handle.seek(0, os.SEEK_END)
-            handle.seek(max(0, size - max_chars * 4))
-            text = handle.read().decode("utf-8", errors="replace")
-        return text[-max_chars:]
 
     # -- loops -------------------------------------------------------------------------------
 
@@ -239,4 +257,3 @@ class McpClient:
 def _is_closed_noise(error: BaseException) -> bool:
     """Errors that only say the server was already gone when we closed it."""
     return isinstance(error, ConnectionClosedError | EOFError | BrokenPipeError | ConnectionResetError)
-

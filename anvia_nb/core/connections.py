@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -20,6 +19,8 @@ from urllib.parse import parse_qsl, urlsplit
 from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
+from anvia_nb.core.logs import ServerLog
+from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.policy import ShowPolicy
 
 __all__ = ["HttpConnection", "McpConnection", "MemoryConnection", "StdioConnection", "is_secret_name", "mcp"]
@@ -35,7 +36,7 @@ def is_secret_name(name: str) -> bool:
 
 def _check_name(name: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(
+        raise InvalidValueError(
             f"Connection name {name!r} is not usable: use letters, digits, '_' or '-', starting with a letter."
         )
     return name
@@ -55,6 +56,8 @@ class StdioConnection:
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
     secret_env: frozenset[str] = frozenset()
+    keep_log: bool = False
+    """Keep the server's stderr file after the connection is closed and at exit."""
     transport: Literal["stdio"] = "stdio"
 
     def secrets(self) -> tuple[str, ...]:
@@ -64,16 +67,19 @@ class StdioConnection:
         """The command line as shown to people, secrets masked."""
         return _masked(shlex.join([self.command, *self.args]), self.secrets())
 
-    def launch(self) -> StdioLaunch:
-        log_dir = os.path.join(tempfile.gettempdir(), "anvia_nb-logs")
-        os.makedirs(log_dir, exist_ok=True)
-        handle, path = tempfile.mkstemp(prefix=f"{self.name}-", suffix=".stderr.log", dir=log_dir)
-        os.close(handle)
-        return StdioLaunch(command=self.command, args=self.args, env=dict(self.env), cwd=self.cwd, stderr_path=path)
+    def launch(self, stderr_path: str | None = None) -> StdioLaunch:
+        return StdioLaunch(
+            command=self.command, args=self.args, env=dict(self.env), cwd=self.cwd, stderr_path=stderr_path
+        )
 
-    async def connect(self) -> McpClient:
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open; its stderr goes to a new log file."""
+        log = ServerLog(self.name, secrets=self.secrets(), stderr=True, keep=self.keep_log)
+        return McpClient(self.name, self.launch(log.stderr_path), log=log, log_level=log_level)
+
+    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
-        return await McpClient(self.name, self.launch()).open()
+        return await self.client(log_level=log_level).open(timeout_seconds)
 
 
 @dataclass(frozen=True)
@@ -106,9 +112,14 @@ class HttpConnection:
             url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=self.auth
         )
 
-    async def connect(self) -> McpClient:
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open."""
+        log = ServerLog(self.name, secrets=self.secrets())
+        return McpClient(self.name, self.launch(), log=log, log_level=log_level)
+
+    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
-        return await McpClient(self.name, self.launch()).open()
+        return await self.client(log_level=log_level).open(timeout_seconds)
 
 
 @dataclass(frozen=True)
@@ -125,8 +136,12 @@ class MemoryConnection:
     def target(self) -> str:
         return f"in-memory {type(self.server).__name__}"
 
-    async def connect(self) -> McpClient:
-        return await McpClient(self.name, MemoryLaunch(self.server)).open()
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open."""
+        return McpClient(self.name, MemoryLaunch(self.server), log_level=log_level)
+
+    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
+        return await self.client(log_level=log_level).open(timeout_seconds)
 
 
 McpConnection = StdioConnection | HttpConnection | MemoryConnection
@@ -144,15 +159,18 @@ class _Factories:
         env: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
         secret_env: Iterable[str] = (),
+        keep_log: bool = False,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
         ``env`` is added to a minimal inherited environment (PATH, HOME...), as the SDK does, so
         the kernel's own secrets do not leak into servers. Values of names containing TOKEN, KEY,
         SECRET, PASS, AUTH or CREDENTIAL, or listed in ``secret_env``, are masked wherever shown.
+        The server's stderr goes to a file that is removed when the connection is closed and at
+        exit; ``keep_log=True`` keeps it (its path is ``server.client.log.stderr_path``).
         """
         if isinstance(args, str):
-            raise TypeError("args must be a list of strings, not one string; split it with shlex.split().")
+            raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
         return StdioConnection(
             name=_check_name(name),
             command=command,
@@ -160,6 +178,7 @@ class _Factories:
             env=dict(env or {}),
             cwd=os.fspath(cwd) if cwd is not None else None,
             secret_env=frozenset(secret_env),
+            keep_log=bool(keep_log),
         )
 
     @staticmethod
@@ -171,10 +190,14 @@ class _Factories:
         timeout_seconds: float | None = 30.0,
         auth: Any = None,
     ) -> HttpConnection:
-        """A lazy streamable-HTTP connection; every header value is treated as a secret."""
+        """A lazy streamable-HTTP connection; every header value is treated as a secret.
+
+        ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
+        may take is each call's own timeout.
+        """
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
-            raise ValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
+            raise InvalidValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
         return HttpConnection(
             name=_check_name(name),
             url=str(url),

@@ -8,23 +8,24 @@ verdict and the timing together in a :class:`CallOutcome`.
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import time
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from anvia_nb.core._sdk import ProgressHandler
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.schema import argument_problems, output_problems, warm_up
-from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ToolInfo
+from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
     ArgumentValidationError,
     ConnectError,
+    InvalidTypeError,
     OutputSchemaError,
     UnknownToolError,
 )
@@ -44,12 +45,29 @@ class Tool:
         self.info = info
         self._server = server
 
-    name = property(lambda self: self.info.name)
-    title = property(lambda self: self.info.shown_title)
-    description = property(lambda self: self.info.description)
-    input_schema = property(lambda self: self.info.input_schema)
-    output_schema = property(lambda self: self.info.output_schema)
-    annotations = property(lambda self: self.info.annotations)
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str | None:
+        return self.info.shown_title
+
+    @property
+    def description(self) -> str | None:
+        return self.info.description
+
+    @property
+    def input_schema(self) -> JsonObject:
+        return self.info.input_schema
+
+    @property
+    def output_schema(self) -> JsonObject | None:
+        return self.info.output_schema
+
+    @property
+    def annotations(self) -> JsonObject | None:
+        return self.info.annotations
 
     @property
     def server(self) -> McpServer:
@@ -186,11 +204,6 @@ class McpServer:
         hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
         raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
 
-    async def refresh_tools(self) -> list[Tool]:
-        """List the tools again (after ``notifications/tools/list_changed``, say)."""
-        self.tools = [Tool(info, self) for info in await self.client.list_tools()]
-        return self.tools
-
     async def close(self) -> None:
         """Close the session and stop a stdio server with its whole process group."""
         await self.client.close()
@@ -202,23 +215,39 @@ class McpServer:
         await self.close()
 
 
-async def connect_mcp(connection: McpConnection) -> McpServer:
+async def connect_mcp(
+    connection: McpConnection, *, timeout_seconds: float | None = None, log_level: str | None = None
+) -> McpServer:
     """Connect, handshake, list every tool, and adapt them (seed 001's ``connectMcp``).
 
-    Raises :class:`ConnectError` naming the server and what failed; a half-open session is
-    closed before the error propagates.
+    ``timeout_seconds`` bounds all of it (``None``: no limit). ``log_level`` asks the server for
+    its log messages from that level up (``"info"``...; see :data:`anvia_nb.core.logs.LOG_LEVELS`).
+    Raises :class:`ConnectError` naming the server and what failed, with the last lines it wrote to
+    stderr; a half-open session is closed before the error propagates, and its log kept on the
+    error (``.log``) so it can still be read.
     """
     if not hasattr(connection, "connect") or not hasattr(connection, "name"):
-        raise TypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
+        raise InvalidTypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
     warm_up()
-    client = await connection.connect()
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout_seconds is None else loop.time() + timeout_seconds
+    client = await connection.connect(timeout_seconds=timeout_seconds, log_level=log_level)
     try:
-        tools = await client.list_tools()
+        left = None if deadline is None else max(0.0, deadline - loop.time())
+        tools = await asyncio.wait_for(client.list_tools(), left)
     except BaseException as exc:
-        await client.close()
+        await client.close(keep_log=True)
+        if isinstance(exc, asyncio.TimeoutError):
+            raise client.explained(
+                ConnectError(
+                    f"Connected to {connection.name!r} but it did not list its tools within {timeout_seconds:g} s.",
+                    connection.name,
+                )
+            ) from None
         if isinstance(exc, AnviaError):
-            raise ConnectError(
-                f"Connected to {connection.name!r} but listing its tools failed: {exc}", connection.name
+            raise client.explained(
+                ConnectError(f"Connected to {connection.name!r} but listing its tools failed: {exc}", connection.name)
             ) from exc
+        client.log.remove()
         raise
     return McpServer(connection, client, tools)

@@ -7,14 +7,13 @@ the widgets and the tests can build and read them without the MCP SDK.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from anvia_nb.errors import (
     AnviaError,
-    ConnectionClosedError,
     OutputSchemaError,
     ToolResultError,
     ToolTimeoutError,
@@ -25,6 +24,9 @@ JsonObject = dict[str, Any]
 MappedPart = dict[str, Any]
 MappedOutput = str | list[MappedPart]
 """The seed's mapped output: one ``str`` for text-only results, else a list of parts."""
+
+ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
+"""``await on_progress(progress, total, message)`` for each progress notification of a call."""
 
 CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "failed"]
 
@@ -118,7 +120,3 @@ class CallOutcome:
         if isinstance(err, ToolTimeoutError):
             return "timeout"
         return "failed"
-
-    @property
-    def closed_connection(self) -> bool:
-        return isinstance(self.error, ConnectionClosedError)

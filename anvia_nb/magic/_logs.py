@@ -1,43 +1,35 @@
-"""``%mcp log NAME``: a server's stderr tail and its logging notifications, bounded and masked.
+"""``%mcp log NAME``: a server's stderr tail and its log messages, bounded and masked.
 
-A stdio server's stderr is where it explains why it failed; people need it in the notebook, but
-it can echo the tokens it was given, so it goes through the :class:`~anvia_nb.policy.ShowPolicy`
-like every other output (and is hidden whole when the policy hides server error text).
+A stdio server's stderr is where it explains why it failed; people need it in the notebook, also
+for a connection that failed to open or whose server died, but it can echo the tokens it was
+given, so it goes through the :class:`~anvia_nb.policy.ShowPolicy` like every other output (and is
+hidden whole when the policy hides server error text). Log messages (``notifications/message``)
+come with their level and logger, from every protocol version.
 """
 
 from __future__ import annotations
 
-import json
-import time
-
-from anvia_nb.core.server import McpServer
+from anvia_nb.core.logs import ServerLog
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 
 __all__ = ["log_text"]
 
 
-def _tail_lines(text: str, lines: int) -> list[str]:
-    return text.splitlines()[-lines:] if text else []
-
-
-def log_text(server: McpServer, lines: int, policy: ShowPolicy | None = None) -> str:
+def log_text(log: ServerLog, lines: int, policy: ShowPolicy | None = None) -> str:
     """The last ``lines`` lines of stderr (at most the policy's ``log_chars`` read) and of log messages."""
-    shown = (policy or ShowPolicy()).with_secrets(server.secrets)
+    shown = (policy or ShowPolicy()).with_secrets(log.policy.secrets)
     if shown.hides():
-        return f"{server.name}: {HIDDEN_SERVER_ERROR}"
+        return f"{log.name}: {HIDDEN_SERVER_ERROR}"
     parts: list[str] = []
-    if server.connection.transport == "stdio":
-        stderr = _tail_lines(server.client.stderr_tail(shown.limits.log_chars), lines)
-        parts.append(f"── {server.name}: stderr (last {len(stderr)} lines) ──")
+    if log.has_stderr:
+        text = log.stderr_text(shown.limits.log_chars)
+        stderr = text.splitlines()[-lines:] if text else []
+        parts.append(f"── {log.name}: stderr (last {len(stderr)} lines) ──")
         parts.extend(shown.text(line) for line in stderr)
     else:
-        parts.append(f"── {server.name}: no stderr ({server.connection.transport} connection) ──")
-    entries = list(server.client.log_entries)[-lines:]
-    if entries:
-        parts.append(f"── {server.name}: log messages (last {len(entries)}) ──")
-        for stamp, level, logger, data in entries:
-            text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, default=str)
-            when = time.strftime("%H:%M:%S", time.localtime(stamp))
-            source = f" {logger}" if logger else ""
-            parts.append(shown.text(f"{when} {level}{source}: {text}"))
+        parts.append(f"── {log.name}: no stderr ({log.transport} connection) ──")
+    messages = log.message_lines(lines)
+    if messages:
+        parts.append(f"── {log.name}: log messages (last {len(messages)}) ──")
+        parts.extend(shown.text(message) for message in messages)
     return "\n".join(parts)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
-from traitlets import Bool, Float, Int, observe
+from traitlets import Bool, Enum, Float, Int, observe
 
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError
@@ -95,6 +95,12 @@ class McpMagics(Magics):
     log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
         config=True
     )
+    log_level = Enum(
+        ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"),
+        "info",
+        allow_none=True,
+        help="The least severe log message asked of servers, shown by %mcp log (None: ask for none).",
+    ).tag(config=True)
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)
@@ -215,17 +221,9 @@ class McpMagics(Magics):
         return opened
 
     async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:
-        import asyncio
-
         runtime = self.runtime
         timeout = self.connect_timeout_seconds
-        try:
-            return await asyncio.wait_for(runtime.connect_async(connection, scope), timeout)
-        except asyncio.TimeoutError:
-            raise AnviaError(
-                f"Connecting to {connection.name!r} took more than {timeout} s; check the command or URL, or "
-                "raise %config McpMagics.connect_timeout_seconds."
-            ) from None
+        return await runtime.connect_async(connection, scope, timeout_seconds=timeout, log_level=self.log_level)
 
     def _connect_for_cell(self, command: p.ConnectCommand | p.ConfigConnectCommand, cell: str) -> Any:
         """``%%mcp connect``: run the body with the connections open; close them however it ends."""

@@ -123,8 +123,8 @@ def _history(magics: McpMagics, _command: p.HistoryCommand) -> Any:
 def _log(magics: McpMagics, command: p.LogCommand) -> None:
     from anvia_nb.magic._logs import log_text
 
-    server = magics.runtime.server(command.name)
-    print(log_text(server, command.lines, magics.show_policy()))
+    log = magics.runtime.log(command.name)
+    print(log_text(log, command.lines, magics.show_policy()))
 
 
 def _close(magics: McpMagics, command: p.CloseCommand) -> None:

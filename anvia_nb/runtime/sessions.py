@@ -3,7 +3,8 @@
 The magic, the forms and the panel all go through one :class:`Runtime`: it opens connections
 by name (re-opening a name closes the old one first), calls tools, keeps a bounded history of
 call outcomes, and closes everything at interpreter exit. Close failures are returned as
-warnings to the caller that caused them, never raised into a later cell.
+warnings to the caller that caused them, never raised into a later cell. The log of a connection
+that failed to open stays readable (:meth:`Runtime.log`) until that name is connected or closed.
 """
 
 from __future__ import annotations
@@ -17,11 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar
 
-from anvia_nb.core import McpConnection, McpServer, connect_mcp
-from anvia_nb.core._sdk import ProgressHandler
-from anvia_nb.core._stdio import kill_all_process_groups
-from anvia_nb.core.types import CallOutcome
-from anvia_nb.errors import AnviaError, UnknownConnectionError
+from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
+from anvia_nb.core.types import CallOutcome, ProgressHandler
+from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
 __all__ = ["Runtime", "Scope", "SessionEntry", "get_runtime"]
@@ -48,6 +47,7 @@ class Runtime:
         self.loop = loop or BackgroundLoop()
         self.sessions: dict[str, SessionEntry] = {}
         self.history: collections.deque[CallOutcome] = collections.deque(maxlen=history_limit)
+        self._failed: dict[str, ServerLog] = {}
         self._lock = threading.Lock()
 
     # -- running coroutines ------------------------------------------------------------------
@@ -83,25 +83,63 @@ class Runtime:
     def server(self, name: str) -> McpServer:
         return self.entry(name).server
 
-    async def connect_async(self, connection: McpConnection, scope: Scope = "kernel") -> tuple[McpServer, list[str]]:
+    def log(self, name: str) -> ServerLog:
+        """The log of an open connection, or of one that failed to open (its stderr explains why)."""
+        with self._lock:
+            failed = self._failed.get(name) if name not in self.sessions else None
+        return failed if failed is not None else self.server(name).client.log
+
+    async def connect_async(
+        self,
+        connection: McpConnection,
+        scope: Scope = "kernel",
+        *,
+        timeout_seconds: float | None = None,
+        log_level: str | None = None,
+    ) -> tuple[McpServer, list[str]]:
         """Open ``connection`` on the background loop; an open one of the same name is closed first.
 
-        Returns the server and the warnings of closing the one it replaced.
+        ``timeout_seconds`` bounds the connect (``None``: no limit); ``log_level`` asks the server
+        for its log messages from that level up. Returns the server and the warnings of closing
+        the one it replaced. A failed connect raises :class:`ConnectError`; its log stays readable.
         """
-        warnings = await self.close_async(connection.name) if connection.name in self.sessions else []
-        server = await self.loop.run_async(connect_mcp(connection))
+        warnings = await self.close_async(connection.name) if connection.name in self.names() else []
+        self._forget_failed(connection.name)
+        opening = connect_mcp(connection, timeout_seconds=timeout_seconds, log_level=log_level)
+        server = await self.loop.run_async(self._remember_failure(connection.name, opening))
         replaced = self._register(connection.name, SessionEntry(server, scope))
         if replaced is not None:
             warnings += await self.loop.run_async(self._close_quietly(replaced))
         return server, warnings
 
-    def connect(self, connection: McpConnection, scope: Scope = "kernel") -> tuple[McpServer, list[str]]:
-        warnings = self.close(connection.name) if connection.name in self.sessions else []
-        server = self.run(connect_mcp(connection))
-        replaced = self._register(connection.name, SessionEntry(server, scope))
-        if replaced is not None:
-            warnings += self.run(self._close_quietly(replaced))
-        return server, warnings
+    def connect(
+        self,
+        connection: McpConnection,
+        scope: Scope = "kernel",
+        *,
+        timeout_seconds: float | None = None,
+        log_level: str | None = None,
+    ) -> tuple[McpServer, list[str]]:
+        return self.run(self.connect_async(connection, scope, timeout_seconds=timeout_seconds, log_level=log_level))
+
+    async def _remember_failure(self, name: str, opening: Coroutine[Any, Any, McpServer]) -> McpServer:
+        try:
+            return await opening
+        except ConnectError as exc:
+            if isinstance(exc.log, ServerLog):
+                with self._lock:
+                    self._failed[name] = exc.log
+            raise
+
+    def _forget_failed(self, name: str | None = None) -> None:
+        """Remove the kept log of one failed connect (of all, without a name)."""
+        with self._lock:
+            logs = list(self._failed.values()) if name is None else [self._failed.pop(name, None)]
+            if name is None:
+                self._failed.clear()
+        for log in logs:
+            if log is not None:
+                log.remove()
 
     def _register(self, name: str, entry: SessionEntry) -> SessionEntry | None:
         """Record a new session; one of the same name opened meanwhile (a concurrent connect) is
@@ -128,10 +166,12 @@ class Runtime:
 
     def close(self, name: str) -> list[str]:
         """Close one connection; returns warnings instead of raising when the close fails."""
-        entry = self._pop(name)
-        return self.run(self._close_quietly(entry))
+        return self.run(self.close_async(name))
 
     async def close_async(self, name: str) -> list[str]:
+        if name in self._failed and name not in self.names():
+            self._forget_failed(name)  # a connection that failed: only its log is left
+            return []
         entry = self._pop(name)
         return await self.loop.run_async(self._close_quietly(entry))
 
@@ -146,9 +186,11 @@ class Runtime:
         return warnings
 
     def close_all(self) -> list[str]:
+        """Close every connection, and forget the logs of the ones that failed."""
         warnings: list[str] = []
         for name in self.names():
             warnings.extend(self.close(name))
+        self._forget_failed()
         return warnings
 
     # -- calls -------------------------------------------------------------------------------
@@ -197,18 +239,6 @@ class Runtime:
         self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
         return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress))
 
-    async def call_async(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_seconds: float | None = None,
-        on_progress: ProgressHandler | None = None,
-    ) -> CallOutcome:
-        self.server(name).tool(tool)
-        return await self.loop.run_async(self._call(name, tool, arguments, timeout_seconds, on_progress))
-
     # -- shutdown ----------------------------------------------------------------------------
 
     def shutdown(self) -> list[str]:
@@ -219,6 +249,7 @@ class Runtime:
                 warnings = self.close_all()
             finally:
                 self.loop.stop()
+        self._forget_failed()
         kill_all_process_groups()
         return warnings
 

@@ -76,7 +76,7 @@ def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Run
         timer.cancel()
     # The session survives the interrupt and the server logged the cancellation.
     assert runtime.call("demo", "echo", {"message": "after"}).output == "after"
-    assert "slow cancelled" in server.client.stderr_tail()
+    assert "slow cancelled" in server.client.log.stderr_text()
 
 
 def test_closing_everything_stops_every_server(runtime: Runtime, live_children: Callable[[], set[int]]) -> None:
@@ -204,3 +204,27 @@ def test_the_history_can_be_read_while_calls_are_recorded(runtime: Runtime) -> N
     for word in "abcd":
         runtime.call("demo", "echo", {"message": word})
     assert [o.output for o in runtime.calls()] == ["b", "c", "d"]
+
+
+SCRIPT_TIMED_OUT_CONNECT = """
+from IPython.testing.globalipapp import start_ipython
+ip = start_ipython()
+ip.run_line_magic("load_ext", "anvia_nb")
+ip.run_line_magic("config", "McpMagics.connect_timeout_seconds = 2")
+try:
+    ip.run_line_magic("mcp", "connect sleepy --stdio python -c 'import time; time.sleep(60)'")
+except Exception as exc:
+    print("connect failed:", exc)
+ip.run_line_magic("mcp", "close --all")
+print("closed")
+"""
+
+
+def test_a_connect_that_timed_out_leaves_no_stray_loop_line_at_close_or_exit() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_TIMED_OUT_CONNECT)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "connect failed:" in done.stdout and "closed" in done.stdout
+    assert "that handles pid" not in done.stderr
+    assert "is closed" not in done.stderr

@@ -1,0 +1,131 @@
+"""Where a server explains itself: its stderr file (stdio) and its log messages, per connection.
+
+A :class:`ServerLog` outlives its session: a connection that failed or died keeps its log
+readable until it is closed (or replaced), so the reason it failed can still be read. The stderr
+file is removed when its connection is closed and, for any left, at interpreter exit, unless the
+person asked to keep it (``keep=True``). Text leaves this module masked with the connection's
+secrets (a server may echo the token it was given) and bounded.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import contextlib
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from anvia_nb.policy import ShowPolicy
+
+__all__ = ["LOG_LEVELS", "LogEntry", "ServerLog"]
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+"""MCP's log levels (RFC 5424), least severe first."""
+
+_MAX_ENTRIES = 500
+_TAIL_LINES = 20
+_TAIL_LINE_CHARS = 300
+_DIRECTORY = "anvia_nb-logs"
+
+_files_to_remove: set[str] = set()
+_files_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One ``notifications/message`` from the server (or a note from anvia_nb itself)."""
+
+    time: float
+    level: str
+    logger: str | None
+    data: Any
+
+    def text(self) -> str:
+        """``12:00:01 warning db: text``, unmasked (callers mask)."""
+        body = self.data if isinstance(self.data, str) else json.dumps(self.data, ensure_ascii=False, default=str)
+        source = f" {self.logger}" if self.logger else ""
+        return f"{time.strftime('%H:%M:%S', time.localtime(self.time))} {self.level}{source}: {body}"
+
+
+class ServerLog:
+    """One connection's stderr file and log messages; reads are masked with its secrets."""
+
+    def __init__(self, name: str, *, secrets: Iterable[str] = (), stderr: bool = False, keep: bool = False) -> None:
+        self.name = name
+        self.keep = keep
+        self.policy = ShowPolicy().with_secrets(secrets)
+        self.entries: collections.deque[LogEntry] = collections.deque(maxlen=_MAX_ENTRIES)
+        self.stderr_path: str | None = _new_stderr_file(name) if stderr else None
+        if self.stderr_path is not None and not keep:
+            with _files_lock:
+                _files_to_remove.add(self.stderr_path)
+
+    @property
+    def has_stderr(self) -> bool:
+        return self.stderr_path is not None
+
+    def add(self, level: str, logger: str | None, data: Any) -> None:
+        self.entries.append(LogEntry(time.time(), level, logger, data))
+
+    def stderr_text(self, max_chars: int = 20_000) -> str:
+        """The last ``max_chars`` characters of stderr, masked; ``""`` without a file."""
+        path = self.stderr_path
+        if not path or not os.path.exists(path):
+            return ""
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - max_chars * 4))
+            text = handle.read().decode("utf-8", errors="replace")
+        return self.policy.mask(text[-max_chars:])
+
+    def stderr_tail(self, lines: int = _TAIL_LINES, line_chars: int = _TAIL_LINE_CHARS) -> str:
+        """The last ``lines`` non-blank lines of stderr, each masked, made visible and cut."""
+        found = [line for line in self.stderr_text(lines * line_chars * 2).splitlines() if line.strip()]
+        return "\n".join(self.policy.line(line, line_chars) for line in found[-lines:])
+
+    def message_lines(self, count: int) -> list[str]:
+        """The last ``count`` log messages as text, masked (not yet made visible or cut)."""
+        return [self.policy.mask(entry.text()) for entry in list(self.entries)[-count:]]
+
+    def remove(self) -> None:
+        """Delete the stderr file, unless it is to be kept; idempotent."""
+        path = self.stderr_path
+        if path is None or self.keep:
+            return
+        with _files_lock:
+            _files_to_remove.discard(path)
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
+def _new_stderr_file(name: str) -> str:
+    directory = os.path.join(tempfile.gettempdir(), _DIRECTORY)
+    os.makedirs(directory, exist_ok=True)
+    handle, path = tempfile.mkstemp(prefix=f"{name}-", suffix=".stderr.log", dir=directory)
+    os.close(handle)
+    return path
+
+
+def remove_all_log_files() -> None:
+    """At interpreter exit: delete every stderr file not asked to be kept."""
+    with _files_lock:
+        paths = list(_files_to_remove)
+        _files_to_remove.clear()
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+
+
+def pending_log_files() -> frozenset[str]:
+    """Stderr files that would be removed at exit (for tests)."""
+    with _files_lock:
+        return frozenset(_files_to_remove)
+
+
+atexit.register(remove_all_log_files)
