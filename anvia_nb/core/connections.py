@@ -74,7 +74,7 @@ class StdioConnection:
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open; its stderr goes to a new log file."""
-        log = ServerLog(self.name, secrets=self.secrets(), stderr=True, keep=self.keep_log)
+        log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
         return McpClient(self.name, self.launch(log.stderr_path), log=log, log_level=log_level)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
@@ -114,7 +114,7 @@ class HttpConnection:
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
-        log = ServerLog(self.name, secrets=self.secrets())
+        log = ServerLog(self.name, transport="http", secrets=self.secrets())
         return McpClient(self.name, self.launch(), log=log, log_level=log_level)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:

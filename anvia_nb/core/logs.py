@@ -56,8 +56,17 @@ class LogEntry:
 class ServerLog:
     """One connection's stderr file and log messages; reads are masked with its secrets."""
 
-    def __init__(self, name: str, *, secrets: Iterable[str] = (), stderr: bool = False, keep: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        transport: str = "memory",
+        secrets: Iterable[str] = (),
+        stderr: bool = False,
+        keep: bool = False,
+    ) -> None:
         self.name = name
+        self.transport = transport
         self.keep = keep
         self.policy = ShowPolicy().with_secrets(secrets)
         self.entries: collections.deque[LogEntry] = collections.deque(maxlen=_MAX_ENTRIES)
