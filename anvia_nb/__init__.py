@@ -31,6 +31,7 @@ from anvia_nb.errors import (
     UnknownConnectionError,
     UnknownToolError,
     UnsupportedContentError,
+    UrlElicitationRequiredError,
 )
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ __all__ = [
     "UnknownConnectionError",
     "UnknownToolError",
     "UnsupportedContentError",
+    "UrlElicitationRequiredError",
     "__version__",
     "connect_mcp",
     "enable_elicitation",
