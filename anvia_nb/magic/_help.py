@@ -37,6 +37,7 @@ Settings (%config McpMagics.NAME = VALUE):
   show_tracebacks = False          True shows full tracebacks instead of one-line errors
   history_limit = 1000             calls kept for %mcp history
   log_chars = 20000                at most this much stderr is read by %mcp log
+  log_level = 'info'               least severe server log message asked for; None = none
 """
 
 _COLUMN = 38
