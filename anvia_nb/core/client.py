@@ -216,6 +216,11 @@ class McpClient:
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
+    @property
+    def elicitation_handler(self) -> ElicitationHandler | None:
+        """Who answers the server's elicitation requests now (``None``: they are cancelled)."""
+        return self._handlers.elicitation
+
     def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
         """Who answers the server's elicitation requests; without one they are cancelled."""
         self._handlers.elicitation = handler

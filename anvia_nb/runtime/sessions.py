@@ -12,8 +12,9 @@ from __future__ import annotations
 import atexit
 import collections
 import difflib
+import logging
 import threading
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar
@@ -23,10 +24,14 @@ from anvia_nb.core.types import CallOutcome, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
-__all__ = ["Runtime", "Scope", "SessionEntry", "get_runtime"]
+__all__ = ["ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
 
 T = TypeVar("T")
 Scope = Literal["kernel", "cell"]
+ConnectionListener = Callable[[str, "McpServer | None"], None]
+"""``listener(name, server)``: the new session after ``name`` connects, ``None`` after it closes."""
+
+logger = logging.getLogger("anvia_nb.runtime")
 
 _HISTORY_LIMIT = 1000
 
@@ -49,6 +54,7 @@ class Runtime:
         self.history: collections.deque[CallOutcome] = collections.deque(maxlen=history_limit)
         self._failed: dict[str, ServerLog] = {}
         self._lock = threading.Lock()
+        self._listeners: list[ConnectionListener] = []
 
     # -- running coroutines ------------------------------------------------------------------
 
@@ -141,18 +147,43 @@ class Runtime:
             if log is not None:
                 log.remove()
 
+    def on_connections(self, listener: ConnectionListener) -> Callable[[], None]:
+        """Call ``listener(name, server)`` after each connect (the new server) and each close
+        (``None``) of a name, in the thread that made the change; returns the function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def _tell(self, name: str, server: McpServer | None) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(name, server)
+            except Exception:  # a widget's trouble must never break a connect or a close
+                logger.exception("a connection listener failed for %r", name)
+
     def _register(self, name: str, entry: SessionEntry) -> SessionEntry | None:
         """Record a new session; one of the same name opened meanwhile (a concurrent connect) is
         returned so the caller closes it instead of leaking its server."""
         with self._lock:
             replaced = self.sessions.get(name)
             self.sessions[name] = entry
+        self._tell(name, entry.server)
         return replaced if replaced is not None and replaced.server is not entry.server else None
 
     def _pop(self, name: str) -> SessionEntry:
         self.entry(name)  # raises with suggestions
         with self._lock:
-            return self.sessions.pop(name)
+            entry = self.sessions.pop(name)
+        self._tell(name, None)
+        return entry
 
     @staticmethod
     async def _close_quietly(entry: SessionEntry) -> list[str]:
