@@ -10,8 +10,10 @@ made visible, length bounded by its named limits), so no widget holds markup a s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import display_status
@@ -31,12 +33,18 @@ from anvia_nb.display.chrome import (
 )
 from anvia_nb.policy import ShowPolicy
 
+if TYPE_CHECKING:
+    from anvia_nb.core import McpServer
+    from anvia_nb.runtime import Runtime
+
 __all__ = [
     "DESCRIPTION_CHARS",
     "LINE_CHARS",
     "NAME_CHARS",
     "OPTION_CHARS",
+    "closed_note",
     "destructive_warning_html",
+    "follow_connections",
     "hints_text",
     "history_label",
     "is_destructive",
@@ -44,8 +52,10 @@ __all__ = [
     "plain",
     "policy_of",
     "request_header_html",
+    "required_but_empty",
     "server_text_html",
     "show_in_cell",
+    "text_bundle",
     "tool_header_html",
 ]
 
@@ -72,3 +82,37 @@ def show_in_cell(widget: object) -> None:
     from IPython.display import display
 
     display(widget)  # type: ignore[no-untyped-call]
+
+
+def required_but_empty(value: Mapping[str, Any], required: Iterable[str], secrets: Sequence[str] = ()) -> list[str]:
+    """One problem line per required field that is missing or an empty string in ``value``."""
+    return [f"{plain(name, secrets)}: required, but empty" for name in required if value.get(name, "") == ""]
+
+
+def closed_note(name: str, policy: ShowPolicy) -> str:
+    """What a form or the panel says in place once its connection ``name`` is closed."""
+    shown = policy.line(name, policy.limits.name_chars)
+    return f"{shown} is closed: reconnect with %mcp connect {shown} … and this picks it up again."
+
+
+def text_bundle(widget: Any, text: str, **kwargs: Any) -> dict[str, Any]:
+    """The widget's mime bundle with an honest ``text/plain`` for places without live widgets
+    (GitHub, nbconvert HTML, a terminal), instead of ipywidgets' ``VBox(children=...)``."""
+    bundle = dict(widget._repr_mimebundle_(**kwargs))
+    bundle["text/plain"] = text
+    return bundle
+
+
+def follow_connections(runtime: Runtime, method: Callable[[str, McpServer | None], None]) -> None:
+    """Call the bound ``method(name, server)`` on each connect and close of ``runtime``, for as long
+    as its object lives (the runtime keeps no form or panel alive)."""
+    target = weakref.WeakMethod(method)
+
+    def listener(name: str, server: McpServer | None) -> None:
+        bound = target()
+        if bound is None:
+            stop()
+        else:
+            bound(name, server)
+
+    stop = runtime.on_connections(listener)

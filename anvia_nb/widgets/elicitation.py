@@ -20,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import copy
 import inspect
 import logging
 import sys
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import ipywidgets as widgets
@@ -34,7 +36,14 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.widgets._chrome import notice_html, plain, request_header_html, server_text_html, show_in_cell
+from anvia_nb.widgets._chrome import (
+    notice_html,
+    plain,
+    request_header_html,
+    required_but_empty,
+    server_text_html,
+    show_in_cell,
+)
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
 __all__ = [
@@ -53,6 +62,8 @@ _KEPT_REQUESTS = 100
 
 ElicitationCallback = Callable[[dict[str, Any]], Mapping[str, Any] | Awaitable[Mapping[str, Any]]]
 """``callback(request) -> {"action": ..., "content": {...}}``; may be sync (run in a thread) or async."""
+ElicitationHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+"""What a session calls to answer a request (``McpClient.elicitation_handler``)."""
 
 
 def answer_from(value: object) -> dict[str, Any]:
@@ -136,13 +147,46 @@ class ElicitationPrompt:
             answer = self.answer
         callback(answer)
 
+    @property
+    def problems(self) -> list[str]:
+        """Why Accept is disabled now: the form's problems, then required fields left empty."""
+        if self.form is None:
+            return []
+        problems = self.form.problems
+        if problems or self.form.json_mode:  # JSON mode is the way to send an explicit ""
+            return problems
+        required = self.form.schema.get("required")
+        names = [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
+        return required_but_empty(self.form.value, names, self.secrets)
+
+    def content(self) -> dict[str, Any]:
+        """What Accept sends: the form's value, plus the request's ``default`` of every field the
+        person left untouched (the defaults shown are part of the answer accepted)."""
+        if self.form is None:
+            return {}
+        value = self.form.value
+        if self.form.json_mode:
+            return value  # the person edits the whole answer as JSON: sent as written
+        properties = self.form.schema.get("properties")
+        for name, schema in (properties.items() if isinstance(properties, dict) else ()):
+            if name in value or not isinstance(schema, dict) or "default" not in schema:
+                continue
+            try:
+                touched = self.form.field(name).entry().anything_touched
+            except KeyError:
+                touched = False
+            if not touched:
+                value[name] = copy.deepcopy(schema["default"])
+        return value
+
     def accept(self) -> None:
-        """Send what the form holds (it must be valid); in URL mode, say the person went there."""
+        """Send what the form holds with the request's defaults (it must be valid and every required
+        field filled); in URL mode, say the person went there."""
         if self.form is not None:
-            if not self.form.valid:
+            if self.problems:
                 self._refresh()
                 return
-            self._settle({"action": "accept", "content": self.form.value}, "You accepted; the answer was sent.")
+            self._settle({"action": "accept", "content": self.content()}, "You accepted; the answer was sent.")
         else:
             self._settle({"action": "accept"}, "You accepted.")
 
@@ -170,12 +214,15 @@ class ElicitationPrompt:
     def _refresh(self) -> None:
         if self.answer is not None or self.form is None:
             return
-        problems = self.form.problems
+        problems = self.problems
         self.accept_button.disabled = bool(problems)
         self.reason.value = f"Cannot accept yet: {self.form.summary}" if problems else ""
 
-    def _ipython_display_(self) -> None:
-        show_in_cell(self.widget)
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs))
+        bundle["text/plain"] = (f"anvia_nb prompt: server {plain(self.server, self.secrets)} asks for input "
+                                f"({self.mode} mode); answered only with a live kernel and ipywidgets.")
+        return bundle
 
 
 class PromptHost(Protocol):
@@ -185,39 +232,57 @@ class PromptHost(Protocol):
 
 
 _current_host: contextvars.ContextVar[PromptHost | None] = contextvars.ContextVar("anvia_prompt_host", default=None)
-_hosts: dict[int, list[PromptHost]] = {}
-_hosts_lock = threading.Lock()
+
+
+@dataclass
+class _SessionPrompts:
+    """What this module knows of one session: routers installed on it (newest last) and the
+    forms whose calls run on it now (newest last)."""
+
+    routers: list[ElicitationRouter] = field(default_factory=list)
+    hosts: list[PromptHost] = field(default_factory=list)
+
+
+_sessions: weakref.WeakKeyDictionary[McpClient, _SessionPrompts] = weakref.WeakKeyDictionary()
+"""The one registry, keyed by the session's client (forgotten with it)."""
+_sessions_lock = threading.Lock()
+
+
+def _session(client: McpClient) -> _SessionPrompts:
+    """The registry entry of ``client`` (call with ``_sessions_lock`` held)."""
+    found = _sessions.get(client)
+    if found is None:
+        found = _sessions[client] = _SessionPrompts()
+    return found
 
 
 @contextlib.contextmanager
 def hosting(client: McpClient, host: PromptHost) -> Iterator[None]:
     """While the block runs, prompts from ``client``'s server appear in ``host``.
 
-    The context variable routes requests the SDK delivers in the caller's task; the per-session
-    list routes those it delivers from its receive loop (legacy ``elicitation/create``).
+    The context variable routes requests the SDK delivers in the caller's task; the session's
+    list of hosts routes those it delivers from its receive loop (legacy ``elicitation/create``).
     """
     token = _current_host.set(host)
-    with _hosts_lock:
-        _hosts.setdefault(id(client), []).append(host)
+    with _sessions_lock:
+        _session(client).hosts.append(host)
     try:
         yield
     finally:
         _current_host.reset(token)
-        with _hosts_lock:
-            stack = _hosts.get(id(client), [])
-            if host in stack:
-                stack.remove(host)
-            if not stack:
-                _hosts.pop(id(client), None)
+        with _sessions_lock:
+            hosts = _session(client).hosts
+            if host in hosts:
+                hosts.remove(host)
 
 
 def _host_for(client: McpClient) -> PromptHost | None:
     host = _current_host.get()
     if host is not None:
         return host
-    with _hosts_lock:
-        stack = _hosts.get(id(client))
-        return stack[-1] if stack else None
+    with _sessions_lock:
+        found = _sessions.get(client)
+        return found.hosts[-1] if found is not None and found.hosts else None
 
 
 def in_notebook() -> bool:
@@ -240,6 +305,18 @@ class ElicitationRouter:
         self.prompts: list[ElicitationPrompt] = []
         self.answers: list[tuple[dict[str, Any], dict[str, Any]]] = []
         """(request, answer) of every request answered, most recent last (bounded)."""
+        self.previous: ElicitationHandler | None = None
+        """The handler this one replaced: restored by :meth:`remove`."""
+
+    def remove(self) -> None:
+        """Stop answering: the handler this router replaced answers again (idempotent)."""
+        _remove(self)
+
+    def __enter__(self) -> ElicitationRouter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one request: by the callback, else by a person, else cancel."""
@@ -289,7 +366,7 @@ class ElicitationRouter:
         if host is not None:
             host.show_prompt(prompt)
         else:
-            show_in_cell(prompt.widget)
+            show_in_cell(prompt)
         try:
             return await asyncio.wait_for(answered, self.timeout_seconds)
         except asyncio.TimeoutError:
@@ -298,9 +375,6 @@ class ElicitationRouter:
         except asyncio.CancelledError:
             prompt.cancel("The call ended before an answer; nothing was sent.")
             raise
-
-
-_routers: weakref.WeakKeyDictionary[McpClient, ElicitationRouter] = weakref.WeakKeyDictionary()
 
 
 def _server_of(target: str | McpServer, runtime: Runtime | None) -> McpServer:
@@ -323,25 +397,56 @@ def enable_elicitation(
     Otherwise, with ``ui=True``, a prompt asks the person (in the running form, or the running
     cell) and an unanswered one is cancelled after ``timeout_seconds``; outside a notebook the
     request is cancelled. ``ui=False`` without a callback cancels every request.
+
+    The handler stays until it is removed, so scope a demonstration callback::
+
+        with enable_elicitation("demo", callback=decline):   # restored on leaving the block
+            await server.tool("confirm_action").call({"action": "x"})
+        router = enable_elicitation("demo", callback=approve)
+        router.remove()                                       # the same, later
+
+    Removing restores the handler that was there before (forms then ask the person again);
+    ``enable_elicitation("demo")`` without a callback also goes back to asking the person.
+    A reconnected name is a new session: it starts without the old session's callback.
     """
     server = _server_of(target, runtime)
-    router = ElicitationRouter(server.client, ui=ui, callback=callback, timeout_seconds=timeout_seconds,
+    client = server.client
+    router = ElicitationRouter(client, ui=ui, callback=callback, timeout_seconds=timeout_seconds,
                                secrets=server.secrets)
-    server.client.set_elicitation_handler(router.handle)
-    _routers[server.client] = router
+    with _sessions_lock:
+        router.previous = client.elicitation_handler
+        _session(client).routers.append(router)
+        client.set_elicitation_handler(router.handle)
     return router
 
 
+def _remove(router: ElicitationRouter) -> None:
+    client = router.client
+    with _sessions_lock:
+        routers = _session(client).routers
+        if router not in routers:
+            return
+        index = routers.index(router)
+        if index == len(routers) - 1:
+            if client.elicitation_handler == router.handle:
+                client.set_elicitation_handler(router.previous)
+        else:  # a router installed later stays in charge, and falls back to what this one replaced
+            routers[index + 1].previous = router.previous
+        del routers[index]
+
+
 def router_for(server: McpServer) -> ElicitationRouter | None:
-    """The router :func:`enable_elicitation` installed on this session, if any."""
-    return _routers.get(server.client)
+    """The router :func:`enable_elicitation` installed last on this session and still in place."""
+    with _sessions_lock:
+        found = _sessions.get(server.client)
+        return found.routers[-1] if found is not None and found.routers else None
 
 
 def ensure_elicitation(server: McpServer) -> ElicitationRouter | None:
     """Install the person-asking handler unless the session already has a handler of any kind."""
-    router = _routers.get(server.client)
+    router = router_for(server)
     if router is not None:
         return router
-    if getattr(getattr(server.client, "_handlers", None), "elicitation", None) is not None:
+    if server.client.elicitation_handler is not None:
         return None  # someone set their own handler on the client: leave it alone
     return enable_elicitation(server)

@@ -5,10 +5,15 @@ is (provenance, title, description, hints, the destructive warning: the :class:`
 header), fills the form and calls. Calls made from this panel are listed in its history; an
 entry can be run again with the same arguments. Every string a server chose reaches the screen
 as plain text (Select options, Labels) or through the display layer's escaping.
+
+The panel follows the runtime's connections as they open and close (events, not polling): a
+chosen connection that closes stays listed as closed and says so, and when the name connects
+again the panel lists the new session's tools and its forms call the new session.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import ipywidgets as widgets
@@ -17,17 +22,38 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError
+from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, history_label, notice_html, plain, show_in_cell
+from anvia_nb.widgets._chrome import (
+    OPTION_CHARS,
+    closed_note,
+    follow_connections,
+    history_label,
+    notice_html,
+    plain,
+    server_text_html,
+    show_in_cell,
+    text_bundle,
+)
 from anvia_nb.widgets.tool_form import ToolForm
 
 __all__ = ["Panel", "panel"]
 
 HOW_TO_CONNECT = (
-    "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… (after %load_ext anvia_nb), "
-    "or from Python with get_runtime().connect(mcp.stdio(name=…, command=…, args=[…])); then press Refresh."
+    "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… "
+    "or %mcp connect NAME --http URL (after %load_ext anvia_nb): the panel lists it as soon as it is open."
 )
 _HISTORY_LIMIT = 200
+
+
+def _row() -> widgets.Layout:
+    """A row that wraps rather than grow past its container."""
+    return widgets.Layout(flex_flow="row wrap", width="100%", max_width="100%")
+
+
+def _fill() -> widgets.Layout:
+    """A list that takes the room its row has, and no more."""
+    return widgets.Layout(width="auto", max_width="100%", flex="1 1 auto", min_width="0")
 
 
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
@@ -53,20 +79,23 @@ class Panel:
         self.timeout_seconds = timeout_seconds
         self.history: list[CallOutcome] = []
         self.form: ToolForm | None = None
-        self._forms: dict[tuple[int, str], ToolForm] = {}
+        self._forms: dict[tuple[str, str], ToolForm] = {}
         self._updating = False
+        self._sync_lock = threading.RLock()
+        self.closed_name: str | None = None
+        """The chosen connection when it closed: kept listed (as closed) until it is connected
+        again, another is chosen, or Refresh is pressed."""
         self.connection = widgets.Dropdown(options=[], description="Connection")
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh",
                                              tooltip="read the open connections and their tools again")
         self.filter = widgets.Text(value="", placeholder="filter tools by name, title or description",
                                    description="Filter", continuous_update=True)
-        self.tools = widgets.Select(options=[], rows=8, description="Tools",
-                                    layout=widgets.Layout(width="100%"))
+        self.tools = widgets.Select(options=[], rows=8, description="Tools", layout=_fill())
         self.count = widgets.Label(value="")
         self.notice = widgets.HTML(value="")
+        self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])
-        self.history_select = widgets.Select(options=[], rows=5, description="History",
-                                             layout=widgets.Layout(width="100%"))
+        self.history_select = widgets.Select(options=[], rows=5, description="History", layout=_fill())
         self.rerun_button = widgets.Button(description="Run again", icon="repeat", disabled=True,
                                            tooltip="refill the form with these arguments and call")
         self.connection.observe(lambda _c: self._on_connection(), names="value")
@@ -75,14 +104,18 @@ class Panel:
         self.history_select.observe(lambda _c: self._on_history(), names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
         self.rerun_button.on_click(lambda _b: self.rerun())
+        # Rows wrap and lists shrink instead of pushing past the notebook's width (a width of 100%
+        # beside a button, plus the border and padding, made a horizontal scrollbar).
         self.widget = widgets.VBox([
-            widgets.HBox([self.connection, self.refresh_button]),
+            widgets.HBox([self.connection, self.refresh_button], layout=_row()),
             self.notice,
-            widgets.HBox([self.filter, self.count]),
+            self.instructions,
+            widgets.HBox([self.filter, self.count], layout=_row()),
             self.tools,
             self.form_box,
-            widgets.HBox([self.history_select, self.rerun_button]),
-        ], layout=widgets.Layout(border="1px solid #c8c8c8", padding="6px"))
+            widgets.HBox([self.history_select, self.rerun_button], layout=_row()),
+        ], layout=widgets.Layout(border="1px solid #c8c8c8", padding="6px", width="auto", max_width="100%"))
+        follow_connections(self.runtime, self._on_connection_event)
         self.refresh()
 
     # -- what a caller reads -------------------------------------------------------------------
@@ -106,16 +139,38 @@ class Panel:
 
     def refresh(self) -> None:
         """Read the open connections again; keep the chosen one when it is still open."""
-        names = self.runtime.names()
-        current = self.connection.value
-        self._updating = True
-        try:
-            self.connection.options = [(plain(n), n) for n in names]
-            self.connection.value = current if current in names else (names[0] if names else None)
-        finally:
-            self._updating = False
-        self.notice.value = notice_html(HOW_TO_CONNECT) if not names else ""
-        self._on_connection()
+        with self._sync_lock:
+            self.closed_name = None
+            self._sync()
+
+    def _sync(self) -> None:
+        with self._sync_lock:
+            names = self.runtime.names()
+            current = self.connection.value
+            options = [(plain(n), n) for n in names]
+            if self.closed_name is not None and self.closed_name not in names:
+                options.append((f"{plain(self.closed_name)} (closed)", self.closed_name))
+            values = [value for _label, value in options]
+            self._updating = True
+            try:
+                self.connection.options = options
+                self.connection.value = current if current in values else (values[0] if values else None)
+            finally:
+                self._updating = False
+            if self.closed_name is not None and self.connection.value == self.closed_name:
+                self.notice.value = notice_html(closed_note(self.closed_name, ShowPolicy()))
+            else:
+                self.notice.value = notice_html(HOW_TO_CONNECT) if not names else ""
+            self._on_connection()
+
+    def _on_connection_event(self, name: str, server: McpServer | None) -> None:
+        """The runtime's event: ``name`` closed (``server`` None) or connected."""
+        with self._sync_lock:
+            if server is None and name == self.connection.value:
+                self.closed_name = name
+            elif server is not None and name == self.closed_name:
+                self.closed_name = None
+            self._sync()
 
     def select(self, connection: str | None = None, tool: str | None = None) -> ToolForm | None:
         """Choose a connection and/or a tool, as a person would with the controls; returns the form."""
@@ -145,9 +200,37 @@ class Panel:
     def _on_connection(self) -> None:
         if self._updating:
             return
+        if self.closed_name is not None and self.connection.value != self.closed_name:
+            self.closed_name = None  # the person chose another connection: forget the closed one
+            self._sync()
+            return
+        self._show_instructions()
         self._show_tools()
 
+    def _show_instructions(self) -> None:
+        server, text = self.server, None
+        if server is not None:
+            try:
+                text = server.client.instructions
+            except AnviaError:
+                text = None
+        if not isinstance(text, str) or not text.strip():
+            self.instructions.value = ""
+            self.instructions.layout.display = "none"
+            return
+        assert server is not None
+        policy = ShowPolicy().with_secrets(server.secrets)
+        label = f"instructions from server {policy.line(server.name, policy.limits.name_chars)}"
+        self.instructions.value = server_text_html(label, policy.mask(text), tuple(policy.secrets),
+                                                   policy.limits.preview_chars)
+        self.instructions.layout.display = None
+
     def _show_tools(self) -> None:
+        if self.closed_name is not None and self.connection.value == self.closed_name:
+            self.tools.disabled = True  # the list and the form stay, and say the connection closed
+            self.count.value = "closed"
+            return
+        self.tools.disabled = False
         server = self.server
         tools = server.tools if server is not None else []
         words = self.filter.value.strip().lower()
@@ -177,26 +260,15 @@ class Panel:
             self.form = None
             self.form_box.children = ()
             return
-        key = (id(server), name)
+        key = (server.name, name)  # a form follows its name across reconnects
         form = self._forms.get(key)
         if form is None:
-            form = ToolForm(
-                server.tool(name),
-                runtime=self.runtime,
-                settings=self.settings,
-                timeout_seconds=self.timeout_seconds,
-                lookup=self._lookup(server.name, name),
-            )
+            form = ToolForm(server.tool(name), runtime=self.runtime, settings=self.settings,
+                            timeout_seconds=self.timeout_seconds)
             form.on_outcome(self._on_outcome)
             self._forms[key] = form
         self.form = form
         self.form_box.children = (form.widget,)
-
-    def _lookup(self, connection: str, tool: str) -> Any:
-        def lookup() -> Tool:
-            return self.runtime.server(connection).tool(tool)
-
-        return lookup
 
     def _on_outcome(self, form: ToolForm, outcome: CallOutcome | None) -> None:
         if outcome is None:
@@ -213,10 +285,34 @@ class Panel:
     # -- display -------------------------------------------------------------------------------
 
     def _ipython_display_(self) -> None:
-        show_in_cell(self.widget)
+        show_in_cell(self)
+
+    def text(self) -> str:
+        """What the panel is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
+        policy = ShowPolicy()
+        lines = ["anvia_nb panel: an MCP explorer (connections, their tools, the chosen tool's form, "
+                 "results and a history of calls)."]
+        shown = []
+        for name in self.runtime.names():
+            try:
+                server = self.runtime.server(name)
+            except AnviaError:
+                continue
+            named = policy.with_secrets(server.secrets).line(name, policy.limits.name_chars)
+            shown.append(f"{named} ({len(server.tools)} tools)")
+        if self.closed_name is not None:
+            shown.append(f"{policy.line(self.closed_name, policy.limits.name_chars)} (closed)")
+        lines.append(f"Connections: {', '.join(shown)}." if shown else HOW_TO_CONNECT)
+        if self.form is not None:
+            lines.append(f"Chosen tool: {self.form.policy.line(self.form.server_name, policy.limits.name_chars)} · "
+                         f"{self.form.policy.line(self.form.tool_name, policy.limits.name_chars)}.")
+        if self.history:
+            lines.append(f"{len(self.history)} calls made from it.")
+        lines.append("Use it in a live notebook (it needs a running kernel and ipywidgets).")
+        return "\n".join(lines)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return text_bundle(self.widget, self.text(), **kwargs)
 
     def __repr__(self) -> str:
         return f"<Panel {len(self.runtime.names())} connections, {len(self.history)} calls>"

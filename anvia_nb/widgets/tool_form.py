@@ -25,19 +25,23 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError, WaitTimeoutError
+from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
+    closed_note,
     destructive_warning_html,
+    follow_connections,
     is_destructive,
     notice_html,
     plain,
+    required_but_empty,
     show_in_cell,
+    text_bundle,
     tool_header_html,
 )
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
-from anvia_nb.widgets.fields import LABEL_CHARS
 
 __all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
 
@@ -95,12 +99,15 @@ class ToolForm:
         self.server_name = tool.server.name
         self.tool_name = info.name
         self.secrets = tool.server.secrets
-        self.header = widgets.HTML(tool_header_html(info, self.secrets))
-        warning = destructive_warning_html(info, self.secrets)
-        self.warning = widgets.HTML(warning, layout=widgets.Layout(display=None if warning else "none"))
+        self.policy = ShowPolicy().with_secrets(self.secrets)
+        self.closed = False
+        """Whether the connection this form calls is closed (it says so in place, Call disabled)."""
+        self.status = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self.header = widgets.HTML()
+        self.warning = widgets.HTML()
+        self._show_tool(info)
         start = initial if initial is not None else remembered_arguments(self.server_name, self.tool_name)
-        self.arguments = ArgumentsForm(info, initial=start, secrets=self.secrets)
-        self.arguments.on_change(lambda _form: self._refresh())
+        self.arguments = self._arguments_form(info, start)
         destructive = is_destructive(info)
         self.call_button = widgets.Button(
             description="Call (destructive)" if destructive else "Call",
@@ -120,7 +127,7 @@ class ToolForm:
         self.output = widgets.Output()
         self.result_area = widgets.VBox([self.prompt_area, self.output])
         self.widget = widgets.VBox([
-            self.header, self.warning, self.arguments.widget,
+            self.status, self.header, self.warning, self.arguments.widget,
             widgets.HBox([self.call_button, self.cancel_button, self.reason]),
             widgets.HBox([self.progress, self.progress_message]),
             self.result_area,
@@ -130,10 +137,14 @@ class ToolForm:
         self.last_error: BaseException | None = None
         self._future: concurrent.futures.Future[CallOutcome] | None = None
         self._prompts: list[ElicitationPrompt] = []
-        self._idle = threading.Event()
-        self._idle.set()
+        self._running = False
+        self._settled = threading.Event()
+        """Set once a call has ended *and* everything showing it (widgets, on_outcome callbacks,
+        the panel's history) is up to date: what :meth:`wait` waits for."""
+        self._settled.set()
         self._state_lock = threading.Lock()
         self._callbacks: list[Callable[[ToolForm, CallOutcome | None], None]] = []
+        follow_connections(self.runtime, self._on_connection)
         self._refresh()
 
     # -- what a caller reads -------------------------------------------------------------------
@@ -144,16 +155,17 @@ class ToolForm:
 
     @property
     def running(self) -> bool:
-        return not self._idle.is_set()
+        return self._running
 
     def problems(self) -> list[str]:
-        """Why Call is disabled now: the arguments' problems, then empty required fields."""
+        """Why Call is disabled now: a closed connection, the arguments' problems, then empty
+        required fields."""
+        if self.closed:
+            return [f"the connection {plain(self.server_name, self.secrets)} is closed"]
         problems = self.arguments.problems
         if problems or self.arguments.json_mode:  # JSON mode is the way to send an explicit ""
             return problems
-        value = self.arguments.value
-        return [f"{plain(name, self.secrets, LABEL_CHARS)}: required, but empty"
-                for name in self.info.required if value.get(name, "") == ""]
+        return required_but_empty(self.arguments.value, self.info.required, self.secrets)
 
     def on_outcome(self, callback: Callable[[ToolForm, CallOutcome | None], None]) -> None:
         """Call ``callback(form, outcome)`` after each call ends (``outcome`` is None when none arrived)."""
@@ -167,14 +179,16 @@ class ToolForm:
             if self.running or self.problems():
                 self._refresh()
                 return False
-            self._idle.clear()
+            self._running = True
+            self._settled.clear()
         arguments = self.arguments.value
         try:
             tool = self._lookup() if self._lookup is not None else self._tool
         except AnviaError as error:
             self._show_error(error)
-            self._idle.set()
+            self._running = False
             self._refresh()
+            self._settled.set()
             return False
         self._tool = tool
         _remember(self.server_name, self.tool_name, arguments)
@@ -198,7 +212,7 @@ class ToolForm:
 
     def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
         """Block until the running call ends and the widgets show it (for tests and scripts)."""
-        if not self._idle.wait(timeout_seconds):
+        if not self._settled.wait(timeout_seconds):
             raise WaitTimeoutError(f"{self.server_name}.{self.tool_name} is still running after {timeout_seconds} s")
         return self.last_outcome
 
@@ -252,16 +266,70 @@ class ToolForm:
             self._prompts = []
             self.progress_message.value = ""
         finally:
-            self._idle.set()
+            self._running = False
             self._refresh()
-        for callback in list(self._callbacks):
-            callback(self, outcome)
+        try:
+            for callback in list(self._callbacks):  # before wait() returns: the panel's history too
+                callback(self, outcome)
+        finally:
+            self._settled.set()
 
     def _show_error(self, error: BaseException | None) -> None:
         self.last_error = error
         if error is not None:
             bundle = bundle_from_error(self.server_name, self.tool_name, error, self.secrets, self.settings)
             self.output.outputs = (_display_data(bundle),)
+
+    # -- the connection closing and coming back ------------------------------------------------
+
+    def _on_connection(self, name: str, server: McpServer | None) -> None:
+        """The runtime's event for ``name``: closed (``server`` is None) or connected again."""
+        if name != self.server_name:
+            return
+        if server is None:
+            self._say(closed_note(name, self.policy))
+        else:
+            try:
+                tool = server.tool(self.tool_name)
+            except UnknownToolError:
+                self._say(f"{self.policy.line(name, self.policy.limits.name_chars)} is connected again, but has no "
+                          f"tool {self.policy.line(self.tool_name, self.policy.limits.name_chars)}.")
+            else:
+                self._attach(tool)
+        self._refresh()
+
+    def _say(self, message: str) -> None:
+        self.closed = True
+        self.status.value = notice_html(message)
+        self.status.layout.display = None
+
+    def _attach(self, tool: Tool) -> None:
+        """Use the new session's tool: its header, and its schema when that changed."""
+        old = self._tool.info
+        self._tool = tool
+        self.secrets = tool.server.secrets
+        self.policy = ShowPolicy().with_secrets(self.secrets)
+        self._show_tool(tool.info)
+        if tool.info.input_schema != old.input_schema:
+            kept = self.arguments.value if self.arguments.valid else None
+            self.arguments = self._arguments_form(tool.info, kept)
+            children = list(self.widget.children)
+            children[3] = self.arguments.widget
+            self.widget.children = tuple(children)
+        self.closed = False
+        self.status.value = ""
+        self.status.layout.display = "none"
+
+    def _show_tool(self, info: ToolInfo) -> None:
+        self.header.value = tool_header_html(info, self.secrets)
+        warning = destructive_warning_html(info, self.secrets)
+        self.warning.value = warning
+        self.warning.layout.display = None if warning else "none"
+
+    def _arguments_form(self, info: ToolInfo, initial: dict[str, Any] | None) -> ArgumentsForm:
+        arguments = ArgumentsForm(info, initial=initial, secrets=self.secrets)
+        arguments.on_change(lambda _form: self._refresh())
+        return arguments
 
     def _refresh(self) -> None:
         if self.running:
@@ -279,14 +347,30 @@ class ToolForm:
     # -- display -------------------------------------------------------------------------------
 
     def _ipython_display_(self) -> None:
-        show_in_cell(self.widget)
+        show_in_cell(self)
+
+    def text(self) -> str:
+        """What the form is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
+        line, names = self.policy.line, self.policy.limits.name_chars
+        server, tool = line(self.server_name, names), line(self.tool_name, names)
+        lines = [f"anvia_nb form: calls the tool {tool} of the MCP server {server}."]
+        title = self.info.title or (self.info.annotations or {}).get("title")
+        about = " — ".join(line(str(t), 200) for t in (title, self.info.description) if isinstance(t, str) and t)
+        if about:
+            lines.append(f"What the server says it does: {about}")
+        if is_destructive(self.info):
+            lines.append("The server declares it destructive.")
+        if self.closed:
+            lines.append(closed_note(self.server_name, self.policy))
+        lines.append("Fill its fields and press Call in a live notebook (it needs a running kernel and ipywidgets).")
+        return "\n".join(lines)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        return text_bundle(self.widget, self.text(), **kwargs)
 
     def __repr__(self) -> str:
-        state = "running" if self.running else "idle"
-        return f"<ToolForm {plain(self.server_name)}.{plain(self.tool_name)} {state}>"
+        state = "closed" if self.closed else "running" if self.running else "idle"
+        return f"<ToolForm {plain(self.server_name, self.secrets)}.{plain(self.tool_name, self.secrets)} {state}>"
 
 
 def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
