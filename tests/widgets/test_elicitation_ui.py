@@ -190,3 +190,87 @@ def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form
     with hosting(client, host):
         assert contextvars.Context().run(_host_for, client) is host  # e.g. the SDK's receive loop
     assert _host_for(client) is None
+
+
+def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(
+    runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    with enable_elicitation("demo", runtime=runtime, callback=lambda request: {"action": "decline"}) as router:
+        assert router_for(runtime.server("demo")) is router
+        assert runtime.call("demo", "confirm_action", {"action": "inside"}).output == "Declined: inside"
+    assert router_for(runtime.server("demo")) is None
+    assert runtime.server("demo").client.elicitation_handler is None
+    confirm, prompt = ask(runtime, "after", eventually)  # a later form asks the person again
+    assert prompt.form is not None
+    prompt.form.field("confirm").input.value = True
+    prompt.accept_button.click()
+    outcome = confirm.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "Confirmed: after"
+
+
+def test_removing_a_callback_restores_the_handler_it_replaced(runtime: Runtime) -> None:
+    server = runtime.server("demo")
+    approve = enable_elicitation(server, callback=lambda r: {"action": "accept", "content": {"confirm": True}})
+    decline = enable_elicitation(server, callback=lambda r: {"action": "decline"})
+    assert runtime.call("demo", "confirm_action", {"action": "a"}).output == "Declined: a"
+    decline.remove()
+    decline.remove()  # idempotent
+    assert router_for(server) is approve
+    assert runtime.call("demo", "confirm_action", {"action": "b"}).output == "Confirmed: b"
+    outer = enable_elicitation(server, callback=lambda r: {"action": "decline"})
+    approve.remove()  # out of order: the newer one stays in charge, then falls back past it
+    assert runtime.call("demo", "confirm_action", {"action": "c"}).output == "Declined: c"
+    outer.remove()
+    assert server.client.elicitation_handler is None and router_for(server) is None
+    assert runtime.call("demo", "confirm_action", {"action": "d"}).output == "Cancelled: d"
+
+
+SEP1034_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+        "verified": {"type": "boolean", "default": True},
+    },
+}
+
+
+def test_accept_sends_the_defaults_shown_with_what_the_person_typed() -> None:
+    prompt = ElicitationPrompt({"server": "s", "mode": "form", "requestedSchema": SEP1034_SCHEMA})
+    assert not prompt.accept_button.disabled
+    prompt.accept_button.click()
+    assert prompt.answer == {"action": "accept", "content": {
+        "name": "John Doe", "age": 30, "score": 95.5, "status": "active", "verified": True}}
+
+    typed = ElicitationPrompt({"server": "s", "mode": "form", "requestedSchema": SEP1034_SCHEMA})
+    assert typed.form is not None
+    typed.form.field("name").input.value = "Ann"
+    typed.form.field("age").input.value = "41"
+    typed.accept()
+    assert typed.answer == {"action": "accept", "content": {
+        "name": "Ann", "age": 41, "score": 95.5, "status": "active", "verified": True}}
+
+
+def test_accept_stays_disabled_while_a_required_field_is_empty() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}},
+              "required": ["name"]}
+    prompt = ElicitationPrompt({"server": "s", "mode": "form", "message": "Who?", "requestedSchema": schema})
+    assert prompt.form is not None
+    assert prompt.accept_button.disabled and prompt.reason.value == "Cannot accept yet: name: required, but empty"
+    prompt.accept()
+    assert prompt.answer is None
+    prompt.form.field("name").input.value = "Ann"
+    assert not prompt.accept_button.disabled and prompt.reason.value == ""
+    prompt.form.field("name").input.value = ""
+    assert prompt.accept_button.disabled
+    prompt.form.field("name").input.value = "Bo"
+    prompt.accept_button.click()
+    assert prompt.answer == {"action": "accept", "content": {"name": "Bo"}}
+
+
+def test_a_prompt_reads_as_text_without_widgets() -> None:
+    prompt = ElicitationPrompt({"server": "s\u202e", "mode": "url", "url": "https://example.invalid"})
+    text = prompt._repr_mimebundle_()["text/plain"]
+    assert text.startswith("anvia_nb prompt: server s⟨U+202E⟩ asks for input (url mode)") and "VBox" not in text

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import mcp_types as types
 import pytest
+from mcp.server.lowlevel import Server
 
 from anvia_nb import mcp
 from anvia_nb.core.demo.handlers import build_server
@@ -25,6 +28,10 @@ def runtime() -> Iterator[Runtime]:
     finally:
         rt.shutdown()
         forget_arguments()
+
+
+async def no_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[])
 
 
 def connect_demo(rt: Runtime, name: str = "demo") -> None:
@@ -136,3 +143,70 @@ def test_a_closed_connection_disappears_on_refresh_and_the_same_tool_stays_selec
     explorer.refresh()
     assert explorer.connection.value is None and explorer.form is None and explorer.tool_names() == []
     assert "No open connections" in explorer.notice.value
+
+
+def test_a_panel_whose_connection_closed_says_so_in_place_and_follows_the_reconnect(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    echo = explorer.select("demo", "echo")
+    assert echo is not None
+    echo.arguments.field("message").input.value = "back"
+    old = runtime.server("demo")
+
+    runtime.close("demo")  # no refresh: the runtime's event reaches the panel
+    assert explorer.connection.options == (("demo (closed)", "demo"),) and explorer.connection.value == "demo"
+    assert "demo is closed: reconnect with %mcp connect demo" in explorer.notice.value
+    assert explorer.tools.disabled and explorer.count.value == "closed"
+    assert explorer.form is echo and echo.closed and echo.call_button.disabled
+    assert explorer.rerun() is False
+
+    connect_demo(runtime)
+    assert runtime.server("demo") is not old
+    assert explorer.connection.options == (("demo", "demo"),) and explorer.notice.value == ""
+    assert explorer.server is runtime.server("demo") and not explorer.tools.disabled
+    assert explorer.tool_names() == [tool.name for tool in runtime.server("demo").tools]
+    assert explorer.form is echo and not echo.closed and explorer.tools.value == "echo"
+    echo.call_button.click()
+    outcome = echo.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "back" and explorer.history == [outcome]
+
+
+def test_a_connection_opened_after_the_panel_appears_without_refresh(runtime: Runtime) -> None:
+    explorer = panel(runtime=runtime)
+    assert "No open connections" in explorer.notice.value
+    assert "get_runtime" not in HOW_TO_CONNECT and "%mcp connect NAME" in HOW_TO_CONNECT
+    connect_demo(runtime)
+    assert explorer.connection.value == "demo" and explorer.notice.value == ""
+    assert "echo" in explorer.tool_names()
+
+
+def test_the_server_view_shows_its_instructions_escaped_and_bounded(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    assert explorer.instructions.layout.display is None
+    assert "instructions from server demo" in explorer.instructions.value
+    assert "The demo server bundled with anvia_nb" in explorer.instructions.value
+
+    hostile = Server("hostile", instructions="<script>window.__anvia_pwned=1</script>" + "i" * 100_000,
+                     on_list_tools=no_tools)
+    runtime.connect(mcp.memory(name="hostile", server=hostile))
+    explorer.connection.value = "hostile"
+    shown = explorer.instructions.value
+    assert "<script" not in shown and "&lt;script&gt;" in shown
+    assert len(shown) < 5_000 and "i" * 1_500 in shown
+    explorer.connection.value = "demo"
+    assert "The demo server bundled" in explorer.instructions.value
+
+
+def test_without_widgets_the_panel_reads_as_an_explorer_with_its_connections(runtime: Runtime) -> None:
+    empty = panel(runtime=runtime)._repr_mimebundle_()
+    assert empty["text/plain"].startswith("anvia_nb panel: an MCP explorer")
+    assert "No open connections" in empty["text/plain"] and "VBox" not in empty["text/plain"]
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    explorer.select("demo", "add")
+    text = explorer._repr_mimebundle_()["text/plain"]
+    assert f"Connections: demo ({len(runtime.server('demo').tools)} tools)." in text
+    assert "Chosen tool: demo · add." in text and "<" not in text
+    runtime.close("demo")
+    assert "demo (closed)" in explorer._repr_mimebundle_()["text/plain"]

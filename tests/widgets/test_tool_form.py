@@ -13,10 +13,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import mcp_types as types
 import pytest
+from mcp.server.lowlevel import Server
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
+from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
@@ -31,6 +34,10 @@ def result_text(tool_form: ToolForm) -> str:
     assert len(outputs) == 1, outputs
     text: str = outputs[0]["data"]["text/plain"]
     return text
+
+
+async def no_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[])
 
 
 def fill(tool_form: ToolForm, **values: Any) -> None:
@@ -186,14 +193,66 @@ def test_a_tool_error_is_shown_as_an_error(runtime: Runtime) -> None:
     assert fail.progress.bar_style == "danger"
 
 
-def test_a_closed_connection_is_reported_in_the_result_area_not_raised(runtime: Runtime) -> None:
+def test_a_form_whose_connection_closed_says_so_in_place_and_recovers_when_the_name_reconnects(
+    runtime: Runtime,
+) -> None:
     echo = form("demo.echo", runtime=runtime)
     fill(echo, message="hi")
+    old = runtime.server("demo")
+    runtime.close("demo")  # what a notebook ending with %mcp close does after Run All
+    assert echo.closed and echo.status.layout.display is None
+    assert "demo is closed: reconnect with %mcp connect demo" in echo.status.value
+    assert echo.call_button.disabled and echo.reason.value == "Cannot call yet: the connection demo is closed"
+    assert echo.call() is False and echo.last_error is None and echo.output.outputs == ()
+    assert "demo is closed" in echo._repr_mimebundle_()["text/plain"]
+
+    runtime.connect(mcp.memory(name="demo", server=build_server()))
+    new = runtime.server("demo")
+    assert new is not old
+    assert not echo.closed and echo.status.value == "" and echo.status.layout.display == "none"
+    assert not echo.call_button.disabled and echo.arguments.value == {"message": "hi"}
+    echo.call_button.click()
+    outcome = echo.wait(WAIT_SECONDS)
+    assert outcome is not None and outcome.output == "hi" and echo.last_error is None
+    assert runtime.calls()[-1] is outcome
+
+
+def test_a_reconnected_name_without_the_tool_says_so_and_keeps_call_disabled(runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=runtime)
+    fill(echo, message="hi")
+    server = build_server()
     runtime.close("demo")
-    assert echo.call() is False
-    assert "No connection named 'demo'" in result_text(echo)
-    assert isinstance(echo.last_error, UnknownConnectionError)
-    assert not echo.running and not echo.call_button.disabled
+    runtime.connect(mcp.memory(name="other", server=server))  # another name changes nothing
+    assert echo.closed and "demo is closed" in echo.status.value
+    bare = Server("bare", on_list_tools=no_tools)  # a server under the same name, without the tool
+    runtime.connect(mcp.memory(name="demo", server=bare))
+    assert echo.closed and echo.status.value.count("demo is connected again, but has no tool echo") == 1
+    assert echo.call_button.disabled
+
+
+def test_without_widgets_a_form_reads_as_what_it_is_for_with_its_tool_and_server(
+    live_children: Callable[[], set[int]],
+) -> None:
+    before = live_children()
+    rt = Runtime()
+    secret = "sk-live-51HqMASKME"
+    try:
+        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"],
+                             env={"API_TOKEN": secret}))
+        server = rt.server("demo")
+        hostile = Tool(ToolInfo(server="demo", name="leaky", title="Title\u202e " + secret,
+                                description="Uses " + secret + " " + "d" * 50_000,
+                                input_schema={"type": "object"}), server)
+        bundle = ToolForm(hostile, runtime=rt)._repr_mimebundle_()
+        text = bundle["text/plain"]
+        assert "application/vnd.jupyter.widget-view+json" in bundle
+        assert text.startswith("anvia_nb form: calls the tool leaky of the MCP server demo.")
+        assert "VBox" not in text and "<div" not in text
+        assert secret not in text and "\u202e" not in text and "••••••" in text and "⟨U+202E⟩" in text
+        assert len(text) < 1_000 and "press Call in a live notebook" in text
+    finally:
+        rt.shutdown()
+    assert live_children() <= before
 
 
 def test_unknown_names_raise_one_line_errors(runtime: Runtime) -> None:
