@@ -7,6 +7,11 @@ Names are loaded on first use, so ``import anvia_nb.widgets.spec`` (the pure for
     from anvia_nb.widgets import form, panel, enable_elicitation
     form("demo.echo")          # one tool: fields, Call, Cancel, progress, result
     panel()                    # connections, tools, form, results and history in one widget
+    with enable_elicitation("demo", callback=decline):   # answers until the block ends
+        ...
+
+Forms and the panel follow the kernel's connections: when ``%mcp close demo`` closes the one
+they call they say so in place, and ``%mcp connect demo ...`` again re-attaches them.
 
 ``form`` and ``panel`` are functions here although ``form.py`` and ``panel.py`` are modules of
 this package: importing a submodule makes Python set it as an attribute of its package, which
@@ -23,7 +28,8 @@ if TYPE_CHECKING:
     from anvia_nb.core import Tool
     from anvia_nb.runtime import Runtime
     from anvia_nb.widgets.arguments_form import ArgumentsForm
-    from anvia_nb.widgets.elicitation import ElicitationPrompt, ElicitationRouter, enable_elicitation
+    from anvia_nb.widgets.elicitation import ElicitationRouter, enable_elicitation
+    from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
     from anvia_nb.widgets.explorer import Panel
     from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
 
@@ -41,7 +47,7 @@ __all__ = [
 
 _LAZY = {
     "ArgumentsForm": "anvia_nb.widgets.arguments_form",
-    "ElicitationPrompt": "anvia_nb.widgets.elicitation",
+    "ElicitationPrompt": "anvia_nb.widgets.elicitation_prompt",
     "ElicitationRouter": "anvia_nb.widgets.elicitation",
     "enable_elicitation": "anvia_nb.widgets.elicitation",
     "ToolForm": "anvia_nb.widgets.tool_form",

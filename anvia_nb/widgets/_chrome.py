@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import display_status
 from anvia_nb.display.chrome import (
     DESCRIPTION_CHARS,
@@ -45,6 +45,7 @@ __all__ = [
     "closed_note",
     "destructive_warning_html",
     "follow_connections",
+    "form_text",
     "hints_text",
     "history_label",
     "is_destructive",
@@ -93,6 +94,24 @@ def closed_note(name: str, policy: ShowPolicy) -> str:
     """What a form or the panel says in place once its connection ``name`` is closed."""
     shown = policy.line(name, policy.limits.name_chars)
     return f"{shown} is closed: reconnect with %mcp connect {shown} … and this picks it up again."
+
+
+def form_text(info: ToolInfo, server: str, policy: ShowPolicy, *, closed: bool = False) -> str:
+    """A tool form as plain text: what it is for, its tool and server (server strings shown
+    through ``policy``: masked, special characters visible, bounded)."""
+    names = policy.limits.name_chars
+    lines = [f"anvia_nb form: calls the tool {policy.line(info.name, names)} of the MCP server "
+             f"{policy.line(server, names)}."]
+    title = info.title or (info.annotations or {}).get("title")
+    about = " — ".join(policy.line(t, 200) for t in (title, info.description) if isinstance(t, str) and t)
+    if about:
+        lines.append(f"What the server says it does: {about}")
+    if is_destructive(info):
+        lines.append("The server declares it destructive.")
+    if closed:
+        lines.append(closed_note(server, policy))
+    lines.append("Fill its fields and press Call in a live notebook (it needs a running kernel and ipywidgets).")
+    return "\n".join(lines)
 
 
 def text_bundle(widget: Any, text: str, **kwargs: Any) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from anvia_nb.widgets._chrome import (
     closed_note,
     destructive_warning_html,
     follow_connections,
+    form_text,
     is_destructive,
     notice_html,
     plain,
@@ -144,6 +145,9 @@ class ToolForm:
         self._settled.set()
         self._state_lock = threading.Lock()
         self._callbacks: list[Callable[[ToolForm, CallOutcome | None], None]] = []
+        self._follows = self._is_runtime_session(tool.server)
+        """Whether the tool's session is the runtime's under its name (a server opened with
+        ``connect_mcp`` outside the runtime is not followed across the runtime's reconnects)."""
         follow_connections(self.runtime, self._on_connection)
         self._refresh()
 
@@ -284,7 +288,7 @@ class ToolForm:
 
     def _on_connection(self, name: str, server: McpServer | None) -> None:
         """The runtime's event for ``name``: closed (``server`` is None) or connected again."""
-        if name != self.server_name:
+        if name != self.server_name or not self._follows:
             return
         if server is None:
             self._say(closed_note(name, self.policy))
@@ -297,6 +301,12 @@ class ToolForm:
             else:
                 self._attach(tool)
         self._refresh()
+
+    def _is_runtime_session(self, server: McpServer) -> bool:
+        try:
+            return self.runtime.server(self.server_name) is server
+        except AnviaError:
+            return False
 
     def _say(self, message: str) -> None:
         self.closed = True
@@ -351,19 +361,7 @@ class ToolForm:
 
     def text(self) -> str:
         """What the form is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
-        line, names = self.policy.line, self.policy.limits.name_chars
-        server, tool = line(self.server_name, names), line(self.tool_name, names)
-        lines = [f"anvia_nb form: calls the tool {tool} of the MCP server {server}."]
-        title = self.info.title or (self.info.annotations or {}).get("title")
-        about = " — ".join(line(str(t), 200) for t in (title, self.info.description) if isinstance(t, str) and t)
-        if about:
-            lines.append(f"What the server says it does: {about}")
-        if is_destructive(self.info):
-            lines.append("The server declares it destructive.")
-        if self.closed:
-            lines.append(closed_note(self.server_name, self.policy))
-        lines.append("Fill its fields and press Call in a live notebook (it needs a running kernel and ipywidgets).")
-        return "\n".join(lines)
+        return form_text(self.info, self.server_name, self.policy, closed=self.closed)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return text_bundle(self.widget, self.text(), **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,10 +12,11 @@ from mcp.server.lowlevel import Server
 
 from anvia_nb import mcp
 from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.core.types import CallOutcome
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
-from anvia_nb.widgets.tool_form import forget_arguments
+from anvia_nb.widgets.tool_form import ToolForm, forget_arguments
 
 WAIT_SECONDS = 20.0
 
@@ -210,3 +212,28 @@ def test_without_widgets_the_panel_reads_as_an_explorer_with_its_connections(run
     assert "Chosen tool: demo · add." in text and "<" not in text
     runtime.close("demo")
     assert "demo (closed)" in explorer._repr_mimebundle_()["text/plain"]
+
+
+def test_wait_returns_only_once_everything_showing_the_call_is_up_to_date(runtime: Runtime) -> None:
+    """The panel's history and Run again are updated by an on_outcome listener: wait() must not
+    return while listeners still run (it used to return first, and Run again was still disabled)."""
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    add = explorer.select("demo", "add")
+    assert add is not None
+    add.arguments.field("a").input.value = "1"
+    add.arguments.field("b").input.value = "1"
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_listener(_form: ToolForm, _outcome: CallOutcome | None) -> None:
+        entered.set()
+        release.wait(WAIT_SECONDS)
+
+    add.on_outcome(slow_listener)
+    add.call_button.click()
+    assert entered.wait(WAIT_SECONDS)
+    with pytest.raises(TimeoutError):
+        add.wait(0)  # a listener still runs: the call is not settled yet
+    release.set()
+    outcome = add.wait(WAIT_SECONDS)
+    assert outcome is not None and explorer.history == [outcome] and not explorer.rerun_button.disabled
