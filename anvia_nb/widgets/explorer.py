@@ -32,7 +32,6 @@ from anvia_nb.widgets._chrome import (
     notice_html,
     plain,
     server_text_html,
-    show_in_cell,
     text_bundle,
 )
 from anvia_nb.widgets.tool_form import ToolForm
@@ -283,9 +282,6 @@ class Panel:
         self.rerun_button.disabled = self.history_select.value is None
 
     # -- display -------------------------------------------------------------------------------
-
-    def _ipython_display_(self) -> None:
-        show_in_cell(self)
 
     def text(self) -> str:
         """What the panel is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""

@@ -37,7 +37,6 @@ from anvia_nb.widgets._chrome import (
     notice_html,
     plain,
     required_but_empty,
-    show_in_cell,
     text_bundle,
     tool_header_html,
 )
@@ -355,9 +354,6 @@ class ToolForm:
             self.reason.value = ""
 
     # -- display -------------------------------------------------------------------------------
-
-    def _ipython_display_(self) -> None:
-        show_in_cell(self)
 
     def text(self) -> str:
         """What the form is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
