@@ -22,7 +22,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from anvia_nb.core.demo.hostile import HOSTILE_CORPUS, hostile_names
+from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, hostile_names
 from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,

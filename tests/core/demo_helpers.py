@@ -7,7 +7,7 @@ from typing import Any
 import mcp
 import mcp_types as types
 
-from anvia_nb.core.demo.handlers import PAGE_SIZE
+from anvia_nb.demo_server.handlers import PAGE_SIZE
 
 MODES = ["auto", "legacy"]
 """``auto`` speaks 2026-07-28 (the SDK client's default); ``legacy`` the initialize handshake."""

@@ -24,7 +24,7 @@ from anvia_nb import (
     mcp,
 )
 from anvia_nb.core import McpServer
-from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.demo_server.handlers import build_server
 
 pytestmark = pytest.mark.anyio
 

@@ -24,8 +24,8 @@ from demo_helpers import MODES, list_all_tools, texts, wire
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
-from anvia_nb.core.demo.catalog import TOOLS, TOOLS_BY_NAME
-from anvia_nb.core.demo.handlers import PAGE_SIZE, SERVER_NAME, build_server
+from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
+from anvia_nb.demo_server.handlers import PAGE_SIZE, SERVER_NAME, build_server
 
 pytestmark = pytest.mark.anyio
 
@@ -305,9 +305,9 @@ class _RecordEvent(logging.Handler):
 async def test_cancelling_slow_stops_the_work_on_the_server_promptly(
     mode: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="anvia_nb.core.demo")
+    caplog.set_level(logging.INFO, logger="anvia_nb.demo_server")
     recorder = _RecordEvent()
-    logging.getLogger("anvia_nb.core.demo").addHandler(recorder)
+    logging.getLogger("anvia_nb.demo_server").addHandler(recorder)
     first_progress = anyio.Event()
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -323,7 +323,7 @@ async def test_cancelling_slow_stops_the_work_on_the_server_promptly(
             with anyio.CancelScope(shield=True), anyio.fail_after(5):
                 await recorder.event.wait()
     finally:
-        logging.getLogger("anvia_nb.core.demo").removeHandler(recorder)
+        logging.getLogger("anvia_nb.demo_server").removeHandler(recorder)
     done = int(recorder.messages[0].split()[3])
     assert 1 <= done < 1000
 

@@ -14,8 +14,8 @@ import mcp_types as types
 import pytest
 from demo_helpers import wire
 
-from anvia_nb.core.demo.handlers import build_server
-from anvia_nb.core.demo.hostile import (
+from anvia_nb.demo_server.handlers import build_server
+from anvia_nb.demo_server.hostile import (
     ENORMOUS_IMAGE,
     ENORMOUS_IMAGE_BASE64_CHARS,
     HOSTILE_CORPUS,

@@ -23,7 +23,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from anvia_nb.core.demo.catalog import TOOLS
+from anvia_nb.demo_server.catalog import TOOLS
 
 pytestmark = pytest.mark.anyio
 

@@ -20,7 +20,7 @@ import pytest
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.connections import StdioConnection
-from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 
 DEMO = ["-m", "anvia_nb.demo_server"]

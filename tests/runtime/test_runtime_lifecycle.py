@@ -144,7 +144,7 @@ rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.
 print(rt.call("demo", "echo", {"message": "sync"}).output)
 
 async def cell():
-    server = await connect_mcp(mcp.memory(name="mem", server=__import__("anvia_nb.core.demo.handlers",
+    server = await connect_mcp(mcp.memory(name="mem", server=__import__("anvia_nb.demo_server.handlers",
         fromlist=["build_server"]).build_server()))
     out = await server.tool("echo").call({"message": "nested"})
     inner = asyncio.run(asyncio.sleep(0, result="inner"))  # what nest_asyncio users do

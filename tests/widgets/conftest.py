@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from anvia_nb import mcp
-from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets.tool_form import forget_arguments
 

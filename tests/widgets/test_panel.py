@@ -11,7 +11,7 @@ import pytest
 from mcp.server.lowlevel import Server
 
 from anvia_nb import mcp
-from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel

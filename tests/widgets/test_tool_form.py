@@ -120,7 +120,7 @@ def test_the_progress_bar_follows_the_server_and_reaches_its_total(runtime: Runt
 def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stays_usable(
     runtime: Runtime, caplog: pytest.LogCaptureFixture, eventually: Callable[..., None]
 ) -> None:
-    caplog.set_level(logging.INFO, logger="anvia_nb.core.demo")
+    caplog.set_level(logging.INFO, logger="anvia_nb.demo_server")
     slow = form("demo.slow", runtime=runtime)
     fill(slow, steps="200", delay_seconds="0.05")
     slow.call()

@@ -15,9 +15,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from anvia_nb.core.demo.catalog import LARGE_MAX_CHARS, TOOLS_BY_NAME
-from anvia_nb.core.demo.hostile import ENORMOUS_IMAGE, HOSTILE_CORPUS, hostile_content
-from anvia_nb.core.demo.media import IMAGE_MIME_TYPES, image_bytes, wav_bytes
+from anvia_nb.demo_server.catalog import LARGE_MAX_CHARS, TOOLS_BY_NAME
+from anvia_nb.demo_server.hostile import ENORMOUS_IMAGE, HOSTILE_CORPUS, hostile_content
+from anvia_nb.demo_server.media import IMAGE_MIME_TYPES, image_bytes, wav_bytes
 
 __all__ = ["SIMPLE_TOOLS", "argument_problems", "error_result", "text_result"]
 
@@ -181,4 +181,4 @@ SIMPLE_TOOLS: dict[str, Callable[[JsonObject], JsonObject]] = {
     "untrusted_all": _untrusted_all,
 }
 """Tools whose result depends only on their arguments; ``slow``, ``confirm_action`` and ``crash``
-need the request context and live in :mod:`anvia_nb.core.demo.handlers`."""
+need the request context and live in :mod:`anvia_nb.demo_server.handlers`."""

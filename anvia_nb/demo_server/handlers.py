@@ -24,12 +24,12 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from anvia_nb.core.demo.catalog import TOOLS, TOOLS_BY_NAME
-from anvia_nb.core.demo.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
+from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
+from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 
 __all__ = ["CONFIRM_INPUT_KEY", "CONFIRM_SCHEMA", "PAGE_SIZE", "SERVER_NAME", "build_server"]
 
-logger = logging.getLogger("anvia_nb.core.demo")
+logger = logging.getLogger("anvia_nb.demo_server")
 
 SERVER_NAME = "anvia-demo"
 PAGE_SIZE = 8

@@ -15,7 +15,7 @@ import base64
 import copy
 from typing import Any
 
-from anvia_nb.core.demo.media import gif_bytes, png_with_padding
+from anvia_nb.demo_server.media import gif_bytes, png_with_padding
 
 __all__ = [
     "ENORMOUS_IMAGE",

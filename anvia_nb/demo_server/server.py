@@ -25,14 +25,14 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from anvia_nb.core.demo.handlers import build_server
+from anvia_nb.demo_server.handlers import build_server
 
 __all__ = ["LISTENING_PREFIX", "main", "parse_header", "serve_http", "serve_stdio"]
 
 LISTENING_PREFIX = "anvia demo server listening on "
 """Start of the one stderr line that announces the HTTP URL (tests read the port from it)."""
 
-logger = logging.getLogger("anvia_nb.core.demo")
+logger = logging.getLogger("anvia_nb.demo_server")
 
 
 async def serve_stdio() -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.core.demo.hostile import hostile_names
-from anvia_nb.core.demo.media import IMAGE_MIME_TYPES
+from anvia_nb.demo_server.hostile import hostile_names
+from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 
 __all__ = ["LARGE_MAX_CHARS", "TOOLS", "TOOLS_BY_NAME"]
 
