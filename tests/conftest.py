@@ -64,7 +64,7 @@ def live_children() -> Callable[..., set[int]]:
     return child_pids
 
 
-def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 10.0, what: str = "condition") -> None:
+def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, what: str = "condition") -> None:
     """Poll ``predicate`` until true, failing after a bounded time (no fixed sleeps)."""
     deadline = time.monotonic() + timeout_seconds
     while not predicate():

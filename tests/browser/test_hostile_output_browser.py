@@ -39,7 +39,7 @@ pytestmark = pytest.mark.browser
 
 HOSTILE_SERVER_PATH = Path(__file__).resolve().with_name("hostile_server.py")
 VALID_IMAGE_KINDS = ("png", "jpeg", "gif", "webp", "svg")
-SETTLE_TIMEOUT_SECONDS = 15.0
+SETTLE_TIMEOUT_SECONDS = 30.0
 EXPORT_TIMEOUT_SECONDS = 90
 
 # The markup anvia_nb's display layer may produce (anvia_nb/display/_html.py); anything else in a

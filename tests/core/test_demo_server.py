@@ -315,17 +315,17 @@ async def test_cancelling_slow_stops_the_work_on_the_server_promptly(
 
     try:
         async with mcp.Client(build_server(), mode=mode) as client, anyio.create_task_group() as group:
-            arguments = {"steps": 1000, "delay_seconds": 0.02}
+            arguments = {"steps": 3000, "delay_seconds": 0.02}
             group.start_soon(lambda: client.call_tool("slow", arguments, progress_callback=on_progress))
-            with anyio.fail_after(5):
+            with anyio.fail_after(30):
                 await first_progress.wait()
             group.cancel_scope.cancel()
-            with anyio.CancelScope(shield=True), anyio.fail_after(5):
+            with anyio.CancelScope(shield=True), anyio.fail_after(30):
                 await recorder.event.wait()
     finally:
         logging.getLogger("anvia_nb.demo_server").removeHandler(recorder)
     done = int(recorder.messages[0].split()[3])
-    assert 1 <= done < 1000
+    assert 1 <= done < 3000
 
 
 # --- elicitation -----------------------------------------------------------------------------

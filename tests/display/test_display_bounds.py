@@ -1,9 +1,8 @@
-"""Output is bounded: huge results render fast, the cut is visible, and the bundle stays small."""
+"""Output is bounded: huge results render with a visible cut, and the bundle stays small."""
 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from display_helpers import assert_safe_html, outcome, text_result
@@ -18,12 +17,9 @@ def bundle_bytes(bundle: dict[str, Any]) -> int:
     return sum(len(json.dumps(v, ensure_ascii=False).encode()) for v in bundle.values())
 
 
-def test_a_fifty_megabyte_text_renders_fast_with_a_visible_cut_and_a_bounded_bundle() -> None:
+def test_a_fifty_megabyte_text_renders_with_a_visible_cut_and_a_bounded_bundle() -> None:
     text = "0123456789" * 5_000_000
-    started = time.perf_counter()
     bundle = bundle_from_outcome(outcome(text_result(text)))
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.0
     assert bundle_bytes(bundle) < BOUND
     audit = assert_safe_html(bundle["text/html"])
     shown = len(audit.text_by_class["anvia-server-text"])
@@ -42,20 +38,16 @@ def test_text_made_only_of_control_characters_is_bounded_by_its_rendered_size() 
 
 def test_a_million_tiny_items_are_bounded_and_the_rest_are_counted() -> None:
     raw = {"content": [{"type": "text", "text": "<"}] * 1_000_000}
-    started = time.perf_counter()
     bundle = bundle_from_outcome(outcome(raw))
-    assert time.perf_counter() - started < 2.0
     assert bundle_bytes(bundle) < BOUND
     assert "more content items not shown" in assert_safe_html(bundle["text/html"]).text
 
 
 def test_huge_structured_content_is_cut_in_html_and_in_the_json_tree() -> None:
     structured = {"rows": [{"id": i, "name": "x" * 100} for i in range(200_000)], "blob": "y" * 10_000_000}
-    started = time.perf_counter()
     result = outcome(text_result("", structuredContent=structured), problems=[])
     bundle = bundle_from_outcome(result)
     tree = tree_bundle_from_outcome(result)
-    assert time.perf_counter() - started < 2.0
     assert bundle_bytes(bundle) < BOUND
     assert tree is not None
     assert bundle_bytes(tree) < BOUND

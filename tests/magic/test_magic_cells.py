@@ -24,7 +24,7 @@ def test_a_cell_magic_connect_runs_its_body_with_the_connection_and_then_closes_
     assert result.result == "insideinside"
     assert "percell" in ip.user_ns["_anvia_test_names"]
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 10, "the per-cell server to exit")
+    eventually(lambda: live_children() <= before, 30, "the per-cell server to exit")
 
 
 def test_a_cell_magic_connect_closes_when_its_body_raises(
@@ -34,7 +34,7 @@ def test_a_cell_magic_connect_closes_when_its_body_raises(
     result = ip.run_cell(f"%%mcp connect percell {DEMO_STDIO}\nraise ValueError('body failed')\n")
     assert isinstance(result.error_in_exec, ValueError)
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 10, "the per-cell server to exit")
+    eventually(lambda: live_children() <= before, 30, "the per-cell server to exit")
 
 
 def test_a_cell_magic_connect_closes_when_the_cell_is_interrupted(
@@ -44,7 +44,7 @@ def test_a_cell_magic_connect_closes_when_the_cell_is_interrupted(
     result = ip.run_cell(f"%%mcp connect percell {DEMO_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(result.error_in_exec, KeyboardInterrupt)
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 10, "the interrupted cell's server to exit")
+    eventually(lambda: live_children() <= before, 30, "the interrupted cell's server to exit")
 
 
 def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raised(
@@ -60,7 +60,7 @@ def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raise
     failed = ip.run_cell(f"%mcp connect c2 --cell {DEMO_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(failed.error_in_exec, KeyboardInterrupt)
     assert "c2" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 10, "the --cell servers to exit")
+    eventually(lambda: live_children() <= before, 30, "the --cell servers to exit")
 
 
 def test_kernel_scoped_connections_survive_the_cell(ip: InteractiveShell) -> None:
@@ -81,9 +81,9 @@ def test_rerunning_a_connect_cell_replaces_the_connection_without_leaking_its_pr
     ip.run_cell(cell)
     second = get_runtime().server("again")
     assert first is not second and not first.is_open and second.is_open
-    eventually(lambda: len(live_children() - before) == len(after_first - before), 10, "the old server to exit")
+    eventually(lambda: len(live_children() - before) == len(after_first - before), 30, "the old server to exit")
     run(ip, "close again")
-    eventually(lambda: live_children() <= before, 10, "every server to exit")
+    eventually(lambda: live_children() <= before, 30, "every server to exit")
 
 
 def test_close_all_leaves_no_child_process(
@@ -97,7 +97,7 @@ def test_close_all_leaves_no_child_process(
     run(ip, "close one")
     run(ip, "close --all")
     assert get_runtime().names() == []
-    eventually(lambda: live_children() <= before, 10, "every stdio server to exit")
+    eventually(lambda: live_children() <= before, 30, "every stdio server to exit")
 
 
 def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
@@ -109,7 +109,7 @@ def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
     try:
         assert get_runtime().names() == []
         assert "mcp" not in ip.magics_manager.magics["line"]
-        eventually(lambda: live_children() <= before, 10, "the server to exit on unload")
+        eventually(lambda: live_children() <= before, 30, "the server to exit on unload")
     finally:
         ip.run_line_magic("load_ext", "anvia_nb")
     assert "mcp" in ip.magics_manager.magics["line"]

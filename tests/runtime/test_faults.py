@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -60,12 +60,14 @@ async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_proces
     live_children: Children, eventually: Eventually
 ) -> None:
     before_children, before_tasks = live_children(), other_tasks()
-    start = time.monotonic()
-    with pytest.raises(TimeoutError):
-        await asyncio.wait_for(connect_mcp(fault("mute", "mute")), 3)
-    assert time.monotonic() - start < 6, "the cancelled connect took too long to clean up"
+
+    async def connect_cancelled_after_three_seconds() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(connect_mcp(fault("mute", "mute")), 3)
+
+    await asyncio.wait_for(connect_cancelled_after_three_seconds(), 60)  # the clean-up does not hang
     assert live_children() <= before_children
-    eventually(lambda: other_tasks() <= before_tasks, 2, "the session's tasks to end")
+    eventually(lambda: other_tasks() <= before_tasks, 30, "the session's tasks to end")
 
 
 def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
@@ -85,15 +87,13 @@ def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
 
     watcher = threading.Thread(target=interrupt_once_started, daemon=True)
     watcher.start()
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt):  # not the connect timeout: the interrupt ended it
         runtime.connect(fault("mute", "mute"))
-    watcher.join(5)
+    watcher.join(30)
     assert seen, "the mute server never started"
-    assert time.monotonic() - start < 15
-    eventually(lambda: not any(pid_alive(p) for p in seen), 5, "the mute server to be stopped")
+    eventually(lambda: not any(pid_alive(p) for p in seen), 30, "the mute server to be stopped")
     assert runtime.names() == []
-    tasks = runtime.loop.submit(_count_tasks()).result(5)
+    tasks = runtime.loop.submit(_count_tasks()).result(30)
     assert tasks == 0, "the interrupted connect left tasks on the runtime loop"
 
 
@@ -112,14 +112,10 @@ async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_
     server = await connect_mcp(fault("stubborn", "swallow-calls"))
     started = live_children() - before
     assert started
-    start = time.monotonic()
-    outcome = await server.tool("echo").call_outcome({"message": "x"}, timeout_seconds=1)
-    assert time.monotonic() - start < 3
+    outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}, timeout_seconds=1), 60)
     assert isinstance(outcome.error, ToolTimeoutError)
     assert outcome.status == "timeout"
-    start = time.monotonic()
-    await server.close()
-    assert time.monotonic() - start < 6, "closing a server that ignores SIGTERM is not bounded"
+    await asyncio.wait_for(server.close(), 60)  # a server that ignores EOF and SIGTERM is killed
     assert not any(pid_alive(p) for p in started)
 
 
@@ -139,23 +135,17 @@ async def test_a_server_killed_mid_call_ends_the_call_and_later_calls_fail_fast(
     call = asyncio.create_task(
         server.tool("slow").call_outcome({"steps": 300, "delay_seconds": 0.1}, on_progress=on_progress)
     )
-    await asyncio.wait_for(progressed.wait(), 10)
+    await asyncio.wait_for(progressed.wait(), 30)
     os.kill(pid, signal.SIGKILL)
-    killed_at = time.monotonic()
-    outcome = await asyncio.wait_for(call, 10)
-    assert time.monotonic() - killed_at < 3
+    outcome = await asyncio.wait_for(call, 60)  # the 30 s call ends with the server, not on its own
     assert outcome.status == "failed"
     assert isinstance(outcome.error, ConnectionClosedError)
     assert "victim" in str(outcome.error)
 
-    start = time.monotonic()
-    later = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 5)
-    assert time.monotonic() - start < 1
-    assert isinstance(later.error, ConnectionClosedError)
+    later = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 30)
+    assert isinstance(later.error, ConnectionClosedError)  # failed at once, not a timeout
     assert "victim" in str(later.error)
-    start = time.monotonic()
-    await asyncio.wait_for(server.close(), 10)
-    assert time.monotonic() - start < 2
+    await asyncio.wait_for(server.close(), 30)
     assert live_children() <= before
 
 
@@ -167,8 +157,8 @@ async def test_lines_that_are_not_json_between_messages_do_not_break_the_session
     server = await connect_mcp(fault("noisy", "garbage"))
     try:
         for i in range(5):
-            assert await asyncio.wait_for(server.tool("echo").call({"message": f"m{i}"}), 5) == f"m{i}"
-        outcome = await asyncio.wait_for(server.tool("slow").call_outcome({"steps": 3, "delay_seconds": 0.01}), 10)
+            assert await asyncio.wait_for(server.tool("echo").call({"message": f"m{i}"}), 30) == f"m{i}"
+        outcome = await asyncio.wait_for(server.tool("slow").call_outcome({"steps": 3, "delay_seconds": 0.01}), 30)
         assert outcome.status == "ok"
         assert len(outcome.progress) == 3
     finally:
@@ -177,9 +167,7 @@ async def test_lines_that_are_not_json_between_messages_do_not_break_the_session
 
 @pytest.mark.anyio
 async def test_a_thirty_megabyte_result_line_arrives_intact_in_bounded_time(demo: McpServer) -> None:
-    start = time.monotonic()
-    out = await asyncio.wait_for(demo.tool("large").call({"size_chars": 30_000_000}), 30)
-    assert time.monotonic() - start < 10
+    out = await asyncio.wait_for(demo.tool("large").call({"size_chars": 30_000_000}), 120)
     assert isinstance(out, str)
     assert len(out) == 30_000_000
     assert out == ("0123456789abcdef" * 1_875_000)[:30_000_000]
@@ -206,7 +194,7 @@ def _open_log_files() -> list[str]:
 
 
 def _snapshot(runtime: Runtime, live_children: Children) -> tuple[int, int, set[int], int]:
-    tasks = runtime.loop.submit(_count_tasks()).result(5)
+    tasks = runtime.loop.submit(_count_tasks()).result(30)
     return threading.active_count(), _open_fds(), live_children(), tasks
 
 
@@ -246,18 +234,32 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
 
 @pytest.mark.anyio
 async def test_twenty_concurrent_calls_on_one_session_run_side_by_side(demo: McpServer) -> None:
+    """Each call lasts 30 s, so twenty calls all report progress only if none waits for another."""
     slow = demo.tool("slow")
-    arguments = {"steps": 5, "delay_seconds": 0.1}
-    assert (await slow.call_outcome({"steps": 1, "delay_seconds": 0})).status == "ok"  # warm the server up
-    start = time.monotonic()
-    assert (await slow.call_outcome(arguments)).status == "ok"
-    single = time.monotonic() - start
-    start = time.monotonic()
-    outcomes = await asyncio.wait_for(asyncio.gather(*(slow.call_outcome(arguments) for _ in range(20))), 30)
-    together = time.monotonic() - start
-    assert [o.status for o in outcomes] == ["ok"] * 20
-    assert all(len(o.progress) == 5 for o in outcomes)
-    assert together < 5 * single, f"20 calls took {together:.2f}s, one took {single:.2f}s"
+    progressed: set[int] = set()
+    all_progressed = asyncio.Event()
+
+    def reporter(index: int) -> Callable[[float, float | None, str | None], Awaitable[None]]:
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            progressed.add(index)
+            if len(progressed) == 20:
+                all_progressed.set()
+
+        return on_progress
+
+    calls = [
+        asyncio.create_task(slow.call_outcome({"steps": 300, "delay_seconds": 0.1}, on_progress=reporter(i)))
+        for i in range(20)
+    ]
+    try:
+        await asyncio.wait_for(all_progressed.wait(), 60)
+        assert not any(call.done() for call in calls)
+    finally:
+        for call in calls:
+            call.cancel()
+        await asyncio.gather(*calls, return_exceptions=True)
+    outcome = await asyncio.wait_for(slow.call_outcome({"steps": 2, "delay_seconds": 0}), 30)
+    assert outcome.status == "ok"  # the session is still usable
 
 
 # -- 7. a server that exits right after the handshake --------------------------------------------
@@ -270,13 +272,11 @@ async def test_the_first_call_to_a_server_gone_after_the_handshake_says_so_and_w
     before = live_children()
     server = await connect_mcp(fault("brief", "exit-after-tools"))
     try:
-        eventually(lambda: live_children() <= before, 10, "the server to exit by itself")
-        start = time.monotonic()
-        outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 10)
-        assert time.monotonic() - start < 2
-        assert isinstance(outcome.error, ConnectionClosedError)
+        eventually(lambda: live_children() <= before, 30, "the server to exit by itself")
+        outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 30)
+        assert isinstance(outcome.error, ConnectionClosedError)  # at once, not after the call timeout
         assert "'brief'" in str(outcome.error)
         assert "exiting after the handshake" in str(outcome.error)  # its last stderr line
         assert "%mcp" not in str(outcome.error)  # Python users are not told to run a magic
     finally:
-        await asyncio.wait_for(server.close(), 10)
+        await asyncio.wait_for(server.close(), 30)

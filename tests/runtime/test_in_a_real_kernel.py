@@ -108,7 +108,7 @@ def test_a_kernel_restart_leaves_no_server_process(
     def gone() -> bool:
         return not any(pid_alive(pid) for pid in servers)
 
-    eventually(gone, timeout_seconds=20, what="the servers of the old kernel to exit")
+    eventually(gone, timeout_seconds=30, what="the servers of the old kernel to exit")
 
 
 def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(

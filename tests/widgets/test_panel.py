@@ -18,7 +18,7 @@ from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
 from anvia_nb.widgets.tool_form import ToolForm, forget_arguments
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 30.0
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +25,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
 from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 30.0
 
 
 def result_text(tool_form: ToolForm) -> str:
@@ -93,15 +92,13 @@ def test_server_text_in_a_result_is_escaped_in_the_result_area(runtime: Runtime)
 
 def test_the_click_handler_returns_at_once_while_the_call_runs(runtime: Runtime) -> None:
     slow = form("demo.slow", runtime=runtime)
-    fill(slow, steps="4", delay_seconds="0.1")
-    started = time.monotonic()
+    fill(slow, steps="600", delay_seconds="0.1")  # a minute: a click that waited for it would show it done
     slow.call_button.click()
-    returned_after = time.monotonic() - started
     assert slow.running
     assert slow.call_button.disabled and not slow.cancel_button.disabled
     assert slow.reason.value == "A call is running…"
-    assert returned_after < 0.3
-    assert slow.wait(WAIT_SECONDS) is not None
+    slow.cancel_button.click()
+    slow.wait(WAIT_SECONDS)
     assert slow.cancel_button.disabled and not slow.call_button.disabled
 
 
@@ -122,16 +119,14 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
 ) -> None:
     caplog.set_level(logging.INFO, logger="anvia_nb.demo_server")
     slow = form("demo.slow", runtime=runtime)
-    fill(slow, steps="200", delay_seconds="0.05")
+    fill(slow, steps="2000", delay_seconds="0.05")  # 100 s: only the cancel can end it within the wait
     slow.call()
     eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
-    started = time.monotonic()
     slow.cancel_button.click()
-    slow.wait(5)
-    assert time.monotonic() - started < 2
+    slow.wait(30)
     assert result_text(slow).startswith("Cancelled: the call to demo · slow")
     assert slow.last_outcome is None and not slow.running
-    eventually(lambda: "slow cancelled after" in caplog.text, 10, "the server to see the cancellation")
+    eventually(lambda: "slow cancelled after" in caplog.text, 30, "the server to see the cancellation")
 
     echo = form("demo.echo", runtime=runtime)
     fill(echo, message="still here")
@@ -141,7 +136,7 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     slow.call()  # the cancelled form itself calls again
     assert slow.cancel_button.disabled is False
     slow.cancel()
-    slow.wait(5)
+    slow.wait(30)
 
 
 def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(runtime: Runtime) -> None:
