@@ -1,5 +1,6 @@
 #!/bin/sh
 # Install Debian's Chromium for the browser tests (tests/browser), only when it is missing.
+# Needs root and apt-get: scripts/setup-test calls it only then (elsewhere the browser tests skip).
 # Playwright's own browser download does not work here; the tests launch /usr/bin/chromium.
 set -eu
 if [ -x /usr/bin/chromium ]; then

@@ -1,56 +1,30 @@
-"""Fixtures shared by every test: the bundled demo server over stdio and loopback HTTP, and
-process accounting for leak checks. Every process started here is stopped here."""
+"""Fixtures shared by every test: the bundled demo server over loopback HTTP, a fresh runtime,
+process accounting for leak checks, bounded waits and the asyncio backend. Every process started
+here is stopped here. Plain helpers (not fixtures) live in support.py."""
 
 from __future__ import annotations
 
-import os
 import queue
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from support import DEMO_ARGS, child_pids, pid_alive, wait_until
 
-DEMO_ARGS = ["-m", "anvia_nb.demo_server"]
-LISTENING_PREFIX = "anvia demo server listening on "
+if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
+    from anvia_nb.runtime import Runtime
+
 START_TIMEOUT_SECONDS = 30.0
 
 
-def child_pids(parent: int | None = None) -> set[int]:
-    """Live (non-zombie) descendants of ``parent`` (default: this process), read from /proc."""
-    parent = os.getpid() if parent is None else parent
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        state, ppid = fields[0], int(fields[1])
-        if state != "Z":
-            children.setdefault(ppid, []).append(int(entry.name))
-    found: set[int] = set()
-    todo = [parent]
-    while todo:
-        for pid in children.get(todo.pop(), []):
-            if pid not in found:
-                found.add(pid)
-                todo.append(pid)
-    return found
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie (checked by pid: an orphan is re-parented)."""
-    try:
-        stat = (Path("/proc") / str(pid) / "stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio, the loop Jupyter kernels use."""
+    return "asyncio"
 
 
 @pytest.fixture(name="pid_alive")
@@ -64,24 +38,34 @@ def live_children() -> Callable[..., set[int]]:
     return child_pids
 
 
-def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, what: str = "condition") -> None:
-    """Poll ``predicate`` until true, failing after a bounded time (no fixed sleeps)."""
-    deadline = time.monotonic() + timeout_seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_seconds}s waiting for {what}")
-        time.sleep(0.02)
-
-
 @pytest.fixture
 def eventually() -> Callable[..., None]:
     return wait_until
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    """A fresh runtime with no connection, shut down (every session closed, its loop stopped) afterwards.
+
+    Forms remember their last arguments per tool; that memory is cleared before and after."""
+    from anvia_nb.runtime import Runtime
+    from anvia_nb.widgets.tool_form import forget_arguments
+
+    forget_arguments()
+    rt = Runtime()
+    try:
+        yield rt
+    finally:
+        rt.shutdown()
+        forget_arguments()
 
 
 class HttpDemo:
     """A demo server process on 127.0.0.1 with a free port."""
 
     def __init__(self, *extra: str) -> None:
+        from anvia_nb.demo_server.server import LISTENING_PREFIX
+
         self.process = subprocess.Popen(
             [sys.executable, *DEMO_ARGS, "--http", "--port", "0", *extra],
             stdin=subprocess.DEVNULL,

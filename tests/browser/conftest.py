@@ -7,7 +7,7 @@ pointing at this interpreter) and give each test a fresh Chromium page whose con
 messages, page errors and dialogs are recorded.
 
 Without /usr/bin/chromium the browser tests are skipped with a reason; with the CI
-environment variable set they fail instead (run scripts/install-chromium.sh).
+environment variable set they fail instead (scripts/setup-test installs it, as root on Debian).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import child_pids, in_ci
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
@@ -59,10 +60,10 @@ def _require_chromium() -> None:
     if importlib.util.find_spec("playwright") is None:
         reason = "playwright is not installed: pip install -e '.[test]' to enable browser tests"
     elif not Path(CHROMIUM_PATH).exists():
-        reason = f"{CHROMIUM_PATH} is missing: run scripts/install-chromium.sh to enable browser tests"
+        reason = f"{CHROMIUM_PATH} is missing: run scripts/setup-test as root on Debian to enable browser tests"
     else:
         return
-    if os.environ.get("CI"):
+    if in_ci():
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
 
@@ -113,28 +114,6 @@ def _write_lab_home(home: Path) -> None:
     (kernel_dir / "kernel.json").write_text(json.dumps(kernel_spec, indent=1))
 
 
-def _descendant_pids(root_pid: int) -> set[int]:
-    """Every live process below root_pid, read from /proc (kernels run in their own sessions)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        children.setdefault(parent, []).append(int(entry.name))
-    found: set[int] = set()
-    pending = [root_pid]
-    while pending:
-        for child in children.get(pending.pop(), []):
-            if child not in found:
-                found.add(child)
-                pending.append(child)
-    return found
-
-
 def _kill_leftovers(pids: set[int]) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -159,7 +138,7 @@ def _wait_until_answering(server: LabServer, process: subprocess.Popen[bytes], l
 
 
 def _stop_lab(process: subprocess.Popen[bytes]) -> None:
-    descendants = _descendant_pids(process.pid)
+    descendants = child_pids(process.pid, include_zombies=True)  # kernels run in their own sessions
     process.terminate()
     try:
         process.wait(timeout=LAB_STOP_TIMEOUT_SECONDS)

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from support import DEMO_ARGS
 
 from anvia_nb import (
     ArgumentError,
@@ -28,12 +29,8 @@ from anvia_nb.demo_server.handlers import build_server
 
 pytestmark = pytest.mark.anyio
 
-DEMO = ["-m", "anvia_nb.demo_server"]
+DEMO = DEMO_ARGS
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(params=["stdio", "http", "memory"])

@@ -30,10 +30,6 @@ from anvia_nb.demo_server.handlers import PAGE_SIZE, SERVER_NAME, build_server
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
 
 # --- listing and identity ------------------------------------------------------------------
 

@@ -24,11 +24,6 @@ from anvia_nb.demo_server.hostile import (
 )
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 @pytest.mark.parametrize("name", list(HOSTILE_CORPUS))
 async def test_untrusted_sends_each_hostile_payload_exactly_as_written(name: str) -> None:

@@ -28,10 +28,6 @@ from anvia_nb.demo_server.catalog import TOOLS
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
 
 async def confirm(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
     return types.ElicitResult(action="accept", content={"confirm": True})

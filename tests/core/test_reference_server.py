@@ -37,10 +37,6 @@ net.Server.prototype.listen = function (...args) {
 """
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
 
 @pytest.fixture(scope="session")
 def everything_entry() -> Path:

@@ -1,4 +1,4 @@
-"""A real IPython shell with ``%load_ext anvia_nb``, and the demo server's command lines.
+"""A real IPython shell with ``%load_ext anvia_nb`` (helpers such as ``run`` are in magic_helpers.py).
 
 Every test starts with no connection and ends by closing whatever it opened, so a failing test
 cannot leave a server process behind for the next one.
@@ -6,18 +6,14 @@ cannot leave a server process behind for the next one.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.testing.globalipapp import start_ipython
+from magic_helpers import SHARED_DEMO, connect_demo
 
 from anvia_nb.runtime import get_runtime
-
-DEMO_STDIO = f"--stdio {sys.executable} -m anvia_nb.demo_server"
-SHARED_DEMO = "demo"
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +40,7 @@ def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
     shell.run_line_magic("reset_selective", "-f ^_anvia_test")
     _close_all_but_demo()
     magics = shell.magics_manager.registry["McpMagics"]
-    for name in ("timeout_seconds", "max_output_chars", "show_tracebacks", "hide_server_errors", "history_limit"):
+    for name in magics.trait_names(config=True):  # every %config McpMagics setting, back to its default
         setattr(magics, name, magics.trait_defaults(name))
 
 
@@ -68,11 +64,3 @@ def demo(ip: InteractiveShell, _shared_demo_scope: None) -> str:
     runtime.history.clear()
     return SHARED_DEMO
 
-
-def run(ip: InteractiveShell, line: str) -> Any:
-    """``%mcp LINE`` and its value."""
-    return ip.run_line_magic("mcp", line)
-
-
-def connect_demo(ip: InteractiveShell, name: str = "demo", options: str = "") -> None:
-    run(ip, f"connect {name} {options} {DEMO_STDIO}")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conftest import DEMO_STDIO, connect_demo, run
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import DEMO_STDIO, connect_demo, run
 
 from anvia_nb.runtime import get_runtime
 

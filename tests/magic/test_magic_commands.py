@@ -6,9 +6,9 @@ import re
 
 import pandas as pd
 import pytest
-from conftest import DEMO_STDIO, connect_demo, run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import DEMO_STDIO, connect_demo, run
 
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import get_runtime

@@ -7,15 +7,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
+from support import DEMO_ARGS
 
 from anvia_nb.core.connections import HttpConnection, StdioConnection
 from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_file, servers_from_config_text
 from anvia_nb.runtime import get_runtime
 
-DEMO = {"command": sys.executable, "args": ["-m", "anvia_nb.demo_server"]}
+DEMO = {"command": sys.executable, "args": DEMO_ARGS}
 
 
 def _write(path: Path, document: object) -> str:

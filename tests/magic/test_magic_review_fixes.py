@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
 
 from anvia_nb.display import ResultView
 

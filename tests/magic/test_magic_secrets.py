@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import DEMO_STDIO, run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import DEMO_STDIO, run
 
 from anvia_nb.runtime import get_runtime
 

@@ -1,47 +1,29 @@
 """%mcp against a server nobody here wrote: mcp-server-time from PyPI, in its own virtualenv.
 
-The install runs once per session (a few seconds with a warm pip cache). Without a registry the
-test is skipped with the reason, except in CI, where a missing server is a failure.
+scripts/setup-test installs it (the test installs nothing); without it the test is skipped with
+the reason, except in CI, where a missing server is a failure.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from conftest import run
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
+from support import require_setup, servers_venv
 
 from anvia_nb.runtime import get_runtime
 
 pytestmark = pytest.mark.thirdparty
 
-INSTALL_TIMEOUT_SECONDS = 600
-
-
 @pytest.fixture(scope="session")
-def time_server(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Path of the ``mcp-server-time`` executable in a fresh virtualenv."""
-    venv = tmp_path_factory.mktemp("thirdparty") / "tp"
-    try:
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
-        subprocess.run(
-            [str(venv / "bin" / "pip"), "install", "-q", "mcp-server-time"],
-            check=True,
-            capture_output=True,
-            timeout=INSTALL_TIMEOUT_SECONDS,
-        )
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        if os.environ.get("CI"):
-            raise
-        detail = getattr(exc, "stderr", b"") or b""
-        pytest.skip(f"could not install mcp-server-time from the package index: {exc} {detail[-300:]!r}")
+def time_server() -> str:
+    """Path of the ``mcp-server-time`` executable scripts/setup-test installed."""
+    venv = servers_venv()
+    require_setup(venv / "anvia-ready", "mcp-server-time")
     executable = venv / "bin" / "mcp-server-time"
-    assert Path(executable).exists()
+    assert executable.exists(), f"{executable} is missing: run scripts/setup-test again"
     return str(executable)
 
 

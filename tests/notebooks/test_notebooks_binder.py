@@ -1,9 +1,10 @@
-"""Binder's environment, rebuilt here: a fresh virtual environment gets exactly the install steps the
-``binder/`` files give (as repo2docker runs them, from the repository root), then runs the quickstart
-notebook top to bottom in a kernel of that environment.
+"""Binder's environment: scripts/setup-test builds a virtual environment with exactly the install
+steps the ``binder/`` files give (as repo2docker runs them, from the repository root), and rebuilds it
+when they change; these tests run the quickstart notebook top to bottom in a kernel of that
+environment and check its kernel and JupyterLab. They install nothing.
 
-It installs from the package registry and takes one to three minutes: it is marked ``thirdparty``
-(deselect with ``-m "not thirdparty"``), and CI runs it.
+Its packages come from the registry: the tests are marked ``thirdparty`` (deselect with
+``-m "not thirdparty"``) and skip with the reason when setup could not build it, except in CI.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from support import REPO, binder_venv, require_setup
 
-REPO = Path(__file__).resolve().parents[2]
 BINDER = REPO / "binder"
 QUICKSTART = REPO / "notebooks" / "01-quickstart.ipynb"
-INSTALL_TIMEOUT_SECONDS = 420
 RUN_TIMEOUT_SECONDS = 240
 
 
@@ -45,29 +45,20 @@ def _run(command: list[str], env: dict[str, str], timeout_seconds: float) -> sub
 
 
 @pytest.fixture(scope="module")
-def binder_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """A venv built by the binder files' own install steps."""
-    home = tmp_path_factory.mktemp("binder")
-    venv = home / "venv"
-    env = _environment(venv, home)
-    _run([sys.executable, "-m", "venv", str(venv)], env, 120)
-    python = str(venv / "bin" / "python")
-    requirements = BINDER / "requirements.txt"
-    assert requirements.exists(), "binder/requirements.txt is what repo2docker installs"
-    _run([python, "-m", "pip", "install", "--quiet", "-r", str(requirements.relative_to(REPO))], env,
-         INSTALL_TIMEOUT_SECONDS)
-    post_build = BINDER / "postBuild"
-    if post_build.exists():
-        _run(["bash", str(post_build.relative_to(REPO))], env, INSTALL_TIMEOUT_SECONDS)
-    return venv, env
+def binder_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The venv scripts/setup-test built with the binder files' own install steps, and an
+    environment for it with Jupyter's dirs in a fresh home."""
+    venv = binder_venv()
+    require_setup(venv.parent / "anvia-ready", "Binder's environment")
+    return venv, _environment(venv, tmp_path_factory.mktemp("binder"))
 
 
 @pytest.mark.thirdparty
-@pytest.mark.timeout(INSTALL_TIMEOUT_SECONDS + RUN_TIMEOUT_SECONDS + 60)
+@pytest.mark.timeout(RUN_TIMEOUT_SECONDS + 120)
 def test_the_quickstart_notebook_runs_top_to_bottom_in_the_binder_environment(
-    binder_venv: tuple[Path, dict[str, str]], tmp_path: Path
+    binder_env: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
-    venv, env = binder_venv
+    venv, env = binder_env
     _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", str(QUICKSTART),
           "--output-dir", str(tmp_path), f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}",
           "--ExecutePreprocessor.kernel_name=python3"], env, RUN_TIMEOUT_SECONDS + 60)
@@ -81,8 +72,8 @@ def test_the_quickstart_notebook_runs_top_to_bottom_in_the_binder_environment(
 
 
 @pytest.mark.thirdparty
-def test_the_binder_kernel_is_the_binder_environments_python(binder_venv: tuple[Path, dict[str, str]]) -> None:
-    venv, env = binder_venv
+def test_the_binder_kernel_is_the_binder_environments_python(binder_env: tuple[Path, dict[str, str]]) -> None:
+    venv, env = binder_env
     spec = _run([str(venv / "bin" / "jupyter"), "kernelspec", "list", "--json"], env, 60)
     kernels = json.loads(spec.stdout)["kernelspecs"]
     assert str(venv) in kernels["python3"]["resource_dir"]
@@ -90,9 +81,9 @@ def test_the_binder_kernel_is_the_binder_environments_python(binder_venv: tuple[
 
 @pytest.mark.thirdparty
 def test_the_binder_jupyterlab_has_the_widgets_extension_so_forms_render(
-    binder_venv: tuple[Path, dict[str, str]],
+    binder_env: tuple[Path, dict[str, str]],
 ) -> None:
-    venv, env = binder_venv
+    venv, env = binder_env
     listing = _run([str(venv / "bin" / "jupyter"), "labextension", "list"], env, 120)
     text = listing.stdout + listing.stderr
     line = next((ln for ln in text.splitlines() if "@jupyter-widgets/jupyterlab-manager" in ln), "")

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from support import DEMO_ARGS
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core import McpServer
@@ -23,15 +24,11 @@ from anvia_nb.core.connections import StdioConnection
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 
-DEMO = ["-m", "anvia_nb.demo_server"]
+DEMO = DEMO_ARGS
 FAULT_SERVERS = str(Path(__file__).with_name("fault_servers.py"))
 Children = Callable[..., set[int]]
 Eventually = Callable[..., None]
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def fault(name: str, mode: str) -> StdioConnection:

@@ -11,11 +11,12 @@ import threading
 from collections.abc import Callable
 
 import pytest
+from support import DEMO_ARGS
 
 from anvia_nb import UnknownConnectionError, mcp
 from anvia_nb.runtime import Runtime
 
-DEMO = ["-m", "anvia_nb.demo_server"]
+DEMO = DEMO_ARGS
 
 
 def demo(name: str = "demo") -> object:

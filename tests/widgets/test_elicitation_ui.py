@@ -39,9 +39,9 @@ def result_text(tool_form: ToolForm) -> str:
 
 
 def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
-    runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
-    confirm, prompt = ask(runtime, "deploy", eventually)
+    confirm, prompt = ask(demo_runtime, "deploy", eventually)
     assert confirm.running and prompt.answer is None  # nothing is sent without the person's choice
     assert prompt.form is not None
     prompt.form.field("confirm").input.value = True
@@ -57,9 +57,9 @@ def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
 
 @pytest.mark.parametrize(("button", "verdict"), [("decline_button", "Declined"), ("cancel_button", "Cancelled")])
 def test_decline_and_cancel_reach_the_server_as_such(
-    runtime: Runtime, eventually: Callable[..., None], button: str, verdict: str
+    demo_runtime: Runtime, eventually: Callable[..., None], button: str, verdict: str
 ) -> None:
-    confirm, prompt = ask(runtime, "drop table", eventually)
+    confirm, prompt = ask(demo_runtime, "drop table", eventually)
     getattr(prompt, button).click()
     outcome = confirm.wait(WAIT_SECONDS)
     assert outcome is not None and outcome.output == f"{verdict}: drop table"
@@ -67,9 +67,9 @@ def test_decline_and_cancel_reach_the_server_as_such(
 
 
 def test_the_prompt_shows_which_server_asks_and_its_message_escaped(
-    runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
-    confirm, prompt = ask(runtime, '<img src=x onerror="window.__anvia_pwned=1">', eventually)
+    confirm, prompt = ask(demo_runtime, '<img src=x onerror="window.__anvia_pwned=1">', eventually)
     header, message = prompt.widget.children[0].value, prompt.widget.children[1].value
     assert "<b>demo</b>" in header and "asks you for input" in header
     assert "message from server demo" in message
@@ -110,43 +110,43 @@ def test_url_mode_shows_the_url_as_escaped_text_without_any_link() -> None:
 
 
 def test_an_unanswered_prompt_is_cancelled_after_its_timeout(
-    runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
-    enable_elicitation("demo", runtime=runtime, timeout_seconds=0.3)
-    confirm, prompt = ask(runtime, "wait", eventually)
+    enable_elicitation("demo", runtime=demo_runtime, timeout_seconds=0.3)
+    confirm, prompt = ask(demo_runtime, "wait", eventually)
     outcome = confirm.wait(WAIT_SECONDS)
     assert outcome is not None and outcome.output == "Cancelled: wait"
     assert prompt.answer == {"action": "cancel"} and "No answer within 0.3 s" in prompt.status.value
 
 
-def test_cancelling_the_call_withdraws_the_open_prompt(runtime: Runtime, eventually: Callable[..., None]) -> None:
-    confirm, prompt = ask(runtime, "deploy", eventually)
+def test_cancelling_the_call_withdraws_the_open_prompt(demo_runtime: Runtime, eventually: Callable[..., None]) -> None:
+    confirm, prompt = ask(demo_runtime, "deploy", eventually)
     confirm.cancel_button.click()
     confirm.wait(30)
     assert result_text(confirm).startswith("Cancelled: the call to demo · confirm_action")
     eventually(lambda: prompt.answer is not None, 30, "the prompt to be withdrawn")
     assert prompt.answer == {"action": "cancel"} and prompt.accept_button.disabled
-    echo = form("demo.echo", runtime=runtime)
+    echo = form("demo.echo", runtime=demo_runtime)
     echo.arguments.field("message").input.value = "usable"
     echo.call()
     assert (outcome := echo.wait(WAIT_SECONDS)) is not None and outcome.output == "usable"
 
 
-def test_a_callback_answers_outside_a_notebook(runtime: Runtime) -> None:
+def test_a_callback_answers_outside_a_notebook(demo_runtime: Runtime) -> None:
     asked: list[dict[str, Any]] = []
 
     def callback(request: dict[str, Any]) -> dict[str, Any]:
         asked.append(request)
         return {"action": "accept", "content": {"confirm": True, "reason": "by callback"}}
 
-    router = enable_elicitation(runtime.server("demo"), callback=callback)
-    outcome = runtime.call("demo", "confirm_action", {"action": "ship"})
+    router = enable_elicitation(demo_runtime.server("demo"), callback=callback)
+    outcome = demo_runtime.call("demo", "confirm_action", {"action": "ship"})
     assert outcome.output == "Confirmed: ship (reason: by callback)"
     assert len(asked) == 1 and asked[0]["server"] == "demo" and asked[0]["mode"] == "form"
     assert asked[0]["requestedSchema"]["required"] == ["confirm"]
     assert router.answers[-1][1]["action"] == "accept" and router.prompts == []
 
-    confirm = form("demo.confirm_action", runtime=runtime)  # a form keeps the user's callback
+    confirm = form("demo.confirm_action", runtime=demo_runtime)  # a form keeps the user's callback
     confirm.arguments.field("action").input.value = "from a form"
     confirm.call()
     done = confirm.wait(WAIT_SECONDS)
@@ -154,23 +154,23 @@ def test_a_callback_answers_outside_a_notebook(runtime: Runtime) -> None:
     assert confirm.prompt_area.children == () and len(asked) == 2
 
 
-def test_an_async_callback_answers_too(runtime: Runtime) -> None:
+def test_an_async_callback_answers_too(demo_runtime: Runtime) -> None:
     async def callback(request: dict[str, Any]) -> dict[str, Any]:
         return {"action": "decline"}
 
-    enable_elicitation("demo", runtime=runtime, callback=callback)
-    assert runtime.call("demo", "confirm_action", {"action": "x"}).output == "Declined: x"
+    enable_elicitation("demo", runtime=demo_runtime, callback=callback)
+    assert demo_runtime.call("demo", "confirm_action", {"action": "x"}).output == "Declined: x"
 
 
-def test_without_a_notebook_a_form_or_a_callback_the_request_is_cancelled(runtime: Runtime) -> None:
-    enable_elicitation("demo", runtime=runtime)
-    outcome = runtime.call("demo", "confirm_action", {"action": "nobody"})
+def test_without_a_notebook_a_form_or_a_callback_the_request_is_cancelled(demo_runtime: Runtime) -> None:
+    enable_elicitation("demo", runtime=demo_runtime)
+    outcome = demo_runtime.call("demo", "confirm_action", {"action": "nobody"})
     assert outcome.output == "Cancelled: nobody"  # at once: nobody is asked, nothing waits for an answer
 
 
-def test_a_malformed_callback_answer_fails_the_call_instead_of_reaching_the_server(runtime: Runtime) -> None:
-    enable_elicitation("demo", runtime=runtime, callback=lambda request: {"action": "yes please"})
-    outcome = runtime.call("demo", "confirm_action", {"action": "x"})
+def test_a_malformed_callback_answer_fails_the_call_instead_of_reaching_the_server(demo_runtime: Runtime) -> None:
+    enable_elicitation("demo", runtime=demo_runtime, callback=lambda request: {"action": "yes please"})
+    outcome = demo_runtime.call("demo", "confirm_action", {"action": "x"})
     assert outcome.output is None and outcome.raw is None
     assert "elicitation failed: an elicitation answer's action must be one of" in str(outcome.error)
     with pytest.raises(ValueError, match="action must be one of accept, decline, cancel"):
@@ -180,9 +180,9 @@ def test_a_malformed_callback_answer_fails_the_call_instead_of_reaching_the_serv
     assert answer_from({"action": "decline", "content": {"x": 1}}) == {"action": "decline"}
 
 
-def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form(runtime: Runtime) -> None:
-    client = runtime.server("demo").client
-    host = form("demo.echo", runtime=runtime)
+def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form(demo_runtime: Runtime) -> None:
+    client = demo_runtime.server("demo").client
+    host = form("demo.echo", runtime=demo_runtime)
     assert _host_for(client) is None
     with hosting(client, host):
         assert contextvars.Context().run(_host_for, client) is host  # e.g. the SDK's receive loop

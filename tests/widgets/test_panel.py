@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import mcp_types as types
@@ -11,25 +10,14 @@ import pytest
 from mcp.server.lowlevel import Server
 
 from anvia_nb import mcp
-from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.core.types import CallOutcome
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
-from anvia_nb.widgets.tool_form import ToolForm, forget_arguments
+from anvia_nb.widgets.tool_form import ToolForm
 
 WAIT_SECONDS = 30.0
-
-
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    forget_arguments()
-    rt = Runtime()
-    try:
-        yield rt
-    finally:
-        rt.shutdown()
-        forget_arguments()
 
 
 async def no_tools(ctx: Any, params: Any) -> types.ListToolsResult:

@@ -18,8 +18,8 @@ from mcp.server.lowlevel import Server
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
-from anvia_nb.core.demo.handlers import build_server
 from anvia_nb.core.types import ToolInfo
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
@@ -44,8 +44,8 @@ def fill(tool_form: ToolForm, **values: Any) -> None:
         tool_form.arguments.field(name).input.value = value
 
 
-def test_an_untouched_required_field_disables_call_and_says_why(runtime: Runtime) -> None:
-    echo = form("demo.echo", runtime=runtime)
+def test_an_untouched_required_field_disables_call_and_says_why(demo_runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=demo_runtime)
     assert echo.call_button.disabled
     assert echo.reason.value == "Cannot call yet: message: required, but empty"
     assert echo.call() is False and echo.last_outcome is None
@@ -55,8 +55,8 @@ def test_an_untouched_required_field_disables_call_and_says_why(runtime: Runtime
     assert echo.call_button.disabled and "message: required, but empty" in echo.reason.value
 
 
-def test_an_invalid_value_disables_call_with_the_problem_as_reason(runtime: Runtime) -> None:
-    add = form("demo.add", runtime=runtime)
+def test_an_invalid_value_disables_call_with_the_problem_as_reason(demo_runtime: Runtime) -> None:
+    add = form("demo.add", runtime=demo_runtime)
     fill(add, a="2", b="x")
     assert add.call_button.disabled
     assert add.reason.value.startswith("Cannot call yet: b:")
@@ -64,8 +64,8 @@ def test_an_invalid_value_disables_call_with_the_problem_as_reason(runtime: Runt
     assert not add.call_button.disabled
 
 
-def test_clicking_call_shows_the_result_with_provenance_in_the_result_area(runtime: Runtime) -> None:
-    add = form("demo", "add", runtime=runtime)
+def test_clicking_call_shows_the_result_with_provenance_in_the_result_area(demo_runtime: Runtime) -> None:
+    add = form("demo", "add", runtime=demo_runtime)
     fill(add, a="2", b="3")
     add.call_button.click()
     outcome = add.wait(WAIT_SECONDS)
@@ -76,12 +76,12 @@ def test_clicking_call_shows_the_result_with_provenance_in_the_result_area(runti
     assert "5" in text
     html = add.output.outputs[0]["data"]["text/html"]
     assert "anvia-header" in html
-    assert list(runtime.history)[-1] is outcome
+    assert list(demo_runtime.history)[-1] is outcome
     assert add.progress.bar_style == "success" and not add.running
 
 
-def test_server_text_in_a_result_is_escaped_in_the_result_area(runtime: Runtime) -> None:
-    echo = form("demo.echo", runtime=runtime)
+def test_server_text_in_a_result_is_escaped_in_the_result_area(demo_runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message='<img src=x onerror="window.__anvia_pwned=1">')
     echo.call()
     echo.wait(WAIT_SECONDS)
@@ -90,8 +90,8 @@ def test_server_text_in_a_result_is_escaped_in_the_result_area(runtime: Runtime)
     assert "&lt;img src=x onerror=" in html
 
 
-def test_the_click_handler_returns_at_once_while_the_call_runs(runtime: Runtime) -> None:
-    slow = form("demo.slow", runtime=runtime)
+def test_the_click_handler_returns_at_once_while_the_call_runs(demo_runtime: Runtime) -> None:
+    slow = form("demo.slow", runtime=demo_runtime)
     fill(slow, steps="600", delay_seconds="0.1")  # a minute: a click that waited for it would show it done
     slow.call_button.click()
     assert slow.running
@@ -102,8 +102,8 @@ def test_the_click_handler_returns_at_once_while_the_call_runs(runtime: Runtime)
     assert slow.cancel_button.disabled and not slow.call_button.disabled
 
 
-def test_the_progress_bar_follows_the_server_and_reaches_its_total(runtime: Runtime) -> None:
-    slow = form("demo.slow", runtime=runtime)
+def test_the_progress_bar_follows_the_server_and_reaches_its_total(demo_runtime: Runtime) -> None:
+    slow = form("demo.slow", runtime=demo_runtime)
     fill(slow, steps="5", delay_seconds="0.02")
     slow.call()
     outcome = slow.wait(WAIT_SECONDS)
@@ -115,10 +115,10 @@ def test_the_progress_bar_follows_the_server_and_reaches_its_total(runtime: Runt
 
 
 def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stays_usable(
-    runtime: Runtime, caplog: pytest.LogCaptureFixture, eventually: Callable[..., None]
+    demo_runtime: Runtime, caplog: pytest.LogCaptureFixture, eventually: Callable[..., None]
 ) -> None:
     caplog.set_level(logging.INFO, logger="anvia_nb.demo_server")
-    slow = form("demo.slow", runtime=runtime)
+    slow = form("demo.slow", runtime=demo_runtime)
     fill(slow, steps="2000", delay_seconds="0.05")  # 100 s: only the cancel can end it within the wait
     slow.call()
     eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
@@ -128,7 +128,7 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     assert slow.last_outcome is None and not slow.running
     eventually(lambda: "slow cancelled after" in caplog.text, 30, "the server to see the cancellation")
 
-    echo = form("demo.echo", runtime=runtime)
+    echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message="still here")
     echo.call()
     outcome = echo.wait(WAIT_SECONDS)
@@ -139,20 +139,20 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     slow.wait(30)
 
 
-def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(runtime: Runtime) -> None:
-    first = form("demo.add", runtime=runtime)
+def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(demo_runtime: Runtime) -> None:
+    first = form("demo.add", runtime=demo_runtime)
     fill(first, a="1.5", b="4")
     first.call()
     first.wait(WAIT_SECONDS)
     assert remembered_arguments("demo", "add") == {"a": 1.5, "b": 4}
-    second = form("demo.add", runtime=runtime)
+    second = form("demo.add", runtime=demo_runtime)
     assert second.arguments.value == {"a": 1.5, "b": 4}
     assert not second.call_button.disabled
-    assert form("demo.echo", runtime=runtime).arguments.field("message").input.value == ""
+    assert form("demo.echo", runtime=demo_runtime).arguments.field("message").input.value == ""
 
 
-def test_a_destructive_tool_warns_before_it_is_called(runtime: Runtime) -> None:
-    crash = form("demo.crash", runtime=runtime)
+def test_a_destructive_tool_warns_before_it_is_called(demo_runtime: Runtime) -> None:
+    crash = form("demo.crash", runtime=demo_runtime)
     assert crash.warning.layout.display is None
     assert "Warning: destructive tool." in crash.warning.value
     assert "demo · crash declares destructiveHint: true" in crash.warning.value
@@ -160,17 +160,17 @@ def test_a_destructive_tool_warns_before_it_is_called(runtime: Runtime) -> None:
     assert crash.call_button.button_style == "danger"
     assert "hints from the server: may change things, destructive" in crash.header.value
 
-    echo = form("demo.echo", runtime=runtime)
+    echo = form("demo.echo", runtime=demo_runtime)
     assert echo.warning.value == "" and echo.warning.layout.display == "none"
     assert echo.call_button.description == "Call"
 
 
-def test_a_servers_title_and_description_are_shown_escaped_in_the_header(runtime: Runtime) -> None:
-    server = runtime.server("demo")
+def test_a_servers_title_and_description_are_shown_escaped_in_the_header(demo_runtime: Runtime) -> None:
+    server = demo_runtime.server("demo")
     info = ToolInfo(server="demo", name="echo", title="<b>bold</b>",
                     description='<img src=x onerror="window.__anvia_pwned=1">\u202eevil',
                     annotations={"destructiveHint": True})
-    tool_form = ToolForm(Tool(info, server), runtime=runtime)
+    tool_form = ToolForm(Tool(info, server), runtime=demo_runtime)
     header = tool_form.header.value
     assert "<img" not in header and "<b>bold" not in header
     assert "&lt;img src=x onerror=" in header and "&lt;b&gt;bold&lt;/b&gt;" in header
@@ -178,8 +178,8 @@ def test_a_servers_title_and_description_are_shown_escaped_in_the_header(runtime
     assert "description from server demo" in header
 
 
-def test_a_tool_error_is_shown_as_an_error(runtime: Runtime) -> None:
-    fail = form("demo.fail", runtime=runtime)
+def test_a_tool_error_is_shown_as_an_error(demo_runtime: Runtime) -> None:
+    fail = form("demo.fail", runtime=demo_runtime)
     fill(fail, message="it broke")
     fail.call()
     outcome = fail.wait(WAIT_SECONDS)
@@ -189,38 +189,38 @@ def test_a_tool_error_is_shown_as_an_error(runtime: Runtime) -> None:
 
 
 def test_a_form_whose_connection_closed_says_so_in_place_and_recovers_when_the_name_reconnects(
-    runtime: Runtime,
+    demo_runtime: Runtime,
 ) -> None:
-    echo = form("demo.echo", runtime=runtime)
+    echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message="hi")
-    old = runtime.server("demo")
-    runtime.close("demo")  # what a notebook ending with %mcp close does after Run All
+    old = demo_runtime.server("demo")
+    demo_runtime.close("demo")  # what a notebook ending with %mcp close does after Run All
     assert echo.closed and echo.status.layout.display is None
     assert "demo is closed: reconnect with %mcp connect demo" in echo.status.value
     assert echo.call_button.disabled and echo.reason.value == "Cannot call yet: the connection demo is closed"
     assert echo.call() is False and echo.last_error is None and echo.output.outputs == ()
     assert "demo is closed" in echo._repr_mimebundle_()["text/plain"]
 
-    runtime.connect(mcp.memory(name="demo", server=build_server()))
-    new = runtime.server("demo")
+    demo_runtime.connect(mcp.memory(name="demo", server=build_server()))
+    new = demo_runtime.server("demo")
     assert new is not old
     assert not echo.closed and echo.status.value == "" and echo.status.layout.display == "none"
     assert not echo.call_button.disabled and echo.arguments.value == {"message": "hi"}
     echo.call_button.click()
     outcome = echo.wait(WAIT_SECONDS)
     assert outcome is not None and outcome.output == "hi" and echo.last_error is None
-    assert runtime.calls()[-1] is outcome
+    assert demo_runtime.calls()[-1] is outcome
 
 
-def test_a_reconnected_name_without_the_tool_says_so_and_keeps_call_disabled(runtime: Runtime) -> None:
-    echo = form("demo.echo", runtime=runtime)
+def test_a_reconnected_name_without_the_tool_says_so_and_keeps_call_disabled(demo_runtime: Runtime) -> None:
+    echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message="hi")
     server = build_server()
-    runtime.close("demo")
-    runtime.connect(mcp.memory(name="other", server=server))  # another name changes nothing
+    demo_runtime.close("demo")
+    demo_runtime.connect(mcp.memory(name="other", server=server))  # another name changes nothing
     assert echo.closed and "demo is closed" in echo.status.value
     bare = Server("bare", on_list_tools=no_tools)  # a server under the same name, without the tool
-    runtime.connect(mcp.memory(name="demo", server=bare))
+    demo_runtime.connect(mcp.memory(name="demo", server=bare))
     assert echo.closed and echo.status.value.count("demo is connected again, but has no tool echo") == 1
     assert echo.call_button.disabled
 
@@ -250,22 +250,22 @@ def test_without_widgets_a_form_reads_as_what_it_is_for_with_its_tool_and_server
     assert live_children() <= before
 
 
-def test_unknown_names_raise_one_line_errors(runtime: Runtime) -> None:
+def test_unknown_names_raise_one_line_errors(demo_runtime: Runtime) -> None:
     with pytest.raises(UnknownConnectionError, match="No connection named 'dmeo'.*Did you mean demo"):
-        form("dmeo.echo", runtime=runtime)
+        form("dmeo.echo", runtime=demo_runtime)
     with pytest.raises(UnknownToolError, match="has no tool 'ecko'"):
-        form("demo.ecko", runtime=runtime)
+        form("demo.ecko", runtime=demo_runtime)
     with pytest.raises(UnknownToolError, match=r"NAME\.TOOL"):
-        form("demo", runtime=runtime)
+        form("demo", runtime=demo_runtime)
     with pytest.raises(UnknownToolError) as caught:
-        form(("demo", "nope"), runtime=runtime)
+        form(("demo", "nope"), runtime=demo_runtime)
     assert "\n" not in str(caught.value)
 
 
-def test_a_tool_object_or_a_pair_names_the_same_tool(runtime: Runtime) -> None:
-    tool = runtime.server("demo").tool("echo")
-    by_object = form(tool, runtime=runtime)
-    by_pair = form(("demo", "echo"), runtime=runtime)
+def test_a_tool_object_or_a_pair_names_the_same_tool(demo_runtime: Runtime) -> None:
+    tool = demo_runtime.server("demo").tool("echo")
+    by_object = form(tool, runtime=demo_runtime)
+    by_pair = form(("demo", "echo"), runtime=demo_runtime)
     assert by_object.info == by_pair.info == tool.info
     fill(by_object, message="object")
     by_object.call()

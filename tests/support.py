@@ -1,0 +1,101 @@
+"""What several test folders share, imported by name (pyproject puts tests/ on pytest's path):
+the demo server's command line, the /proc process walker, bounded waits, and where
+scripts/setup-test caches what the tests need.
+
+Tests never install anything. ``require_setup`` turns a missing cached part into a skip whose
+reason names the setup command, or, under ``CI=true``, into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_ARGS = ["-m", "anvia_nb.demo_server"]
+DEMO_STDIO = f"--stdio {sys.executable} -m anvia_nb.demo_server"
+SETUP_COMMAND = "scripts/setup-test"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false")
+
+
+def cache_dir() -> Path:
+    """Where scripts/setup-test puts the third-party servers and Binder's environment."""
+    return Path(os.environ.get("ANVIA_NB_CACHE") or REPO / ".cache")
+
+
+def servers_venv() -> Path:
+    """The venv with mcp-server-time and mcp-server-git."""
+    return cache_dir() / "servers"
+
+
+def binder_venv() -> Path:
+    """The venv built by binder/'s own install steps."""
+    return cache_dir() / "binder" / "venv"
+
+
+def setup_missing(ready_file: Path, what: str) -> str | None:
+    """The reason a cached part is unusable, or None when scripts/setup-test made it."""
+    if ready_file.exists():
+        return None
+    return f"{what} not installed in {ready_file.parent}: run {SETUP_COMMAND}"
+
+
+def require_setup(ready_file: Path, what: str) -> None:
+    """Skip (fail under CI) unless scripts/setup-test made ``ready_file``."""
+    reason = setup_missing(ready_file, what)
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def child_pids(parent: int | None = None, *, include_zombies: bool = False) -> set[int]:
+    """Live descendants of ``parent`` (default: this process), read from /proc."""
+    parent = os.getpid() if parent is None else parent
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        state, ppid = fields[0], int(fields[1])
+        if include_zombies or state != "Z":
+            children.setdefault(ppid, []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [parent]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            if pid not in found:
+                found.add(pid)
+                todo.append(pid)
+    return found
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (checked by pid: an orphan is re-parented)."""
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, what: str = "condition") -> None:
+    """Poll ``predicate`` until true; the bound only proves nothing hangs (no fixed sleeps)."""
+    deadline = time.monotonic() + timeout_seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_seconds}s waiting for {what}")
+        time.sleep(0.02)
