@@ -99,3 +99,7 @@ def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, wha
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout_seconds}s waiting for {what}")
         time.sleep(0.02)
+
+# How long a test waits for something that should happen (a call, a progress step, a prompt): a
+# bound that only proves nothing hangs, far beyond what a busy machine needs.
+WAIT_SECONDS = 30.0

@@ -8,6 +8,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
+from support import WAIT_SECONDS
 
 from anvia_nb import mcp
 from anvia_nb.core.types import CallOutcome
@@ -16,8 +17,6 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
 from anvia_nb.widgets.tool_form import ToolForm
-
-WAIT_SECONDS = 30.0
 
 
 async def no_tools(ctx: Any, params: Any) -> types.ListToolsResult:

@@ -15,6 +15,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
+from support import WAIT_SECONDS
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
@@ -24,8 +25,6 @@ from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
 from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
-
-WAIT_SECONDS = 30.0
 
 
 def result_text(tool_form: ToolForm) -> str:
