@@ -79,14 +79,14 @@ async def test_over_http_a_free_port_is_announced_and_progress_and_elicitation_w
 
 async def test_over_http_a_required_header_is_enforced_with_401(http_demo_factory: Callable[..., Any]) -> None:
     url: str = http_demo_factory("--require-header", "X-Demo-Token: s3cret").url
-    async with httpx2.AsyncClient() as plain:
+    async with httpx2.AsyncClient(timeout=60) as plain:
         refused = await plain.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "server/discover"})
         wrong = await plain.post(url, json={}, headers={"X-Demo-Token": "guess"})
     assert refused.status_code == 401
     assert wrong.status_code == 401
     assert "s3cret" not in refused.text
     async with (
-        httpx2.AsyncClient(headers={"X-Demo-Token": "s3cret"}) as authorised,
+        httpx2.AsyncClient(headers={"X-Demo-Token": "s3cret"}, timeout=60) as authorised,
         mcp.Client(streamable_http_client(url, http_client=authorised)) as client,
     ):
         result = await client.call_tool("echo", {"message": "let in"})
