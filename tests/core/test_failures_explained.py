@@ -23,10 +23,6 @@ LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 TOKEN = "tok-123456789"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
 
 @pytest.fixture
 def runtime() -> Iterator[Runtime]:

@@ -4,9 +4,9 @@ are refused before sending, and key=value is JSON only where JSON is valid for t
 from __future__ import annotations
 
 import pytest
-from conftest import run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
 
 from anvia_nb.errors import ToolTimeoutError
 from anvia_nb.magic._arguments import unknown_names

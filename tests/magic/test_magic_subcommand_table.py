@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
 from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
 
 from anvia_nb.magic import subcommands
 from anvia_nb.magic.subcommands import TABLE, Subcommand
