@@ -189,14 +189,14 @@ def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form
 
 
 def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(
-    runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
-    with enable_elicitation("demo", runtime=runtime, callback=lambda request: {"action": "decline"}) as router:
-        assert router_for(runtime.server("demo")) is router
-        assert runtime.call("demo", "confirm_action", {"action": "inside"}).output == "Declined: inside"
-    assert router_for(runtime.server("demo")) is None
-    assert runtime.server("demo").client.elicitation_handler is None
-    confirm, prompt = ask(runtime, "after", eventually)  # a later form asks the person again
+    with enable_elicitation("demo", runtime=demo_runtime, callback=lambda request: {"action": "decline"}) as router:
+        assert router_for(demo_runtime.server("demo")) is router
+        assert demo_runtime.call("demo", "confirm_action", {"action": "inside"}).output == "Declined: inside"
+    assert router_for(demo_runtime.server("demo")) is None
+    assert demo_runtime.server("demo").client.elicitation_handler is None
+    confirm, prompt = ask(demo_runtime, "after", eventually)  # a later form asks the person again
     assert prompt.form is not None
     prompt.form.field("confirm").input.value = True
     prompt.accept_button.click()
@@ -204,21 +204,21 @@ def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(
     assert outcome is not None and outcome.output == "Confirmed: after"
 
 
-def test_removing_a_callback_restores_the_handler_it_replaced(runtime: Runtime) -> None:
-    server = runtime.server("demo")
+def test_removing_a_callback_restores_the_handler_it_replaced(demo_runtime: Runtime) -> None:
+    server = demo_runtime.server("demo")
     approve = enable_elicitation(server, callback=lambda r: {"action": "accept", "content": {"confirm": True}})
     decline = enable_elicitation(server, callback=lambda r: {"action": "decline"})
-    assert runtime.call("demo", "confirm_action", {"action": "a"}).output == "Declined: a"
+    assert demo_runtime.call("demo", "confirm_action", {"action": "a"}).output == "Declined: a"
     decline.remove()
     decline.remove()  # idempotent
     assert router_for(server) is approve
-    assert runtime.call("demo", "confirm_action", {"action": "b"}).output == "Confirmed: b"
+    assert demo_runtime.call("demo", "confirm_action", {"action": "b"}).output == "Confirmed: b"
     outer = enable_elicitation(server, callback=lambda r: {"action": "decline"})
     approve.remove()  # out of order: the newer one stays in charge, then falls back past it
-    assert runtime.call("demo", "confirm_action", {"action": "c"}).output == "Declined: c"
+    assert demo_runtime.call("demo", "confirm_action", {"action": "c"}).output == "Declined: c"
     outer.remove()
     assert server.client.elicitation_handler is None and router_for(server) is None
-    assert runtime.call("demo", "confirm_action", {"action": "d"}).output == "Cancelled: d"
+    assert demo_runtime.call("demo", "confirm_action", {"action": "d"}).output == "Cancelled: d"
 
 
 SEP1034_SCHEMA: dict[str, Any] = {

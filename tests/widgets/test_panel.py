@@ -217,10 +217,14 @@ def test_wait_returns_only_once_everything_showing_the_call_is_up_to_date(runtim
         release.wait(WAIT_SECONDS)
 
     add.on_outcome(slow_listener)
-    add.call_button.click()
+    # A fast call may end before click() returns, and then the listeners run in the clicking
+    # thread: click from a thread of its own so this one can look while the listener holds.
+    clicker = threading.Thread(target=add.call_button.click)
+    clicker.start()
     assert entered.wait(WAIT_SECONDS)
     with pytest.raises(TimeoutError):
         add.wait(0)  # a listener still runs: the call is not settled yet
     release.set()
+    clicker.join(WAIT_SECONDS)
     outcome = add.wait(WAIT_SECONDS)
     assert outcome is not None and explorer.history == [outcome] and not explorer.rerun_button.disabled
