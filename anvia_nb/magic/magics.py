@@ -22,11 +22,11 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_exp
 from traitlets import Bool, Enum, Float, Int, observe
 
 from anvia_nb.display import RenderSettings, ResultView
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic.subcommands import parse_line
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.connections import McpConnection
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
-__all__ = ["McpMagics", "connect_line", "report_warnings"]
+__all__ = ["McpMagics", "connect_error_line", "connect_line", "report_warnings"]
 
 
 def report_warnings(warnings: list[str]) -> None:
@@ -53,6 +53,15 @@ def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
             "then connect again."
         )
     return {name: os.environ[name] for name in names}
+
+
+def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
+    """A failed connect in one line: anvia_nb's words, then the server's stderr tail as the policy
+    may show it (masked; the policy's hidden text instead when server errors are hidden)."""
+    if error.stderr and policy.hides() and not policy.hides(error):
+        ours = str(error).split("\n", 1)[0]  # the stderr tail is added after the message's one line
+        return policy.line(f"{ours} {HIDDEN_SERVER_ERROR}")
+    return policy.error_line(error, policy.limits.text_chars)
 
 
 def connect_line(connection: McpConnection, runtime: Runtime) -> str:
@@ -214,10 +223,37 @@ class McpMagics(Magics):
         connections = self._connections(command)
         self._pending_secrets = tuple(s for c in connections for s in c.secrets())
         for connection in connections:
-            _server, warnings = runtime.run(self._bounded_connect(connection, scope))
+            _server, warnings = self._open(connection, scope)
             report_warnings(warnings)
             opened.append(connection.name)
             print(connect_line(connection, runtime))
+        return opened
+
+    def _open(self, connection: McpConnection, scope: Scope) -> tuple[Any, list[str]]:
+        """One connect, failing in words a person can act on.
+
+        A failure shows its cause (the server's last stderr lines, or the policy's hidden text)
+        and one line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and
+        says so in one line.
+        """
+        runtime = self.runtime
+        name = connection.name
+        try:
+            opened: tuple[Any, list[str]] = runtime.run(self._bounded_connect(connection, scope))
+        except KeyboardInterrupt:
+            if self.show_tracebacks:
+                raise
+            raise UsageError(f"connect to {name} was interrupted; the server was stopped.") from None
+        except ConnectError as exc:
+            if self.show_tracebacks:
+                raise
+            policy = self.show_policy(self._known_secrets())
+            line = connect_error_line(exc, policy)
+            try:
+                runtime.log(name)
+            except AnviaError:
+                raise UsageError(line) from None
+            raise UsageError(f"{line}\n%mcp log {name} shows the whole log.") from None
         return opened
 
     async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:

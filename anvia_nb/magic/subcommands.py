@@ -135,7 +135,7 @@ def _close(magics: McpMagics, command: p.CloseCommand) -> None:
         report_warnings(runtime.close_all())
         return
     for name in command.names:
-        runtime.entry(name)  # every name is checked before anything is closed
+        runtime.log(name)  # every name is checked first; a failed connect (only its log is left) is one
     for name in command.names:
         report_warnings(runtime.close(name))
 

@@ -3,7 +3,8 @@
 - ``fatal``: writes ``fatal: missing API key`` (and the token it was given) to stderr and exits
   before any handshake, as a server without its configuration does;
 - ``modern``: the SDK's ``MCPServer`` (protocol 2026-07-28) with ``chatter``, a tool that logs at
-  four levels, and ``needs_url``, a tool that answers MCP error -32042 (URL elicitation required);
+  four levels, and ``needs_url``, a tool that answers MCP error -32042 (URL elicitation required)
+  with the URL in ``NEEDS_URL`` (a sign-in page by default);
 - ``legacy``: a hand-written server that only knows the ``initialize`` handshake (2025-06-18):
   it records ``logging/setLevel`` and its ``chatter`` logs at the four levels from that level up.
 """
@@ -44,7 +45,8 @@ def modern() -> None:
     async def needs_url() -> str:
         """Answer MCP error -32042: the person must sign in first."""
         params = ElicitRequestURLParams(
-            mode="url", message="Sign in to the files service", url=URL, elicitation_id="sign-in-1"
+            mode="url", message="Sign in to the files service", url=os.environ.get("NEEDS_URL", URL),
+            elicitation_id="sign-in-1",
         )
         raise UrlElicitationRequiredError([params], "MCP error -32042: Authorization required")
 

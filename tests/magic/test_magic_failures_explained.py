@@ -1,0 +1,150 @@
+"""Failures that explain themselves in the cell: a failed connect shows why and where its whole log
+is, closes quietly, hides server text when asked; -32042 shows its URL as text and as a link the
+person may follow; ``key=value`` with a JSON value sends that JSON. Real servers over stdio."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import run
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+
+from anvia_nb.magic._help import help_text
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
+
+LOG_SERVER = str(Path(__file__).parents[1] / "core" / "log_server.py")
+TOKEN = "tok-5e7c1d9a2b8f"
+SIGN_IN = "https://auth.example.com/sign-in?session=abc"
+
+
+def _fatal(ip: InteractiveShell, name: str = "typo") -> str:
+    """``%mcp connect`` of a server that exits at once; the cell's error text."""
+    with pytest.raises(UsageError) as caught:
+        run(ip, f"connect {name} --env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {LOG_SERVER} fatal")
+    return str(caught.value)
+
+
+def _needs_url(ip: InteractiveShell, url: str = "", secret: str = "") -> dict[str, str]:
+    """``%mcp call m.needs_url`` of a server answering -32042 with ``url``; the result's bundle."""
+    env = f"--env NEEDS_URL={url!r} " if url else ""
+    env += f"--env API_TOKEN={secret} " if secret else ""
+    run(ip, f"connect m {env}--stdio {sys.executable} {LOG_SERVER} modern")
+    view = run(ip, "call m.needs_url")
+    assert view.status == "failed"
+    bundle: dict[str, str] = view._repr_mimebundle_()
+    return bundle
+
+
+# -- a failed connect ------------------------------------------------------------------------
+
+
+def test_a_failed_connect_shows_the_servers_last_words_masked_and_one_line_saying_where_the_log_is(
+    ip: InteractiveShell,
+) -> None:
+    shown = _fatal(ip)
+    assert "fatal: missing API key" in shown
+    assert TOKEN not in shown and MASK in shown
+    assert shown.splitlines()[-1] == "%mcp log typo shows the whole log."
+    assert shown.count("%mcp log") == 1
+    run(ip, "close typo")
+
+
+def test_closing_a_failed_connect_is_quiet_and_forgets_its_log(
+    ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fatal(ip)
+    capsys.readouterr()
+    run(ip, "log typo")
+    assert "fatal: missing API key" in capsys.readouterr().out
+    run(ip, "close typo")
+    assert capsys.readouterr() == ("", "")
+    with pytest.raises(UsageError, match="No connection named 'typo'"):
+        run(ip, "log typo")
+    with pytest.raises(UsageError, match="No connection named 'typo'"):
+        run(ip, "close typo")  # once forgotten, it is unknown again
+
+
+def test_with_server_errors_hidden_a_failed_connect_shows_none_of_the_servers_stderr(ip: InteractiveShell) -> None:
+    ip.run_line_magic("config", "McpMagics.hide_server_errors = True")
+    shown = _fatal(ip)
+    assert "fatal" not in shown and "starting up" not in shown and "API key" not in shown
+    assert HIDDEN_SERVER_ERROR in shown
+    assert "Connecting to 'typo' failed" in shown  # anvia_nb's own words stay
+    assert shown.splitlines()[-1] == "%mcp log typo shows the whole log."
+    run(ip, "close typo")
+
+
+# -- MCP error -32042: a URL the person may open ------------------------------------------------
+
+
+def test_url_elicitation_shows_the_url_as_text_and_as_a_link_that_opens_nothing_by_itself(
+    ip: InteractiveShell,
+) -> None:
+    bundle = _needs_url(ip)
+    assert SIGN_IN in bundle["text/plain"]
+    html = bundle["text/html"]
+    assert html.count("<a ") == 1
+    assert f'<a href="{SIGN_IN}" rel="noopener noreferrer" target="_blank"' in html
+    assert "<script" not in html and "window.open" not in html and "<iframe" not in html
+
+
+def test_a_url_link_is_escaped_and_masked(ip: InteractiveShell) -> None:
+    url = f'https://auth.example.com/in?a=1&b="x"><script>alert(1)</script>&t={TOKEN}'
+    bundle = _needs_url(ip, url, secret=TOKEN)
+    html = bundle["text/html"]
+    assert TOKEN not in html and TOKEN not in bundle["text/plain"]
+    assert "<script" not in html
+    assert 'href="https://auth.example.com/in?a=1&amp;b=&quot;x&quot;&gt;&lt;script&gt;' in html
+    assert MASK in html
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,<b>hi</b>"])
+def test_only_http_and_https_urls_become_links(ip: InteractiveShell, url: str) -> None:
+    bundle = _needs_url(ip, url)
+    assert "<a " not in bundle["text/html"]
+    assert url in bundle["text/plain"]
+
+
+def test_with_server_errors_hidden_the_url_is_not_shown(ip: InteractiveShell) -> None:
+    ip.run_line_magic("config", "McpMagics.hide_server_errors = True")
+    bundle = _needs_url(ip)
+    assert "auth.example.com" not in str(bundle) and "<a " not in bundle["text/html"]
+    assert HIDDEN_SERVER_ERROR in bundle["text/plain"]
+
+
+# -- key=value with a JSON value ---------------------------------------------------------------
+
+
+def test_a_json_object_or_list_after_key_equals_reaches_the_server_as_that_json(
+    ip: InteractiveShell, demo: str
+) -> None:
+    view = run(
+        ip,
+        f'call {demo}.echo_arguments address={{"city":"Oslo", "zip": "0150"}} tags=["a b","c"] '
+        "name='two words' quote={\"said\":\"it's\"} n=3",
+    )
+    assert view.structured == {
+        "address": {"city": "Oslo", "zip": "0150"},
+        "tags": ["a b", "c"],
+        "name": "two words",
+        "quote": {"said": "it's"},
+        "n": 3,
+    }
+
+
+def test_a_value_that_only_looks_like_json_stays_text(ip: InteractiveShell, demo: str) -> None:
+    view = run(ip, f"call {demo}.echo_arguments pattern=[a-z]+ pair=[1]x quoted='{{\"a\": 1}}'")
+    assert view.structured == {"pattern": "[a-z]+", "pair": "[1]x", "quoted": {"a": 1}}
+
+
+# -- help --------------------------------------------------------------------------------------
+
+
+def test_help_says_how_to_pass_a_token_and_where_a_failed_connects_log_is() -> None:
+    text = help_text()
+    assert "--secret-env NAME" in text
+    failed = [line for line in text.splitlines() if "failed" in line and "%mcp log NAME" in line]
+    assert failed, text
