@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from anvia_nb.errors import UnsafeMarkupError
 
-__all__ = ["STYLES", "Html", "element", "join", "text"]
+__all__ = ["STYLES", "Html", "element", "is_link_url", "join", "link", "text"]
 
 ALLOWED_TAGS = frozenset({"div", "span", "pre", "code", "b", "small", "details", "summary", "img", "ul", "li", "br"})
 VOID_TAGS = frozenset({"img", "br"})
@@ -151,3 +151,21 @@ def element(
         return Html(f"<{tag}{rendered}>", _BUILDER)
     inner = "".join(_markup(c) for c in children)
     return Html(f"<{tag}{rendered}>{inner}</{tag}>", _BUILDER)
+
+
+_LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)
+
+
+def is_link_url(url: str) -> bool:
+    """Whether :func:`link` takes ``url``: http or https, with no white space or control character."""
+    return bool(_LINK_URL.match(url))
+
+
+def link(url: str, label: Child) -> Html:
+    """The one ``<a>``: a link a person may follow, never followed by itself (no script, no
+    redirect). Only http(s) URLs; opened in a new tab that gets no ``window.opener`` and no
+    referrer; the URL is escaped. Callers mask the URL first (see ``ShowPolicy``)."""
+    if not is_link_url(url):
+        raise UnsafeMarkupError("a link takes an http or https URL without spaces or control characters")
+    href = html.escape(url, quote=True)
+    return Html(f'<a href="{href}" rel="noopener noreferrer" target="_blank">{_markup(label)}</a>', _BUILDER)

@@ -23,7 +23,7 @@ from anvia_nb.display._blocks import (
     note,
     server_text,
 )
-from anvia_nb.display._html import Html, element
+from anvia_nb.display._html import Html, element, is_link_url, link
 from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import (
     UNSUPPORTED_CONTENT_MESSAGE,
@@ -34,6 +34,7 @@ from anvia_nb.errors import (
     ToolResultError,
     ToolTimeoutError,
     UnsupportedContentError,
+    UrlElicitationRequiredError,
 )
 from anvia_nb.policy import HIDDEN_SERVER_ERROR
 
@@ -104,10 +105,28 @@ def error_block(error: BaseException, ctx: Context, *, list_problems: bool = Tru
     pieces = [server_text(label, f"{kind}: {message}" if message else kind, ctx, error=True)]
     if isinstance(server_words, str) and server_words and server_words not in message:
         pieces.append(server_text(f"error text from server {ctx.server_label}", server_words, ctx, error=True))
+    if isinstance(error, UrlElicitationRequiredError) and error.url:
+        pieces.append(_url_piece(error.url, ctx))
     problems = getattr(error, "problems", None)
     if list_problems and isinstance(error, (ArgumentValidationError, OutputSchemaError)) and problems:
         pieces.append(server_text("problems", "\n".join(map(str, problems)), ctx, error=True))
     return pieces
+
+
+def _url_piece(url: str, ctx: Context) -> Piece:
+    """The URL a server asks the person to open (-32042): as text, and as a link when it is a
+    whole, plain http(s) URL. Masked; nothing opens it but the person."""
+    shown = ctx.policy.line(url, ctx.policy.limits.text_chars)
+    label = f"URL from server {ctx.server_label}: open it yourself if you trust it (nothing was opened)"
+    body: Html | str = link(shown, shown) if shown == ctx.policy.mask(url) and is_link_url(shown) else shown
+    box = element(
+        "div",
+        element("div", label, cls="anvia-label", style="label"),
+        element("div", body, cls="anvia-url", style="pre"),
+        cls="anvia-server-block",
+        style="server-box",
+    )
+    return Piece(box, f"--- {label} ---\n{shown}")
 
 
 def structured_block(
