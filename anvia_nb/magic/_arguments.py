@@ -7,8 +7,10 @@ column where it broke and the text around the spot, in one line, so a person can
 from __future__ import annotations
 
 import difflib
+import io
 import json
 import re
+import shlex
 from typing import Any
 
 from anvia_nb.errors import CommandLineError
@@ -16,6 +18,7 @@ from anvia_nb.errors import CommandLineError
 __all__ = [
     "CommandLineError",
     "arguments_from_json",
+    "call_words",
     "json_prefix",
     "typed_for_schema",
     "unknown_names",
@@ -141,3 +144,61 @@ def arguments_from_json(text: str) -> dict[str, Any] | None:
     except json.JSONDecodeError as exc:
         raise _json_error(text, exc) from exc
     return _object_or_error(value)
+
+
+# A key=value word whose value starts as JSON does (an object or a list).
+_JSON_PAIR = re.compile(r"[^\s='\"\\-][^\s='\"\\]*=(?=[{\[])")
+
+
+def _shell_word(text: str, start: int) -> tuple[str, int]:
+    """The shell word at ``start`` (quotes and backslashes read as a shell does) and where it ends."""
+    stream = io.StringIO(text[start:])
+    lexer = shlex.shlex(stream, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        word = lexer.get_token()
+    except ValueError as exc:  # "No closing quotation"
+        raise CommandLineError(f"Cannot split the line: {exc}; check your quotes.") from exc
+    return word or "", start + stream.tell()
+
+
+def _json_end(text: str, start: int) -> int:
+    """Where a JSON value starting at ``start`` ends, when it parses and a word ends there; else -1."""
+    try:
+        _value, end = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError:
+        return -1
+    return end if end == len(text) or text[end].isspace() else -1
+
+
+def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
+    """The words of a ``call`` line, the JSON object among them and its index among the words (-1).
+
+    Words are shell words, except two kinds read raw, so their quotes and spaces are kept: a word
+    starting with ``{`` or ``[`` (the JSON arguments; only the first such word), and a ``key=value``
+    word whose value is a JSON object or list that parses (``address={"city": "Oslo"}``). A value
+    that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed.
+    """
+    words: list[str] = []
+    arguments: dict[str, Any] | None = None
+    index = -1
+    position = 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position >= len(text):
+            return words, arguments, index
+        if text[position] in "{[" and arguments is None:
+            arguments, length = json_prefix(text[position:])
+            index = len(words)
+            position += length
+            continue
+        pair = _JSON_PAIR.match(text, position)
+        end = _json_end(text, pair.end()) if pair else -1
+        if end >= 0:
+            words.append(text[position:end])
+            position = end
+            continue
+        word, position = _shell_word(text, position)
+        words.append(word)

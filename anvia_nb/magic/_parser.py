@@ -5,7 +5,8 @@ Pure: no IPython, no connections, no I/O. Each subcommand's words become a froze
 only ever sees well-formed commands.
 Which parser handles which word is decided by the one table in :mod:`anvia_nb.magic.subcommands`.
 Lines are split with :func:`shlex.split` (IPython's ``parse_argstring`` keeps quotes), except the
-JSON arguments of ``call``, which are read raw so quotes and braces reach the server untouched.
+JSON of ``call`` (its JSON arguments, and ``key=value`` words whose value is a JSON object or
+list), which is read raw so quotes and braces reach the server untouched.
 An option is recognised as ``--name value`` and as ``--name=value`` wherever it stands.
 """
 
@@ -16,7 +17,7 @@ import shlex
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from anvia_nb.magic._arguments import CommandLineError, arguments_from_json, json_prefix, value_from_text
+from anvia_nb.magic._arguments import CommandLineError, arguments_from_json, call_words, value_from_text
 from anvia_nb.magic._commands import (
     DEFAULT_LOG_LINES,
     CallCommand,
@@ -277,24 +278,6 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 
 
-def _json_start(text: str) -> int:
-    """Where a JSON object or list begins as a word of ``text`` (outside quotes), or -1."""
-    quote = ""
-    escaped = False
-    for index, char in enumerate(text):
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "{[" and (index == 0 or text[index - 1].isspace()):
-            return index
-    return -1
-
-
 _JSON_HERE = "\0json"  # where the JSON object stood among the words
 _CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ... [--timeout S]"
 
@@ -302,16 +285,10 @@ _CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=valu
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S]``; options in either
     spelling anywhere, and never taken for arguments."""
-    start = _json_start(rest)
-    arguments: dict[str, Any] | None = None
-    if start >= 0:
-        before = split(rest[:start])
-        arguments, end = json_prefix(rest[start:])
-        after = split(rest[start + end :])
-        if any(_is_pair(w) for w in before):
-            raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
-    else:
-        before, after = split(rest), []
+    words, arguments, index = call_words(rest)
+    before, after = (words[:index], words[index:]) if index >= 0 else (words, [])
+    if arguments is not None and any(_is_pair(w) for w in before):
+        raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
     timeout: float | None = None
     has_timeout = False
     target = ""
