@@ -22,12 +22,15 @@ _INTRO = "%mcp: connect to MCP servers, list their tools and call them from this
 
 _NOTES = """
 --cell closes the connection when the cell ends (also on errors and interrupts).
-Secrets: keep tokens out of the notebook with --secret-env NAME (or --env NAME without a value):
+Secrets: pass a token with --secret-env NAME (or --env NAME without a value), never in the line:
 the server gets the kernel's own NAME variable, and its value is masked in every output.
 Values of --env names containing TOKEN, KEY, SECRET, PASS, AUTH or CREDENTIAL, --secret-env
 names, and header values are masked too.
 Arguments: key=value is read as JSON only when that reading fits the tool's inputSchema, else it
-is the text typed; names the tool does not take are refused before anything is sent.
+is the text typed; key={"a": 1} and key=[1, 2] send that JSON as typed, quotes and spaces included;
+names the tool does not take are refused before anything is sent.
+A connect that failed shows the server's last stderr lines; %mcp log NAME shows its whole log
+until %mcp close NAME forgets it. The stop button during a connect stops the server.
 
 Settings (%config McpMagics.NAME = VALUE):
   timeout_seconds = 60.0           per call; None = no limit
