@@ -111,16 +111,8 @@ def test_a_kernel_restart_leaves_no_server_process(
     eventually(gone, timeout_seconds=30, what="the servers of the old kernel to exit")
 
 
-def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
-    kernel: Kernel, eventually: Callable[..., Any]
-) -> None:
-    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
-    log = kernel.run(
-        "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.launch.stderr_path)"
-    )
-    msg_id = kernel.client.execute("%mcp call demo.slow steps=600 delay_seconds=0.1")
-    # Interrupt once the server is working on the call, as a person pressing stop would.
-    eventually(lambda: "slow started" in Path(log.strip()).read_text(), timeout_seconds=30, what="the call to start")
+def _interrupt(kernel: Kernel, msg_id: str) -> tuple[str, list[dict[str, Any]], str]:
+    """Interrupt the running cell ``msg_id``: its reply status, its tracebacks and its stderr."""
     kernel.manager.interrupt_kernel()
     errors: list[dict[str, Any]] = []
     stderr: list[str] = []
@@ -137,9 +129,47 @@ def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     reply = kernel.client.get_shell_msg(timeout=TIMEOUT_SECONDS)
     while reply["parent_header"].get("msg_id") != msg_id:
         reply = kernel.client.get_shell_msg(timeout=TIMEOUT_SECONDS)
-    assert reply["content"]["status"] == "error"  # so "Run all" stops here
+    return str(reply["content"]["status"]), errors, "".join(stderr)
+
+
+# A server that never answers the handshake; it writes its pid to the file given, so a test knows
+# when the connect is under way and which process must be gone after it.
+SLOW_START = (
+    '--stdio python -c "import os, sys, time; p = sys.argv[1]; open(p + \'.tmp\', \'w\').write(str(os.getpid())); '
+    'os.replace(p + \'.tmp\', p); time.sleep(120)"'
+)
+
+
+def test_a_kernel_interrupt_during_a_connect_stops_the_server_and_says_so_in_one_line(
+    kernel: Kernel, tmp_path: Path, eventually: Callable[..., Any], pid_alive: Callable[[int], bool]
+) -> None:
+    kernel.run("%load_ext anvia_nb")
+    pid_file = tmp_path / "pid"
+    msg_id = kernel.client.execute(f"%mcp connect slow {SLOW_START} {pid_file}")
+    eventually(pid_file.exists, timeout_seconds=30, what="the server to start")
+    pid = int(pid_file.read_text())
+    status, errors, stderr = _interrupt(kernel, msg_id)
+    assert status == "error"  # so "Run all" stops here
     assert errors == []  # no traceback
-    assert "".join(stderr).strip() == "UsageError: demo.slow was interrupted: the call was cancelled on the server."
+    assert stderr.strip() == "UsageError: connect to slow was interrupted; the server was stopped."
+    eventually(lambda: not pid_alive(pid), timeout_seconds=20, what="the server to exit")
+    assert "slow" not in kernel.run("print(get_ipython().run_line_magic('mcp', 'servers'))")
+
+
+def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
+    kernel: Kernel, eventually: Callable[..., Any]
+) -> None:
+    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    log = kernel.run(
+        "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.launch.stderr_path)"
+    )
+    msg_id = kernel.client.execute("%mcp call demo.slow steps=600 delay_seconds=0.1")
+    # Interrupt once the server is working on the call, as a person pressing stop would.
+    eventually(lambda: "slow started" in Path(log.strip()).read_text(), timeout_seconds=30, what="the call to start")
+    status, errors, stderr = _interrupt(kernel, msg_id)
+    assert status == "error"  # so "Run all" stops here
+    assert errors == []  # no traceback
+    assert stderr.strip() == "UsageError: demo.slow was interrupted: the call was cancelled on the server."
     assert "slow cancelled" in kernel.run("%mcp log demo")
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
 
