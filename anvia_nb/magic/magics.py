@@ -232,8 +232,8 @@ class McpMagics(Magics):
     def _open(self, connection: McpConnection, scope: Scope) -> tuple[Any, list[str]]:
         """One connect, failing in words a person can act on.
 
-        A failure shows its cause (the server's last stderr lines, or the policy's hidden text)
-        and one line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and
+        A failure shows its cause; when the server wrote to stderr, its last lines (or the policy's
+        hidden text) and one line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and
         says so in one line.
         """
         runtime = self.runtime
@@ -249,11 +249,11 @@ class McpMagics(Magics):
                 raise
             policy = self.show_policy(self._known_secrets())
             line = connect_error_line(exc, policy)
-            try:
-                runtime.log(name)
+            try:  # the server wrote to stderr, and its log outlives the failed connect: say where it is
+                kept = bool(exc.stderr) and runtime.log(name).has_stderr
             except AnviaError:
-                raise UsageError(line) from None
-            raise UsageError(f"{line}\n%mcp log {name} shows the whole log.") from None
+                kept = False
+            raise UsageError(f"{line}\n%mcp log {name} shows the whole log." if kept else line) from None
         return opened
 
     async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:
