@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import run
 
 from anvia_nb.magic._help import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
