@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -23,9 +23,27 @@ from urllib.parse import quote
 from anvia_nb._visible import Measure, Prepared, cut
 from anvia_nb.errors import ProtocolError, ToolCallError
 
-__all__ = ["HIDDEN_SERVER_ERROR", "MASK", "Limits", "Prepared", "ShowPolicy", "quotes_a_server", "secret_variants"]
+__all__ = [
+    "HIDDEN_SERVER_ERROR",
+    "MASK",
+    "MIN_SECRET_CHARS",
+    "NOT_MATH_CLASSES",
+    "Limits",
+    "Prepared",
+    "ShowPolicy",
+    "maskable",
+    "quotes_a_server",
+    "secret_variants",
+]
 
 MASK = "••••••"
+MIN_SECRET_CHARS = 6
+"""Shorter values are not masked: a value such as ``1`` or ``v2`` is no secret, masking it would
+shred every number, date and version it occurs in, and the dots would spell out where it was."""
+NOT_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
+"""Classes that keep a front end's MathJax from typesetting an element's text (JupyterLab
+honours ``mathjax_ignore``, classic Notebook ``tex2jax_ignore``): set on every output holding
+server text, so ``$\\href{...}{OK}$`` stays characters."""
 HIDDEN_SERVER_ERROR = "The server reported an error; details are kept in Python (outcome.error)."
 
 
@@ -57,6 +75,11 @@ class Limits:
     """Nesting shown of a JSON value."""
 
 
+def maskable(value: object) -> bool:
+    """Whether a value is long enough to be masked as a secret (see :data:`MIN_SECRET_CHARS`)."""
+    return isinstance(value, str) and len(value.strip()) >= MIN_SECRET_CHARS
+
+
 def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
     """Each secret as it may appear in output: as is, HTML-escaped, JSON-escaped, URL-encoded.
 
@@ -64,7 +87,7 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
     """
     variants: set[str] = set()
     for secret in secrets:
-        if not isinstance(secret, str) or not secret:
+        if not maskable(secret):
             continue
         variants.update(
             (
@@ -77,6 +100,27 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
             )
         )
     return tuple(sorted(variants, key=lambda v: (-len(v), v)))
+
+
+def _merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans with overlapping ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        elif end > start:
+            out.append((start, end))
+    return out
+
+
+def _joined_slice(texts: Sequence[str], starts: Sequence[int], low: int, high: int) -> str:
+    """``"".join(texts)[low:high]`` without joining them."""
+    parts = []
+    for index, text in enumerate(texts):
+        left, right = max(low, starts[index]), min(high, starts[index + 1])
+        if left < right:
+            parts.append(text[left - starts[index] : right - starts[index]])
+    return "".join(parts)
 
 
 def quotes_a_server(error: BaseException | None) -> bool:
@@ -102,8 +146,9 @@ class ShowPolicy:
     limits: Limits = field(default_factory=Limits)
 
     def with_secrets(self, secrets: Iterable[str]) -> ShowPolicy:
-        """This policy, also masking ``secrets`` (e.g. one connection's)."""
-        added = frozenset(s for s in secrets if isinstance(s, str) and s) - self.secrets
+        """This policy, also masking ``secrets`` (e.g. one connection's); values too short to be
+        secrets (under :data:`MIN_SECRET_CHARS`) are not masked."""
+        added = frozenset(s for s in secrets if maskable(s)) - self.secrets
         return replace(self, secrets=self.secrets | added) if added else self
 
     @cached_property
@@ -137,12 +182,20 @@ class ShowPolicy:
     # -- cutting ---------------------------------------------------------------------------
 
     def prepare(
-        self, text: str, limit: int, *, measure: Measure = "source", max_markers: int | None = None
+        self,
+        text: str,
+        limit: int,
+        *,
+        measure: Measure = "source",
+        max_markers: int | None = None,
+        also_masked: Sequence[tuple[int, int]] = (),
     ) -> Prepared:
         """``text`` cut to ``limit``, secrets masked (a secret across the cut too), specials marked.
 
         ``measure="source"`` counts the characters the server sent (a result); ``"shown"`` the
-        characters shown (a label's width). ``hidden_chars`` is exact either way.
+        characters shown (a label's width). ``hidden_chars`` is exact either way. ``also_masked``
+        are spans to mask as well: the parts of a secret split across texts shown one after
+        another (see :meth:`split_secrets`).
         """
         limit = max(0, limit)
         # Read only as far as the limit can reach; secrets are looked for one secret further.
@@ -151,10 +204,46 @@ class ShowPolicy:
         pattern = self._pattern
         if pattern is not None:
             spans = [m.span() for m in pattern.finditer(text, 0, reach + len(self._variants[0]))]
+            spans = _merged([*spans, *also_masked])
             spans = [s for s in spans if s[0] < reach]
             reach = max([reach, *(end for _, end in spans)])
         prepared = cut(text[:reach], limit, spans, MASK, measure=measure, max_markers=max_markers)
         return replace(prepared, hidden_chars=prepared.hidden_chars + len(text) - reach)
+
+    def split_secrets(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
+        """For texts shown one after another, the spans of each that hold part of a secret split
+        across them ("sk-live-" in one text item, "a1b2c3d4" in the next); per text, in its own
+        offsets. Only the seams are read: cost follows the number of texts, not their length.
+        """
+        found: list[set[tuple[int, int]]] = [set() for _ in texts]
+        pattern = self._pattern
+        if pattern is None or len(texts) < 2:
+            return [[] for _ in texts]
+        reach = len(self._variants[0]) - 1
+        starts = [0]
+        for text in texts:
+            starts.append(starts[-1] + len(text))
+        for seam in starts[1:-1]:
+            low, high = max(0, seam - reach), min(starts[-1], seam + reach)
+            window = _joined_slice(texts, starts, low, high)
+            for match in pattern.finditer(window):
+                start, end = low + match.start(), low + match.end()
+                if start < seam < end:
+                    for index, text_start in enumerate(starts[:-1]):
+                        left, right = max(start, text_start), min(end, starts[index + 1])
+                        if left < right:
+                            found[index].add((left - text_start, right - text_start))
+        return [sorted(spans) for spans in found]
+
+    @staticmethod
+    def not_math(text: str) -> str:
+        """Text whose ``$``, ``$$``, ``\\(`` and ``\\[`` a front end's MathJax shows as characters.
+
+        For the places where :data:`NOT_MATH_CLASSES` cannot be set (an ipywidgets description is
+        typeset on its own): backslashes and dollars are escaped as TeX's processEscapes reads
+        them, so the typeset text reads exactly as the server sent it and no math is made.
+        """
+        return text.replace("\\", "\\\\").replace("$", "\\$")
 
     def head(self, text: str, limit: int) -> tuple[str, int]:
         """The first ``limit`` characters the server sent, masked, specials kept (for JSON values).
