@@ -1,9 +1,17 @@
 """Lazy connection objects: ``mcp.stdio(...)`` and ``mcp.http(...)`` (seed 001).
 
 Creating one starts nothing; ``await connection.connect()`` starts the process or opens the
-socket. Each connection also knows its *secrets* (header values, a URL's password or secret
-query values, env values whose names mark them) so every display of it can mask them: core only
-discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
+socket. Each connection also knows its *secrets*, so every display of it (its ``repr`` too) can
+mask them: core only discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
+
+A secret is the value of a credential header (Authorization, Cookie, X-Api-Key, any name with
+TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it), the token after
+``Bearer``; a URL's user name and password and every query value (``sig=``, ``code=`` carry no
+marker); an env value whose name marks it, and the user name, password and query values of a URL
+in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
+command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
+the secrets of a URL in an argument. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
+are not masked: :meth:`StdioConnection.unmasked` names them so the connect output can say so.
 """
 
 from __future__ import annotations
@@ -12,26 +20,130 @@ import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy, maskable
 
-__all__ = ["HttpConnection", "McpConnection", "MemoryConnection", "StdioConnection", "is_secret_name", "mcp"]
+__all__ = [
+    "HttpConnection",
+    "McpConnection",
+    "MemoryConnection",
+    "StdioConnection",
+    "is_secret_header",
+    "is_secret_name",
+    "mcp",
+    "unmasked_note",
+    "url_secrets",
+]
 
 _SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
+_SECRET_HEADER = re.compile(r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|SIGNATURE", re.IGNORECASE)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]+")
+_OPTION = re.compile(r"^-{1,2}([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:=(.*))?$", re.DOTALL)
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)=(.*)$", re.DOTALL)
+
+Named = tuple[tuple[str, str], ...]
+"""Secrets with where they were found (``("env AUTH_TOKEN", value)``), for the connect note."""
 
 
 def is_secret_name(name: str) -> bool:
     """Whether an env or query name marks its value as a secret (TOKEN, KEY, SECRET, PASS...)."""
     return bool(_SECRET_NAME.search(name))
+
+
+def is_secret_header(name: str) -> bool:
+    """Whether a header carries a credential: Authorization, Cookie, X-Api-Key, X-Auth-Token...
+
+    ``X-Api-Version`` or ``Accept`` do not: their values are shown as they are.
+    """
+    return bool(_SECRET_HEADER.search(name))
+
+
+def url_secrets(text: str, where: str) -> Named:
+    """The user name, password and every query or fragment value of each URL in ``text``."""
+    found: list[tuple[str, str]] = []
+    for match in _URL.finditer(text):
+        try:
+            parts = urlsplit(match.group())
+            username, password = parts.username, parts.password
+        except ValueError:
+            continue
+        for label, value in (("user name", username), ("password", password)):
+            if value:
+                found.append((f"{where} URL {label}", value))
+                found.append((f"{where} URL {label}", unquote(value)))
+        for key, value in (*parse_qsl(parts.query), *parse_qsl(parts.fragment)):
+            if value:
+                found.append((f"{where} URL query {key}", value))
+    return tuple(found)
+
+
+def _header_secrets(headers: Mapping[str, str]) -> Named:
+    found: list[tuple[str, str]] = []
+    for key, value in headers.items():
+        if not value or not is_secret_header(key):
+            continue
+        found.append((f"header {key}", value))
+        # "Bearer abc", "Basic abc": the credential alone is a secret too
+        found.extend((f"header {key}", part) for part in value.split()[1:])
+    return tuple(found)
+
+
+def _arg_secrets(args: Sequence[str]) -> Named:
+    """``--api-key VALUE``, ``--token=VALUE``, ``API_KEY=VALUE`` and URLs in a command line."""
+    found: list[tuple[str, str]] = []
+    for index, arg in enumerate(args):
+        found.extend(url_secrets(arg, f"argument {index}"))
+        option, assignment = _OPTION.match(arg), _ASSIGNMENT.match(arg)
+        if option and is_secret_name(option.group(1)):
+            if option.group(2) is not None:
+                found.append((f"option --{option.group(1)}", option.group(2)))
+            elif index + 1 < len(args) and not args[index + 1].startswith("-"):
+                found.append((f"option --{option.group(1)}", args[index + 1]))
+        elif assignment and is_secret_name(assignment.group(1)):
+            found.append((f"argument {assignment.group(1)}", assignment.group(2)))
+    return tuple(found)
+
+
+def _values(named: Named) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(value for _, value in named if value))
+
+
+def _unmasked(named: Named) -> tuple[str, ...]:
+    """Where a value named as a secret was too short to mask, each place once (a URL's user name
+    or query value is a secret by position only: a short one, ``page=2``, is not worth a note)."""
+    return tuple(
+        dict.fromkeys(
+            where
+            for where, value in named
+            if value and not maskable(value) and not where.endswith(" URL user name") and " URL query " not in where
+        )
+    )
+
+
+def unmasked_note(connection: McpConnection) -> str | None:
+    """The connect output's note naming the secrets too short to mask, or ``None``."""
+    places = connection.unmasked()
+    if not places:
+        return None
+    return (
+        f"note: {connection.name}: {', '.join(places)} {'is' if len(places) == 1 else 'are'} shorter than "
+        f"{MIN_SECRET_CHARS} characters, too short to be a secret, so {'it is' if len(places) == 1 else 'they are'} "
+        "not masked."
+    )
+
+
+def _repr(connection: object, secrets: Iterable[str]) -> str:
+    shown = ", ".join(f"{f.name}={getattr(connection, f.name)!r}" for f in fields(connection))  # type: ignore[arg-type]
+    return _masked(f"{type(connection).__name__}({shown})", secrets)
 
 
 def _check_name(name: str) -> str:
@@ -46,7 +158,7 @@ def _masked(text: str, secrets: Iterable[str]) -> str:
     return ShowPolicy().with_secrets(secrets).mask(text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class StdioConnection:
     """A server started as a child process, speaking MCP on its stdin and stdout."""
 
@@ -60,8 +172,25 @@ class StdioConnection:
     """Keep the server's stderr file after the connection is closed and at exit."""
     transport: Literal["stdio"] = "stdio"
 
+    def named_secrets(self) -> Named:
+        """Each secret with where it was found (an env name, an option, an argument's URL)."""
+        found: list[tuple[str, str]] = []
+        for key, value in self.env.items():
+            if value and (is_secret_name(key) or key in self.secret_env):
+                found.append((f"env {key}", value))
+            found.extend(url_secrets(value, f"env {key}"))
+        found.extend(url_secrets(self.command, "command"))
+        return (*found, *_arg_secrets(self.args))
+
     def secrets(self) -> tuple[str, ...]:
-        return tuple(v for k, v in self.env.items() if v and (is_secret_name(k) or k in self.secret_env))
+        return _values(self.named_secrets())
+
+    def unmasked(self) -> tuple[str, ...]:
+        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        return _unmasked(self.named_secrets())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.secrets())
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -82,7 +211,7 @@ class StdioConnection:
         return await self.client(log_level=log_level).open(timeout_seconds)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class HttpConnection:
     """A server reached over streamable HTTP."""
 
@@ -94,15 +223,19 @@ class HttpConnection:
     """An ``httpx2.Auth`` (for example the SDK's OAuth provider); used as given."""
     transport: Literal["http"] = "http"
 
+    def named_secrets(self) -> Named:
+        """Each secret with where it was found (a header, the URL's user name or a query value)."""
+        return (*_header_secrets(self.headers), *url_secrets(self.url, "the"))
+
     def secrets(self) -> tuple[str, ...]:
-        found = [v for v in self.headers.values() if v]
-        for value in self.headers.values():  # "Bearer abc": the token alone is a secret too
-            found.extend(part for part in value.split()[1:] if len(part) >= 4)
-        parts = urlsplit(self.url)
-        if parts.password:
-            found.append(parts.password)
-        found.extend(v for k, v in parse_qsl(parts.query) if v and is_secret_name(k))
-        return tuple(found)
+        return _values(self.named_secrets())
+
+    def unmasked(self) -> tuple[str, ...]:
+        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        return _unmasked(self.named_secrets())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.secrets())
 
     def target(self) -> str:
         return _masked(self.url, self.secrets())
@@ -131,6 +264,9 @@ class MemoryConnection:
     transport: Literal["memory"] = "memory"
 
     def secrets(self) -> tuple[str, ...]:
+        return ()
+
+    def unmasked(self) -> tuple[str, ...]:
         return ()
 
     def target(self) -> str:
@@ -190,7 +326,7 @@ class _Factories:
         timeout_seconds: float | None = 30.0,
         auth: Any = None,
     ) -> HttpConnection:
-        """A lazy streamable-HTTP connection; every header value is treated as a secret.
+        """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
         may take is each call's own timeout.
