@@ -125,14 +125,19 @@ class ConnectError(AnviaError):
 
     ``stderr`` holds the last lines a stdio server wrote to stderr before it failed (masked,
     bounded; also at the end of the message), which is usually why. ``log`` is the connection's
-    :class:`~anvia_nb.core.logs.ServerLog`, still readable after the failure.
+    :class:`~anvia_nb.core.logs.ServerLog`, still readable after the failure. ``server_text``
+    holds what the server answered when it refused (an error to ``initialize``). Both are the
+    server's words: ``hide_server_errors`` hides a message that quotes either.
     """
 
-    def __init__(self, message: str, server: str = "", *, stderr: str = "", log: Any = None) -> None:
+    def __init__(
+        self, message: str, server: str = "", *, stderr: str = "", log: Any = None, server_text: str = ""
+    ) -> None:
         super().__init__(message)
         self.server = server
         self.stderr = stderr
         self.log = log
+        self.server_text = server_text
 
 
 class ConnectionClosedError(AnviaError):

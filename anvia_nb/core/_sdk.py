@@ -362,7 +362,9 @@ def _connect_error(exc: BaseException, server: str, failed_statuses: list[int], 
             "(it exited, or wrote something other than MCP).",
             server=server,
         )
-    return ConnectError(f"Connecting to {server!r} failed: {translated}", server=server)
+    # The server's own words (an error to initialize) stay marked as such: hide_server_errors hides them.
+    server_text = getattr(translated, "server_text", "") or ""
+    return ConnectError(f"Connecting to {server!r} failed: {translated}", server=server, server_text=server_text)
 
 
 def _version() -> str:

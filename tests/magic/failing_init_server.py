@@ -1,0 +1,30 @@
+"""A stdio "server" that refuses the MCP handshake with an error quoting its own secrets.
+
+It answers ``initialize`` with a JSON-RPC error whose text names a database password and an
+internal address, as a misconfigured server might, then exits. Plain JSON lines, no SDK: the
+refusal is the whole point.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+SERVER_TEXT = "cannot start: db password=hunter2 at 10.0.0.5 \x1b[31m"
+
+
+def main() -> None:
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get("method") == "initialize":
+            error = {"code": -32603, "message": SERVER_TEXT}
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message.get("id"), "error": error}) + "\n")
+            sys.stdout.flush()
+            return
+
+
+if __name__ == "__main__":
+    main()
