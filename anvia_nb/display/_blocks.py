@@ -73,14 +73,22 @@ def note(message: str) -> Piece:
     return Piece(element("div", message, cls="anvia-note", style="note"), message)
 
 
-def server_text(label: str, text: str, ctx: Context, *, error: bool = False, limit: int | None = None) -> Piece:
+def server_text(
+    label: str,
+    text: str,
+    ctx: Context,
+    *,
+    error: bool = False,
+    limit: int | None = None,
+    also_masked: Sequence[tuple[int, int]] = (),
+) -> Piece:
     """A bordered, labelled ``<pre>`` holding server text, cut to the budget (and ``limit``).
 
     The budget counts the characters the server sent, so the note after a cut says exactly how
-    many were not shown.
+    many were not shown. ``also_masked``: parts of a secret split across neighbouring texts.
     """
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
-    prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers)
+    prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers, also_masked=also_masked)
     ctx.budget.spend_prepared(prepared)
     children: list[Html] = [
         element("div", label, cls="anvia-label", style="error-label" if error else "label"),
@@ -206,12 +214,14 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
     return metadata(label, fields, ctx, reason=reason)
 
 
-def content_item(item: Any, ctx: Context, *, error: bool = False) -> Piece:
+def content_item(
+    item: Any, ctx: Context, *, error: bool = False, also_masked: Sequence[tuple[int, int]] = ()
+) -> Piece:
     """One content item, as its row in :data:`~anvia_nb.core.content.KINDS` says."""
     kind = kind_of(item)
     source = f"error text from server {ctx.server_label}" if error else f"text from server {ctx.server_label}"
     if kind is not None and kind.shown == "text" and isinstance(item.get("text"), str):
-        return server_text(source, item["text"], ctx, error=error)
+        return server_text(source, item["text"], ctx, error=error, also_masked=also_masked)
     if kind is not None and kind.shown == "image":
         return image(item, ctx)
     if kind is not None and kind.shown == "resource":
@@ -225,15 +235,37 @@ def content_item(item: Any, ctx: Context, *, error: bool = False) -> Piece:
 
 
 def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False) -> list[Piece]:
-    """Every item in server order, until the budget runs out; the rest counted, visibly."""
+    """Every item in server order, until the budget runs out; the rest counted, visibly.
+
+    Text items shown one after another read as one text: a secret split across them is masked
+    in each (:meth:`~anvia_nb.policy.ShowPolicy.split_secrets`).
+    """
     pieces: list[Piece] = []
+    split = _split_secrets(content[: max(0, ctx.budget.blocks) + 1], ctx.policy)  # only what can be shown
     for index, item in enumerate(content):
         if ctx.budget.exhausted:
             pieces.append(elision(len(content) - index, "content items"))
             break
         ctx.budget.blocks -= 1
-        pieces.append(content_item(item, ctx, error=error))
+        pieces.append(content_item(item, ctx, error=error, also_masked=split.get(index, ())))
     return pieces
+
+
+def _split_secrets(content: Sequence[Any], policy: ShowPolicy) -> dict[int, list[tuple[int, int]]]:
+    """Per text item (by index), the spans holding part of a secret split across a run of text items."""
+    found: dict[int, list[tuple[int, int]]] = {}
+    run: list[int] = []
+    for index in [*range(len(content)), -1]:
+        item: Any = content[index] if index >= 0 else None
+        kind = kind_of(item)
+        if kind is not None and kind.shown == "text" and isinstance(item.get("text"), str):
+            run.append(index)
+            continue
+        if len(run) > 1:
+            spans = policy.split_secrets([content[i]["text"] for i in run])
+            found.update((i, s) for i, s in zip(run, spans, strict=True) if s)
+        run = []
+    return found
 
 
 @dataclass

@@ -7,7 +7,9 @@ So markup is never concatenated by hand anywhere in the package. It is built her
 - children that are escaped unless they are themselves built :class:`Html` values;
 - a closed set of attributes passed as keyword arguments (there is no way to pass ``on*`` or
   ``href``); ``style`` is a key into :data:`STYLES`, our own constants; ``class`` must be ours
-  (``anvia-...``); ``src`` only takes the data URL of an image whose bytes were validated.
+  (``anvia-...``, or the not-math classes of :data:`~anvia_nb.policy.NOT_MATH_CLASSES` that every
+  output's outer element carries, so MathJax never typesets server text); ``src`` only takes the
+  data URL of an image whose bytes were validated.
 
 Misuse is a programming error and raises ``ValueError``: it is never a server's doing.
 """
@@ -26,7 +28,8 @@ ALLOWED_TAGS = frozenset({"div", "span", "pre", "code", "b", "small", "details",
 VOID_TAGS = frozenset({"img", "br"})
 
 IMAGE_DATA_URL = re.compile(r"data:image/(?:png|jpeg|gif|webp|svg\+xml);base64,[A-Za-z0-9+/]*={0,2}\Z")
-_OUR_CLASSES = re.compile(r"anvia-[a-z0-9-]+(?: anvia-[a-z0-9-]+)*\Z")
+_CLASS = r"(?:anvia-[a-z0-9-]+|tex2jax_ignore|mathjax_ignore)"
+_OUR_CLASSES = re.compile(rf"{_CLASS}(?: {_CLASS})*\Z")
 
 _FAMILY = "font-family:system-ui,-apple-system,sans-serif"
 _FONT = f"{_FAMILY};font-size:12px"

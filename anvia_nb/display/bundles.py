@@ -36,7 +36,7 @@ from anvia_nb.errors import (
     UnsupportedContentError,
     UrlElicitationRequiredError,
 )
-from anvia_nb.policy import HIDDEN_SERVER_ERROR
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, NOT_MATH_CLASSES
 
 __all__ = ["bundle_from_error", "bundle_from_outcome", "display_status"]
 
@@ -199,7 +199,7 @@ def _result_pieces(
 def _bundle(pieces: list[Piece], ctx: Context) -> dict[str, Any]:
     """text/plain and text/html only: JupyterLab ranks application/json above text/html, so a
     JSON tree in the same bundle would hide the header, the status and the error styling."""
-    html = element("div", *(p.html for p in pieces), cls="anvia-result")
+    html = element("div", *(p.html for p in pieces), cls=f"anvia-result {NOT_MATH_CLASSES}")
     return {
         "text/plain": ctx.policy.mask("\n".join(p.plain for p in pieces)),
         "text/html": html.markup,

@@ -5,7 +5,8 @@ layer that assembles HTML. Every string a server chose (tool title, description,
 message, a URL) goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets
 masked, hidden characters made visible, length bounded by its named limits) and then into the
 escape-by-default builder. The server's name and tool name sit in our own header, never inside
-server-controlled text: that is the provenance a person can trust.
+server-controlled text: that is the provenance a person can trust. Every block carries
+:data:`~anvia_nb.policy.NOT_MATH_CLASSES`: a front end's MathJax never typesets server text.
 Pure functions: values in, markup strings out.
 """
 
@@ -16,7 +17,7 @@ from functools import lru_cache
 
 from anvia_nb.core.types import ANNOTATION_HINTS, ToolInfo
 from anvia_nb.display._html import Html, element
-from anvia_nb.policy import Limits, ShowPolicy
+from anvia_nb.policy import NOT_MATH_CLASSES, Limits, ShowPolicy
 
 __all__ = [
     "DESCRIPTION_CHARS",
@@ -81,6 +82,7 @@ def _server_box(label: str, text: str, policy: ShowPolicy, limit: int) -> Html:
         "div",
         element("div", label, style="label"),
         element("pre", policy.line(text, limit), style="pre"),
+        cls=f"anvia-server-block {NOT_MATH_CLASSES}",
         style="server-box",
     )
 
@@ -116,7 +118,7 @@ def tool_header_html(info: ToolInfo, secrets: Secrets = ()) -> str:
     if info.description:
         label = f"description from server {policy.name(info.server)}"
         blocks.append(_server_box(label, info.description, policy, policy.limits.text_chars))
-    return element("div", *blocks, cls="anvia-tool-header").markup
+    return element("div", *blocks, cls=f"anvia-tool-header {NOT_MATH_CLASSES}").markup
 
 
 def destructive_warning_html(info: ToolInfo, secrets: Secrets = ()) -> str:
@@ -129,7 +131,7 @@ def destructive_warning_html(info: ToolInfo, secrets: Secrets = ()) -> str:
         "div",
         element("b", "Warning: destructive tool."),
         element("span", f"{name} declares destructiveHint: true: calling it may delete or overwrite data."),
-        cls="anvia-destructive-warning",
+        cls=f"anvia-destructive-warning {NOT_MATH_CLASSES}",
         style="header-warn",
     ).markup
 
@@ -143,7 +145,7 @@ def request_header_html(server: str, mode: str, secrets: Secrets = ()) -> str:
         element("b", policy_of(secrets).name(server)),
         element("span", what),
         element("span", "nothing is sent until you choose", style="muted"),
-        cls="anvia-request-header",
+        cls=f"anvia-request-header {NOT_MATH_CLASSES}",
         style="header-warn",
     ).markup
 

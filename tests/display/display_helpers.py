@@ -12,6 +12,7 @@ from typing import Any
 
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.errors import AnviaError
+from anvia_nb.policy import NOT_MATH_CLASSES
 
 ALLOWED_TAGS = {"div", "span", "pre", "code", "b", "small", "details", "summary", "img", "ul", "li", "br"}
 FORBIDDEN_TAGS = {"script", "iframe", "object", "embed", "svg", "a", "style", "link", "meta", "base", "form"}
@@ -132,5 +133,5 @@ def assert_safe_html(markup: str) -> Audit:
             assert node.tag == "img"
             assert VALID_SRC.match(node.attrs["src"] or ""), (node.attrs["src"] or "")[:80]
         for cls in (node.attrs.get("class") or "").split():
-            assert cls.startswith("anvia-"), cls
+            assert cls.startswith("anvia-") or cls in NOT_MATH_CLASSES.split(), cls
     return audit

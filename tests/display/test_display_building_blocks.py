@@ -67,7 +67,7 @@ def test_mask_secrets_covers_escaped_json_and_url_forms_and_ignores_empty_secret
 
 
 def test_mask_json_masks_keys_and_values_and_keeps_other_types() -> None:
-    assert mask_json({"tok": ["tok", 1, None, {"x": "a-tok"}]}, ["tok"]) == {
+    assert mask_json({"tok-123": ["tok-123", 1, None, {"x": "a-tok-123"}]}, ["tok-123"]) == {
         "••••••": ["••••••", 1, None, {"x": "a-••••••"}]
     }
 

@@ -250,8 +250,8 @@ def test_timeout_and_failure_without_a_result_show_header_and_our_message() -> N
 
 
 def test_bundle_from_error_shows_the_raw_result_a_tool_call_error_carries() -> None:
-    raw = {"content": [{"type": "text", "text": "partial <data>"}], "isError": True}
-    bundle = bundle_from_error("demo", "echo", ToolResultError("partial <data>", raw=raw), secrets=("data",))
+    raw = {"content": [{"type": "text", "text": "partial <data-42>"}], "isError": True}
+    bundle = bundle_from_error("demo", "echo", ToolResultError("partial <data-42>", raw=raw), secrets=("data-42",))
     audit = assert_safe_html(bundle["text/html"])
     assert status_of(bundle) == "tool error"
     assert "partial <••••••>" in audit.text
