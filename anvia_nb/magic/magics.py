@@ -227,6 +227,11 @@ class McpMagics(Magics):
             report_warnings(warnings)
             opened.append(connection.name)
             print(connect_line(connection, runtime))
+            from anvia_nb.core.connections import unmasked_note
+
+            note = unmasked_note(connection)  # values named as secrets but too short to mask
+            if note:
+                print(note)
         return opened
 
     def _open(self, connection: McpConnection, scope: Scope) -> tuple[Any, list[str]]:

@@ -3,7 +3,8 @@
 They are values, not printouts, so ``df = %mcp tools`` can be filtered and joined. Every string
 in them goes through the :class:`~anvia_nb.policy.ShowPolicy` (a server that echoes a token back
 cannot show it here; control characters are made visible; names and lines bounded by its named
-limits); pandas escapes HTML when it renders a frame.
+limits); pandas escapes HTML when it renders a frame, and each frame is a :class:`ServerFrame`,
+whose HTML a front end's MathJax leaves alone (a tool named ``$\\text{OK ✔ safe}$`` reads as typed).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "HISTORY_COLUMNS",
     "SERVER_COLUMNS",
     "TOOL_COLUMNS",
+    "ServerFrame",
     "history_frame",
     "output_size",
     "protocol_version",
@@ -58,6 +60,23 @@ TOOL_COLUMNS = [
     "output_schema",
 ]
 HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error"]
+
+
+class ServerFrame(pd.DataFrame):
+    """A DataFrame holding server text: its HTML carries pandas' not-math classes.
+
+    For these frames only (and what is filtered from them), instead of changing the person's
+    global ``display.html.use_mathjax``.
+    """
+
+    @property
+    def _constructor(self) -> type[ServerFrame]:
+        return ServerFrame
+
+    def _repr_html_(self) -> str | None:
+        with pd.option_context("display.html.use_mathjax", False):
+            html: str | None = pd.DataFrame._repr_html_(self)  # type: ignore[attr-defined]
+        return html
 
 
 def protocol_version(server: McpServer) -> str | None:
@@ -105,7 +124,7 @@ def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = N
                 "instructions": _instructions(server, shown),
             }
         )
-    frame: pd.DataFrame = pd.DataFrame(rows, columns=SERVER_COLUMNS)
+    frame: pd.DataFrame = ServerFrame(rows, columns=SERVER_COLUMNS)
     return frame
 
 
@@ -135,7 +154,7 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
                     "output_schema": info.output_schema is not None,
                 }
             )
-    frame: pd.DataFrame = pd.DataFrame(rows, columns=TOOL_COLUMNS)
+    frame: pd.DataFrame = ServerFrame(rows, columns=TOOL_COLUMNS)
     for column in ("readOnly", "destructive", "idempotent", "openWorld"):
         frame[column] = frame[column].astype(object)  # keep None as "the server said nothing"
     return frame
@@ -172,6 +191,6 @@ def history_frame(outcomes: Iterable[CallOutcome], policy: ShowPolicy | None = N
                 "error": None if outcome.error is None else shown.error_line(outcome.error),
             }
         )
-    frame: pd.DataFrame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
+    frame: pd.DataFrame = ServerFrame(rows, columns=HISTORY_COLUMNS)
     frame["output_chars"] = frame["output_chars"].astype("Int64")  # a failed call has no size, not NaN
     return frame
