@@ -31,7 +31,7 @@ from anvia_nb.display.chrome import (
     server_text_html,
     tool_header_html,
 )
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core import McpServer
@@ -57,6 +57,7 @@ __all__ = [
     "server_text_html",
     "show_in_cell",
     "text_bundle",
+    "text_label",
     "tool_header_html",
 ]
 
@@ -68,6 +69,20 @@ def plain(text: object, secrets: Sequence[str] | ShowPolicy = (), limit: int | N
     """
     policy = policy_of(secrets)
     return policy.line(text, policy.limits.name_chars if limit is None else limit)
+
+
+def text_label(value: str = "", **kwargs: Any) -> Any:
+    """An ipywidgets ``Label`` that JupyterLab's MathJax leaves alone.
+
+    A Label is typeset (``$\\href{...}{OK}$`` would become a link reading "OK"); its element
+    carries :data:`~anvia_nb.policy.NOT_MATH_CLASSES`, so it shows the characters it holds.
+    """
+    import ipywidgets as widgets
+
+    label = widgets.Label(value=value, **kwargs)
+    for cls in NOT_MATH_CLASSES.split():
+        label.add_class(cls)
+    return label
 
 
 def history_label(outcome: CallOutcome, secrets: Sequence[str] = ()) -> str:

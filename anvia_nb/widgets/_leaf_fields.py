@@ -11,12 +11,13 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.widgets._chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, plain
+from anvia_nb.widgets._chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, plain, policy_of, text_label
 from anvia_nb.widgets.spec import Entry, FieldSpec, Path, example_json
 
 __all__ = [
@@ -84,7 +85,7 @@ def default_note(spec: FieldSpec) -> str:
 def wrapped_html(text: str, color: str = "") -> str:
     """Plain text (already masked and bounded) as escaped HTML that wraps instead of clipping."""
     style = "white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.3;font-size:12px"
-    return f'<div style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
+    return f'<div class="tex2jax_ignore mathjax_ignore" style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
 
 
 class FieldWidget:
@@ -108,13 +109,13 @@ class FieldWidget:
         self.problem_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         marker = " *" if spec.required and show_label and spec.name else ""
         label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
-        self.name_label = widgets.Label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
+        self.name_label = text_label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
         description = plain(spec.description, self.secrets, HELP_CHARS) if spec.description else ""
         if description:
             self.name_label.tooltip = description
         placeholder_shows_default = isinstance(control, (widgets.Text, widgets.Textarea)) or spec.kind in {
             "boolean", "choice"}
-        note = "" if placeholder_shows_default else default_note(spec)
+        note = "" if placeholder_shows_default else plain(default_note(spec), self.secrets, HELP_CHARS)
         self.help_text = "\n".join(part for part in (description, note and f"({note}, not sent)") if part)
         self.help_label = widgets.HTML(value=wrapped_html(self.help_text, "#555")) if self.help_text else None
         self.widget = self._layout(show_label)
@@ -197,6 +198,8 @@ class FieldWidget:
             if self.null_box is not None:
                 self.null_box.value = entry.null
                 self._set_enabled(not entry.null)
+            if not entry.touched and entry.text and policy_of(self.secrets).mask(entry.text) != entry.text:
+                entry = replace(entry, text="")  # a schema default echoing a secret is not shown
             self._load_parts(entry)
             self.touched = entry.touched
         finally:
@@ -262,7 +265,7 @@ def unset_label(spec: FieldSpec, secrets: Sequence[str] = ()) -> str:
     if not spec.has_default or spec.required:
         return UNSET_LABEL
     shown = next((c.label for c in spec.choices if c.value == spec.default), None)
-    note = plain(shown, secrets, 60) if shown is not None else default_note(spec).removeprefix("server default: ")
+    note = plain(shown if shown is not None else default_note(spec).removeprefix("server default: "), secrets, 60)
     return f"(not set: server default {note})"
 
 
@@ -319,7 +322,7 @@ class MultiChoiceField(FieldWidget):
 def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:
     if spec.kind == "string" and spec.constraints.format == "date":
         return DateField(spec, **kwargs)
-    placeholder = _hint(spec)
+    placeholder = plain(_hint(spec), kwargs.get("secrets", ()), DESCRIPTION_CHARS)  # a default may echo a secret
     if spec.kind == "json":
         control = widgets.Textarea(value="", placeholder=placeholder, rows=3,
                                    layout=widgets.Layout(width="32em", max_width="100%"))

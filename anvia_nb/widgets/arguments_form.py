@@ -42,6 +42,7 @@ from anvia_nb.core.schema import dotted, schema_check
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
+from anvia_nb.widgets._chrome import text_label
 from anvia_nb.widgets._leaf_fields import wrapped_html
 from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
 from anvia_nb.widgets.spec import (
@@ -98,7 +99,7 @@ class ArgumentsForm:
         self.json_text = widgets.Textarea(value="", rows=8, placeholder="{}",
                                           layout=widgets.Layout(width="100%", display="none"))
         self.json_text.observe(lambda _change: self._refresh(), names="value")
-        self.mode_note = widgets.Label(value="")
+        self.mode_note = text_label(value="")
         self.problems_box = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.will_send = widgets.HTML(value="")
         self.widget = widgets.VBox([self.mode, self.root.widget, self.json_text, self.mode_note,

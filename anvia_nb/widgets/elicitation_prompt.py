@@ -22,6 +22,7 @@ from anvia_nb.widgets._chrome import (
     required_but_empty,
     server_text_html,
     text_bundle,
+    text_label,
 )
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
@@ -68,8 +69,8 @@ class ElicitationPrompt:
         self.accept_button.on_click(lambda _b: self.accept())
         self.decline_button.on_click(lambda _b: self.decline())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        self.reason = widgets.Label(value="")
-        self.status = widgets.Label(value="Waiting for your choice.")
+        self.reason = text_label(value="")
+        self.status = text_label(value="Waiting for your choice.")
         if in_cell:
             parts.append(widgets.HTML(notice_html(
                 "If the buttons do not respond, the cell is blocked in a synchronous call: "

@@ -33,6 +33,7 @@ from anvia_nb.widgets._chrome import (
     plain,
     server_text_html,
     text_bundle,
+    text_label,
 )
 from anvia_nb.widgets.tool_form import ToolForm
 
@@ -90,7 +91,7 @@ class Panel:
         self.filter = widgets.Text(value="", placeholder="filter tools by name, title or description",
                                    description="Filter", continuous_update=True)
         self.tools = widgets.Select(options=[], rows=8, description="Tools", layout=_fill())
-        self.count = widgets.Label(value="")
+        self.count = text_label(value="")
         self.notice = widgets.HTML(value="")
         self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])

@@ -38,6 +38,7 @@ from anvia_nb.widgets._chrome import (
     plain,
     required_but_empty,
     text_bundle,
+    text_label,
     tool_header_html,
 )
 from anvia_nb.widgets.arguments_form import ArgumentsForm
@@ -119,10 +120,10 @@ class ToolForm:
                                             tooltip="cancel the running call (the server is told)")
         self.call_button.on_click(lambda _b: self.call())
         self.cancel_button.on_click(lambda _b: self.cancel())
-        self.reason = widgets.Label(value="")
+        self.reason = text_label(value="")
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
                                               layout=widgets.Layout(display="none"))
-        self.progress_message = widgets.Label(value="")
+        self.progress_message = text_label(value="")
         self.prompt_area = widgets.VBox([])
         self.output = widgets.Output()
         self.result_area = widgets.VBox([self.prompt_area, self.output])
