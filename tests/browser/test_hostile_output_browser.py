@@ -7,6 +7,11 @@ shows every hostile payload of both with `ResultView`, and the browser must show
 no script ran, no dialog opened, no request left the lab's origin, valid images still show, and
 every result carries anvia_nb's own provenance header. The same cells exported to HTML with
 nbconvert must hold no live payload either.
+
+JupyterLab also typesets TeX in outputs and ipywidgets Labels with MathJax, so server text such as
+``$\\href{https://evil.example}{\\text{OK ✔ safe}}$`` could become a link reading "OK ✔ safe".
+The last test shows server TeX on every surface (results, resource summaries, the DataFrames,
+history errors, form labels) and counts the MathJax elements made from it: none.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import nbformat
 import pytest
 
 from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, hostile_names
-from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
+from tests.browser.hostile_server import ERROR_PAYLOADS, MATH_TOOL, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,
     LabServer,
@@ -331,3 +336,62 @@ def test_notebook_of_hostile_results_exported_to_html_holds_no_live_payload() ->
     for case in CASES:
         assert case.visible in text, case.label
     assert text.count("error text from server hostile") >= 1
+
+
+MATH_CONTROL = 'from IPython.display import Markdown\nMarkdown("control: $x^2$")'
+MATH_CELLS = [
+    "%load_ext anvia_nb",
+    "import sys\n"
+    f'get_ipython().run_line_magic("mcp", f"connect hostile --stdio {{sys.executable}} {HOSTILE_SERVER_PATH}")',
+    MATH_CONTROL,
+    "%mcp tools hostile",
+    f"%mcp call hostile.{MATH_TOOL} mode=plain",
+    f"%mcp call hostile.{MATH_TOOL}",
+    "%mcp history",
+    f"%mcp form hostile.{MATH_TOOL}",
+    MATH_CONTROL,
+]
+SERVER_TEXT_CELLS = range(3, 8)
+
+_MATH_JS = """(index) => {
+  const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
+  const cell = panel.querySelectorAll('.jp-Notebook .jp-Cell')[index];
+  const outputs = [...cell.querySelectorAll('.jp-OutputArea-output')];
+  return {
+    math: cell.querySelectorAll('.jp-OutputArea-output mjx-container').length,
+    links: cell.querySelectorAll('.jp-OutputArea-output a[href*="evil.example"]').length,
+    labels: [...cell.querySelectorAll('.widget-label')].map(l => l.textContent),
+    text: outputs.map(o => o.innerText).join('\\n'),
+  };
+}"""
+
+
+def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
+    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+) -> None:
+    path = write_notebook(jupyter_lab, "hostile_math.ipynb", MATH_CELLS)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+    _fit_viewport_to_notebook(page)
+    last = len(MATH_CELLS) - 1
+    # MathJax works in this lab: the last control cell is typeset (outputs are typeset in order).
+    page.wait_for_function(
+        f"() => ({_MATH_JS})({last}).math > 0 && ({_MATH_JS})(2).math > 0", timeout=SETTLE_TIMEOUT_SECONDS * 4000
+    )
+    page.locator("button.widget-button", has_text="Call").first.wait_for(timeout=SETTLE_TIMEOUT_SECONDS * 2000)
+    page.wait_for_function(f"() => ({_MATH_JS})(7).labels.length > 1", timeout=SETTLE_TIMEOUT_SECONDS * 1000)
+    views = {index: page.evaluate(_MATH_JS, index) for index in SERVER_TEXT_CELLS}
+    screenshot(page, "hostile_math")
+
+    made = {MATH_CELLS[i]: (v["math"], v["links"]) for i, v in views.items() if v["math"] or v["links"]}
+    assert made == {}
+    # ... and each shows the server's TeX as the characters it sent.
+    literal = r"\href{https://evil.example}"
+    assert literal in views[3]["text"]  # the tools frame: a name, a title, a description
+    assert literal in views[4]["text"]  # a result and its resource <summary>
+    assert r"$$\text{display}$$" in views[5]["text"]  # an error result
+    assert f"hostile.{MATH_TOOL} answered with MCP error" in views[6]["text"]  # the history's error column
+    form_labels = views[7]["labels"]
+    assert any(literal in label for label in form_labels)
+    assert any(r"\(\text{paren}\)" in label for label in form_labels)
+    assert eval_global(page, "window.__anvia_pwned") is None
