@@ -85,7 +85,8 @@ def default_note(spec: FieldSpec) -> str:
 def wrapped_html(text: str, color: str = "") -> str:
     """Plain text (already masked and bounded) as escaped HTML that wraps instead of clipping."""
     style = "white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.3;font-size:12px"
-    return f'<div class="tex2jax_ignore mathjax_ignore" style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
+    not_math = "tex2jax_ignore mathjax_ignore"  # MathJax leaves server text alone
+    return f'<div class="{not_math}" style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
 
 
 class FieldWidget:
