@@ -1,8 +1,8 @@
 """A stdio "server" that refuses the MCP handshake with an error quoting its own secrets.
 
 It answers ``initialize`` with a JSON-RPC error whose text names a database password and an
-internal address, as a misconfigured server might, then exits. Plain JSON lines, no SDK: the
-refusal is the whole point.
+internal address, as a misconfigured server might, then exits; with ``--stderr`` it writes that
+text to stderr and exits without answering. Plain JSON lines, no SDK: the refusal is the point.
 """
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ SERVER_TEXT = "cannot start: db password=hunter2 at 10.0.0.5 \x1b[31m"
 
 
 def main() -> None:
+    if "--stderr" in sys.argv:
+        sys.stderr.write(SERVER_TEXT + "\n")
+        sys.stderr.flush()
+        return
     for line in sys.stdin:
         try:
             message = json.loads(line)

@@ -31,6 +31,17 @@ def test_hide_server_errors_hides_what_a_server_says_when_it_refuses_to_connect(
     assert message.startswith("ConnectError: The server reported an error")
 
 
+def test_hide_server_errors_hides_the_stderr_of_a_server_that_dies_while_connecting(ip: InteractiveShell) -> None:
+    with pytest.raises(UsageError) as shown:
+        run(ip, f"connect dying {FAILING_INIT} --stderr")
+    assert "hunter2" in str(shown.value)  # by default its last stderr lines say why
+    ip.magics_manager.registry["McpMagics"].hide_server_errors = True
+    with pytest.raises(UsageError) as hidden:
+        run(ip, f"connect dying {FAILING_INIT} --stderr")
+    assert "hunter2" not in str(hidden.value)
+    assert str(hidden.value).startswith("ConnectError: The server reported an error")
+
+
 def test_connect_says_which_secrets_are_too_short_to_mask(
     ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
 ) -> None:
