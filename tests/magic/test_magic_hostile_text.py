@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEMO_STDIO, run
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import DEMO_STDIO, run
 
 FAILING_INIT = f"--stdio {sys.executable} {Path(__file__).with_name('failing_init_server.py')}"
 
