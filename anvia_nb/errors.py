@@ -126,8 +126,8 @@ class ConnectError(AnviaError):
     ``stderr`` holds the last lines a stdio server wrote to stderr before it failed (masked,
     bounded; also at the end of the message), which is usually why. ``log`` is the connection's
     :class:`~anvia_nb.core.logs.ServerLog`, still readable after the failure. ``server_text``
-    holds what the server answered when it refused (an error to ``initialize``). Both are the
-    server's words: ``hide_server_errors`` hides a message that quotes either.
+    holds what the server answered when it refused (an error to ``initialize``): the server's
+    words, so ``hide_server_errors`` hides a message that quotes them.
     """
 
     def __init__(

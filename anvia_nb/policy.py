@@ -127,13 +127,12 @@ def quotes_a_server(error: BaseException | None) -> bool:
     """Whether an error, or one it was raised from, carries text a server wrote.
 
     Decided on structure, never on wording: a tool-call or protocol error, or any error with a
-    non-empty ``server_text`` or ``stderr`` (a server's stderr lines), anywhere in the ``__cause__`` chain.
+    non-empty ``server_text``, anywhere in the ``__cause__`` chain. (A connect error's ``stderr``
+    tail is not: the magic keeps its own first line and hides just that tail.)
     """
     seen = 0
     while error is not None and seen < 10:
         if isinstance(error, (ToolCallError, ProtocolError)) or getattr(error, "server_text", None):
-            return True
-        if getattr(error, "stderr", None):  # the last lines a stdio server wrote, quoted in the message
             return True
         error, seen = error.__cause__, seen + 1
     return False
