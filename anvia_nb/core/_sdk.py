@@ -28,6 +28,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from anvia_nb.core import limits
+from anvia_nb.core._answers import MARK
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
@@ -50,7 +52,7 @@ ElicitationHandler = Callable[[JsonObject], Awaitable[JsonObject]]
 LogHandler = Callable[[str, str | None, Any], None]
 NotificationHandler = Callable[[str], None]
 
-_MAX_SSE_EVENT_BYTES = 512 * 1024 * 1024
+_SDK_PARSE_FAILURES = ("Failed to parse SSE message", "Failed to parse JSON response")
 _LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
@@ -64,6 +66,8 @@ class HttpLaunch:
     """Connect, write and pool timeout (``None``: no limit). Reads have no timeout of their own:
     each request is bounded by its caller (a call's ``timeout_seconds``, the connect timeout)."""
     auth: Any = None
+    max_message_bytes: int | None = None
+    """Largest SSE event or JSON body accepted (``None``: :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES`)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,16 @@ def _server_text(exc: MCPError) -> str:
 def _url_elicitations(data: Any) -> list[dict[str, Any]]:
     found = data.get("elicitations") if isinstance(data, dict) else None
     return [e for e in found if isinstance(e, dict)] if isinstance(found, list) else []
+
+
+def _unreadable(exc: MCPError) -> str:
+    """What went wrong when the error was made on our side of the wire (an answer that could not
+    be read, or was too large), else ``""``: the server sent no such error."""
+    if isinstance(exc.data, dict) and exc.data.get(MARK):
+        return exc.message or "sent an answer that could not be read"
+    if exc.code == mcp_types.PARSE_ERROR and (exc.message or "").startswith(_SDK_PARSE_FAILURES):
+        return "sent an answer that could not be read (not valid JSON-RPC/MCP)"
+    return ""
 
 
 def _protocol_error(exc: MCPError, target: str, where: str, server: str) -> ProtocolError:
@@ -131,6 +145,10 @@ def error_from_exception(
     if isinstance(exc, InputRequiredRoundsExceededError):
         return InputRequiredError(
             f"{target} kept asking for more input{where}; the call was given up.", server=server, tool=tool
+        )
+    if isinstance(exc, MCPError) and _unreadable(exc):
+        return ProtocolError(
+            f"{target} {_unreadable(exc)}{where}: nothing of that answer was used.", code=exc.code, server=server
         )
     if isinstance(exc, MCPError):
         # -32000 is also a server's generic error code: only the SDK's own "Connection closed" is a loss.
@@ -311,9 +329,8 @@ async def open_sdk_session(
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
                 http.event_hooks = {"request": [], "response": [remember_status]}
                 http = await stack.enter_async_context(http)
-                transport = streamable_http_client(
-                    launch.url, http_client=http, max_sse_event_size=_MAX_SSE_EVENT_BYTES
-                )
+                largest = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
+                transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
             client = Client(
                 transport,
                 mode="auto",

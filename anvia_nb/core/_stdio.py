@@ -1,19 +1,20 @@
-"""Our stdio transport: the SDK's contract, a linear reader, and no surviving processes.
+"""Our stdio transport: the SDK's contract, a linear bounded reader, and no surviving processes.
 
 Why not ``mcp.client.stdio.stdio_client``: its reader re-splits a growing string per chunk, which
-is quadratic in the size of one message (20 MB ≈ 1 s); it needs a real file descriptor for the
-server's stderr (nbval kernels have none); it hides the process, so nothing can kill the
-grandchildren a server leaves in its process group or clean up at interpreter exit. This module
-keeps the same shape (an async context manager yielding a read and a write stream of
+is quadratic in the size of one message (20 MB ≈ 1 s), and buffers a line of any size; it needs a
+real file descriptor for the server's stderr (nbval kernels have none); it hides the process, so
+nothing can kill the grandchildren a server leaves behind or clean up at interpreter exit. This
+module keeps the same shape (an async context manager yielding a read and a write stream of
 ``SessionMessage``) so it plugs into ``mcp.Client`` like any ``Transport``.
+
+Nothing a server sends can leave a request waiting for ever: an answer that cannot be parsed
+fails its request at once, a message over :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES` fails
+every waiting request and ends the connection, and the server's process ending ends the
+connection even when a child it left behind still holds its stdout.
 """
 
 from __future__ import annotations
 
-import atexit
-import contextlib
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -23,44 +24,19 @@ from typing import IO, Any
 
 import anyio
 import anyio.abc
-import mcp_types
 from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
+from anvia_nb.core import limits
+from anvia_nb.core._answers import Outstanding, parse_line
+from anvia_nb.core._process import TOKEN_VARIABLE, kill_all_process_groups, live_process_groups, new_token, remember
+from anvia_nb.core._process import stop_process as _stop_process
+
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]
 
-_EXIT_GRACE_SECONDS = 2.0
-_TERM_GRACE_SECONDS = 2.0
-_POLL_SECONDS = 0.01
 _READ_CHUNK_BYTES = 1 << 20
-
-_live_groups: set[int] = set()
-
-
-def live_process_groups() -> frozenset[int]:
-    """Process groups of stdio servers started here and not yet stopped (for leak tests)."""
-    return frozenset(_live_groups)
-
-
-def _kill_group(pgid: int, sig: int) -> bool:
-    """Signal a whole group; False once it is gone."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def kill_all_process_groups() -> None:
-    """Last resort at interpreter exit: SIGKILL every server group still alive."""
-    for pgid in list(_live_groups):
-        _kill_group(pgid, signal.SIGKILL)
-        _live_groups.discard(pgid)
-
-
-atexit.register(kill_all_process_groups)
+_DRAIN_SECONDS = 1.0
+"""After the server's process ended, how long its stdout may still deliver what it wrote."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +48,8 @@ class StdioLaunch:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     stderr_path: str | None = None
+    max_message_bytes: int | None = None
+    """Largest line accepted from the server (``None``: :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES`)."""
 
 
 def _resolve_command(command: str) -> str:
@@ -81,58 +59,16 @@ def _resolve_command(command: str) -> str:
     return command
 
 
-async def _wait_exit(process: anyio.abc.Process, seconds: float) -> bool:
-    with anyio.move_on_after(seconds):
-        while process.returncode is None:
-            await anyio.sleep(_POLL_SECONDS)
-        return True
-    return process.returncode is not None
-
-
-async def _group_gone(pgid: int, seconds: float) -> bool:
-    with anyio.move_on_after(seconds):
-        while _kill_group(pgid, 0):
-            await anyio.sleep(_POLL_SECONDS)
-        return True
-    return False
-
-
-async def stop_process(process: anyio.abc.Process) -> None:
-    """Close stdin, wait, SIGTERM the group, wait, SIGKILL the group; always bounded."""
-    pgid = process.pid
-    with contextlib.suppress(Exception):
-        if process.stdin is not None:
-            await process.stdin.aclose()
-    if not await _wait_exit(process, _EXIT_GRACE_SECONDS):
-        _kill_group(pgid, signal.SIGTERM)
-        if not await _wait_exit(process, _TERM_GRACE_SECONDS):
-            _kill_group(pgid, signal.SIGKILL)
-            await _wait_exit(process, _TERM_GRACE_SECONDS)
-    # The leader is gone; children it left in its group are not: end them too.
-    if _kill_group(pgid, signal.SIGTERM) and not await _group_gone(pgid, _TERM_GRACE_SECONDS):
-        _kill_group(pgid, signal.SIGKILL)
-        await _group_gone(pgid, _TERM_GRACE_SECONDS)
-    _live_groups.discard(pgid)
-    with contextlib.suppress(Exception):
-        await process.aclose()
-
-
-def _parse(line: bytes) -> SessionMessage | Exception:
-    try:
-        message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError as exc:
-        return exc
-    return SessionMessage(message)
-
-
 @asynccontextmanager
 async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
     """Start the server in its own process group and bridge its pipes to message streams."""
+    limit = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
+    token = new_token()
     errlog: IO[bytes] | None = open(launch.stderr_path, "ab") if launch.stderr_path else None  # noqa: SIM115
     try:
         process = await anyio.open_process(
             [_resolve_command(launch.command), *launch.args],
-            env=get_default_environment() | launch.env,
+            env=get_default_environment() | launch.env | {TOKEN_VARIABLE: token},
             cwd=launch.cwd,
             stderr=errlog if errlog is not None else subprocess.DEVNULL,
             start_new_session=True,
@@ -140,39 +76,72 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
     finally:
         if errlog is not None:
             errlog.close()
-    _live_groups.add(process.pid)
+    remember(process.pid, token)
 
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](16)
+    outstanding = Outstanding()
+    reading = anyio.CancelScope()
+    read_done = anyio.Event()
+
+    async def deliver(line: bytes) -> None:
+        item = parse_line(line, outstanding)
+        if isinstance(item, SessionMessage):
+            outstanding.answered(item.message)
+        await read_writer.send(item)
+
+    async def too_large() -> None:
+        for answer in outstanding.fail_all(
+            f"sent a message larger than the limit of {limit:,} bytes; the connection was closed",
+            "too large",
+        ):
+            await read_writer.send(answer)
 
     async def read_stdout() -> None:
         assert process.stdout is not None
         buffer = bytearray()
         scanned = 0
-        async with read_writer:
-            try:
-                while True:
-                    chunk = await process.stdout.receive(_READ_CHUNK_BYTES)
-                    buffer += chunk
-                    start = 0
-                    newline = buffer.find(b"\n", scanned)
-                    while newline != -1:
-                        line = bytes(buffer[start:newline])
-                        if line.strip():
-                            await read_writer.send(_parse(line))
-                        start = newline + 1
-                        newline = buffer.find(b"\n", start)
-                    if start:
-                        del buffer[:start]
-                    scanned = len(buffer)
-            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                return
+        try:
+            async with read_writer:
+                with reading:
+                    while True:
+                        chunk = await process.stdout.receive(_READ_CHUNK_BYTES)
+                        buffer += chunk
+                        start = 0
+                        newline = buffer.find(b"\n", scanned)
+                        while newline != -1:
+                            if newline - start > limit:
+                                await too_large()
+                                return
+                            line = bytes(buffer[start:newline])
+                            if line.strip():
+                                await deliver(line)
+                            start = newline + 1
+                            newline = buffer.find(b"\n", start)
+                        if start:
+                            del buffer[:start]
+                        if len(buffer) > limit:
+                            await too_large()
+                            return
+                        scanned = len(buffer)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            return
+        finally:
+            read_done.set()
+
+    async def watch_process() -> None:
+        """A server whose process ended is gone, even if a child it left still holds its stdout."""
+        await process.wait()
+        with anyio.move_on_after(_DRAIN_SECONDS):
+            await read_done.wait()
+        reading.cancel()
 
     async def write_stdin() -> None:
         assert process.stdin is not None
         async with write_reader:
             try:
                 async for message in write_reader:
+                    outstanding.sent(message.message)
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await process.stdin.send(data.encode("utf-8") + b"\n")
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
@@ -181,11 +150,12 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
     async with anyio.create_task_group() as tg:
         tg.start_soon(read_stdout)
         tg.start_soon(write_stdin)
+        tg.start_soon(watch_process)
         try:
             yield read_stream, write_stream
         finally:
             with anyio.CancelScope(shield=True):
                 await write_stream.aclose()
-                await stop_process(process)
+                await _stop_process(process, token)
                 await read_stream.aclose()
             tg.cancel_scope.cancel()
