@@ -14,6 +14,7 @@ import collections
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+from anvia_nb.core import limits
 from anvia_nb.core._sdk import (
     ElicitationHandler,
     HttpLaunch,
@@ -61,13 +62,15 @@ class McpClient:
 
     # -- lifecycle ---------------------------------------------------------------------------
 
-    async def open(self, timeout_seconds: float | None = None) -> McpClient:
-        """Start the owner task and wait for the handshake (at most ``timeout_seconds``).
+    async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
+        """Start the owner task and wait for the handshake (at most ``timeout_seconds``; by default
+        :data:`~anvia_nb.core.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`, ``None``: no limit).
 
         Raises :class:`ConnectError`, ending with the last lines the server wrote to stderr.
         """
         if self._owner is not None:
             raise ConnectError(f"{self.name!r} is already open.", server=self.name)
+        timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS)
         self._loop = asyncio.get_running_loop()
         self._closing = asyncio.Event()
         ready: asyncio.Future[SdkSession] = self._loop.create_future()
@@ -204,11 +207,15 @@ class McpClient:
         name: str,
         arguments: JsonObject | None = None,
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
     ) -> JsonObject:
-        """One tools/call; returns the raw result (wire keys) without mapping it."""
+        """One tools/call; returns the raw result (wire keys) without mapping it.
+
+        ``timeout_seconds``: by default :data:`~anvia_nb.core.limits.DEFAULT_CALL_TIMEOUT_SECONDS`;
+        ``None``: no limit."""
         session = self._live_session()
+        timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         try:
             return await self._on_owner_loop(
                 session.call_tool(name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)

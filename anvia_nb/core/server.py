@@ -9,12 +9,14 @@ verdict and the timing together in a :class:`CallOutcome`.
 from __future__ import annotations
 
 import asyncio
+import collections
 import difflib
 import time
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from anvia_nb.core import limits
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
@@ -31,6 +33,8 @@ from anvia_nb.errors import (
 )
 
 __all__ = ["McpServer", "Tool", "connect_mcp"]
+
+_PROGRESS_CHARS = 2000
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -92,11 +96,14 @@ class Tool:
         self,
         arguments: object = None,
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
         validate_arguments: bool = True,
     ) -> CallOutcome:
         """Call the tool and keep everything it produced.
+
+        ``timeout_seconds`` bounds the call (default
+        :data:`~anvia_nb.core.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit).
 
         Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
         :class:`ArgumentValidationError` before anything is sent. Every later failure (tool
@@ -111,10 +118,15 @@ class Tool:
                     + "; ".join(problems),
                     problems,
                 )
-        received: list[tuple[float, float | None, str | None]] = []
+        received: collections.deque[tuple[float, float | None, str | None]] = collections.deque(
+            maxlen=limits.PROGRESS_KEPT
+        )
+        count = 0
 
         async def record_progress(progress: float, total: float | None, message: str | None) -> None:
-            received.append((progress, total, message))
+            nonlocal count
+            count += 1
+            received.append((progress, total, _short(message, _PROGRESS_CHARS) if message is not None else None))
             if on_progress is not None:
                 await on_progress(progress, total, message)
 
@@ -126,7 +138,10 @@ class Tool:
         schema_problems: list[str] | None = None
         try:
             raw = await self._server.client.call_tool(
-                self.name, sent, timeout_seconds=timeout_seconds, on_progress=record_progress
+                self.name,
+                sent,
+                timeout_seconds=limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS),
+                on_progress=record_progress,
             )
             output = output_from_result(raw, server=self._server.name, tool=self.name)
             schema_problems = self._schema_problems(raw)
@@ -157,6 +172,7 @@ class Tool:
             started_at=started_at,
             secrets=self._server.secrets,
             progress=tuple(received),
+            progress_count=count,
         )
 
     def _schema_problems(self, raw: JsonObject) -> list[str] | None:
@@ -216,11 +232,16 @@ class McpServer:
 
 
 async def connect_mcp(
-    connection: McpConnection, *, timeout_seconds: float | None = None, log_level: str | None = None
+    connection: McpConnection,
+    *,
+    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    log_level: str | None = None,
 ) -> McpServer:
     """Connect, handshake, list every tool, and adapt them (seed 001's ``connectMcp``).
 
-    ``timeout_seconds`` bounds all of it (``None``: no limit). ``log_level`` asks the server for
+    ``timeout_seconds`` bounds all of it: by default the connection's own timeout (``mcp.http``'s
+    ``timeout_seconds``), else :data:`~anvia_nb.core.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`;
+    ``None``: no limit. ``log_level`` asks the server for
     its log messages from that level up (``"info"``...; see :data:`anvia_nb.core.logs.LOG_LEVELS`).
     Raises :class:`ConnectError` naming the server and what failed, with the last lines it wrote to
     stderr; a half-open session is closed before the error propagates, and its log kept on the
@@ -228,6 +249,9 @@ async def connect_mcp(
     """
     if not hasattr(connection, "connect") or not hasattr(connection, "name"):
         raise InvalidTypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
+    if isinstance(timeout_seconds, limits.Default):
+        own = getattr(connection, "timeout_seconds", None)
+        timeout_seconds = own if isinstance(own, int | float) else limits.DEFAULT_CONNECT_TIMEOUT_SECONDS
     warm_up()
     loop = asyncio.get_running_loop()
     deadline = None if timeout_seconds is None else loop.time() + timeout_seconds

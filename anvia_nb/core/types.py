@@ -7,8 +7,9 @@ the widgets and the tests can build and read them without the MCP SDK.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,6 +28,10 @@ MappedOutput = str | list[MappedPart]
 
 ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
 """``await on_progress(progress, total, message)`` for each progress notification of a call."""
+
+_KEPT_CHARS = 1000
+_KEPT_ITEMS = 50
+_KEPT_DEPTH = 8
 
 CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "failed"]
 
@@ -95,7 +100,36 @@ class CallOutcome:
     secrets: tuple[str, ...] = field(default=(), repr=False)
     """Secret strings of the connection, masked in everything rendered; never shown."""
     progress: tuple[tuple[float, float | None, str | None], ...] = ()
-    """Progress notifications received during the call: (progress, total, message)."""
+    """The last progress notifications received during the call (at most
+    :data:`~anvia_nb.core.limits.PROGRESS_KEPT`, messages cut): (progress, total, message)."""
+    progress_count: int = 0
+    """How many progress notifications the call received in all."""
+    kept_output_chars: int | None = None
+    """The size of the mapped output, kept when the output itself was let go (see :meth:`summary`)."""
+
+    @property
+    def output_chars(self) -> int | None:
+        """Characters of the mapped output (a list of parts counts as its JSON); ``None`` without one."""
+        output = self.output
+        if output is None:
+            return self.kept_output_chars
+        if isinstance(output, str):
+            return len(output)
+        return len(json.dumps(output, ensure_ascii=False, default=str))
+
+    def summary(self) -> CallOutcome:
+        """This call without its result: what a history keeps. Tool, bounded arguments, status,
+        error line, time and output size stay; the result, the output and the progress go."""
+        return replace(
+            self,
+            arguments=bounded_json(self.arguments) if self.arguments is not None else None,
+            raw=_result_shape(self.raw),
+            output=None,
+            error=_summary_error(self.error) if self.error is not None else None,
+            schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
+            progress=(),
+            kept_output_chars=self.output_chars,
+        )
 
     @property
     def is_error(self) -> bool:
@@ -120,3 +154,47 @@ class CallOutcome:
         if isinstance(err, ToolTimeoutError):
             return "timeout"
         return "failed"
+
+
+def bounded_json(value: Any, depth: int = 0) -> Any:
+    """``value`` with long strings cut, long lists and objects shortened and deep nesting elided."""
+    if isinstance(value, str):
+        return value if len(value) <= _KEPT_CHARS else f"{value[:_KEPT_CHARS]}… ({len(value) - _KEPT_CHARS} more)"
+    if depth >= _KEPT_DEPTH and isinstance(value, dict | list):
+        return "…"
+    if isinstance(value, dict):
+        kept = {str(k)[:_KEPT_CHARS]: bounded_json(v, depth + 1) for k, v in list(value.items())[:_KEPT_ITEMS]}
+        if len(value) > _KEPT_ITEMS:
+            kept["…"] = f"{len(value) - _KEPT_ITEMS} more"
+        return kept
+    if isinstance(value, list):
+        items = [bounded_json(v, depth + 1) for v in value[:_KEPT_ITEMS]]
+        return [*items, f"… {len(value) - _KEPT_ITEMS} more"] if len(value) > _KEPT_ITEMS else items
+    return value
+
+
+def _result_shape(raw: JsonObject | None) -> JsonObject | None:
+    """What a status needs of a result: ``isError`` and the kinds of its content."""
+    if raw is None:
+        return None
+    content = raw.get("content")
+    kinds = [{"type": str(i.get("type"))[:50]} for i in content[:_KEPT_ITEMS] if isinstance(i, dict)] if isinstance(
+        content, list
+    ) else []
+    return {"isError": raw.get("isError") is True, "content": kinds}
+
+
+def _summary_error(error: AnviaError) -> AnviaError:
+    """A copy of ``error`` with its message cut and no result, server data or traceback."""
+    kept: AnviaError = type(error).__new__(type(error))
+    kept.__dict__.update(error.__dict__)
+    message = str(error.args[0]) if error.args else ""
+    kept.args = (message if len(message) <= 2 * _KEPT_CHARS else f"{message[: 2 * _KEPT_CHARS]}…",)
+    for name, value in list(vars(kept).items()):
+        if name in ("raw", "data", "log"):
+            setattr(kept, name, None)
+        elif isinstance(value, str) and len(value) > 2 * _KEPT_CHARS:
+            setattr(kept, name, value[: 2 * _KEPT_CHARS])
+        elif isinstance(value, list) and len(value) > _KEPT_ITEMS:
+            setattr(kept, name, value[:_KEPT_ITEMS])
+    return kept

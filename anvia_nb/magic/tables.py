@@ -161,13 +161,9 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
 
 
 def output_size(outcome: CallOutcome) -> int | None:
-    """Characters of the mapped output (a list of parts counts as its JSON), ``None`` without one."""
-    output = outcome.output
-    if output is None:
-        return None
-    if isinstance(output, str):
-        return len(output)
-    return len(json.dumps(output, ensure_ascii=False))
+    """Characters of the mapped output (a list of parts counts as its JSON), ``None`` without one;
+    a history row keeps the size after the output itself was let go."""
+    return outcome.output_chars
 
 
 def history_frame(outcomes: Iterable[CallOutcome], policy: ShowPolicy | None = None) -> pd.DataFrame:

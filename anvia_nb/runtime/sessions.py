@@ -2,8 +2,9 @@
 
 The magic, the forms and the panel all go through one :class:`Runtime`: it opens connections
 by name (re-opening a name closes the old one first), calls tools, keeps a bounded history of
-call outcomes, and closes everything at interpreter exit. Close failures are returned as
-warnings to the caller that caused them, never raised into a later cell. The log of a connection
+call summaries (tool, arguments, status, error, time; never results), and closes everything at
+interpreter exit. Close failures are returned as warnings to the caller that caused them, never
+raised into a later cell. The log of a connection
 that failed to open stays readable (:meth:`Runtime.log`) until that name is connected or closed.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar
 
-from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
+from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups, limits
 from anvia_nb.core.types import CallOutcome, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
@@ -100,14 +101,15 @@ class Runtime:
         connection: McpConnection,
         scope: Scope = "kernel",
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         log_level: str | None = None,
     ) -> tuple[McpServer, list[str]]:
         """Open ``connection`` on the background loop; an open one of the same name is closed first.
 
-        ``timeout_seconds`` bounds the connect (``None``: no limit); ``log_level`` asks the server
-        for its log messages from that level up. Returns the server and the warnings of closing
-        the one it replaced. A failed connect raises :class:`ConnectError`; its log stays readable.
+        ``timeout_seconds`` bounds the connect (by default as ``connect_mcp`` does; ``None``: no
+        limit); ``log_level`` asks the server for its log messages from that level up. Returns the
+        server and the warnings of closing the one it replaced. A failed connect raises
+        :class:`ConnectError`; its log stays readable.
         """
         warnings = await self.close_async(connection.name) if connection.name in self.names() else []
         self._forget_failed(connection.name)
@@ -123,7 +125,7 @@ class Runtime:
         connection: McpConnection,
         scope: Scope = "kernel",
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         log_level: str | None = None,
     ) -> tuple[McpServer, list[str]]:
         return self.run(self.connect_async(connection, scope, timeout_seconds=timeout_seconds, log_level=log_level))
@@ -231,7 +233,7 @@ class Runtime:
         name: str,
         tool: str,
         arguments: Mapping[str, Any] | None,
-        timeout_seconds: float | None,
+        timeout_seconds: float | limits.Default | None,
         on_progress: ProgressHandler | None,
     ) -> CallOutcome:
         outcome = (
@@ -243,9 +245,11 @@ class Runtime:
         return outcome
 
     def record(self, outcome: CallOutcome) -> None:
-        """Add one call to the history (from any thread)."""
+        """Add one call to the history (from any thread): its summary, never its result, so a
+        dropped result is freed (see :meth:`CallOutcome.summary`)."""
+        summary = outcome.summary()
         with self._lock:
-            self.history.append(outcome)
+            self.history.append(summary)
 
     def calls(self) -> list[CallOutcome]:
         """A snapshot of the history, safe while calls are being recorded from the loop thread."""
@@ -263,7 +267,7 @@ class Runtime:
         tool: str,
         arguments: Mapping[str, Any] | None = None,
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
     ) -> CallOutcome:
         """Call ``name.tool`` and record the outcome; argument errors raise before any call."""

@@ -3,6 +3,8 @@
 It speaks the ``initialize`` handshake (2025-06-18) and lists one tool, ``attack``; what calling
 it does depends on MODE:
 
+- ``mute``: reads everything and answers nothing, not even the handshake;
+- ``silent``: never answers ``tools/call``;
 - ``deep``: answers with ``structuredContent`` nested 200 deep (valid JSON the SDK cannot parse);
 - ``crash``: starts a child that keeps the server's stdout open, writes its pid to stderr as
   ``child pid=<pid>``, then exits without answering;
@@ -47,6 +49,8 @@ def sleeper(**options: Any) -> subprocess.Popen[bytes]:
 def attack(mode: str, ident: Any, params: dict[str, Any]) -> dict[str, Any] | None:
     """The result to send for ``tools/call``, or ``None`` to send nothing."""
     amount = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if mode == "silent":
+        return None
     if mode == "deep":
         nested: dict[str, Any] = {}
         inner = nested
@@ -86,7 +90,7 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         method, ident = message.get("method"), message.get("id")
-        if ident is None:
+        if ident is None or mode == "mute":
             continue
         if method == "initialize":
             result: dict[str, Any] | None = {

@@ -204,7 +204,7 @@ def test_the_history_can_be_read_while_calls_are_recorded(runtime: Runtime) -> N
     runtime.set_history_limit(3)
     for word in "abcd":
         runtime.call("demo", "echo", {"message": word})
-    assert [o.output for o in runtime.calls()] == ["b", "c", "d"]
+    assert [o.arguments for o in runtime.calls()] == [{"message": w} for w in "bcd"]
 
 
 SCRIPT_TIMED_OUT_CONNECT = """
