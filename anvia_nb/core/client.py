@@ -14,7 +14,7 @@ import collections
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from anvia_nb.core import limits
+from anvia_nb.core import _sdk_log, limits
 from anvia_nb.core._sdk import (
     ElicitationHandler,
     HttpLaunch,
@@ -121,6 +121,8 @@ class McpClient:
 
     async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
         assert self._closing is not None
+        _sdk_log.install()
+        _sdk_log.current_log.set(self.log)  # this task's context: the SDK's records about it land in its log
         try:
             async with open_sdk_session(self.name, self.launch, self._handlers) as session:
                 ready.set_result(session)

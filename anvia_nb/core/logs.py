@@ -31,6 +31,7 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 _MAX_ENTRIES = 500
 _TAIL_LINES = 20
 _TAIL_LINE_CHARS = 300
+_SDK_LINE_CHARS = 500
 _DIRECTORY = "anvia_nb-logs"
 
 _files_to_remove: set[str] = set()
@@ -70,6 +71,8 @@ class ServerLog:
         self.keep = keep
         self.policy = ShowPolicy().with_secrets(secrets)
         self.entries: collections.deque[LogEntry] = collections.deque(maxlen=_MAX_ENTRIES)
+        self.sdk_records = 0
+        """How many records the SDK logged about this connection (only the last ones are kept)."""
         self.stderr_path: str | None = _new_stderr_file(name) if stderr else None
         if self.stderr_path is not None and not keep:
             with _files_lock:
@@ -81,6 +84,11 @@ class ServerLog:
 
     def add(self, level: str, logger: str | None, data: Any) -> None:
         self.entries.append(LogEntry(time.time(), level, logger, data))
+
+    def add_sdk(self, level: str, logger: str, text: str) -> None:
+        """One record of the SDK's own logging about this connection: masked, one line, cut, counted."""
+        self.sdk_records += 1
+        self.entries.append(LogEntry(time.time(), level, f"sdk {logger}", self.policy.line(text, _SDK_LINE_CHARS)))
 
     def stderr_text(self, max_chars: int = 20_000) -> str:
         """The last ``max_chars`` characters of stderr, masked; ``""`` without a file."""
