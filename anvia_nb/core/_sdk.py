@@ -30,6 +30,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core import limits
 from anvia_nb.core._answers import MARK
+from anvia_nb.core._http_limits import TOO_LARGE, bound_json_bodies
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
@@ -106,8 +107,15 @@ def _unreadable(exc: MCPError) -> str:
     if isinstance(exc.data, dict) and exc.data.get(MARK):
         return exc.message or "sent an answer that could not be read"
     if exc.code == mcp_types.PARSE_ERROR and (exc.message or "").startswith(_SDK_PARSE_FAILURES):
+        if TOO_LARGE in (exc.message or ""):
+            return f"sent an answer {TOO_LARGE} {_limit_in(exc.message)} bytes; it was not read"
         return "sent an answer that could not be read (not valid JSON-RPC/MCP)"
     return ""
+
+
+def _limit_in(message: str) -> str:
+    found = re.search(rf"{TOO_LARGE} ([\d,]+) bytes", message)
+    return found.group(1) if found else "the maximum"
 
 
 def _protocol_error(exc: MCPError, target: str, where: str, server: str) -> ProtocolError:
@@ -327,9 +335,9 @@ async def open_sdk_session(
                 timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
-                http.event_hooks = {"request": [], "response": [remember_status]}
-                http = await stack.enter_async_context(http)
                 largest = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
+                http.event_hooks = {"request": [], "response": [remember_status, bound_json_bodies(largest)]}
+                http = await stack.enter_async_context(http)
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
             client = Client(
                 transport,

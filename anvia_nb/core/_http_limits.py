@@ -1,0 +1,40 @@
+"""A JSON body from an HTTP server is bounded like every other message (SSE events are bounded by
+the SDK's ``max_sse_event_size``): reading more than the limit fails that request at once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import httpx2
+
+__all__ = ["bound_json_bodies"]
+
+TOO_LARGE = "larger than the limit of"
+
+
+class _BoundedBody(httpx2.AsyncByteStream):
+    def __init__(self, inner: httpx2.AsyncByteStream, limit: int) -> None:
+        self._inner = inner
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        total = 0
+        async for chunk in self._inner:
+            total += len(chunk)
+            if total > self._limit:
+                raise httpx2.StreamError(f"the answer is {TOO_LARGE} {self._limit:,} bytes")
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+def bound_json_bodies(limit: int) -> Callable[[httpx2.Response], Awaitable[None]]:
+    """A response hook that bounds every ``application/json`` body to ``limit`` bytes."""
+
+    async def hook(response: httpx2.Response) -> None:
+        kind = response.headers.get("content-type", "").lower()
+        if kind.startswith("application/json") and isinstance(response.stream, httpx2.AsyncByteStream):
+            response.stream = _BoundedBody(response.stream, limit)
+
+    return hook

@@ -1,0 +1,86 @@
+"""A hand-written streamable-HTTP MCP server that attacks its client, in a thread of the test.
+
+It answers JSON (never SSE), speaks the ``initialize`` handshake (2025-06-18) and lists one
+tool, ``attack``. The URL's last path segment chooses what calling it does: ``deep`` answers with
+``structuredContent`` nested 200 deep; ``huge`` answers with a body of ``HUGE_BYTES`` bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+HUGE_BYTES = 5_000_000
+TOOL = {"name": "attack", "description": "Does what the URL says.", "inputSchema": {"type": "object"}}
+
+
+def _deep() -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    inner = nested
+    for _ in range(200):
+        inner["a"] = {}
+        inner = inner["a"]
+    return nested
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def _reply(self, status: int, body: bytes = b"") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        self._reply(405)
+
+    def do_DELETE(self) -> None:
+        self._reply(200)
+
+    def do_POST(self) -> None:
+        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        method, ident = message.get("method"), message.get("id")
+        if ident is None:
+            self._reply(202)
+            return
+        mode = self.path.rstrip("/").rsplit("/", 1)[-1]
+        if method == "initialize":
+            result: Any = {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": f"rogue-http-{mode}", "version": "1"},
+            }
+        elif method == "tools/list":
+            result = {"tools": [TOOL]}
+        elif method == "tools/call" and mode == "deep":
+            result = {"content": [{"type": "text", "text": "deep"}], "structuredContent": _deep()}
+        elif method == "tools/call" and mode == "huge":
+            result = {"content": [{"type": "text", "text": "x" * HUGE_BYTES}]}
+        else:
+            error = {"code": -32601, "message": f"no method {method}"}
+            self._reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "error": error}).encode())
+            return
+        self._reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).encode())
+
+
+class RogueHttp:
+    """Serves on 127.0.0.1 (a free port) until :meth:`stop`."""
+
+    def __init__(self) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, mode: str) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/mcp/{mode}"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
