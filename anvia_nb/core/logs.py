@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from anvia_nb.core.types import bounded_json
 from anvia_nb.policy import ShowPolicy
 
 __all__ = ["LOG_LEVELS", "LogEntry", "ServerLog"]
@@ -83,7 +84,9 @@ class ServerLog:
         return self.stderr_path is not None
 
     def add(self, level: str, logger: str | None, data: Any) -> None:
-        self.entries.append(LogEntry(time.time(), level, logger, data))
+        """One log message; long strings, lists and objects in it are cut (see ``bounded_json``)."""
+        source = logger if logger is None else str(logger)[:_TAIL_LINE_CHARS]
+        self.entries.append(LogEntry(time.time(), str(level)[:20], source, bounded_json(data)))
 
     def add_sdk(self, level: str, logger: str, text: str) -> None:
         """One record of the SDK's own logging about this connection: masked, one line, cut, counted."""
