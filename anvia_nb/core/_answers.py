@@ -20,6 +20,7 @@ from mcp_types import (
     PARSE_ERROR,
     ErrorData,
     JSONRPCError,
+    JSONRPCNotification,
     JSONRPCRequest,
     JSONRPCResponse,
     jsonrpc_message_adapter,
@@ -43,6 +44,10 @@ class Outstanding:
     def sent(self, message: Any) -> None:
         if isinstance(message, JSONRPCRequest):
             self._ids.add(message.id)
+        elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+            cancelled = (message.params or {}).get("requestId")
+            if isinstance(cancelled, int | str):
+                self._ids.discard(cancelled)  # given up: its answer, if any, is ignored
 
     def answered(self, message: Any) -> None:
         if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
