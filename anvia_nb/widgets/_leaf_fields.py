@@ -34,6 +34,7 @@ __all__ = [
     "text_field",
     "unset_label",
     "wrapped_html",
+    "wrapping_view",
 ]
 
 LABEL_CHARS = NAME_CHARS
@@ -87,6 +88,17 @@ def wrapped_html(text: str, color: str = "") -> str:
     style = "white-space:pre-wrap;overflow-wrap:anywhere;line-height:1.3;font-size:12px"
     not_math = "tex2jax_ignore mathjax_ignore"  # MathJax leaves server text alone
     return f'<div class="{not_math}" style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
+
+
+def wrapping_view(label: Any) -> Any:
+    """What to show for a one-line ``Label``: its text as wrapped HTML, kept in step with it.
+
+    A Label never wraps (ipywidgets cuts it with an ellipsis and it cannot be styled otherwise),
+    so a long "Cannot call yet: …" was clipped. The Label stays the plain-text value callers read.
+    """
+    view = widgets.HTML(value=wrapped_html(label.value), layout=widgets.Layout(max_width="100%"))
+    label.observe(lambda change: setattr(view, "value", wrapped_html(change["new"])), names="value")
+    return view
 
 
 class FieldWidget:

@@ -24,6 +24,7 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
+from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
 __all__ = ["ElicitationPrompt"]
@@ -75,8 +76,8 @@ class ElicitationPrompt:
             parts.append(widgets.HTML(notice_html(
                 "If the buttons do not respond, the cell is blocked in a synchronous call: "
                 "call from a form or with await instead.")))
-        parts += [widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]), self.reason,
-                  self.status]
+        parts += [widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]),
+                  wrapping_view(self.reason), self.status]
         self.widget = widgets.VBox(parts, layout=widgets.Layout(border="2px solid #c77700", padding="4px",
                                                                 margin="4px 0"))
         self._refresh()

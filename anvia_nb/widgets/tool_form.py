@@ -41,6 +41,7 @@ from anvia_nb.widgets._chrome import (
     text_label,
     tool_header_html,
 )
+from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 
@@ -129,7 +130,7 @@ class ToolForm:
         self.result_area = widgets.VBox([self.prompt_area, self.output])
         self.widget = widgets.VBox([
             self.status, self.header, self.warning, self.arguments.widget,
-            widgets.HBox([self.call_button, self.cancel_button, self.reason]),
+            widgets.HBox([self.call_button, self.cancel_button]), wrapping_view(self.reason),
             widgets.HBox([self.progress, self.progress_message]),
             self.result_area,
         ])
