@@ -126,3 +126,58 @@ def test_a_person_answers_a_servers_question_in_the_form_while_the_call_waits(
     screenshot(page, "form_elicitation_browser")
     assert page.get_by_text("You accepted; the answer was sent.").count() == 1
     assert page_events.page_errors == []
+
+
+# Every element under `root` whose content is wider than its box (a horizontal scrollbar or
+# clipped text), described for the failure message; `root` itself included.
+OVERFLOWING = """root => [root, ...root.querySelectorAll('*')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+    .map(e => `${[...e.classList].join('.')} ${e.scrollWidth}>${e.clientWidth} ${e.innerText.slice(0, 60)}`)"""
+# How a text element is laid out: its height in lines and whether it clips with an ellipsis.
+TEXT_BOX = """e => {
+    const s = getComputedStyle(e), line = parseFloat(s.lineHeight) || 1.3 * parseFloat(s.fontSize);
+    return {lines: e.getBoundingClientRect().height / line, textOverflow: s.textOverflow, whiteSpace: s.whiteSpace};
+}"""
+NARROW_NOTEBOOK = {"width": 900, "height": 1400}  # a notebook beside another window
+
+
+def test_a_long_description_wraps_and_nothing_scrolls_sideways_in_a_narrow_notebook(
+    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+) -> None:
+    cells = [NOTEBOOK[0], "%load_ext anvia_nb\n%mcp panel", "%mcp form demo.form_showcase"]
+    path = write_notebook(jupyter_lab, "layout_browser.ipynb", cells)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    page.set_viewport_size(NARROW_NOTEBOOK)  # after opening: the lab's toolbar shows the kernel state
+    run_all_cells(page)
+
+    roots = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length >= 2", timeout=WAIT_MS
+    )
+    panel, form = roots.nth(0), roots.nth(1)
+    tools_label = page.locator("label", has_text=re.compile(r"^Tools$"))
+    tools = panel.locator(".widget-select", has=tools_label).locator("select")
+    tools.select_option(label="form_showcase — Form showcase")
+    about = re.compile(r"Exercises every form field kind")
+    panel.locator(".widget-html", has_text=about).first.wait_for(timeout=WAIT_MS)
+    form.locator(".widget-html", has_text=about).first.wait_for(timeout=WAIT_MS)
+    for root in (panel, form):
+        # the showcase's last field is drawn: the whole form is on the page
+        root.locator(".widget-label", has_text=re.compile(r"^Greeting")).first.wait_for(timeout=WAIT_MS)
+
+    for name, root in (("panel", panel), ("form", form)):
+        assert root.evaluate(OVERFLOWING) == [], f"the {name} is wider than the notebook"
+        description = root.locator(".widget-html-content", has_text=about).last
+        box = description.evaluate(TEXT_BOX)
+        assert box["lines"] > 1.5, f"the {name}'s tool description is one clipped line: {box}"
+        assert box["textOverflow"] != "ellipsis" and box["whiteSpace"] != "nowrap", box
+        help_text = root.locator(".widget-html-content", has_text="2 to 40 letters, spaces or hyphens").last
+        field_box = help_text.evaluate(TEXT_BOX)
+        assert field_box["textOverflow"] != "ellipsis" and field_box["whiteSpace"] != "nowrap", field_box
+
+    reason = panel.get_by_text(re.compile(r"^Cannot call yet: "))
+    reason.scroll_into_view_if_needed()  # the long reason under Call: wrapped, not cut off
+    assert reason.evaluate(TEXT_BOX)["lines"] > 1.5
+    screenshot(page, "layout_browser")
+    page.screenshot(path="/tmp/h12-panel.png")
+    assert page_events.page_errors == []
