@@ -73,6 +73,10 @@ class Limits:
     """Special characters marked in one result (each is styled markup); the text is cut after them."""
     json_depth: int = 64
     """Nesting shown of a JSON value."""
+    prompts: int = 5
+    """A server's requests for input shown at once in one form; more are cancelled, and counted."""
+    choices: int = 500
+    """Options one dropdown or list carries to the browser; a longer enum is typed, and checked."""
 
 
 def maskable(value: object) -> bool:

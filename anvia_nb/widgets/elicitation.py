@@ -80,7 +80,9 @@ def answer_from(value: object) -> dict[str, Any]:
 class PromptHost(Protocol):
     """Somewhere a prompt can appear: a form's result area (see ``ToolForm``)."""
 
-    def show_prompt(self, prompt: ElicitationPrompt) -> None: ...
+    def show_prompt(self, prompt: ElicitationPrompt) -> bool:
+        """Show ``prompt``; False when the host has no room (the request is then cancelled)."""
+        ...
 
 
 _current_host: contextvars.ContextVar[PromptHost | None] = contextvars.ContextVar("anvia_prompt_host", default=None)
@@ -203,6 +205,8 @@ class ElicitationRouter:
             self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
             return {"action": "cancel"}
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
+        if host is not None and not host.show_prompt(prompt):
+            return {"action": "cancel"}  # the form already shows as many as a person can answer
         self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[dict[str, Any]] = loop.create_future()
@@ -215,9 +219,7 @@ class ElicitationRouter:
             loop.call_soon_threadsafe(resolve)
 
         prompt.on_answer(settle)
-        if host is not None:
-            host.show_prompt(prompt)
-        else:
+        if host is None:
             show_in_cell(prompt)
         try:
             return await asyncio.wait_for(answered, self.timeout_seconds)

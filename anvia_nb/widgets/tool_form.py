@@ -126,8 +126,11 @@ class ToolForm:
                                               layout=widgets.Layout(display="none"))
         self.progress_message = text_label(value="")
         self.prompt_area = widgets.VBox([])
+        self.prompt_note = text_label(value="", layout=widgets.Layout(display="none"))
+        """Says how many of the server's requests were cancelled because the form showed enough."""
+        self.refused_prompts = 0
         self.output = widgets.Output()
-        self.result_area = widgets.VBox([self.prompt_area, self.output])
+        self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output])
         self.widget = widgets.VBox([
             self.status, self.header, self.warning, self.arguments.widget,
             widgets.HBox([self.call_button, self.cancel_button]), wrapping_view(self.reason),
@@ -199,6 +202,8 @@ class ToolForm:
         _remember(self.server_name, self.tool_name, arguments)
         self.output.outputs = ()
         self.prompt_area.children = ()
+        self.refused_prompts = 0
+        self.prompt_note.value, self.prompt_note.layout.display = "", "none"
         self.progress.value, self.progress.max, self.progress.bar_style = 0.0, 1.0, ""
         self.progress.description = ""
         self.progress.layout.display = "none"
@@ -245,10 +250,28 @@ class ToolForm:
         self.progress.layout.display = None
         self.progress_message.value = plain(message, self.secrets, LINE_CHARS) if message else ""
 
-    def show_prompt(self, prompt: ElicitationPrompt) -> None:
-        """Where a server's request for input appears while this form's call runs."""
-        self._prompts.append(prompt)
-        self.prompt_area.children = (*self.prompt_area.children, prompt.widget)
+    def show_prompt(self, prompt: ElicitationPrompt) -> bool:
+        """Where a server's request for input appears while this form's call runs.
+
+        At most ``Limits.prompts`` are shown: an answered one makes room for a new one; when all
+        still wait for the person, the new request is refused (the server gets a cancel) and counted.
+        """
+        with self._state_lock:
+            if len(self._prompts) >= self.policy.limits.prompts:
+                settled = next((p for p in self._prompts if p.answered), None)
+                if settled is None:
+                    self.refused_prompts += 1
+                    refused = self.refused_prompts
+                    self.prompt_note.value = (
+                        f"{refused} more request{'s' if refused != 1 else ''} for input "
+                        f"{'were' if refused != 1 else 'was'} cancelled: this form shows at most "
+                        f"{self.policy.limits.prompts} at once.")
+                    self.prompt_note.layout.display = None
+                    return False
+                self._prompts.remove(settled)
+            self._prompts.append(prompt)
+            self.prompt_area.children = tuple(p.widget for p in self._prompts)
+        return True
 
     def _finished(self, future: concurrent.futures.Future[CallOutcome]) -> None:
         outcome: CallOutcome | None = None

@@ -1,0 +1,68 @@
+"""A hostile server against a form: many requests for input at once, huge enums, big results.
+
+Each server here is in memory; what is checked is what a person would see in the form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from support import WAIT_SECONDS
+
+from anvia_nb import mcp
+from anvia_nb.policy import Limits
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import form
+
+REQUESTS = 40
+SCHEMA: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+ASK_MANY = types.Tool(name="ask_many", input_schema={"type": "object"})
+
+
+async def _list(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[ASK_MANY])
+
+
+async def _ask_many(ctx: Any, params: types.CallToolRequestParams) -> Any:
+    """Asks REQUESTS questions at once and reports how each was answered."""
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        answers = params.input_responses or {}
+        if not answers:
+            request = types.ElicitRequest(
+                params=types.ElicitRequestFormParams(message="again?", requested_schema=SCHEMA))
+            return types.InputRequiredResult(input_requests={f"q{i}": request for i in range(REQUESTS)})
+        actions = [getattr(a, "action", "?") for a in answers.values()]
+    else:
+        actions = []
+
+        async def one(index: int) -> None:
+            answer = await ctx.session.elicit_form(f"again? {index}", SCHEMA, related_request_id=ctx.request_id)
+            actions.append(answer.action)
+
+        async with anyio.create_task_group() as group:
+            for index in range(REQUESTS):
+                group.start_soon(one, index)
+    counts = {action: actions.count(action) for action in sorted(set(actions))}
+    return types.CallToolResult(content=[types.TextContent(type="text", text=repr(counts))])
+
+
+def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_rest(
+    runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    runtime.connect(mcp.memory(name="asker", server=Server("asker", on_list_tools=_list, on_call_tool=_ask_many)))
+    asker = form("asker.ask_many", runtime=runtime)
+    bound = Limits().prompts
+    assert asker.call()
+    eventually(lambda: asker.refused_prompts == REQUESTS - bound, WAIT_SECONDS, "the refused requests counted")
+    assert len(asker.prompt_area.children) == bound  # never stacked past the bound
+    assert f"{REQUESTS - bound} more requests for input were cancelled" in asker.prompt_note.value
+    for prompt in list(asker._prompts):
+        prompt.decline_button.click()
+    outcome = asker.wait(WAIT_SECONDS)
+    assert outcome is not None
+    assert outcome.output == repr({"cancel": REQUESTS - bound, "decline": bound})
