@@ -298,37 +298,86 @@ def _choice_options(spec: FieldSpec, secrets: Sequence[str]) -> list[tuple[str, 
     return options
 
 
+def _choice_limit(secrets: Sequence[str]) -> int:
+    return policy_of(secrets).limits.choices
+
+
+def _typing_hint(spec: FieldSpec, shown: int) -> str:
+    return f"type one of {len(spec.choices):,} values (the first {shown} are suggested)"
+
+
 class ChoiceField(FieldWidget):
-    """A dropdown of the choices' labels; optional ones start with "(not set)"."""
+    """A dropdown of the choices' labels; optional ones start with "(not set)".
+
+    An enum longer than ``Limits.choices`` is typed instead: a combobox suggests the first
+    choices, and what is typed is checked against every choice (any of them can be sent).
+    """
 
     def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
         options = _choice_options(spec, secrets)
-        if not spec.required:
-            options.insert(0, (unset_label(spec, secrets), -1))
-        control = widgets.Dropdown(options=options, value=None if spec.required else -1)
+        limit = _choice_limit(secrets)
+        self._typed: dict[str, int] | None = None
+        control: Any
+        if len(options) > limit:
+            self._typed = {label: index for label, index in options}
+            control = widgets.Combobox(value="", options=[label for label, _index in options[:limit]],
+                                       ensure_option=False, placeholder=_typing_hint(spec, limit),
+                                       continuous_update=True)
+        else:
+            if not spec.required:
+                options.insert(0, (unset_label(spec, secrets), -1))
+            control = widgets.Dropdown(options=options, value=None if spec.required else -1)
         super().__init__(spec, control, secrets=secrets, **kwargs)
 
     def _entry_parts(self) -> dict[str, Any]:
+        if self._typed is not None:
+            text = self.input.value
+            if not text:
+                return {"chosen": ()}
+            # not a choice: an index past the end, which the one validator reports
+            return {"chosen": (self._typed.get(text, len(self.spec.choices)),)}
         index = self.input.value
         return {"chosen": () if index is None or index < 0 else (index,)}
 
     def _load_parts(self, entry: Entry) -> None:
+        if self._typed is not None:
+            labels = {index: label for label, index in self._typed.items()}
+            self.input.value = labels.get(entry.chosen[0], "") if entry.chosen else ""
+            return
         self.input.value = entry.chosen[0] if entry.chosen else (None if self.spec.required else -1)
 
 
 class MultiChoiceField(FieldWidget):
-    """A multiple selection over the choices of an array of enums."""
+    """A multiple selection over the choices of an array of enums.
+
+    An enum longer than ``Limits.choices`` is typed instead, one choice per line, each checked
+    against every choice.
+    """
 
     def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
         options = _choice_options(spec, secrets)
-        rows = max(2, min(len(options), 6))
-        super().__init__(spec, widgets.SelectMultiple(options=options, value=(), rows=rows), secrets=secrets,
-                         **kwargs)
+        self._typed: dict[str, int] | None = None
+        control: Any
+        if len(options) > _choice_limit(secrets):
+            self._typed = {label: index for label, index in options}
+            control = widgets.Textarea(value="", rows=4,
+                                       placeholder=f"one per line, each one of {len(spec.choices):,} values")
+        else:
+            rows = max(2, min(len(options), 6))
+            control = widgets.SelectMultiple(options=options, value=(), rows=rows)
+        super().__init__(spec, control, secrets=secrets, **kwargs)
 
     def _entry_parts(self) -> dict[str, Any]:
+        if self._typed is not None:
+            lines = [line.strip() for line in self.input.value.splitlines() if line.strip()]
+            return {"chosen": tuple(self._typed.get(line, len(self.spec.choices)) for line in lines)}
         return {"chosen": tuple(self.input.value)}
 
     def _load_parts(self, entry: Entry) -> None:
+        if self._typed is not None:
+            labels = {index: label for label, index in self._typed.items()}
+            self.input.value = "\n".join(labels[i] for i in entry.chosen if i in labels)
+            return
         self.input.value = tuple(entry.chosen)
 
 

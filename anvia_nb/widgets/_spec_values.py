@@ -203,6 +203,8 @@ def _read_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found
 
 
 def _read_multi_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
+    if any(not 0 <= i < len(spec.choices) for i in entry.chosen):
+        return OMITTED, [(where, "choose each of the listed values")]
     values = [spec.choices[i].value for i in entry.chosen if 0 <= i < len(spec.choices)]
     return (values, []) if values else _missing(spec, where)
 

@@ -5,6 +5,7 @@ Each server here is in memory; what is checked is what a person would see in the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from anvia_nb import mcp
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form
+from anvia_nb.widgets.arguments_form import ArgumentsForm
 
 REQUESTS = 40
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
@@ -66,3 +68,39 @@ def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_
     outcome = asker.wait(WAIT_SECONDS)
     assert outcome is not None
     assert outcome.output == repr({"cancel": REQUESTS - bound, "decline": bound})
+
+
+BIG_ENUM = [f"value-{i:05d}" for i in range(20_000)]
+TEN_ENUMS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **{f"pick{i}": {"type": "string", "enum": BIG_ENUM} for i in range(9)},
+        "many": {"type": "array", "items": {"type": "string", "enum": BIG_ENUM}},
+    },
+    "required": ["pick0"],
+}
+
+
+def test_huge_enums_carry_a_bounded_number_of_options_and_any_value_can_still_be_sent() -> None:
+    arguments = ArgumentsForm(schema=TEN_ENUMS)
+    bound = Limits().choices
+    controls = [arguments.field(f"pick{i}").input for i in range(9)] + [arguments.field("many").input]
+    assert all(len(getattr(control, "options", ())) <= bound for control in controls)
+    state = json.dumps([control.get_state() for control in controls], default=str)
+    assert len(state) < 10 * bound * 40  # not the 20,000 values of each enum
+
+    pick = arguments.field("pick0").input
+    pick.value = "value-19999"  # far past the suggestions: typed, and checked against the whole enum
+    arguments.field("many").input.value = "value-00001\nvalue-15000"
+    assert arguments.problems == []
+    assert arguments.value == {"pick0": "value-19999", "many": ["value-00001", "value-15000"]}
+
+    pick.value = "value-20000"  # not in the enum: the form says so, nothing is sent
+    assert arguments.problems and "listed values" in arguments.problems[0]
+    pick.value = "value-00000"
+    arguments.field("many").input.value = "nope"
+    assert any("listed values" in problem for problem in arguments.problems)
+
+    arguments.set_value({"pick0": "value-12345", "many": ["value-00002"]})
+    assert pick.value == "value-12345" and arguments.field("many").input.value == "value-00002"
+    assert arguments.value == {"pick0": "value-12345", "many": ["value-00002"]}
