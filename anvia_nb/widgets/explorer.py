@@ -78,6 +78,10 @@ class Panel:
         self.settings = settings
         self.timeout_seconds = timeout_seconds
         self.history: list[CallOutcome] = []
+        """Calls made from this panel, oldest first: their summaries (as the runtime's history
+        keeps them), never their results, so a result the person dropped is freed."""
+        self._sent: list[dict[str, Any]] = []
+        """The arguments each history entry sent, whole (a summary's are cut): what Run again sends."""
         self.form: ToolForm | None = None
         self._forms: dict[tuple[str, str], ToolForm] = {}
         self._updating = False
@@ -192,7 +196,7 @@ class Panel:
         form = self.select(entry.server, entry.tool)
         if form is None or form.tool_name != entry.tool:
             return False
-        form.arguments.set_value(dict(entry.arguments or {}))
+        form.arguments.set_value(dict(self._sent[index]))
         return form.call()
 
     # -- internals -----------------------------------------------------------------------------
@@ -273,7 +277,8 @@ class Panel:
     def _on_outcome(self, form: ToolForm, outcome: CallOutcome | None) -> None:
         if outcome is None:
             return
-        self.history = [*self.history[-(_HISTORY_LIMIT - 1):], outcome]
+        self.history = [*self.history[-(_HISTORY_LIMIT - 1):], outcome.summary()]
+        self._sent = [*self._sent[-(_HISTORY_LIMIT - 1):], dict(outcome.arguments or {})]
         self.history_select.options = [
             (history_label(o, o.secrets), index) for index, o in reversed(list(enumerate(self.history)))
         ]

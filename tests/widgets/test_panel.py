@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from typing import Any
 
 import mcp_types as types
@@ -17,6 +19,8 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
 from anvia_nb.widgets.tool_form import ToolForm
+
+BIG = 2_000_000
 
 
 async def no_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -86,7 +90,7 @@ def test_a_call_from_the_panel_lands_in_its_history_and_can_be_run_again(runtime
     add.call_button.click()
     first = add.wait(WAIT_SECONDS)
     assert first is not None and first.output == "5"
-    assert explorer.history == [first]
+    assert explorer.history == [first.summary()]  # what the runtime keeps: not the result
     label, index = explorer.history_select.options[0]
     assert index == 0 and "demo · add  ok" in label and "{'a': 2, 'b': 3}" in label
     assert not explorer.rerun_button.disabled
@@ -97,7 +101,7 @@ def test_a_call_from_the_panel_lands_in_its_history_and_can_be_run_again(runtime
     second = add.wait(WAIT_SECONDS)
     assert second is not None and second.output == "5" and second.arguments == {"a": 2, "b": 3}
     assert add.arguments.value == {"a": 2, "b": 3}
-    assert [o.output for o in explorer.history] == ["5", "5"]
+    assert [(o.status, o.arguments) for o in explorer.history] == [("ok", {"a": 2, "b": 3})] * 2
     assert [value for _label, value in explorer.history_select.options] == [1, 0]
 
 
@@ -157,7 +161,7 @@ def test_a_panel_whose_connection_closed_says_so_in_place_and_follows_the_reconn
     assert explorer.form is echo and not echo.closed and explorer.tools.value == "echo"
     echo.call_button.click()
     outcome = echo.wait(WAIT_SECONDS)
-    assert outcome is not None and outcome.output == "back" and explorer.history == [outcome]
+    assert outcome is not None and outcome.output == "back" and explorer.history == [outcome.summary()]
 
 
 def test_a_connection_opened_after_the_panel_appears_without_refresh(runtime: Runtime) -> None:
@@ -227,4 +231,23 @@ def test_wait_returns_only_once_everything_showing_the_call_is_up_to_date(runtim
     release.set()
     clicker.join(WAIT_SECONDS)
     outcome = add.wait(WAIT_SECONDS)
-    assert outcome is not None and explorer.history == [outcome] and not explorer.rerun_button.disabled
+    assert outcome is not None and explorer.history == [outcome.summary()] and not explorer.rerun_button.disabled
+
+
+def test_the_history_keeps_summaries_so_a_dropped_result_is_freed_and_run_again_works(runtime: Runtime) -> None:
+    connect_demo(runtime)
+    explorer = panel(runtime=runtime)
+    large = explorer.select("demo", "large")
+    assert large is not None
+    large.arguments.set_value({"size_chars": BIG})
+    assert large.call()
+    first = large.wait(WAIT_SECONDS)
+    assert first is not None and first.output_chars == BIG
+    dropped = weakref.ref(first)
+    del first
+    assert explorer.rerun(0) is True  # the next call replaces the form's result: the first is dropped
+    second = large.wait(WAIT_SECONDS)
+    assert second is not None and second.output_chars == BIG and second.arguments == {"size_chars": BIG}
+    gc.collect()
+    assert dropped() is None, "the panel's history pins a dropped result"
+    assert [(o.tool, o.status, o.output) for o in explorer.history] == [("large", "ok", None)] * 2
