@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
+from anvia_nb.core.limits import DEFAULT, Default
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError
@@ -72,7 +73,7 @@ class Panel:
         *,
         runtime: Runtime | None = None,
         settings: RenderSettings | None = None,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | Default | None = DEFAULT,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings
@@ -321,10 +322,12 @@ class Panel:
 
 
 def panel(
-    *, runtime: Runtime | None = None, settings: RenderSettings | None = None, timeout_seconds: float | None = None
+    *, runtime: Runtime | None = None, settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
 ) -> Panel:
     """The explorer over the kernel's runtime (or ``runtime``): works with zero connections too.
 
     ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
-    the ``%config McpMagics`` values)."""
+    the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
+    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit."""
     return Panel(runtime=runtime, settings=settings, timeout_seconds=timeout_seconds)

@@ -22,6 +22,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
+from anvia_nb.core.limits import DEFAULT, Default
 from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError, WaitTimeoutError
@@ -86,7 +87,7 @@ class ToolForm:
         *,
         runtime: Runtime | None = None,
         settings: RenderSettings | None = None,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | Default | None = DEFAULT,
         elicitation: bool = True,
         initial: dict[str, Any] | None = None,
         lookup: Callable[[], Tool] | None = None,
@@ -94,6 +95,8 @@ class ToolForm:
         self.runtime = runtime or get_runtime()
         self.settings = settings or RenderSettings()
         self.timeout_seconds = timeout_seconds
+        """Bounds each call: by default ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``),
+        as every call in the package; ``None`` only when given: no limit."""
         self.elicitation = elicitation
         self._tool = tool
         self._lookup = lookup

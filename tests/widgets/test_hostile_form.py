@@ -11,14 +11,16 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+import pytest
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from support import WAIT_SECONDS
 
 from anvia_nb import mcp
+from anvia_nb.core import limits
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets import form
+from anvia_nb.widgets import form, panel
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
 REQUESTS = 40
@@ -104,3 +106,24 @@ def test_huge_enums_carry_a_bounded_number_of_options_and_any_value_can_still_be
     arguments.set_value({"pick0": "value-12345", "many": ["value-00002"]})
     assert pick.value == "value-12345" and arguments.field("many").input.value == "value-00002"
     assert arguments.value == {"pick0": "value-12345", "many": ["value-00002"]}
+
+
+def test_a_form_and_the_panels_forms_bound_a_call_by_the_package_default_unless_told(
+    demo_runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "DEFAULT_CALL_TIMEOUT_SECONDS", 1.0)
+    endless = {"steps": 10_000, "delay_seconds": 60}  # a server that never finishes
+    slow = form("demo.slow", runtime=demo_runtime)
+    from_panel = panel(runtime=demo_runtime).select("demo", "slow")
+    assert from_panel is not None and from_panel is not slow
+    try:
+        for tool_form in (slow, from_panel):
+            tool_form.arguments.set_value(endless)
+            assert tool_form.call()
+            outcome = tool_form.wait(WAIT_SECONDS)
+            assert outcome is not None and outcome.status == "timeout"
+    finally:
+        slow.cancel()
+        from_panel.cancel()
+    told = form("demo.slow", runtime=demo_runtime, timeout_seconds=None)
+    assert told.timeout_seconds is None  # the person's choice (no limit) is kept
