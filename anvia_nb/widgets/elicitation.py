@@ -80,9 +80,12 @@ def answer_from(value: object) -> dict[str, Any]:
 class PromptHost(Protocol):
     """Somewhere a prompt can appear: a form's result area (see ``ToolForm``)."""
 
-    def show_prompt(self, prompt: ElicitationPrompt) -> bool:
-        """Show ``prompt``; False when the host has no room (the request is then cancelled)."""
+    def make_room(self) -> bool:
+        """Whether one more prompt may be shown; when not, the host counts the refused request
+        (which is then cancelled before any widget is made for it)."""
         ...
+
+    def show_prompt(self, prompt: ElicitationPrompt) -> None: ...
 
 
 _current_host: contextvars.ContextVar[PromptHost | None] = contextvars.ContextVar("anvia_prompt_host", default=None)
@@ -204,9 +207,9 @@ class ElicitationRouter:
             # A synchronous caller (%mcp call) holds the kernel: a prompt could never get its click.
             self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
             return {"action": "cancel"}
-        prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
-        if host is not None and not host.show_prompt(prompt):
+        if host is not None and not host.make_room():
             return {"action": "cancel"}  # the form already shows as many as a person can answer
+        prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
         self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[dict[str, Any]] = loop.create_future()
@@ -219,7 +222,9 @@ class ElicitationRouter:
             loop.call_soon_threadsafe(resolve)
 
         prompt.on_answer(settle)
-        if host is None:
+        if host is not None:
+            host.show_prompt(prompt)
+        else:
             show_in_cell(prompt)
         try:
             return await asyncio.wait_for(answered, self.timeout_seconds)

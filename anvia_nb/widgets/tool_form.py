@@ -253,28 +253,32 @@ class ToolForm:
         self.progress.layout.display = None
         self.progress_message.value = plain(message, self.secrets, LINE_CHARS) if message else ""
 
-    def show_prompt(self, prompt: ElicitationPrompt) -> bool:
-        """Where a server's request for input appears while this form's call runs.
-
-        At most ``Limits.prompts`` are shown: an answered one makes room for a new one; when all
-        still wait for the person, the new request is refused (the server gets a cancel) and counted.
-        """
+    def make_room(self) -> bool:
+        """Whether a server's next request for input may be shown here (at most ``Limits.prompts``
+        at once): an answered prompt makes way; when all still wait for the person, the request
+        is refused (the server gets a cancel) and counted in the form."""
         with self._state_lock:
-            if len(self._prompts) >= self.policy.limits.prompts:
-                settled = next((p for p in self._prompts if p.answered), None)
-                if settled is None:
-                    self.refused_prompts += 1
-                    refused = self.refused_prompts
-                    self.prompt_note.value = (
-                        f"{refused} more request{'s' if refused != 1 else ''} for input "
-                        f"{'were' if refused != 1 else 'was'} cancelled: this form shows at most "
-                        f"{self.policy.limits.prompts} at once.")
-                    self.prompt_note.layout.display = None
-                    return False
+            if len(self._prompts) < self.policy.limits.prompts:
+                return True
+            settled = next((p for p in self._prompts if p.answered), None)
+            if settled is not None:
                 self._prompts.remove(settled)
+                self.prompt_area.children = tuple(p.widget for p in self._prompts)
+                return True
+            self.refused_prompts += 1
+            refused = self.refused_prompts
+            self.prompt_note.value = (
+                f"{refused} more request{'s' if refused != 1 else ''} for input "
+                f"{'were' if refused != 1 else 'was'} cancelled: this form shows at most "
+                f"{self.policy.limits.prompts} at once.")
+            self.prompt_note.layout.display = None
+            return False
+
+    def show_prompt(self, prompt: ElicitationPrompt) -> None:
+        """Where a server's request for input appears while this form's call runs."""
+        with self._state_lock:
             self._prompts.append(prompt)
             self.prompt_area.children = tuple(p.widget for p in self._prompts)
-        return True
 
     def _finished(self, future: concurrent.futures.Future[CallOutcome]) -> None:
         outcome: CallOutcome | None = None

@@ -22,6 +22,7 @@ from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form, panel
 from anvia_nb.widgets.arguments_form import ArgumentsForm
+from anvia_nb.widgets.elicitation import router_for
 
 REQUESTS = 40
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
@@ -64,6 +65,8 @@ def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_
     assert asker.call()
     eventually(lambda: asker.refused_prompts == REQUESTS - bound, WAIT_SECONDS, "the refused requests counted")
     assert len(asker.prompt_area.children) == bound  # never stacked past the bound
+    router = router_for(runtime.server("asker"))
+    assert router is not None and len(router.prompts) == bound  # no widgets made for the refused ones
     assert f"{REQUESTS - bound} more requests for input were cancelled" in asker.prompt_note.value
     for prompt in list(asker._prompts):
         prompt.decline_button.click()
