@@ -302,8 +302,11 @@ def _choice_limit(secrets: Sequence[str]) -> int:
     return policy_of(secrets).limits.choices
 
 
-def _typing_hint(spec: FieldSpec, shown: int) -> str:
-    return f"type one of {len(spec.choices):,} values (the first {shown} are suggested)"
+def _typing_hint(spec: FieldSpec, shown: int, secrets: Sequence[str]) -> str:
+    """What a typed choice's placeholder says: how many values, and the server's default."""
+    hint = f"type one of {len(spec.choices):,} values (the first {shown} are suggested)"
+    note = default_note(spec)
+    return plain(f"{note}  ({hint})" if note else hint, secrets, DESCRIPTION_CHARS)
 
 
 class ChoiceField(FieldWidget):
@@ -321,7 +324,7 @@ class ChoiceField(FieldWidget):
         if len(options) > limit:
             self._typed = {label: index for label, index in options}
             control = widgets.Combobox(value="", options=[label for label, _index in options[:limit]],
-                                       ensure_option=False, placeholder=_typing_hint(spec, limit),
+                                       ensure_option=False, placeholder=_typing_hint(spec, limit, secrets),
                                        continuous_update=True)
         else:
             if not spec.required:
