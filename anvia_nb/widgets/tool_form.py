@@ -45,6 +45,7 @@ from anvia_nb.widgets._chrome import (
 from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
+from anvia_nb.widgets.form_prompts import FormPrompts
 
 __all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
 
@@ -128,10 +129,8 @@ class ToolForm:
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
                                               layout=widgets.Layout(display="none"))
         self.progress_message = text_label(value="")
-        self.prompt_area = widgets.VBox([])
-        self.prompt_note = text_label(value="", layout=widgets.Layout(display="none"))
-        """Says how many of the server's requests were cancelled because the form showed enough."""
-        self.refused_prompts = 0
+        self.prompts = FormPrompts(self.policy.limits.prompts)
+        self.prompt_area, self.prompt_note = self.prompts.box, self.prompts.note
         self.output = widgets.Output()
         self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output])
         self.widget = widgets.VBox([
@@ -144,7 +143,6 @@ class ToolForm:
         self.result: ResultView | None = None
         self.last_error: BaseException | None = None
         self._future: concurrent.futures.Future[CallOutcome] | None = None
-        self._prompts: list[ElicitationPrompt] = []
         self._running = False
         self._settled = threading.Event()
         """Set once a call has ended *and* everything showing it (widgets, on_outcome callbacks,
@@ -204,9 +202,7 @@ class ToolForm:
         self._tool = tool
         _remember(self.server_name, self.tool_name, arguments)
         self.output.outputs = ()
-        self.prompt_area.children = ()
-        self.refused_prompts = 0
-        self.prompt_note.value, self.prompt_note.layout.display = "", "none"
+        self.prompts.clear()
         self.progress.value, self.progress.max, self.progress.bar_style = 0.0, 1.0, ""
         self.progress.description = ""
         self.progress.layout.display = "none"
@@ -253,32 +249,18 @@ class ToolForm:
         self.progress.layout.display = None
         self.progress_message.value = plain(message, self.secrets, LINE_CHARS) if message else ""
 
+    @property
+    def refused_prompts(self) -> int:
+        """Requests for input cancelled in this call because the form showed as many as it may."""
+        return self.prompts.refused
+
     def make_room(self) -> bool:
-        """Whether a server's next request for input may be shown here (at most ``Limits.prompts``
-        at once): an answered prompt makes way; when all still wait for the person, the request
-        is refused (the server gets a cancel) and counted in the form."""
-        with self._state_lock:
-            if len(self._prompts) < self.policy.limits.prompts:
-                return True
-            settled = next((p for p in self._prompts if p.answered), None)
-            if settled is not None:
-                self._prompts.remove(settled)
-                self.prompt_area.children = tuple(p.widget for p in self._prompts)
-                return True
-            self.refused_prompts += 1
-            refused = self.refused_prompts
-            self.prompt_note.value = (
-                f"{refused} more request{'s' if refused != 1 else ''} for input "
-                f"{'were' if refused != 1 else 'was'} cancelled: this form shows at most "
-                f"{self.policy.limits.prompts} at once.")
-            self.prompt_note.layout.display = None
-            return False
+        """Whether a server's next request for input may be shown here (see :class:`FormPrompts`)."""
+        return self.prompts.make_room()
 
     def show_prompt(self, prompt: ElicitationPrompt) -> None:
         """Where a server's request for input appears while this form's call runs."""
-        with self._state_lock:
-            self._prompts.append(prompt)
-            self.prompt_area.children = tuple(p.widget for p in self._prompts)
+        self.prompts.show(prompt)
 
     def _finished(self, future: concurrent.futures.Future[CallOutcome]) -> None:
         outcome: CallOutcome | None = None
@@ -296,9 +278,7 @@ class ToolForm:
                 self.result = ResultView(outcome, self.settings)
                 self.output.outputs = (_display_data(self.result._repr_mimebundle_()),)
                 self.progress.bar_style = "danger" if outcome.is_error else "success"
-            for prompt in self._prompts:
-                prompt.cancel("The call ended before an answer; nothing was sent.")
-            self._prompts = []
+            self.prompts.cancel_waiting("The call ended before an answer; nothing was sent.")
             self.progress_message.value = ""
         finally:
             self._running = False

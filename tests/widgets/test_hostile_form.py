@@ -68,7 +68,7 @@ def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_
     router = router_for(runtime.server("asker"))
     assert router is not None and len(router.prompts) == bound  # no widgets made for the refused ones
     assert f"{REQUESTS - bound} more requests for input were cancelled" in asker.prompt_note.value
-    for prompt in list(asker._prompts):
+    for prompt in list(asker.prompts.shown):
         prompt.decline_button.click()
     outcome = asker.wait(WAIT_SECONDS)
     assert outcome is not None
