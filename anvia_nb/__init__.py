@@ -1,6 +1,6 @@
 """anvia_nb: explore, call and teach MCP servers from a Jupyter notebook.
 
-``%load_ext anvia_nb`` gives the ``%mcp`` magic; from Python, seed 001's API::
+``%load_ext anvia_nb`` gives the ``%mcp`` magic; from Python, the adapter's API (docs/architecture.md)::
 
     from anvia_nb import connect_mcp, mcp
     server = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))

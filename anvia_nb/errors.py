@@ -24,7 +24,7 @@ as ``__cause__`` while user code only ever catches our names::
     ├── UnknownToolError (KeyError)        no tool of that name on the connection
     └── ToolCallError                      a tools/call that returned but cannot become output
         ├── ToolResultError                the result had ``isError: true``
-        ├── UnsupportedContentError        audio or resource_link content (seed 000)
+        ├── UnsupportedContentError        audio or resource_link content (docs/mapping.md, rule 5)
         ├── OutputSchemaError              structuredContent does not match outputSchema
         ├── InputRequiredError             the server still wants input nobody supplied
         └── ToolTimeoutError (TimeoutError) no answer within the timeout; the call was cancelled
@@ -236,7 +236,7 @@ class ToolCallError(AnviaError):
 
 
 class ToolResultError(ToolCallError):
-    """The server returned ``isError: true``; the message is its text content (seed 000)."""
+    """The server returned ``isError: true``; the message is its text content (docs/mapping.md, rule 8)."""
 
 
 class UnsupportedContentError(ToolCallError):

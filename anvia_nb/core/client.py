@@ -36,7 +36,7 @@ _CLOSE_TIMEOUT_SECONDS = 15.0
 
 
 class McpClient:
-    """The seed's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
+    """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
     def __init__(
         self,

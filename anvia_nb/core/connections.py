@@ -1,4 +1,4 @@
-"""Lazy connection objects: ``mcp.stdio(...)`` and ``mcp.http(...)`` (seed 001).
+"""Lazy connection objects: ``mcp.stdio(...)`` and ``mcp.http(...)``.
 
 Creating one starts nothing; ``await connection.connect()`` starts the process or opens the
 socket. Each connection also knows its *secrets*, so every display of it (its ``repr`` too) can
@@ -284,7 +284,7 @@ McpConnection = StdioConnection | HttpConnection | MemoryConnection
 
 
 class _Factories:
-    """The seed's ``mcp`` object: ``mcp.stdio(...)`` and ``mcp.http(...)``."""
+    """The ``mcp`` object: ``mcp.stdio(...)`` and ``mcp.http(...)``."""
 
     @staticmethod
     def stdio(

@@ -2,7 +2,7 @@
 
 One table, :data:`KINDS`: a new content type is one row here. Each row says
 
-- ``mapped``: what the seed's result mapping makes of it (``"text"``: its ``text`` joins the
+- ``mapped``: what the result mapping (docs/mapping.md) makes of it (``"text"``: its ``text`` joins the
   output; ``"file"``: a file part; ``"resource"``: the JSON of the embedded resource;
   ``"unsupported"``: the call raises ``Unsupported MCP tool result content type``);
 - ``shown``: how a notebook shows it (``"text"``, ``"image"``, ``"resource"``, or ``"metadata"``:
@@ -74,7 +74,7 @@ KINDS: dict[str, ContentKind] = {
 }
 
 UNSUPPORTED_KINDS = tuple(name for name, kind in KINDS.items() if not kind.supported)
-"""Types the seed's mapping refuses: a result holding one is never shown as ``ok``."""
+"""Types the result mapping refuses (docs/mapping.md, rule 5): a result holding one is never shown as ``ok``."""
 
 
 def kind_of(item: Any) -> ContentKind | None:

@@ -1,10 +1,10 @@
-"""Seed 000's result mapping as pure functions over plain JSON (wire keys).
+"""The result mapping (docs/mapping.md) as pure functions over plain JSON (wire keys).
 
 These functions never see SDK models: ``_sdk`` dumps each result to a dict first, so the rules
 can be unit-tested on hand-written dicts, including shapes the SDK can no longer deliver
 (``{"toolResult": x}``).
 
-The rules, in the seed's order:
+The rules, in docs/mapping.md's order:
 
 - text items are concatenated in server order with no separator; an output made only of text
   (embedded resources included) is one ``str``;
@@ -48,7 +48,7 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     """The ``arguments`` field to send: a mapping is sent, ``None`` omits the field.
 
     Anything else (a list, a string, a number) raises :class:`ArgumentError` before any
-    remote call, as seed 000 section 3 requires. Values must be JSON: NumPy scalars and arrays
+    remote call (docs/mapping.md, rule 9). Values must be JSON: NumPy scalars and arrays
     (a DataFrame row) become plain numbers and lists; NaN, infinities and other objects raise
     :class:`ArgumentError` naming the argument, instead of failing inside the SDK or arriving as null.
     """
@@ -151,7 +151,7 @@ def _error_message(content: list[Mapping[str, Any]]) -> str:
 
 
 def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str = "") -> MappedOutput:
-    """The mapped output of one tools/call result (wire keys), or the seed's error.
+    """The mapped output of one tools/call result (wire keys), or the mapping's error.
 
     ``server`` and ``tool`` only label the raised errors. Raises :class:`ToolResultError` for
     ``isError``, :class:`UnsupportedContentError` for audio and resource_link, and

@@ -1,7 +1,7 @@
 """The one JSON Schema validator: a full 2020-12 validator (the default dialect when ``$schema``
 is absent), compiled once per schema and shared by every surface.
 
-Used for a tool's outputSchema (seed 002: validate structuredContent, show the verdict) and for
+Used for a tool's outputSchema (docs/mapping.md, rule 10: validate structuredContent, show the verdict) and for
 checking arguments against an inputSchema before anything is sent: ``%mcp call``, ``Tool.call``
 and the forms all ask :func:`schema_check`, so they accept and refuse exactly the same arguments.
 

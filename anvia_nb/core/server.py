@@ -1,7 +1,7 @@
-"""``connect_mcp``, ``McpServer`` and ``Tool``: seed 001's API over :class:`McpClient`.
+"""``connect_mcp``, ``McpServer`` and ``Tool``: the adapter's API over :class:`McpClient`.
 
-``Tool.call(arguments)`` is Anvia's adapted tool: it returns the mapped output of seed 000 and
-raises its errors. ``Tool.call_outcome(...)`` is the notebook's view of the same call: it never
+``Tool.call(arguments)`` is Anvia's adapted tool: it returns the mapped output (docs/mapping.md)
+and raises its errors. ``Tool.call_outcome(...)`` is the notebook's view of the same call: it never
 raises for what the server sent, and keeps the raw result, the mapped output, the outputSchema
 verdict and the timing together in a :class:`CallOutcome`.
 """
@@ -85,7 +85,7 @@ class Tool:
         return argument_problems(self.info.input_schema, dict(arguments or {}))
 
     async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
-        """Call the tool; return seed 000's mapped output or raise its error."""
+        """Call the tool; return the mapped output or raise the mapping's error."""
         outcome = await self.call_outcome(arguments, validate_arguments=False)
         if outcome.error is not None:
             raise outcome.error
@@ -187,7 +187,7 @@ class Tool:
 
 
 class McpServer:
-    """A connected server: its name, its adapted tools, and ``close()`` (seed 001)."""
+    """A connected server: its name, its adapted tools, and ``close()``."""
 
     def __init__(self, connection: McpConnection, client: McpClient, tools: list[ToolInfo]) -> None:
         self.connection = connection
@@ -237,7 +237,7 @@ async def connect_mcp(
     timeout_seconds: float | limits.Default | None = limits.DEFAULT,
     log_level: str | None = None,
 ) -> McpServer:
-    """Connect, handshake, list every tool, and adapt them (seed 001's ``connectMcp``).
+    """Connect, handshake, list every tool, and adapt them (Anvia's ``connectMcp``).
 
     ``timeout_seconds`` bounds all of it: by default the connection's own timeout (``mcp.http``'s
     ``timeout_seconds``), else :data:`~anvia_nb.core.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`;

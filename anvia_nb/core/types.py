@@ -24,7 +24,7 @@ from anvia_nb.errors import (
 JsonObject = dict[str, Any]
 MappedPart = dict[str, Any]
 MappedOutput = str | list[MappedPart]
-"""The seed's mapped output: one ``str`` for text-only results, else a list of parts."""
+"""The mapped output (docs/mapping.md): one ``str`` for text-only results, else a list of parts."""
 
 ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
 """``await on_progress(progress, total, message)`` for each progress notification of a call."""
@@ -80,7 +80,7 @@ class ToolInfo:
 
 @dataclass(frozen=True)
 class CallOutcome:
-    """Everything one ``tools/call`` produced, for display beside the seed's mapped output.
+    """Everything one ``tools/call`` produced, for display beside the mapped output.
 
     ``raw`` is the result as JSON (wire keys), or ``None`` when no result arrived (timeout,
     protocol error, crashed server). ``output`` is the mapped output, or ``None`` when ``error``

@@ -39,7 +39,7 @@ def text_result(text: str) -> JsonObject:
 
 
 def error_result(message: str | None) -> JsonObject:
-    """An ``isError`` result; ``None`` sends no content at all (the seed's default-message case)."""
+    """An ``isError`` result; ``None`` sends no content at all (the default-message case of docs/mapping.md, rule 8)."""
     return {"content": [] if message is None else [_text(message)], "isError": True}
 
 

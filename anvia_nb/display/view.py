@@ -1,7 +1,7 @@
 """``ResultView``: one call's outcome as a value a notebook displays safely and code reads exactly.
 
 Jupyter calls ``_repr_mimebundle_`` to show it (masked, bounded, escaped); code reads ``.output``
-and ``.raw``, which stay exactly what the server sent and the seed's mapping made of it.
+and ``.raw``, which stay exactly what the server sent and the result mapping made of it.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class ResultView:
 
     @property
     def output(self) -> MappedOutput | None:
-        """The seed's mapped output (``None`` when the call failed); exact, not masked."""
+        """The mapped output (docs/mapping.md; ``None`` when the call failed); exact, not masked."""
         return self.outcome.output
 
     @property

@@ -1,4 +1,4 @@
-"""Seed 001's API against the bundled demo server, as a new user would call it, over stdio,
+"""The adapter's API against the bundled demo server, as a new user would call it, over stdio,
 streamable HTTP on 127.0.0.1, and the SDK's in-memory transport."""
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _last_json(text: str) -> str:
 
 
 @pytest.mark.parametrize("tool", ["audio", "resource_link"])
-async def test_audio_and_resource_link_reject_with_the_seed_message(server: McpServer, tool: str) -> None:
+async def test_audio_and_resource_link_reject_with_the_unsupported_message(server: McpServer, tool: str) -> None:
     with pytest.raises(UnsupportedContentError, match="^Unsupported MCP tool result content type"):
         await server.tool(tool).call({})
 

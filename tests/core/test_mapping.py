@@ -1,4 +1,4 @@
-"""Seed 000's mapping rules, one test per rule, on plain result dicts (no server needed)."""
+"""The result mapping's rules (docs/mapping.md), one test per rule, on plain result dicts (no server needed)."""
 
 from __future__ import annotations
 

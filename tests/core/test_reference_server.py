@@ -1,4 +1,4 @@
-"""Seed 000's mapping against a server no one here wrote: the MCP project's own TypeScript
+"""The result mapping (docs/mapping.md) against a server no one here wrote: the MCP project's own TypeScript
 "everything" reference server (npm), over stdio and streamable HTTP on 127.0.0.1."""
 
 from __future__ import annotations
