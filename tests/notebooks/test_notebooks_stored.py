@@ -145,6 +145,71 @@ def test_outputs_are_ignored_by_nbval_only_where_a_widget_or_a_varying_value_is_
     assert len(ignored) <= max(2, len(cells) // 5), f"{name} ignores too many outputs: {len(ignored)}"
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_every_shown_result_names_its_server_and_tool_in_html_and_text(name: str) -> None:
+    results = [output.data for cell in code_cells(read(name)) for output in cell.outputs
+               if "anvia-result" in str(output.get("data", {}).get("text/html", ""))]
+    if name != "05-real-servers.ipynb":
+        assert results, f"{name} shows no tool result"
+    for data in results:
+        header = re.match(r"\[MCP ([^\]\s]+) · ([^\]\s]+)\]", data["text/plain"])
+        assert header, data["text/plain"][:80]
+        server, tool = header.groups()
+        assert f'class="anvia-server-name">{server}<' in data["text/html"]
+        assert f'class="anvia-tool-name">{tool}<' in data["text/html"]
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_NOTEBOOKS = ["01-quickstart.ipynb", "03-forms-and-panel.ipynb"]
+
+
+@pytest.mark.parametrize("name", WIDGET_NOTEBOOKS)
+def test_forms_and_panels_are_stored_with_their_state_and_a_text_of_their_own(name: str) -> None:
+    nb = read(name)
+    views = [output.data for cell in code_cells(nb) for output in cell.outputs if WIDGET_VIEW in output.get("data", {})]
+    assert len(views) >= 2
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    for data in views:
+        assert data[WIDGET_VIEW]["model_id"] in state  # renders in the saved notebook
+        text = data["text/plain"]
+        assert text.startswith("anvia_nb ") and not re.match(r"\w*Box\(", text), text[:80]
+
+
+def open_names_after_run_all(nb: Any) -> set[str]:
+    """The connections still open after the notebook's code cells run in order (comments do not run)."""
+    opened: set[str] = set()
+    for cell in code_cells(nb):
+        for line in TransformerManager().transform_cell(cell.source).splitlines():
+            magic = re.search(r"run_line_magic\('mcp', '(connect|close) ([^' ]+)", line)
+            if magic is None or line.lstrip().startswith("#"):
+                continue
+            verb, target = magic.groups()
+            if verb == "connect":
+                opened.add(target)
+            elif target == "--all":
+                opened.clear()
+            else:
+                opened.discard(target)
+    return opened
+
+
+@pytest.mark.parametrize("name", WIDGET_NOTEBOOKS)
+def test_run_all_leaves_the_connection_of_every_form_and_panel_open(name: str) -> None:
+    nb = read(name)
+    used = {match for cell in code_cells(nb) for match in re.findall(r"%mcp form (\w+)\.", cell.source)}
+    assert used and used <= open_names_after_run_all(nb)
+
+
+def test_the_run_all_rule_follows_closes_reconnects_and_comments() -> None:
+    def cells(*sources: str) -> Any:
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in sources])
+
+    assert open_names_after_run_all(cells("%mcp connect demo --stdio x", "%mcp close demo")) == set()
+    assert open_names_after_run_all(cells("%mcp connect demo --stdio x", "# %mcp close demo")) == {"demo"}
+    assert open_names_after_run_all(cells("%mcp connect a --stdio x\n%mcp close --all",
+                                          "%mcp connect a --stdio x")) == {"a"}
+
+
 # -- no secrets, no machine paths --------------------------------------------------------------
 
 
@@ -164,21 +229,47 @@ def test_no_token_like_string_or_absolute_path_of_this_machine_is_stored(name: s
         assert path not in text, f"{name} holds the machine path {path!r}"
 
 
+_ENV_OPTION = re.compile(r"--env\s+([A-Za-z_][A-Za-z0-9_]*)=(\S+)")
+_ENV_ASSIGNMENT = re.compile(r"""os\.environ\[["']([A-Za-z_][A-Za-z0-9_]*)["']\]\s*=\s*["']([^"']+)["']""")
+
+
+def secret_values_in_the_source(nb: Any) -> list[str]:
+    """Values of secret-named variables written in code: ``--env NAME=value`` or ``os.environ[NAME] = ...``."""
+    found = []
+    for cell in code_cells(nb):
+        pairs = _ENV_OPTION.findall(cell.source) + _ENV_ASSIGNMENT.findall(cell.source)
+        found += [value for key, value in pairs if SECRET_NAME.search(key)]
+    return found
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_secret_values_given_to_a_connection_never_appear_in_an_output(name: str) -> None:
     nb = read(name)
-    secrets = [value for cell in code_cells(nb)
-               for key, value in re.findall(r"--env\s+([A-Za-z_][A-Za-z0-9_]*)=(\S+)", cell.source)
-               if SECRET_NAME.search(key)]
     stored = "\n".join(output_texts(nb)) + json.dumps(nb.metadata.get("widgets", {}))
-    for secret in secrets:
+    for secret in secret_values_in_the_source(nb):
         assert secret not in stored
 
 
-def test_the_untrusted_output_notebook_connects_with_a_secret_and_shows_it_masked() -> None:
+@pytest.mark.parametrize("name", NAMES)
+def test_no_connect_line_writes_a_secret_value_into_the_notebook(name: str) -> None:
+    lines = [line for cell in code_cells(read(name)) for line in cell.source.splitlines() if "%mcp connect" in line]
+    written = [line for line in lines for key in re.findall(r"--env\s+([A-Za-z_][A-Za-z0-9_]*)=", line)
+               if SECRET_NAME.search(key)]
+    assert written == [], "pass secrets with --secret-env NAME (the kernel's variable), not --env NAME=value"
+
+
+def test_the_untrusted_output_notebook_passes_the_kernels_token_and_every_echo_of_it_is_masked() -> None:
     nb = read("04-untrusted-output.ipynb")
-    assert any("--env API_TOKEN=demo-not-a-real-secret" in cell.source for cell in code_cells(nb))
-    assert any("••••" in text for text in output_texts(nb))
+    assert any(re.search(r"%mcp connect demo .*--secret-env API_TOKEN\b", cell.source) for cell in code_cells(nb))
+    (token,) = set(secret_values_in_the_source(nb))  # the fake value the notebook puts in the kernel's environment
+    echoes = [cell for cell in code_cells(nb) if "env_value name=API_TOKEN" in cell.source]
+    assert len(echoes) >= 2
+    compared = next(cell for cell in echoes if "==" in cell.source)
+    for cell in echoes:
+        shown = "\n".join(output_texts(nbformat.v4.new_notebook(cells=[cell])))
+        assert token not in shown
+        assert cell is compared or "••••" in shown
+    assert compared.outputs[0]["data"]["text/plain"] == "True"  # the exact value stays in Python
 
 
 # -- rendered HTML stays inert -----------------------------------------------------------------
@@ -262,6 +353,14 @@ def test_the_quickstart_reaches_a_first_call_in_five_code_cells_then_tools_form_
     assert "Hello from a notebook" in first_call.outputs[0]["data"]["text/plain"]
 
 
+def test_the_quickstart_form_calls_again_after_its_connection_is_closed_and_reconnected() -> None:
+    cells = code_cells(read("01-quickstart.ipynb"))
+    close = next(i for i, cell in enumerate(cells) if cell.source.startswith("%mcp close demo"))
+    form_results = [cell for cell in cells[close:] if "add_form.call()" in cell.source]
+    assert form_results, "no form call after the close"
+    assert form_results[-1].outputs[0]["data"]["text/plain"].startswith("[MCP demo · add] ok")
+
+
 RULE_EXAMPLES = {  # each mapping rule, and the call that shows it
     "text content": "demo.echo",
     "texts concatenated": "demo.concat_texts",
@@ -291,13 +390,13 @@ def test_the_mapping_workshop_shows_the_raw_result_beside_the_mapped_output() ->
     assert "output_from_result" in "\n".join(cell.source for cell in code_cells(read("02-result-mapping.ipynb")))
 
 
-def test_every_exercise_of_the_workshop_has_a_hidden_collapsed_solution_that_ran() -> None:
+def test_every_solution_of_the_workshop_is_hidden_collapsed_and_ran_after_its_question() -> None:
     cells = read("02-result-mapping.ipynb").cells
     solutions = [i for i, cell in enumerate(cells) if "solution" in cell.metadata.get("tags", [])]
     assert len(solutions) >= 8
     for index in solutions:
         solution = cells[index]
-        assert cells[index - 1].cell_type == "markdown"  # the exercise, right above its solution
+        assert cells[index - 1].cell_type == "markdown", "a solution follows its question"
         assert solution.cell_type == "code"
         assert solution.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
         assert solution.metadata["collapsed"] is True
@@ -314,6 +413,17 @@ def test_the_forms_notebook_covers_schema_forms_omission_progress_cancel_and_eli
     assert "'step 4 of 4'" in texts
     assert "Confirmed: deploy to staging" in texts and "Declined:" in texts
     assert "'nickname': None" in texts and "'greeting'" not in texts  # untouched fields are not sent
+
+
+def test_the_forms_notebook_scopes_its_elicitation_callbacks_so_later_requests_are_not_answered() -> None:
+    cells = code_cells(read("03-forms-and-panel.ipynb"))
+    for cell in cells:
+        for line in cell.source.splitlines():
+            if "enable_elicitation(" in line and "callback=" in line:
+                assert line.lstrip().startswith("with "), f"a callback left installed: {line.strip()}"
+    last = next(cell for cell in reversed(cells) if "demo.confirm_action" in cell.source)
+    shown = "\n".join(output_texts(nbformat.v4.new_notebook(cells=[last])))
+    assert "Cancelled:" in shown  # nobody answered for the person after the blocks
 
 
 def test_the_untrusted_output_notebook_covers_escaping_provenance_schemas_secrets_and_model_context() -> None:
