@@ -6,15 +6,13 @@ once and the kernel stays free: widget messages (Cancel, an elicitation prompt's
 arriving while the server works. Progress notifications, the result and every state change are
 pushed to the widgets from the loop thread, which ipywidgets sends fine.
 
-Before anything is sent, the form says what the tool is (server · tool, in anvia_nb's chrome),
-what the server claims about it (annotation hints), and warns visibly when it declares itself
-destructive. The last arguments sent are remembered per (server, tool) for the kernel's life.
+Before anything is sent, the form says what the tool is (server · tool, in anvia_nb's chrome), what the
+server claims about it (annotation hints), and warns visibly when it declares itself destructive.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import copy
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -43,33 +41,12 @@ from anvia_nb.widgets._chrome import (
     tool_header_html,
 )
 from anvia_nb.widgets._leaf_fields import wrapping_view
+from anvia_nb.widgets.argument_memory import forget_arguments, remember_arguments, remembered_arguments
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 from anvia_nb.widgets.form_prompts import FormPrompts
 
 __all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
-
-_remembered: dict[tuple[str, str], dict[str, Any]] = {}
-_remembered_lock = threading.Lock()
-
-
-def remembered_arguments(server: str, tool: str) -> dict[str, Any] | None:
-    """The arguments last sent to ``server.tool`` from a form in this kernel, or ``None``."""
-    with _remembered_lock:
-        found = _remembered.get((server, tool))
-    return copy.deepcopy(found) if found is not None else None
-
-
-def forget_arguments() -> None:
-    """Forget every remembered argument set (new forms start from the schema's defaults)."""
-    with _remembered_lock:
-        _remembered.clear()
-
-
-def _remember(server: str, tool: str, arguments: dict[str, Any]) -> None:
-    with _remembered_lock:
-        _remembered[(server, tool)] = copy.deepcopy(arguments)
-
 
 def _display_data(bundle: dict[str, Any]) -> dict[str, Any]:
     return {"output_type": "display_data", "data": bundle, "metadata": {}}
@@ -200,7 +177,7 @@ class ToolForm:
             self._settled.set()
             return False
         self._tool = tool
-        _remember(self.server_name, self.tool_name, arguments)
+        remember_arguments(self.server_name, self.tool_name, arguments)
         self.output.outputs = ()
         self.prompts.clear()
         self.progress.value, self.progress.max, self.progress.bar_style = 0.0, 1.0, ""
