@@ -36,6 +36,11 @@ def servers_venv() -> Path:
     return cache_dir() / "servers"
 
 
+def npm_servers() -> Path:
+    """The npm folder with server-everything and server-filesystem (their commands in node_modules/.bin)."""
+    return cache_dir() / "npm"
+
+
 def binder_venv() -> Path:
     """The venv built by binder/'s own install steps."""
     return cache_dir() / "binder" / "venv"
