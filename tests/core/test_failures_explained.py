@@ -92,6 +92,7 @@ def test_a_log_asked_to_be_kept_survives_the_close(runtime: Runtime) -> None:
         Path(path).unlink(missing_ok=True)
 
 
+@pytest.mark.slow
 def test_logs_left_open_are_removed_at_interpreter_exit(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""

@@ -195,6 +195,7 @@ def _snapshot(runtime: Runtime, live_children: Children) -> tuple[int, int, set[
     return threading.active_count(), _open_fds(), live_children(), tasks
 
 
+@pytest.mark.slow
 def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
     runtime: Runtime, live_children: Children
 ) -> None:

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from jupyter_client.manager import KernelManager
 
+pytestmark = pytest.mark.slow  # each test starts a real kernel: left out of scripts/test --quick
+
 TIMEOUT_SECONDS = 90
 
 

@@ -23,6 +23,7 @@ def demo(name: str = "demo") -> object:
     return mcp.stdio(name=name, command=sys.executable, args=DEMO)
 
 
+@pytest.mark.slow
 def test_repeated_connect_call_close_cycles_leave_no_process_and_no_thread(
     runtime: Runtime, live_children: Callable[[], set[int]]
 ) -> None:
@@ -117,6 +118,7 @@ print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 """
 
 
+@pytest.mark.slow
 def test_interpreter_exit_closes_every_session_and_process(
     eventually: Callable[..., None], pid_alive: Callable[[int], bool]
 ) -> None:
@@ -157,6 +159,7 @@ print(rt.close("demo"))
 """
 
 
+@pytest.mark.slow
 def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(SCRIPT_NEST)], capture_output=True, text=True, timeout=120
