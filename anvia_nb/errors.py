@@ -27,6 +27,7 @@ as ``__cause__`` while user code only ever catches our names::
         ├── UnsupportedContentError        audio or resource_link content (docs/mapping.md, rule 5)
         ├── OutputSchemaError              structuredContent does not match outputSchema
         ├── InputRequiredError             the server still wants input nobody supplied
+        ├── TaskCancelledError             the call ran as a task and was cancelled (``.task_id``)
         └── ToolTimeoutError (TimeoutError) no answer within the timeout; the call was cancelled
 
 ``ToolCallError`` carries ``server``, ``tool`` and ``raw`` (the result as JSON, when one arrived)
@@ -53,6 +54,7 @@ __all__ = [
     "LoopMisuseError",
     "OutputSchemaError",
     "ProtocolError",
+    "TaskCancelledError",
     "ToolCallError",
     "ToolResultError",
     "ToolTimeoutError",
@@ -264,3 +266,11 @@ class InputRequiredError(ToolCallError):
 
 class ToolTimeoutError(ToolCallError, TimeoutError):
     """The call took longer than its timeout; it was cancelled on the server."""
+
+
+class TaskCancelledError(ToolCallError):
+    """The call ran as a task (the protocol's tasks) and was cancelled before it completed."""
+
+    def __init__(self, message: str, *, task_id: str = "", **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.task_id = task_id

@@ -1,7 +1,8 @@
 """The one border with the MCP SDK: SDK models in, plain JSON and our errors out.
 
 Everything that touches ``mcp``/``mcp_types`` objects lives here (and in ``_stdio``, the transport
-we plug into the SDK). Each method of :class:`SdkSession` translates SDK exceptions with
+we plug into the SDK; in ``_sdk_capabilities``, roots and sampling; in ``_sdk_tasks``, tasks).
+Each method of :class:`SdkSession` translates SDK exceptions with
 :func:`error_from_exception`, the only place foreign errors become :mod:`anvia_nb.errors`.
 """
 
@@ -13,7 +14,7 @@ import sys
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio
@@ -31,6 +32,8 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from anvia_nb.core import limits
 from anvia_nb.core._answers import MARK
 from anvia_nb.core._http_limits import TOO_LARGE, bound_json_bodies
+from anvia_nb.core._sdk_capabilities import SamplingState, roots_callback, sampling_callback
+from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
@@ -88,6 +91,9 @@ class SdkHandlers:
     unanswered_elicitations: int = 0
     log_level: str | None = None
     """The least severe ``notifications/message`` level asked of the server, or ``None``."""
+    roots: tuple[str, ...] = ()
+    """Absolute paths offered to the server as roots (none: the roots capability is not declared)."""
+    sampling: SamplingState = field(default_factory=SamplingState)
 
 
 def _server_text(exc: MCPError) -> str:
@@ -209,6 +215,7 @@ def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
         output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,
         annotations=annotations,
         icons=icons,
+        task_support=tool.execution.task_support if tool.execution is not None else None,
     )
 
 
@@ -257,10 +264,16 @@ class SdkSession:
         *,
         timeout_seconds: float | None,
         on_progress: ProgressHandler | None,
+        as_task: bool = False,
     ) -> JsonObject:
-        """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request."""
+        """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request.
+
+        ``as_task``: before 2026-07-28, ask the server to run it as a task (``_sdk_tasks``); from
+        2026-07-28 on the server decides, and a task it makes is followed either way."""
         try:
             with anyio.fail_after(timeout_seconds):
+                if as_task and self.protocol_version < "2026-07-28":
+                    return await call_as_task(self._client.session, name, arguments, server=self._server)
                 result = await self._client.call_tool(
                     name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
                 )
@@ -344,6 +357,9 @@ async def open_sdk_session(
                 mode="auto",
                 elicitation_callback=_elicitation_callback(handlers, server),
                 logging_callback=_log_callback(handlers),
+                sampling_callback=sampling_callback(handlers.sampling, server, handlers.log),
+                list_roots_callback=roots_callback(handlers.roots) if handlers.roots else None,
+                extensions=[TasksExtension()],
                 log_level=_log_level(handlers.log_level),
                 message_handler=_message_handler(handlers),
                 client_info=mcp_types.Implementation(name="anvia_nb", version=_version()),

@@ -23,8 +23,10 @@ from anvia_nb.core._sdk import (
     SdkSession,
     open_sdk_session,
 )
+from anvia_nb.core._sdk_tasks import TaskWatch, watched
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.sampling import SamplingHandler
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
@@ -45,14 +47,18 @@ class McpClient:
         *,
         log: ServerLog | None = None,
         log_level: str | None = None,
+        roots: tuple[str, ...] = (),
     ) -> None:
         """``log_level`` is the least severe log message asked of the server (``None``: none on
-        protocol 2026-07-28, the server's choice on older ones)."""
+        protocol 2026-07-28, the server's choice on older ones); ``roots`` the absolute paths
+        offered as roots (:mod:`anvia_nb.core.roots`)."""
         self.name = name
         self.launch = launch
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
-        self._handlers = SdkHandlers(log=self.log.add, notification=self._on_notification, log_level=log_level)
+        self._handlers = SdkHandlers(
+            log=self.log.add, notification=self._on_notification, log_level=log_level, roots=tuple(roots)
+        )
         self._session: SdkSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: asyncio.Task[None] | None = None
@@ -211,17 +217,21 @@ class McpClient:
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
+        as_task: bool = False,
+        watch: TaskWatch | None = None,
     ) -> JsonObject:
         """One tools/call; returns the raw result (wire keys) without mapping it.
 
         ``timeout_seconds``: by default :data:`~anvia_nb.core.limits.DEFAULT_CALL_TIMEOUT_SECONDS`;
-        ``None``: no limit."""
+        ``None``: no limit. ``as_task`` asks for a task where the protocol lets the client ask;
+        ``watch`` is told every state of a task the call became (:mod:`anvia_nb.core.tasks`)."""
         session = self._live_session()
         timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+        call = session.call_tool(
+            name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
+        )
         try:
-            return await self._on_owner_loop(
-                session.call_tool(name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
-            )
+            return await self._on_owner_loop(watched(call, watch))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
@@ -233,6 +243,25 @@ class McpClient:
     def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
         """Who answers the server's elicitation requests; without one they are cancelled."""
         self._handlers.elicitation = handler
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The paths this connection offers its server as roots."""
+        return self._handlers.roots
+
+    @property
+    def sampling_handler(self) -> SamplingHandler | None:
+        """This connection's own answer to sampling requests (``None``: the global one, if any)."""
+        return self._handlers.sampling.handler
+
+    def set_sampling_handler(self, handler: SamplingHandler | None) -> None:
+        """Who answers this server's sampling requests (see :func:`anvia_nb.core.sampling.enable_sampling`)."""
+        self._handlers.sampling.handler = handler
+
+    @property
+    def declined_samplings(self) -> int:
+        """How many sampling requests of this server were declined."""
+        return self._handlers.sampling.declined
 
     @property
     def unanswered_elicitations(self) -> int:

@@ -28,6 +28,7 @@ from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.roots import root_paths
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy, maskable
 
@@ -170,6 +171,8 @@ class StdioConnection:
     secret_env: frozenset[str] = frozenset()
     keep_log: bool = False
     """Keep the server's stderr file after the connection is closed and at exit."""
+    roots: tuple[str, ...] = ()
+    """Absolute paths offered to the server as roots (``roots/list``)."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -204,7 +207,7 @@ class StdioConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open; its stderr goes to a new log file."""
         log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
-        return McpClient(self.name, self.launch(log.stderr_path), log=log, log_level=log_level)
+        return McpClient(self.name, self.launch(log.stderr_path), log=log, log_level=log_level, roots=self.roots)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
@@ -221,6 +224,8 @@ class HttpConnection:
     timeout_seconds: float | None = 30.0
     auth: Any = None
     """An ``httpx2.Auth`` (for example the SDK's OAuth provider); used as given."""
+    roots: tuple[str, ...] = ()
+    """Absolute paths offered to the server as roots (``roots/list``)."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
@@ -248,7 +253,7 @@ class HttpConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
         log = ServerLog(self.name, transport="http", secrets=self.secrets())
-        return McpClient(self.name, self.launch(), log=log, log_level=log_level)
+        return McpClient(self.name, self.launch(), log=log, log_level=log_level, roots=self.roots)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
@@ -296,6 +301,7 @@ class _Factories:
         cwd: str | os.PathLike[str] | None = None,
         secret_env: Iterable[str] = (),
         keep_log: bool = False,
+        roots: Iterable[str | os.PathLike[str]] | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -304,6 +310,7 @@ class _Factories:
         SECRET, PASS, AUTH or CREDENTIAL, or listed in ``secret_env``, are masked wherever shown.
         The server's stderr goes to a file that is removed when the connection is closed and at
         exit; ``keep_log=True`` keeps it (its path is ``server.client.log.stderr_path``).
+        ``roots`` are directories offered to the server (``roots/list``); each must exist.
         """
         if isinstance(args, str):
             raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
@@ -315,6 +322,7 @@ class _Factories:
             cwd=os.fspath(cwd) if cwd is not None else None,
             secret_env=frozenset(secret_env),
             keep_log=bool(keep_log),
+            roots=root_paths(roots),
         )
 
     @staticmethod
@@ -325,11 +333,12 @@ class _Factories:
         headers: Mapping[str, str] | None = None,
         timeout_seconds: float | None = 30.0,
         auth: Any = None,
+        roots: Iterable[str | os.PathLike[str]] | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
-        may take is each call's own timeout.
+        may take is each call's own timeout. ``roots`` as for :meth:`stdio`.
         """
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
@@ -340,6 +349,7 @@ class _Factories:
             headers=dict(headers or {}),
             timeout_seconds=timeout_seconds,
             auth=auth,
+            roots=root_paths(roots),
         )
 
     @staticmethod

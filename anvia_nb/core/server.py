@@ -12,15 +12,17 @@ import asyncio
 import collections
 import difflib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
 from anvia_nb.core import limits
+from anvia_nb.core._sdk_tasks import TaskWatch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.schema import argument_problems, output_problems, warm_up
+from anvia_nb.core.tasks import BackgroundCall, start_call
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
@@ -74,6 +76,11 @@ class Tool:
         return self.info.annotations
 
     @property
+    def task_support(self) -> str | None:
+        """``execution.taskSupport``: ``"required"`` means the tool only runs as a task."""
+        return self.info.task_support
+
+    @property
     def server(self) -> McpServer:
         return self._server
 
@@ -99,11 +106,15 @@ class Tool:
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
         validate_arguments: bool = True,
+        as_task: bool | None = None,
+        on_task: Callable[[JsonObject], None] | None = None,
     ) -> CallOutcome:
         """Call the tool and keep everything it produced.
 
         ``timeout_seconds`` bounds the call (default
         :data:`~anvia_nb.core.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit).
+        ``as_task`` asks the server to run it as a task (by default when its ``taskSupport`` is
+        ``required``); ``on_task(task)`` is told each state of a task it became (wire keys).
 
         Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
         :class:`ArgumentValidationError` before anything is sent. Every later failure (tool
@@ -142,6 +153,8 @@ class Tool:
                 sent,
                 timeout_seconds=limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS),
                 on_progress=record_progress,
+                as_task=self.task_support == "required" if as_task is None else as_task,
+                watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
             )
             output = output_from_result(raw, server=self._server.name, tool=self.name)
             schema_problems = self._schema_problems(raw)
@@ -174,6 +187,38 @@ class Tool:
             progress=tuple(received),
             progress_count=count,
         )
+
+    def start(
+        self,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: float | None = None,
+        as_task: bool | None = None,
+    ) -> BackgroundCall:
+        """Send the call and return at once: a :class:`~anvia_nb.core.tasks.BackgroundCall` whose
+        state, progress and outcome arrive while nothing waits (``await call.wait()`` for the
+        outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent."""
+        sent = arguments_from_input(arguments)
+        problems = self.check_arguments(sent)
+        if problems:
+            raise ArgumentValidationError(
+                f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: " + "; ".join(problems),
+                problems,
+            )
+        return start_call(self, sent, timeout_seconds=timeout_seconds, as_task=as_task)
+
+    async def call_task(
+        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: float | None = None
+    ) -> MappedOutput:
+        """Call the tool as a task (create it, follow its status, fetch its result); the mapped
+        output, or the mapping's error, as :meth:`call`."""
+        outcome = await self.call_outcome(
+            arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False
+        )
+        if outcome.error is not None:
+            raise outcome.error
+        assert outcome.output is not None
+        return outcome.output
 
     def _schema_problems(self, raw: JsonObject) -> list[str] | None:
         schema = self.info.output_schema

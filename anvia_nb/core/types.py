@@ -16,6 +16,7 @@ from typing import Any, Literal
 from anvia_nb.errors import (
     AnviaError,
     OutputSchemaError,
+    TaskCancelledError,
     ToolResultError,
     ToolTimeoutError,
     UnsupportedContentError,
@@ -33,7 +34,7 @@ _KEPT_CHARS = 1000
 _KEPT_ITEMS = 50
 _KEPT_DEPTH = 8
 
-CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "failed"]
+CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "cancelled", "failed"]
 
 ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -52,6 +53,9 @@ class ToolInfo:
     """Wire keys: ``title``, ``readOnlyHint``, ``destructiveHint``, ``idempotentHint``, ``openWorldHint``."""
     icons: tuple[JsonObject, ...] = ()
     """Icon metadata as sent; never fetched or hot-linked by anvia_nb."""
+    task_support: str | None = None
+    """``execution.taskSupport`` as sent: ``"required"`` (the tool only runs as a task),
+    ``"optional"``, ``"forbidden"``, or ``None`` (not said: forbidden)."""
 
     @property
     def required(self) -> list[str]:
@@ -153,6 +157,8 @@ class CallOutcome:
             return "schema mismatch"
         if isinstance(err, ToolTimeoutError):
             return "timeout"
+        if isinstance(err, TaskCancelledError):
+            return "cancelled"
         return "failed"
 
 

@@ -44,6 +44,7 @@ _TONES = {
     "ok": ("header", "status-ok"),
     "unsupported content": ("header-warn", "status-warn"),
     "schema mismatch": ("header-warn", "status-warn"),
+    "cancelled": ("header-warn", "status-warn"),
 }
 
 
