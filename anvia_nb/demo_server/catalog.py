@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.hostile import hostile_names
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 
@@ -242,5 +243,7 @@ TOOLS: list[JsonObject] = [
         annotations=_DESTRUCTIVE,
     ),
 ]
+
+TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)
 
 TOOLS_BY_NAME: dict[str, JsonObject] = {tool["name"]: tool for tool in TOOLS}

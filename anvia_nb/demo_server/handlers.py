@@ -15,7 +15,7 @@ import binascii
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import mcp_types as types
@@ -24,6 +24,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 
@@ -57,6 +58,7 @@ INSTRUCTIONS = (
 
 _CURSOR_PREFIX = "anvia-demo-tools:"
 _Context = ServerRequestContext[Any]
+CAPABILITY_NAMES = frozenset(tool["name"] for tool in CAPABILITY_TOOLS)
 
 
 def _cursor_for(offset: int) -> str:
@@ -177,6 +179,8 @@ async def _call_tool(
         return await _confirm_action(ctx, params, arguments)
     if name == "crash":
         _crash()
+    if name in CAPABILITY_NAMES:  # ask_model (sampling), long_job (a task): see capabilities.py
+        return cast(types.CallToolResult, await call_capability_tool(ctx, params, arguments))
     return _wire(SIMPLE_TOOLS[name](arguments))
 
 
@@ -189,7 +193,7 @@ def build_server() -> Server[Any]:
     """A fresh demo server, ready for ``run`` on any transport or for ``mcp.Client(server)``."""
     from anvia_nb import __version__
 
-    return Server(
+    server: Server[Any] = Server(
         SERVER_NAME,
         version=__version__,
         title="Anvia demo server",
@@ -199,3 +203,5 @@ def build_server() -> Server[Any]:
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
     )
+    install(server)  # tasks/get and tasks/cancel for long_job
+    return server
