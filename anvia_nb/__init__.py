@@ -25,6 +25,7 @@ from anvia_nb.errors import (
     InputRequiredError,
     OutputSchemaError,
     ProtocolError,
+    TaskCancelledError,
     ToolCallError,
     ToolResultError,
     ToolTimeoutError,
@@ -37,7 +38,9 @@ from anvia_nb.errors import (
 if TYPE_CHECKING:
     from anvia_nb.core.client import McpClient
     from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
+    from anvia_nb.core.sampling import disable_sampling, enable_sampling
     from anvia_nb.core.server import McpServer, Tool, connect_mcp
+    from anvia_nb.core.tasks import BackgroundCall
     from anvia_nb.core.types import CallOutcome, ToolInfo
     from anvia_nb.display import RenderSettings, ResultView
     from anvia_nb.widgets import enable_elicitation, form, panel
@@ -48,6 +51,7 @@ __all__ = [
     "AnviaError",
     "ArgumentError",
     "ArgumentValidationError",
+    "BackgroundCall",
     "CallOutcome",
     "ConnectError",
     "ConnectionClosedError",
@@ -60,6 +64,7 @@ __all__ = [
     "RenderSettings",
     "ResultView",
     "StdioConnection",
+    "TaskCancelledError",
     "Tool",
     "ToolCallError",
     "ToolInfo",
@@ -71,7 +76,9 @@ __all__ = [
     "UrlElicitationRequiredError",
     "__version__",
     "connect_mcp",
+    "disable_sampling",
     "enable_elicitation",
+    "enable_sampling",
     "form",
     "load_ipython_extension",
     "mcp",
@@ -89,6 +96,9 @@ _LAZY = {
     "connect_mcp": "anvia_nb.core.server",
     "CallOutcome": "anvia_nb.core.types",
     "ToolInfo": "anvia_nb.core.types",
+    "BackgroundCall": "anvia_nb.core.tasks",
+    "enable_sampling": "anvia_nb.core.sampling",
+    "disable_sampling": "anvia_nb.core.sampling",
     "RenderSettings": "anvia_nb.display",
     "ResultView": "anvia_nb.display",
     "enable_elicitation": "anvia_nb.widgets",

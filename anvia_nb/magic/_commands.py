@@ -53,6 +53,8 @@ class ConnectCommand:
     timeout_seconds: float | None = None
     cell: bool = False
     inherit_env: tuple[str, ...] = ()
+    roots: tuple[str, ...] = ()
+    """``--root PATH`` (repeatable): directories offered to the server (``roots/list``)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,8 @@ class CallCommand:
     has_timeout: bool = False
     texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     """``key=value`` pairs as typed, so a value can stay text where the tool wants a string."""
+    background: bool = False
+    """``--background``: return at once a view that updates while the call (or task) runs."""
 
 
 @dataclass(frozen=True)

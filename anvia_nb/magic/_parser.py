@@ -63,9 +63,12 @@ __all__ = [
     "split_first_word",
 ]
 
-CONNECT_OPTIONS = ("--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell")
+CONNECT_OPTIONS = (
+    "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
+)  # fmt: skip
 _CONNECT_FLAGS = ("--cell",)
 CALL_OPTIONS = ("--timeout",)
+CALL_FLAGS = ("--background",)
 
 
 def split(text: str) -> list[str]:
@@ -192,8 +195,8 @@ def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
 
 
 _CONNECT_USAGE = (
-    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--cell] --stdio COMMAND [ARGS...], "
-    '%mcp connect NAME [--header "K: V"] [--timeout S] [--cell] --http URL, '
+    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio COMMAND "
+    '[ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
     "or %mcp connect --config FILE [NAME ...]"
 )
 
@@ -205,6 +208,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
     inherit: list[str] = []
     secret_env: set[str] = set()
     headers: dict[str, str] = {}
+    roots: list[str] = []
     options: dict[str, Any] = {}
     i = 0
     while i < len(words):
@@ -248,11 +252,13 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             headers[key.strip()] = header_value.strip()
         elif word == "--timeout":
             options["timeout"] = _seconds(value, "--timeout")
+        elif word == "--root":
+            roots.append(value)
         else:
             options[word[2:]] = value
     cell = bool(options.get("cell"))
     if "config" in options:
-        if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options:
+        if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
             raise CommandLineError("--config takes only a file and server names; other options go in the file.")
         return ConfigConnectCommand(options["config"], tuple(positional), cell)
     if len(positional) != 1:
@@ -266,20 +272,20 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         command, *args = options["stdio"]
         return ConnectCommand(
             name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
-            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)),
+            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
         )  # fmt: skip
     if "http" in options:
         if env or secret_env or "cwd" in options:
             raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
         return ConnectCommand(
             name, "http", url=options["http"], headers=headers,
-            timeout_seconds=options.get("timeout"), cell=cell,
+            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots),
         )  # fmt: skip
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 
 
 _JSON_HERE = "\0json"  # where the JSON object stood among the words
-_CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ... [--timeout S]"
+_CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ... [--timeout S] [--background]"
 
 
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
@@ -291,6 +297,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
         raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
     timeout: float | None = None
     has_timeout = False
+    background = False
     target = ""
     pairs: dict[str, Any] = {}
     texts: list[tuple[str, str]] = []
@@ -304,10 +311,12 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
             if value in ("", _JSON_HERE):
                 raise CommandLineError(f"--timeout needs a number of seconds. {_CALL_USAGE}")
             timeout, has_timeout = _seconds(value, "--timeout"), True
+        elif word in CALL_FLAGS:
+            background = True
         elif word.startswith("-"):
             raise CommandLineError(
-                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S. "
-                f"{close_words(word.partition('=')[0], CALL_OPTIONS)}"
+                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S and --background. "
+                f"{close_words(word.partition('=')[0], (*CALL_OPTIONS, *CALL_FLAGS))}"
             )
         elif not target and not _is_pair(word):
             target = word
@@ -332,7 +341,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
         if arguments is not None:
             raise CommandLineError("Give the arguments either on the %%mcp line or in the cell body, not both.")
         arguments = arguments_from_json(cell)
-    return CallCommand(server, tool, arguments, timeout, has_timeout, tuple(texts) if pairs else ())
+    return CallCommand(server, tool, arguments, timeout, has_timeout, tuple(texts) if pairs else (), background)
 
 
 def _is_pair(word: str) -> bool:

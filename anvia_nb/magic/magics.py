@@ -205,10 +205,16 @@ class McpMagics(Magics):
                     env={**command.env, **_kernel_env(command.inherit_env)},
                     cwd=command.cwd,
                     secret_env=command.secret_env,
+                    roots=command.roots,
                 )
             ]
         timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
-        return [mcp.http(name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout)]
+        return [
+            mcp.http(
+                name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout,
+                roots=command.roots,
+            )
+        ]  # fmt: skip
 
     def connect_command(self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope) -> None:
         """``%mcp connect``: open the connections, one printed line each."""
@@ -298,7 +304,7 @@ class McpMagics(Magics):
 
     # -- call --------------------------------------------------------------------------------
 
-    def call_command(self, command: p.CallCommand) -> ResultView:
+    def call_command(self, command: p.CallCommand) -> Any:
         """``%mcp call``: arguments checked against the inputSchema first; nothing bad is sent."""
         runtime = self.runtime
         server = runtime.server(command.server)
@@ -319,8 +325,15 @@ class McpMagics(Magics):
                 f"{target} was not called: its arguments do not match the inputSchema: "
                 f"{'; '.join(problems)}. Fix them and run again."
             )
+        if command.background:  # a view that updates while it runs; --timeout bounds it only when given
+            from anvia_nb.widgets.background_view import BackgroundCallView
+
+            limit = command.timeout_seconds if command.has_timeout else None
+            started = runtime.start(command.server, command.tool, arguments, timeout_seconds=limit)
+            return BackgroundCallView(started, self.render_settings())
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
         unanswered = server.client.unanswered_elicitations
+        declined = server.client.declined_samplings
         try:
             outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
         except KeyboardInterrupt:
@@ -332,6 +345,12 @@ class McpMagics(Magics):
             print(
                 f"note: {command.server} asked for input during this call and %mcp call cannot show a prompt, "
                 f"so the request was cancelled; use %mcp form {target} to answer it.",
+                file=sys.stderr,
+            )
+        if server.client.declined_samplings > declined:
+            print(
+                f"note: {command.server} asked for sampling (a completion from your model) during this call and "
+                "it was declined: nothing is sent to a model unless you allow it with anvia_nb.enable_sampling(...).",
                 file=sys.stderr,
             )
         return ResultView(outcome, self.render_settings())

@@ -185,8 +185,8 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
         elif not word.startswith("-"):
             given.append(word)
     if not given:
-        return [*_targets(runtime), *p.CALL_OPTIONS]
-    return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS]
+        return [*_targets(runtime), *p.CALL_OPTIONS, *p.CALL_FLAGS]
+    return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 
 def _complete_form(words: list[str], runtime: Runtime) -> list[str]:
@@ -208,6 +208,7 @@ _ENTRIES = (
         "connect",
         (
             ("connect NAME [--secret-env K]... [--env K=V]... [--cwd DIR] [--cell] --stdio COMMAND [ARGS...]", ""),
+            ("connect NAME --root PATH ... --stdio|--http ...", "directories offered to the server (roots)"),
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
@@ -229,6 +230,7 @@ _ENTRIES = (
         (
             ('call NAME.TOOL {"key": "value"}', "or  key=value ...;  --timeout S (or --timeout=S) anywhere"),
             ("%%mcp call NAME.TOOL", "the cell body is the JSON arguments"),
+            ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,
     ),

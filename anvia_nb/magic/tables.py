@@ -45,6 +45,7 @@ SERVER_COLUMNS = [
     "scope",
     "opened_at",
     "instructions",
+    "roots",
 ]
 TOOL_COLUMNS = [
     "server",
@@ -58,6 +59,7 @@ TOOL_COLUMNS = [
     "idempotent",
     "openWorld",
     "output_schema",
+    "task",
 ]
 HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error"]
 
@@ -122,6 +124,7 @@ def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = N
                 "scope": entry.scope,
                 "opened_at": pd.Timestamp(entry.opened_at),
                 "instructions": _instructions(server, shown),
+                "roots": [shown.text(path) for path in server.client.roots],
             }
         )
     frame: pd.DataFrame = ServerFrame(rows, columns=SERVER_COLUMNS)
@@ -152,6 +155,7 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
                     "idempotent": info.hint("idempotentHint"),
                     "openWorld": info.hint("openWorldHint"),
                     "output_schema": info.output_schema is not None,
+                    "task": _text(info.task_support, shown.limits.name_chars, shown),  # "required": only as a task
                 }
             )
     frame: pd.DataFrame = ServerFrame(rows, columns=TOOL_COLUMNS)

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar
 
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups, limits
+from anvia_nb.core.tasks import BackgroundCall
 from anvia_nb.core.types import CallOutcome, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
@@ -273,6 +274,26 @@ class Runtime:
         """Call ``name.tool`` and record the outcome; argument errors raise before any call."""
         self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
         return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress))
+
+    def start(
+        self,
+        name: str,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: float | None = None,
+    ) -> BackgroundCall:
+        """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.tasks`); recorded in the
+        history when it ends. Argument errors raise before anything is sent."""
+        call = self.server(name).tool(tool).start(arguments, timeout_seconds=timeout_seconds)
+
+        def record_when_done(done: BackgroundCall) -> None:
+            if done.done and done.outcome is not None and not getattr(done, "_recorded", False):
+                done._recorded = True  # type: ignore[attr-defined]
+                self.record(done.outcome)
+
+        call.on_change(record_when_done)
+        return call
 
     # -- shutdown ----------------------------------------------------------------------------
 
