@@ -17,15 +17,13 @@ cancels: a task is cancelled on the server with ``tasks/cancel``, a plain call w
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from anvia_nb.core.types import CallOutcome, JsonObject
+from anvia_nb.core.types import BackgroundState, CallOutcome, JsonObject
 from anvia_nb.errors import AnviaError, LoopMisuseError, TaskCancelledError, WaitTimeoutError
 
 if TYPE_CHECKING:
@@ -36,21 +34,6 @@ __all__ = ["BackgroundCall", "BackgroundState", "start_call"]
 _MESSAGE_CHARS = 2000
 
 Listener = Callable[["BackgroundCall"], None]
-
-
-@dataclass(frozen=True)
-class BackgroundState:
-    """What a view shows of a background call at one moment (server text as sent: untrusted)."""
-
-    server: str
-    tool: str
-    status: str
-    task_id: str | None
-    status_message: str | None
-    progress: tuple[float, float | None, str | None] | None
-    seconds: float
-    done: bool
-    secrets: tuple[str, ...] = ()
 
 
 class BackgroundCall:
@@ -70,7 +53,6 @@ class BackgroundCall:
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
         self._finished = threading.Event()
-        self._future: concurrent.futures.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.cancel_requested = False
@@ -167,10 +149,8 @@ class BackgroundCall:
         if self.done:
             return False
         self.cancel_requested = True
-        if self._future is not None:
-            self._future.cancel()
-        elif self._task is not None and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._task.cancel)
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._cancel_here)  # after _begin: the loop runs them in order
         self._changed()
         return True
 
@@ -191,6 +171,31 @@ class BackgroundCall:
         except AnviaError as exc:
             outcome = self._outcome_with(exc)
         self._finish(outcome)
+
+    def _begin(self, as_task: bool | None, timeout_seconds: float | None) -> None:
+        """On the loop: start the call (unless cancelled already)."""
+        assert self._loop is not None
+        if self.cancel_requested:
+            self._finish(self._not_started_outcome())
+            return
+        name = f"anvia_nb background {self.tool.server.name}.{self.tool.name}"
+        self._task = self._loop.create_task(self._run(as_task, timeout_seconds), name=name)
+        self._task.add_done_callback(self._task_done)
+
+    def _task_done(self, _task: asyncio.Task[None]) -> None:
+        if not self.done:  # cancelled before it began to run: nothing was sent
+            self._finish(self._not_started_outcome())
+
+    def _not_started_outcome(self) -> CallOutcome:
+        target = f"{self.tool.server.name}.{self.tool.name}"
+        error = TaskCancelledError(
+            f"{target} was cancelled before anything was sent.", server=self.tool.server.name, tool=self.tool.name
+        )
+        return self._outcome_with(error)
+
+    def _cancel_here(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
 
     def _cancelled_outcome(self) -> CallOutcome:
         told = "tasks/cancel" if self.task_id else "notifications/cancelled"
@@ -218,6 +223,8 @@ class BackgroundCall:
         )
 
     def _finish(self, outcome: CallOutcome) -> None:
+        if self._finished.is_set():
+            return
         self.outcome = outcome
         self._seconds = outcome.seconds
         if outcome.status == "cancelled":
@@ -246,13 +253,5 @@ def start_call(
         )
     call = BackgroundCall(tool, arguments)
     call._loop = loop
-    coro = call._run(as_task, timeout_seconds)
-    try:
-        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is loop:
-        call._task = loop.create_task(coro, name=f"anvia_nb background {tool.server.name}.{tool.name}")
-    else:
-        call._future = asyncio.run_coroutine_threadsafe(coro, loop)
+    loop.call_soon_threadsafe(call._begin, as_task, timeout_seconds)  # from any thread, the loop's own too
     return call

@@ -162,6 +162,22 @@ class CallOutcome:
         return "failed"
 
 
+@dataclass(frozen=True)
+class BackgroundState:
+    """What a view shows of a background call (:mod:`anvia_nb.core.tasks`) at one moment; server text
+    as sent: untrusted."""
+
+    server: str
+    tool: str
+    status: str
+    task_id: str | None
+    status_message: str | None
+    progress: tuple[float, float | None, str | None] | None
+    seconds: float
+    done: bool
+    secrets: tuple[str, ...] = ()
+
+
 def bounded_json(value: Any, depth: int = 0) -> Any:
     """``value`` with long strings cut, long lists and objects shortened and deep nesting elided."""
     if isinstance(value, str):

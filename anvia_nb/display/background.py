@@ -9,7 +9,7 @@ and then into the escape-by-default builder, inside an element marked not-math.
 
 from __future__ import annotations
 
-from anvia_nb.core.tasks import BackgroundState
+from anvia_nb.core.types import BackgroundState
 from anvia_nb.display._html import Html, element
 from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 

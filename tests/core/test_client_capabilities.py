@@ -108,6 +108,16 @@ async def test_a_background_task_is_cancelled_and_the_server_is_told(demo: McpSe
     assert not call.cancel()  # already done
 
 
+async def test_a_call_cancelled_at_once_ends_cancelled_and_never_hangs(demo: McpServer) -> None:
+    calls = [demo.tool("long_job").start({"steps": 10_000, "delay_seconds": 0.01}) for _ in range(3)]
+    for call in calls:
+        call.cancel()
+    for call in calls:
+        outcome = await call.wait(WAIT_SECONDS)
+        assert outcome.status == "cancelled" and call.status == "cancelled"
+    assert await demo.tool("echo").call({"message": "still usable"}) == "still usable"
+
+
 async def test_a_plain_call_can_run_in_the_background_with_its_progress(demo: McpServer) -> None:
     call = demo.tool("slow").start({"steps": 3, "delay_seconds": 0.01})
     outcome = await call.wait(WAIT_SECONDS)
