@@ -11,7 +11,8 @@ has had:
 - **2026-07-28** (the ``io.modelcontextprotocol/tasks`` extension): the client declares the
   extension on every request (:class:`TasksExtension`); the server may then answer any
   ``tools/call`` with ``resultType: "task"``; the client polls ``tasks/get``, whose completed
-  task carries the result. The SDK hands such an answer to :func:`_resolve`.
+  task carries the result, and answers an ``input_required`` task's requests with ``tasks/update``.
+  The SDK hands such an answer to :func:`_resolve`.
 
 Either way :func:`follow_task` polls (at the server's ``pollInterval``, bounded), reports each
 state to the :class:`TaskWatch` of the call (a context variable), and when the call is cancelled
@@ -27,7 +28,7 @@ from typing import Any, Literal, TypeVar, cast
 import anyio
 import mcp_types
 from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
-from mcp.client.session import ClientSession
+from mcp.client.session import ClientRequestContext, ClientSession
 from pydantic import ConfigDict, TypeAdapter
 
 from anvia_nb.core.types import JsonObject
@@ -81,6 +82,20 @@ class _TaskRequest(mcp_types.Request[_TaskParams, str]):
     name_param = "taskId"
 
 
+class _UpdateParams(mcp_types.RequestParams):
+    task_id: str
+    input_responses: dict[str, Any]
+
+
+class _UpdateRequest(mcp_types.Request[_UpdateParams, str]):
+    """``tasks/update``: answers to a 2026-07-28 task's ``inputRequests``."""
+
+    name_param = "taskId"
+
+
+_INPUT_REQUEST: TypeAdapter[mcp_types.InputRequest] = TypeAdapter(mcp_types.InputRequest)
+
+
 class _CreatedTask(mcp_types.Result):
     """A 2026-07-28 ``CreateTaskResult``: the task's fields at the top level, ``resultType: "task"``."""
 
@@ -131,6 +146,32 @@ async def _tell_cancelled(session: ClientSession, task_id: str) -> None:
             return
 
 
+async def _answer_inputs(
+    session: ClientSession, task: JsonObject, answered: set[str], *, server: str, tool: str
+) -> None:
+    """Answer a 2026-07-28 task's new ``inputRequests`` through the session's own callbacks
+    (elicitation, sampling, roots: the same rules as during a call), then ``tasks/update``."""
+    task_id = str(task.get("taskId", ""))
+    found = task.get("inputRequests")
+    responses: JsonObject = {}
+    for key, request in (found.items() if isinstance(found, dict) else ()):
+        if key in answered:
+            continue  # the server repeats outstanding requests on every poll
+        answered.add(key)
+        context = ClientRequestContext(session=session, request_id=f"{task_id}/{key}")
+        answer = await session.dispatch_input_request(context, _INPUT_REQUEST.validate_python(request))
+        if isinstance(answer, mcp_types.ErrorData):
+            raise ProtocolError(
+                f"{server}.{tool}: the task {task_id} asked for input that was not given: {answer.message}",
+                code=answer.code,
+                server=server,
+            )
+        responses[str(key)] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if responses:
+        update = _UpdateRequest(method="tasks/update", params=_UpdateParams(task_id=task_id, input_responses=responses))
+        await session.send_request(update, cast(Any, _RAW), request_read_timeout_seconds=_REQUEST_TIMEOUT_SECONDS)
+
+
 async def follow_task(
     session: ClientSession, created: JsonObject, *, modern: bool, server: str, tool: str
 ) -> JsonObject:
@@ -144,10 +185,17 @@ async def follow_task(
     if not task_id:
         raise ProtocolError(f"{server}.{tool} answered with a task that has no taskId.", server=server)
     _report(task)
+    answered: set[str] = set()
     try:
         while task.get("status") not in TERMINAL_STATUSES:
             if not modern and task.get("status") == "input_required":
                 break  # 2025-11-25: tasks/result delivers the server's questions, then the result
+            if task.get("status") == "input_required":
+                try:
+                    await _answer_inputs(session, task, answered, server=server, tool=tool)
+                except ProtocolError:
+                    await _tell_cancelled(session, task_id)
+                    raise
             await anyio.sleep(_poll_seconds(task))
             task = _task_part(await _request(session, "tasks/get", task_id))
             _report(task)

@@ -8,7 +8,9 @@ client that declines makes the call fail with the client's words.
 (the ``io.modelcontextprotocol/tasks`` extension): the call answers at once with
 ``resultType: "task"``; the work goes on in the background, step by step, its status message
 saying which step; ``tasks/get`` reports it (with the result once completed) and
-``tasks/cancel`` stops it. A client that does not declare the extension gets error -32021.
+``tasks/cancel`` stops it. With ``ask: true`` it stops after step 1 in ``input_required``, its
+``inputRequests`` holding a form elicitation, and goes on once ``tasks/update`` answers it. A
+client that does not declare the extension gets error -32021.
 2026-07-28 dropped ``Tool.execution`` from the listing; the demo sends it anyway (the
 :func:`listing_middleware`), so clients can show which tool only runs as a task.
 """
@@ -26,6 +28,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import Field
 
 __all__ = [
     "CAPABILITY_TOOLS",
@@ -43,6 +46,7 @@ MISSING_CAPABILITY = -32021
 _TTL_MS = 600_000
 _POLL_MS = 100
 _KEPT_TASKS = 100
+_ASK_KEY = "go_on"
 
 _Context = ServerRequestContext[Any]
 _OBJECT = {"type": "object", "additionalProperties": False}
@@ -67,6 +71,7 @@ CAPABILITY_TOOLS: list[dict[str, Any]] = [
                 "steps": {"type": "integer", "minimum": 1, "maximum": 10_000, "default": 5},
                 "delay_seconds": {"type": "number", "minimum": 0, "maximum": 60, "default": 0.2},
                 "label": {"type": "string", "description": "Shown in every status message"},
+                "ask": {"type": "boolean", "default": False, "description": "Ask you to go on after step 1"},
             },
         },
         "annotations": {"title": "Long job (task)", "readOnlyHint": True, "openWorldHint": False},
@@ -89,6 +94,9 @@ class _Job:
         self.result: dict[str, Any] | None = None
         self.runner: asyncio.Task[None] | None = None
         self.steps, self.delay_seconds, self.label = steps, delay_seconds, label
+        self.ask = False
+        self.answer: dict[str, Any] | None = None
+        self.answered = asyncio.Event()
 
     def set(self, status: str, message: str) -> None:
         self.status, self.message, self.updated_at = status, message, _now()
@@ -105,6 +113,11 @@ class _Job:
         }
         if self.status == "completed" and self.result is not None:
             task["result"] = self.result
+        if self.status == "input_required":
+            message = f"{self.label}go on after step 1 of {self.steps}?"
+            schema = {"type": "object", "properties": {"go_on": {"type": "boolean"}}, "required": ["go_on"]}
+            request = {"mode": "form", "message": message, "requestedSchema": schema}
+            task["inputRequests"] = {_ASK_KEY: {"method": "elicitation/create", "params": request}}
         return task
 
     async def run(self) -> None:
@@ -112,6 +125,15 @@ class _Job:
             for step in range(1, self.steps + 1):
                 await asyncio.sleep(self.delay_seconds)
                 self.set("working", f"{self.label}step {step} of {self.steps}")
+                if step == 1 and self.ask:
+                    self.set("input_required", f"{self.label}waiting for your answer")
+                    await self.answered.wait()
+                    content = (self.answer or {}).get("content") or {}
+                    if (self.answer or {}).get("action") != "accept" or content.get("go_on") is not True:
+                        self.result = {"content": [{"type": "text", "text": f"{self.label}stopped after step 1"}]}
+                        self.set("completed", f"{self.label}stopped after step 1")
+                        return
+                    self.set("working", f"{self.label}going on")
         except asyncio.CancelledError:
             self.set("cancelled", f"{self.label}cancelled by the client")
             logger.info("long_job task %s cancelled by the client", self.task_id)
@@ -140,6 +162,7 @@ def _start_job(ctx: _Context, arguments: dict[str, Any]) -> dict[str, Any]:
         )
     label = f"{arguments['label']}: " if arguments.get("label") else ""
     job = _Job(int(arguments.get("steps", 5)), float(arguments.get("delay_seconds", 0.2)), label)
+    job.ask = arguments.get("ask") is True
     while len(_JOBS) >= _KEPT_TASKS:
         _JOBS.pop(next(iter(_JOBS)))
     _JOBS[job.task_id] = job
@@ -204,6 +227,20 @@ async def _tasks_cancel(ctx: _Context, params: _TaskParams) -> dict[str, Any]:
     return {}
 
 
+class _UpdateParams(types.RequestParams):
+    task_id: str
+    input_responses: dict[str, Any] = Field(default_factory=dict)
+
+
+async def _tasks_update(ctx: _Context, params: _UpdateParams) -> dict[str, Any]:
+    job = _job(params)
+    answer = params.input_responses.get(_ASK_KEY)
+    if job.status == "input_required" and isinstance(answer, dict) and not job.answered.is_set():
+        job.answer = answer
+        job.answered.set()
+    return {}
+
+
 async def listing_middleware(ctx: _Context, call_next: CallNext) -> HandlerResult:
     """Puts ``execution.taskSupport`` back into the listing (the 2026-07-28 surface drops it)."""
     result = await call_next(ctx)
@@ -216,8 +253,10 @@ async def listing_middleware(ctx: _Context, call_next: CallNext) -> HandlerResul
 
 
 def install(server: Server[Any]) -> None:
-    """Serve ``tasks/get`` and ``tasks/cancel``, declare the extension, keep ``execution`` listed."""
+    """Serve ``tasks/get``, ``tasks/update`` and ``tasks/cancel``, declare the extension, keep
+    ``execution`` listed."""
     server.add_request_handler("tasks/get", _TaskParams, _tasks_get)
     server.add_request_handler("tasks/cancel", _TaskParams, _tasks_cancel)
+    server.add_request_handler("tasks/update", _UpdateParams, _tasks_update)
     server.extensions[TASKS_EXTENSION] = {}
     server.middleware.append(listing_middleware)

@@ -108,6 +108,25 @@ async def test_a_background_task_is_cancelled_and_the_server_is_told(demo: McpSe
     assert not call.cancel()  # already done
 
 
+async def test_a_task_that_asks_for_input_is_answered_through_the_elicitation_handler(demo: McpServer) -> None:
+    asked: list[dict[str, object]] = []
+
+    async def answer(request: dict[str, object]) -> dict[str, object]:
+        asked.append(request)
+        return {"action": "accept", "content": {"go_on": True}}
+
+    statuses: list[str] = []
+    demo.client.set_elicitation_handler(answer)
+    outcome = await demo.tool("long_job").call_outcome(
+        {"steps": 2, "delay_seconds": 0.01, "ask": True}, on_task=lambda task: statuses.append(str(task["status"]))
+    )
+    assert outcome.output == "done after 2 steps"
+    assert "input_required" in statuses and len(asked) == 1  # asked once, though every poll repeats it
+    assert asked[0]["message"] == "go on after step 1 of 2?" and asked[0]["server"] == "demo"
+    demo.client.set_elicitation_handler(None)  # nobody to ask: the request is cancelled, the job stops
+    assert await demo.tool("long_job").call({"steps": 2, "delay_seconds": 0.01, "ask": True}) == "stopped after step 1"
+
+
 async def test_a_call_cancelled_at_once_ends_cancelled_and_never_hangs(demo: McpServer) -> None:
     calls = [demo.tool("long_job").start({"steps": 10_000, "delay_seconds": 0.01}) for _ in range(3)]
     for call in calls:
