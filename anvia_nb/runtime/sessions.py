@@ -286,10 +286,10 @@ class Runtime:
         """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.tasks`); recorded in the
         history when it ends. Argument errors raise before anything is sent."""
         call = self.server(name).tool(tool).start(arguments, timeout_seconds=timeout_seconds)
+        once = threading.Lock()  # told from the caller's thread and the loop's: record it one time
 
         def record_when_done(done: BackgroundCall) -> None:
-            if done.done and done.outcome is not None and not getattr(done, "_recorded", False):
-                done._recorded = True  # type: ignore[attr-defined]
+            if done.done and done.outcome is not None and once.acquire(blocking=False):
                 self.record(done.outcome)
 
         call.on_change(record_when_done)
