@@ -84,8 +84,17 @@ def maskable(value: object) -> bool:
     return isinstance(value, str) and len(value.strip()) >= MIN_SECRET_CHARS
 
 
+def _repr_forms(secret: str) -> tuple[str, ...]:
+    """A secret as Python's repr writes it inside a string (a dict of headers, a connection's
+    repr): backslashes doubled, controls escaped, and ``'`` escaped or not, as the quotes the
+    whole string holds decide; and as :func:`ascii` writes it."""
+    both = repr(secret + "'\"")[1:-4]  # a string holding both quotes: ' is escaped
+    return (secret, repr(secret)[1:-1], both, both.replace("\\'", "'"), ascii(secret)[1:-1])
+
+
 def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
-    """Each secret as it may appear in output: as is, HTML-escaped, JSON-escaped, URL-encoded.
+    """Each secret as it may appear in output: as is, as Python's repr writes it (quotes and
+    backslashes escaped), each of those HTML-escaped, and JSON-escaped, URL-encoded.
 
     Longest first, so a secret that contains another is masked whole.
     """
@@ -93,11 +102,10 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
     for secret in secrets:
         if not maskable(secret):
             continue
+        for form in _repr_forms(secret):
+            variants.update((form, html.escape(form, quote=True), html.escape(form, quote=False)))
         variants.update(
             (
-                secret,
-                html.escape(secret, quote=True),
-                html.escape(secret, quote=False),
                 json.dumps(secret)[1:-1],
                 json.dumps(secret, ensure_ascii=False)[1:-1],
                 quote(secret, safe=""),
