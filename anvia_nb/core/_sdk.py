@@ -193,14 +193,24 @@ def error_from_exception(
         hint = " (check the headers or token)" if status in (401, 403) else ""
         return ConnectError(f"{server!r} answered HTTP {status}{where}{hint}.", server=server)
     if isinstance(exc, httpx2.HTTPError | OSError):
-        return ConnectError(f"Cannot reach {server!r}{where}: {type(exc).__name__}: {exc}", server=server)
+        # An answer that is not HTTP is quoted by the parser ("illegal status line: <its bytes>"):
+        # server text. The operating system's words (refused, unreachable) are not.
+        quoted = str(exc) if isinstance(exc, httpx2.ProtocolError | httpx2.DecodingError) else ""
+        return ConnectError(
+            f"Cannot reach {server!r}{where}: {type(exc).__name__}: {exc}", server=server, server_text=quoted
+        )
     if isinstance(exc, pydantic.ValidationError):
         return ProtocolError(
             f"{target} sent a message that is not valid MCP{where}: {exc.error_count()} problem(s).",
             server=server,
             server_text=str(exc),
         )
-    return AnviaError(f"{target} failed{where}: {type(exc).__name__}: {exc}")
+    # Anything else may quote what the server sent (the SDK's "Unsupported protocol version from
+    # the server: <its text>"): its text is kept as the server's, so hide_server_errors hides it.
+    said = str(exc)
+    return ProtocolError(
+        f"{target} failed{where}: {type(exc).__name__}: {said}", server=server, server_text=said or type(exc).__name__
+    )
 
 
 def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
