@@ -11,7 +11,9 @@ unanswered prompt is cancelled after ``timeout_seconds``.
 Where the prompt appears: in the :class:`~anvia_nb.widgets.tool_form.ToolForm` whose call is running
 (it registers itself as the *host* for its session while the call runs); otherwise, in a kernel,
 in the output of the cell that is running (display from the loop thread goes to the kernel's
-current parent message). Outside a notebook, or when ``callback`` is given, the callback answers.
+current parent message). Either way at most ``Limits.prompts`` wait at once; more requests are
+cancelled before any widget is made, and counted in one visible line. Outside a notebook, or when
+``callback`` is given, the callback answers.
 A URL is shown as escaped text, never opened or fetched.
 
 One registry, keyed by the session's client, holds both the handlers installed on a session
@@ -37,8 +39,9 @@ from typing import Any, Protocol
 from anvia_nb.core import McpServer
 from anvia_nb.core.client import McpClient
 from anvia_nb.errors import InvalidValueError
+from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.widgets._chrome import show_in_cell
+from anvia_nb.widgets.cell_prompts import CellPrompts
 from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
 
 __all__ = [
@@ -164,6 +167,8 @@ class ElicitationRouter:
         """(request, answer) of every request answered, most recent last (bounded)."""
         self.previous: ElicitationHandler | None = None
         """The handler this one replaced: restored by :meth:`remove`."""
+        self.in_cells = CellPrompts(Limits().prompts)
+        """Prompts shown in cells (no form hosts the call): at most ``Limits.prompts`` at once."""
 
     def remove(self) -> None:
         """Stop answering: the handler this router replaced answers again (idempotent)."""
@@ -207,8 +212,8 @@ class ElicitationRouter:
             # A synchronous caller (%mcp call) holds the kernel: a prompt could never get its click.
             self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
             return {"action": "cancel"}
-        if host is not None and not host.make_room():
-            return {"action": "cancel"}  # the form already shows as many as a person can answer
+        if not (host.make_room() if host is not None else self.in_cells.make_room()):
+            return {"action": "cancel"}  # as many are shown as a person can answer: counted, visibly
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
         self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]
         loop = asyncio.get_running_loop()
@@ -225,7 +230,7 @@ class ElicitationRouter:
         if host is not None:
             host.show_prompt(prompt)
         else:
-            show_in_cell(prompt)
+            self.in_cells.show(prompt)
         try:
             return await asyncio.wait_for(answered, self.timeout_seconds)
         except asyncio.TimeoutError:

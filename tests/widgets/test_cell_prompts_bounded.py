@@ -1,0 +1,60 @@
+"""Requests for input during a call awaited in a cell are bounded like a form's: in a real kernel,
+40 requests at once make at most ``Limits.prompts`` prompts; the rest are cancelled and counted in
+one line of the cell, and the server learns each answer."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import pytest
+from support import REPO, WAIT_SECONDS
+
+sys.path.insert(0, str(REPO))
+
+from benchmarks.attacks_kernel import Kernel  # noqa: E402
+
+from anvia_nb.policy import Limits  # noqa: E402
+
+REQUESTS = 40
+
+
+@pytest.fixture
+def kernel() -> Iterator[Kernel]:
+    started = Kernel()
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+def test_many_requests_in_a_cell_show_a_bounded_number_of_prompts_and_count_the_rest(kernel: Kernel) -> None:
+    bound = Limits().prompts
+    setup = kernel.run(
+        "import asyncio, time\n"
+        "from anvia_nb import connect_mcp, mcp\n"
+        "from anvia_nb.widgets import enable_elicitation\n"
+        "from benchmarks.attacks_servers import asker\n"
+        f"server = await connect_mcp(mcp.memory(name='asker', server=asker({REQUESTS})))\n"
+        "router = enable_elicitation(server)\n"
+        "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n"
+    )
+    assert not setup.error, setup.error
+    waited = kernel.run(
+        f"deadline = time.monotonic() + {WAIT_SECONDS}\n"
+        f"while router.in_cells.refused < {REQUESTS - bound} and time.monotonic() < deadline:\n"
+        "    await asyncio.sleep(0.05)\n"
+        "print(router.in_cells.refused, len(router.prompts))\n"
+        "print(router.in_cells.note.value)\n"
+    )
+    assert not waited.error, waited.error
+    counts, note = waited.stdout.strip().splitlines()
+    assert counts == f"{REQUESTS - bound} {bound}"  # never stacked past the bound
+    assert note.startswith(f"{REQUESTS - bound} more requests for input were cancelled")
+    answered = kernel.run(
+        "for prompt in router.prompts:\n    prompt.decline()\n"
+        f"print(await asyncio.wait_for(task, {WAIT_SECONDS}))\n"
+        "await server.close()\n"
+    )
+    assert not answered.error, answered.error
+    assert answered.stdout.strip() == repr({"cancel": REQUESTS - bound, "decline": bound})
