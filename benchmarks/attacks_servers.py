@@ -3,10 +3,16 @@
 Each function returns an SDK low-level ``Server`` to connect with ``mcp.memory(name=..., server=...)``;
 the process faults (crashes, setsid, huge lines, floods) come from ``tests/core/rogue_server.py``,
 ``tests/core/rogue_http.py`` and ``tests/runtime/fault_servers.py``, reused as they are.
+:class:`RawHttp` answers HTTP requests with bytes no HTTP library would write (slow drips, a
+status line that is not one, a protocol version that is a secret).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import socket
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,7 +21,20 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-__all__ = ["MATH", "SECRET", "asker", "enums", "many_tools", "math_names", "regex_output", "secret_echo"]
+__all__ = [
+    "MATH",
+    "SECRET",
+    "RawHttp",
+    "asker",
+    "drip",
+    "enums",
+    "initialize_with_version",
+    "many_tools",
+    "math_names",
+    "not_http",
+    "regex_output",
+    "secret_echo",
+]
 
 SECRET = "sk-live-0123456789abcdef"
 MATH = "$\\href{https://evil.example}{\\text{OK ✔ safe}}$"
@@ -118,3 +137,98 @@ def secret_echo(secret: str = SECRET) -> Server:
     prefill = {"type": "object", "properties": {"token": {"type": "string", "default": secret}}}
     tools = [types.Tool(name="echo", input_schema={"type": "object"}), types.Tool(name="prefill", input_schema=prefill)]
     return _server("echo", tools, echo)
+
+
+class RawHttp:
+    """A socket on 127.0.0.1 whose every connection is handed to ``answer(request, connection, stop)``:
+    bytes as the attack wants them, not HTTP as a library would write it. Stopped by :meth:`stop`."""
+
+    def __init__(self, answer: Callable[[bytes, socket.socket, threading.Event], None]) -> None:
+        self.answer = answer
+        self.stopped = threading.Event()
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/mcp"
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._one, args=(conn,), daemon=True).start()
+
+    def _one(self, conn: socket.socket) -> None:
+        with conn, contextlib.suppress(OSError):
+            self.answer(read_request(conn), conn, self.stopped)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        with contextlib.suppress(OSError):  # wakes the accept() that waits (close alone does not)
+            socket.create_connection(self.listener.getsockname()[:2], timeout=5).close()
+        self.thread.join(10)
+        self.listener.close()
+
+
+def read_request(conn: socket.socket) -> bytes:
+    """One whole HTTP request: its head, then as many body bytes as it says."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def initialize_with_version(version: str) -> Callable[[bytes, socket.socket, threading.Event], None]:
+    """Answers ``initialize`` with ``version`` as the protocol version; refuses anything else."""
+
+    def answer(request: bytes, conn: socket.socket, stopped: threading.Event) -> None:
+        body_in = request.split(b"\r\n\r\n", 1)[-1]
+        message = json.loads(body_in) if body_in.strip() else {}
+        if message.get("method") == "initialize":
+            info = {"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "odd", "version": "1"}}
+            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message.get("id"), "result": info}
+        else:
+            reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32601, "message": "no method"}}
+        body = json.dumps(reply).encode()
+        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                     .encode() + body)
+
+    return answer
+
+
+def drip(event_stream: bool) -> Callable[[bytes, socket.socket, threading.Event], None]:
+    """Answers every request with a head, then one byte of body (or an SSE keep-alive comment)
+    every half second, for ever: a server that is slow, not silent."""
+    head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" if event_stream else
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{")
+    piece = b": keep-alive\n\n" if event_stream else b" "
+
+    def answer(request: bytes, conn: socket.socket, stopped: threading.Event) -> None:
+        conn.sendall(head)
+        while not stopped.wait(0.5):
+            conn.sendall(piece)
+
+    return answer
+
+
+def not_http(text: str) -> Callable[[bytes, socket.socket, threading.Event], None]:
+    """Answers with ``text`` where the status line should be."""
+
+    def answer(request: bytes, conn: socket.socket, stopped: threading.Event) -> None:
+        conn.sendall(f"{text}\r\n\r\n".encode())
+
+    return answer

@@ -4,16 +4,19 @@ an HTTP answer that is not HTTP (its bytes quoted by the HTTP parser)."""
 
 from __future__ import annotations
 
-import json
-import socket
-import threading
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from support import REPO
+
+sys.path.insert(0, str(REPO))
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy, quotes_a_server
+from benchmarks.attacks_servers import RawHttp, initialize_with_version, not_http
 
 SERVER_TEXT = "db password=hunter2 at 10.0.0.5"
 BOUND_SECONDS = 30.0
@@ -24,69 +27,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def _answer(request: bytes, version: str) -> bytes:
-    """An HTTP answer to ``request``: ``initialize`` answered with ``version`` as the protocol
-    version, anything else refused as an unknown method."""
-    body_in = request.split(b"\r\n\r\n", 1)[1]
-    message = json.loads(body_in) if body_in.strip() else {}
-    if message.get("method") == "initialize":
-        info = {"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "odd", "version": "1"}}
-        reply: dict[str, object] = {"jsonrpc": "2.0", "id": message.get("id"), "result": info}
-    else:
-        reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32601, "message": "no such method"}}
-    body = json.dumps(reply).encode()
-    head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-    return head.encode() + body
-
-
-def _read_request(conn: socket.socket) -> bytes:
-    """One whole HTTP request: its head, then as many body bytes as it says."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, body = data.split(b"\r\n\r\n", 1)
-    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), 0)
-    while len(body) < length:
-        chunk = conn.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return head + b"\r\n\r\n" + body
-
-
 @pytest.fixture
-def raw_http() -> Iterator[dict[str, bytes | str]]:
-    """A socket on 127.0.0.1 that answers every request with ``state["answer"]``: bytes as given,
-    or a string to answer ``initialize`` with as the protocol version."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-    state: dict[str, bytes | str] = {"answer": b"", "url": f"http://127.0.0.1:{listener.getsockname()[1]}/mcp"}
+def raw_http() -> Iterator[Callable[[Any], RawHttp]]:
+    """``raw_http(answer)``: a socket on 127.0.0.1 answering with the bytes ``answer`` writes."""
+    started: list[RawHttp] = []
 
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                request = _read_request(conn)
-                answer = state["answer"]
-                if isinstance(answer, str):  # a protocol version to answer initialize with
-                    answer = _answer(request, answer)
-                conn.sendall(answer)
+    def start(answer: Any) -> RawHttp:
+        started.append(RawHttp(answer))
+        return started[-1]
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield state
-    finally:
-        listener.close()
-        thread.join(10)
+    yield start
+    for server in started:
+        server.stop()
 
 
 async def refusal(url: str) -> AnviaError:
@@ -105,18 +57,16 @@ def assert_hidden_when_asked(error: AnviaError) -> None:
 
 @pytest.mark.anyio
 async def test_a_protocol_version_quoted_by_the_sdk_is_hidden_with_server_errors(
-    raw_http: dict[str, bytes | str],
+    raw_http: Callable[[Any], RawHttp],
 ) -> None:
-    raw_http["answer"] = SERVER_TEXT
-    error = await refusal(str(raw_http["url"]))
+    error = await refusal(raw_http(initialize_with_version(SERVER_TEXT)).url)
     assert isinstance(error, ConnectError)
     assert_hidden_when_asked(error)
 
 
 @pytest.mark.anyio
-async def test_an_answer_that_is_not_http_is_hidden_with_server_errors(raw_http: dict[str, bytes | str]) -> None:
-    raw_http["answer"] = f"{SERVER_TEXT}\r\n\r\n".encode()
-    error = await refusal(str(raw_http["url"]))
+async def test_an_answer_that_is_not_http_is_hidden_with_server_errors(raw_http: Callable[[Any], RawHttp]) -> None:
+    error = await refusal(raw_http(not_http(SERVER_TEXT)).url)
     assert isinstance(error, ConnectError)
     assert_hidden_when_asked(error)
 
