@@ -105,12 +105,17 @@ def summary(rows: list[Row], quick: bool) -> str:
             f"{datetime.now(timezone.utc):%Y-%m-%d}")
 
 
+def _cell(text: str) -> str:
+    """A table cell; text holding ``$`` or ``\\`` as code, so no Markdown viewer typesets it."""
+    text = text.replace("|", "\\|")
+    return f"`{text}`" if "$" in text or "\\" in text else text
+
+
 def markdown(rows: list[Row]) -> str:
     out = ["| attack | kind | what the server does | held | peak MB | shown chars | seconds | observed |",
            "|---|---|---|---|---:|---:|---:|---|"]
     for r in rows:
-        detail = r.detail.replace("|", "\\|")
-        what = r.what.replace("|", "\\|")
+        detail, what = _cell(r.detail), _cell(r.what)
         out.append(f"| {r.name} | {r.group} | {what} | {'yes' if r.held else '**no**'} | {r.peak_mb:,.0f} | "
                    f"{r.output_chars:,} | {r.seconds:.1f} | {detail} |")
     return "\n".join(out)

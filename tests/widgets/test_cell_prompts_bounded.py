@@ -12,9 +12,8 @@ from support import REPO, WAIT_SECONDS
 
 sys.path.insert(0, str(REPO))
 
-from benchmarks.attacks_kernel import Kernel  # noqa: E402
-
-from anvia_nb.policy import Limits  # noqa: E402
+from anvia_nb.policy import Limits
+from benchmarks.attacks_kernel import Kernel
 
 REQUESTS = 40
 
