@@ -64,12 +64,12 @@ _LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert
 class HttpLaunch:
     """Where to connect over streamable HTTP, with headers and an optional httpx2 auth."""
 
-    url: str
-    headers: dict[str, str]
+    url: str = field(repr=False)  # the URL and headers may hold secrets: never in a repr
+    headers: dict[str, str] = field(repr=False)
     timeout_seconds: float | None
     """Connect, write and pool timeout (``None``: no limit). Reads have no timeout of their own:
     each request is bounded by its caller (a call's ``timeout_seconds``, the connect timeout)."""
-    auth: Any = None
+    auth: Any = field(default=None, repr=False)
     max_message_bytes: int | None = None
     """Largest SSE event or JSON body accepted (``None``: :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES`)."""
 

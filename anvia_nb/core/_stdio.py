@@ -44,8 +44,8 @@ class StdioLaunch:
     """What to start: the command line, its extra environment, its cwd and its stderr log."""
 
     command: str
-    args: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
+    args: tuple[str, ...] = field(default=(), repr=False)  # args and env may hold secrets: never in a repr
+    env: dict[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
     stderr_path: str | None = None
     max_message_bytes: int | None = None

@@ -47,3 +47,17 @@ def test_the_policy_masks_a_secret_in_every_escaping(token: str) -> None:
     for form in every_escaping(token):
         assert policy.mask(f"<{form}>") == f"<{MASK}>", form
         assert form not in policy.visible(repr({"k": [token, form]}))
+
+
+def test_what_a_client_launches_never_shows_its_secrets_in_a_repr() -> None:
+    token = "sk-live-launch-0123456789"
+    url = f"https://user:{token}@example.invalid/mcp?sig={token}"
+    http = mcp.http(name="remote", url=url, headers={"Authorization": f"Bearer {token}"})
+    stdio = mcp.stdio(name="local", command="server", args=["--api-key", token], env={"API_TOKEN": token})
+    for connection in (http, stdio):
+        client = connection.client()
+        try:
+            assert token not in repr(client.launch)
+            assert token not in repr(client)
+        finally:
+            client.log.remove()
