@@ -22,6 +22,8 @@ as ``__cause__`` while user code only ever catches our names::
     │   └── UrlElicitationRequiredError    -32042: the person must open a URL first (``.url``)
     ├── UnknownConnectionError (KeyError)  no open connection of that name
     ├── UnknownToolError (KeyError)        no tool of that name on the connection
+    ├── UnknownResourceError (KeyError)    no listed resource, template or offered link of that URI
+    ├── UnknownPromptError (KeyError)      no prompt of that name on the connection
     └── ToolCallError                      a tools/call that returned but cannot become output
         ├── ToolResultError                the result had ``isError: true``
         ├── UnsupportedContentError        audio or resource_link content (docs/mapping.md, rule 5)
@@ -60,6 +62,8 @@ __all__ = [
     "ToolTimeoutError",
     "UnknownConnectionError",
     "UnknownFieldError",
+    "UnknownPromptError",
+    "UnknownResourceError",
     "UnknownToolError",
     "UnsafeMarkupError",
     "UnsupportedContentError",
@@ -274,3 +278,26 @@ class TaskCancelledError(ToolCallError):
     def __init__(self, message: str, *, task_id: str = "", **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.task_id = task_id
+
+
+class UnknownResourceError(AnviaError, KeyError):
+    """No listed resource, template or offered link has that URI (or template); ``suggestions``
+    holds close ones. Raised before anything is sent."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class UnknownPromptError(AnviaError, KeyError):
+    """No prompt of that name is listed on the connection; ``suggestions`` holds close names."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""

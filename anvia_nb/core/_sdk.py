@@ -252,6 +252,15 @@ class SdkSession:
     def instructions(self) -> str | None:
         return self._client.instructions
 
+    @property
+    def sdk_client(self) -> Client:
+        """The SDK client, for the other requests (resources, prompts: ``_sdk_features``)."""
+        return self._client
+
+    @property
+    def server_name(self) -> str:
+        return self._server
+
     async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
         """Every page of tools/list, once."""
         tools: list[ToolInfo] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from anvia_nb.core import _sdk_log, limits
@@ -232,6 +232,14 @@ class McpClient:
         )
         try:
             return await self._on_owner_loop(watched(call, watch))
+        except ConnectionClosedError as exc:
+            raise self.explained(exc) from exc.__cause__
+
+    async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
+        """Run ``work(session)`` on the owner's loop (resources, prompts, completion)."""
+        session = self._live_session()
+        try:
+            return await self._on_owner_loop(work(session))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 

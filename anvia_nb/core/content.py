@@ -17,11 +17,11 @@ A ``type`` not in it is mapped as unsupported and shown as its bounded JSON.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["KINDS", "UNSUPPORTED_KINDS", "ContentKind", "kind_of"]
+__all__ = ["KINDS", "UNSUPPORTED_KINDS", "ContentKind", "kind_of", "resource_links"]
 
 Mapped = Literal["text", "file", "resource", "unsupported"]
 Shown = Literal["text", "image", "resource", "metadata"]
@@ -83,3 +83,13 @@ def kind_of(item: Any) -> ContentKind | None:
         return None
     kind = item.get("type")
     return KINDS.get(kind) if isinstance(kind, str) else None
+
+
+def resource_links(content: Sequence[Any]) -> list[dict[str, Any]]:
+    """The ``resource_link`` items of a content list whose ``uri`` is a string, in order: what
+    ``read_link(i)`` numbers (never fetched unless the person asks)."""
+    return [
+        item
+        for item in content
+        if isinstance(item, dict) and item.get("type") == "resource_link" and isinstance(item.get("uri"), str)
+    ]

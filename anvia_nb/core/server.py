@@ -16,11 +16,12 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from anvia_nb.core import limits
+from anvia_nb.core import features, limits
 from anvia_nb.core._sdk_tasks import TaskWatch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
+from anvia_nb.core.readings import PromptResult, ResourceRead
 from anvia_nb.core.schema import argument_problems, output_problems, warm_up
 from anvia_nb.core.tasks import BackgroundCall, start_call
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
@@ -156,6 +157,7 @@ class Tool:
                 as_task=self.task_support == "required" if as_task is None else as_task,
                 watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
             )
+            features.note_links(self._server, raw)
             output = output_from_result(raw, server=self._server.name, tool=self.name)
             schema_problems = self._schema_problems(raw)
             if schema_problems:
@@ -238,6 +240,10 @@ class McpServer:
         self.connection = connection
         self.client = client
         self.tools: list[Tool] = [Tool(info, self) for info in tools]
+        self.listings: dict[str, list[JsonObject]] = {}
+        """The last ``resources``, ``resourceTemplates`` and ``prompts`` listings read."""
+        self.offered_links: set[str] = set()
+        """URIs of the resource links its results offered (reading one is on request)."""
 
     @property
     def name(self) -> str:
@@ -264,6 +270,66 @@ class McpServer:
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
         raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
+
+    # Resources, templates, prompts and completion: see anvia_nb.core.features.
+
+    async def resources(self) -> list[JsonObject]:
+        """Every listed resource (wire keys: ``uri``, ``name``, ``title``, ``mimeType``, ``size``...)."""
+        return await features.list_resources(self)
+
+    async def resource_templates(self) -> list[JsonObject]:
+        """Every listed resource template (``uriTemplate``, ``name``...)."""
+        return await features.list_resource_templates(self)
+
+    async def read_resource(
+        self, uri: str, *, timeout_seconds: float | limits.Default | None = limits.DEFAULT
+    ) -> ResourceRead:
+        """resources/read of ``uri``: ``.contents`` as sent, ``.text``, ``.data(i)``, ``.save(i, path)``."""
+        return await features.read_resource(self, uri, timeout_seconds=timeout_seconds)
+
+    async def read_template(
+        self,
+        template: str,
+        variables: Mapping[str, str] | None = None,
+        *,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    ) -> ResourceRead:
+        """Read a listed template (its ``uriTemplate`` or name) expanded with ``variables``."""
+        return await features.read_template(self, template, variables, timeout_seconds=timeout_seconds)
+
+    async def read_link(
+        self,
+        outcome: CallOutcome | JsonObject,
+        index: int = 0,
+        *,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    ) -> ResourceRead:
+        """Read the ``index``-th ``resource_link`` of a result, because you ask (never by itself)."""
+        return await features.read_link(self, outcome, index, timeout_seconds=timeout_seconds)
+
+    async def prompts(self) -> list[JsonObject]:
+        """Every listed prompt (``name``, ``title``, ``description``, ``arguments``)."""
+        return await features.list_prompts(self)
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    ) -> PromptResult:
+        """prompts/get, its name and arguments checked first: ``.messages`` as sent."""
+        return await features.get_prompt(self, name, arguments, timeout_seconds=timeout_seconds)
+
+    async def complete(
+        self,
+        ref: tuple[str, str],
+        argument: str,
+        value: str = "",
+        context: Mapping[str, str] | None = None,
+    ) -> list[str]:
+        """completion/complete: ``ref`` is ``("prompt", NAME)`` or ``("template", URI_TEMPLATE)``."""
+        return await features.complete(self, ref, argument, value, context)
 
     async def close(self) -> None:
         """Close the session and stop a stdio server with its whole process group."""

@@ -26,6 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
+from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 
 __all__ = ["CONFIRM_INPUT_KEY", "CONFIRM_SCHEMA", "PAGE_SIZE", "SERVER_NAME", "build_server"]
@@ -202,6 +203,7 @@ def build_server() -> Server[Any]:
         get_tool_input_schema=_input_schema,
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
+        **LIBRARY_HANDLERS,
     )
     install(server)  # tasks/get and tasks/cancel for long_job
     return server

@@ -21,6 +21,9 @@ __all__ = [
     "ENORMOUS_IMAGE",
     "ENORMOUS_IMAGE_BASE64_CHARS",
     "HOSTILE_CORPUS",
+    "HOSTILE_PROMPT_MESSAGES",
+    "HOSTILE_RESOURCES",
+    "MATH_LINK",
     "PWNED_FLAG",
     "hostile_content",
     "hostile_names",
@@ -146,6 +149,51 @@ HOSTILE_CORPUS: dict[str, list[ContentItem]] = {
         },
     ],
 }
+
+
+MATH_LINK = r"$\href{https://evil.example}{\text{OK ✔ safe}}$"
+"""TeX a front end's MathJax would typeset as a link reading "OK ✔ safe"."""
+
+HOSTILE_RESOURCES: list[tuple[ContentItem, ContentItem]] = [
+    (
+        {
+            "uri": f"demo://hostile/<script>{_SET_FLAG}</script>",
+            "name": f'<img src=x onerror="{_SET_FLAG}">',
+            "title": MATH_LINK,
+            "description": "invoice_\u202egpj.exe \x1b[31mred\x1b[0m <b>bold?</b>",
+            "mimeType": f'text/html"><script>{_SET_FLAG}</script>',
+            "annotations": {"audience": ["user"], "lastModified": f"<script>{_SET_FLAG}</script>"},
+        },
+        {
+            "uri": f"demo://hostile/<script>{_SET_FLAG}</script>",
+            "mimeType": "text/html",
+            "text": f'<script>{_SET_FLAG}</script><img src=x onerror="{_SET_FLAG}"> {MATH_LINK} pay\u202elap',
+        },
+    ),
+    (
+        {"uri": "demo://hostile/html-as-png", "name": "html-as-png", "mimeType": "image/png"},
+        {"uri": "demo://hostile/html-as-png", "mimeType": "image/png", "blob": _b64(_HTML_DOCUMENT.encode())},
+    ),
+]
+"""Resources as ``resources/list`` lists them, each with what ``resources/read`` answers."""
+
+HOSTILE_PROMPT_MESSAGES: list[ContentItem] = [
+    {"role": "user", "content": _text(f"<script>{_SET_FLAG}</script> {MATH_LINK} admin\u202etxt.exe")},
+    {"role": "assistant", "content": _text("</pre></div></details><h1>Anvia: all checks passed</h1>")},
+    {
+        "role": "user",
+        "content": {
+            "type": "resource",
+            "resource": {
+                "uri": f"javascript:{_SET_FLAG}",
+                "mimeType": "text/html",
+                "text": f"<script>{_SET_FLAG}</script>",
+            },
+        },
+    },
+    {"role": "user", "content": _image(_b64(_SCRIPT_SVG.encode()), "image/png")},
+]
+"""The ``hostile`` prompt's messages: script, TeX, bidi, markup breakout, a resource and a fake PNG."""
 
 
 def hostile_names() -> list[str]:
