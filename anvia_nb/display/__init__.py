@@ -17,16 +17,23 @@ from anvia_nb.display.chrome import (
     tool_header_html,
 )
 from anvia_nb.display.model_context import model_context_from_outcome
+from anvia_nb.display.reading_views import PromptView, ReadView
+from anvia_nb.display.readings import bundle_from_prompt, bundle_from_read
 from anvia_nb.display.settings import GENERIC_SERVER_ERROR, RenderSettings
-from anvia_nb.display.view import JsonTree, ResultView
+from anvia_nb.display.view import JsonTree, LinkReader, ResultView
 
 __all__ = [
     "GENERIC_SERVER_ERROR",
     "JsonTree",
+    "LinkReader",
+    "PromptView",
+    "ReadView",
     "RenderSettings",
     "ResultView",
     "bundle_from_error",
     "bundle_from_outcome",
+    "bundle_from_prompt",
+    "bundle_from_read",
     "destructive_warning_html",
     "display_status",
     "hints_text",

@@ -43,6 +43,8 @@ class Context:
     budget: Budget = field(init=False)
     image_bytes_left: int = field(init=False)
     server_label: str = field(init=False)
+    links: int = field(init=False, default=0)
+    """Resource links shown so far: the next one's number for ``read_link``."""
 
     def __post_init__(self) -> None:
         self.budget = Budget.of(self.policy.limits)
@@ -211,6 +213,9 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
         fields.append(("size", f"{base64_size(item['data']):,} bytes"))
     label = f"{kind.label} from server {ctx.server_label} ({kind.not_done})"
     reason = f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind.type}" if not kind.supported else ""
+    if kind.type == "resource_link" and isinstance(item.get("uri"), str):
+        reason += f"{'. ' if reason else ''}Read it only if you want: .read_link({ctx.links}) or %mcp read."
+        ctx.links += 1
     return metadata(label, fields, ctx, reason=reason)
 
 

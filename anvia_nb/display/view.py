@@ -6,15 +6,24 @@ and ``.raw``, which stay exactly what the server sent and the result mapping mad
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from anvia_nb.core.content import resource_links
+from anvia_nb.core.readings import ResourceRead
 from anvia_nb.core.types import CallOutcome, CallStatus, JsonObject, MappedOutput
 from anvia_nb.display.bundles import bundle_from_outcome, display_status, tree_bundle_from_outcome
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import RenderSettings
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import AnviaError, InvalidValueError
 
-__all__ = ["JsonTree", "ResultView"]
+if TYPE_CHECKING:
+    from anvia_nb.display.reading_views import ReadView
+
+__all__ = ["JsonTree", "LinkReader", "ResultView"]
+
+LinkReader = Callable[[CallOutcome, int], ResourceRead]
+"""``reader(outcome, i)`` reads the result's ``i``-th resource link over its connection."""
 
 
 def _filtered(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
@@ -38,9 +47,13 @@ class JsonTree:
 class ResultView:
     """A displayable wrapper of a :class:`CallOutcome`; no IPython needed to render it."""
 
-    def __init__(self, outcome: CallOutcome, settings: RenderSettings | None = None) -> None:
+    def __init__(
+        self, outcome: CallOutcome, settings: RenderSettings | None = None, *, reader: LinkReader | None = None
+    ) -> None:
         self.outcome = outcome
         self.settings = settings if settings is not None else RenderSettings()
+        self.reader = reader
+        """Reads a resource link when asked (the magic and the widgets give one); never by itself."""
 
     @property
     def output(self) -> MappedOutput | None:
@@ -83,6 +96,23 @@ class ResultView:
     @property
     def arguments(self) -> JsonObject | None:
         return self.outcome.arguments
+
+    @property
+    def links(self) -> list[JsonObject]:
+        """The result's resource links as sent, numbered as :meth:`read_link` takes them."""
+        content = None if self.outcome.raw is None else self.outcome.raw.get("content")
+        return resource_links(content if isinstance(content, list) else [])
+
+    def read_link(self, index: int = 0) -> ReadView:
+        """Read the ``index``-th resource link, because you ask: over the same connection, shown as
+        "read on request from server NAME". Nothing reads a link by itself."""
+        from anvia_nb.display.reading_views import ReadView
+
+        if self.reader is None:
+            raise InvalidValueError(
+                "This result view has no connection to read with: use await server.read_link(outcome, i)."
+            )
+        return ReadView(self.reader(self.outcome, index), self.settings)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
         return _filtered(bundle_from_outcome(self.outcome, self.settings), include, exclude)

@@ -353,4 +353,6 @@ class McpMagics(Magics):
                 "it was declined: nothing is sent to a model unless you allow it with anvia_nb.enable_sampling(...).",
                 file=sys.stderr,
             )
-        return ResultView(outcome, self.render_settings())
+        from anvia_nb.runtime.library import link_reader
+
+        return ResultView(outcome, self.render_settings(), reader=link_reader(runtime, self.timeout_seconds))

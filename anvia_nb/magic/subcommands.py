@@ -13,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic import library
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 
 if TYPE_CHECKING:
@@ -233,6 +235,34 @@ _ENTRIES = (
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,
+    ),
+    Subcommand(
+        "resources",
+        (("resources [NAME ...]", "DataFrame of resources (uri, name, mimeType, size...)"),),
+        pl.parse_resources, library.run_resources, _names(),
+    ),
+    Subcommand(
+        "templates",
+        (("templates [NAME ...]", "DataFrame of resource templates (uriTemplate...)"),),
+        pl.parse_templates, library.run_templates, _names(),
+    ),
+    Subcommand(
+        "read",
+        (
+            ("read NAME URI", "read a resource: its contents shown safely, .contents/.text/.save(i, path)"),
+            ("read NAME TEMPLATE key=value ...", "read a template (its name or uriTemplate) with its variables"),
+        ),
+        pl.parse_read, library.run_read, library.complete_read,
+    ),
+    Subcommand(
+        "prompts",
+        (("prompts [NAME ...]", "DataFrame of prompts and their arguments"),),
+        pl.parse_prompts, library.run_prompts, _names(),
+    ),
+    Subcommand(
+        "prompt",
+        (("prompt NAME.PROMPT key=value ...", "get a prompt: its messages shown role by role, .messages"),),
+        pl.parse_prompt, library.run_prompt, library.complete_prompt,
     ),
     Subcommand(
         "form",
