@@ -30,8 +30,7 @@ query values, and --api-key VALUE are masked too; values under 6 characters are 
 Arguments: key=value is read as JSON only when that reading fits the tool's inputSchema, else it
 is the text typed; key={"a": 1} and key=[1, 2] send that JSON as typed, quotes and spaces included;
 names the tool does not take are refused before anything is sent.
-A connect that failed shows the server's last stderr lines; %mcp log NAME shows its whole log
-until %mcp close NAME forgets it. The stop button during a connect stops the server.
+A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it).
 
 Settings (%config McpMagics.NAME = VALUE):
   timeout_seconds = 60.0           per call; None = no limit

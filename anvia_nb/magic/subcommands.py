@@ -238,30 +238,19 @@ _ENTRIES = (
     ),
     Subcommand(
         "resources",
-        (("resources [NAME ...]", "DataFrame of resources (uri, name, mimeType, size...)"),),
+        (("resources | %mcp templates | %mcp prompts [NAME ...]", "DataFrames of each"),),
         pl.parse_resources, library.run_resources, _names(),
     ),
-    Subcommand(
-        "templates",
-        (("templates [NAME ...]", "DataFrame of resource templates (uriTemplate...)"),),
-        pl.parse_templates, library.run_templates, _names(),
-    ),
+    Subcommand("templates", (), pl.parse_templates, library.run_templates, _names()),  # help: see resources
+    Subcommand("prompts", (), pl.parse_prompts, library.run_prompts, _names()),  # help: see resources
     Subcommand(
         "read",
-        (
-            ("read NAME URI", "read a resource: its contents shown safely, .contents/.text/.save(i, path)"),
-            ("read NAME TEMPLATE key=value ...", "read a template (its name or uriTemplate) with its variables"),
-        ),
+        (("read NAME URI  |  read NAME TEMPLATE k=v ...", "contents shown safely; .contents .text .save(i, path)"),),
         pl.parse_read, library.run_read, library.complete_read,
     ),
     Subcommand(
-        "prompts",
-        (("prompts [NAME ...]", "DataFrame of prompts and their arguments"),),
-        pl.parse_prompts, library.run_prompts, _names(),
-    ),
-    Subcommand(
         "prompt",
-        (("prompt NAME.PROMPT key=value ...", "get a prompt: its messages shown role by role, .messages"),),
+        (("prompt NAME.PROMPT key=value ...", "a prompt's messages, role by role; .messages"),),
         pl.parse_prompt, library.run_prompt, library.complete_prompt,
     ),
     Subcommand(
