@@ -36,6 +36,8 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
+from anvia_nb.widgets.prompts_tab import PromptsTab
+from anvia_nb.widgets.resources_tab import ResourcesTab
 from anvia_nb.widgets.tool_form import ToolForm
 
 __all__ = ["Panel", "panel"]
@@ -111,14 +113,19 @@ class Panel:
         self.rerun_button.on_click(lambda _b: self.rerun())
         # Rows wrap and lists shrink instead of pushing past the notebook's width (a width of 100%
         # beside a button, plus the border and padding, made a horizontal scrollbar).
-        self.widget = widgets.VBox([
-            widgets.HBox([self.connection, self.refresh_button], layout=_row()),
-            self.notice,
-            self.instructions,
+        self.resources_tab = ResourcesTab(self.runtime, settings, timeout_seconds)
+        self.prompts_tab = PromptsTab(self.runtime, settings, timeout_seconds)
+        self.tabs = widgets.Tab(children=[widgets.VBox([
             widgets.HBox([self.filter, self.count], layout=_row()),
             self.tools,
             self.form_box,
             widgets.HBox([self.history_select, self.rerun_button], layout=_row()),
+        ]), self.resources_tab.widget, self.prompts_tab.widget], titles=("Tools", "Resources", "Prompts"))
+        self.widget = widgets.VBox([
+            widgets.HBox([self.connection, self.refresh_button], layout=_row()),
+            self.notice,
+            self.instructions,
+            self.tabs,
         ], layout=widgets.Layout(border="1px solid #c8c8c8", padding="6px", width="auto", max_width="100%"))
         follow_connections(self.runtime, self._on_connection_event)
         self.refresh()
@@ -211,6 +218,8 @@ class Panel:
             return
         self._show_instructions()
         self._show_tools()
+        self.resources_tab.show(self.server)
+        self.prompts_tab.show(self.server)
 
     def _show_instructions(self) -> None:
         server, text = self.server, None

@@ -45,6 +45,7 @@ from anvia_nb.widgets.argument_memory import forget_arguments, remember_argument
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 from anvia_nb.widgets.form_prompts import FormPrompts
+from anvia_nb.widgets.link_reads import LinkReads
 
 __all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
 
@@ -109,7 +110,8 @@ class ToolForm:
         self.prompts = FormPrompts(self.policy.limits.prompts)
         self.prompt_area, self.prompt_note = self.prompts.box, self.prompts.note
         self.output = widgets.Output()
-        self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output])
+        self.links = LinkReads(self.runtime, timeout_seconds)  # a result's resource links, read on request
+        self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output, self.links.box])
         self.widget = widgets.VBox([
             self.status, self.header, self.warning, self.arguments.widget,
             widgets.HBox([self.call_button, self.cancel_button]), wrapping_view(self.reason),
@@ -252,11 +254,12 @@ class ToolForm:
             else:
                 outcome = future.result()
                 self.last_outcome, self.last_error = outcome, None
-                self.result = ResultView(outcome, self.settings)
+                self.result = ResultView(outcome, self.settings, reader=self.links.reader(self._tool.server))
                 self.output.outputs = (_display_data(self.result._repr_mimebundle_()),)
                 self.progress.bar_style = "danger" if outcome.is_error else "success"
             self.prompts.cancel_waiting("The call ended before an answer; nothing was sent.")
             self.progress_message.value = ""
+            self.links.show(self.result if outcome is not None else None)
         finally:
             self._running = False
             self._refresh()

@@ -1,0 +1,131 @@
+"""The panel's Prompts tab: a connection's prompts, got with a form of their arguments.
+
+Pick a prompt, fill its arguments (required ones are marked ``*``; the server suggests values as
+you type) and press Get. The messages show below role by role as ``%mcp prompt`` shows them;
+``last_prompt`` is the :class:`~anvia_nb.display.PromptView` (``.messages`` as sent). A required
+argument left empty is refused before anything is sent.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import ipywidgets as widgets
+
+from anvia_nb.core import McpServer
+from anvia_nb.core.limits import DEFAULT, Default
+from anvia_nb.core.types import JsonObject
+from anvia_nb.display import PromptView, RenderSettings
+from anvia_nb.errors import AnviaError
+from anvia_nb.policy import ShowPolicy
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
+from anvia_nb.widgets.completing_fields import CompletingFields
+from anvia_nb.widgets.resources_tab import error_output, shown_output
+
+__all__ = ["PromptsTab"]
+
+
+def _label(item: JsonObject, policy: ShowPolicy) -> str:
+    name, title = item.get("name"), item.get("title")
+    label = plain(name, policy, OPTION_CHARS)
+    return f"{label} — {plain(title, policy, OPTION_CHARS)}" if isinstance(title, str) and title != name else label
+
+
+class PromptsTab:
+    """Prompts of the chosen connection; display ``.widget``."""
+
+    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
+                 timeout_seconds: float | Default | None = DEFAULT) -> None:
+        self.runtime = runtime
+        self.settings = settings or RenderSettings()
+        self.timeout_seconds = timeout_seconds
+        self.server: McpServer | None = None
+        self.policy = ShowPolicy()
+        self.prompts: list[JsonObject] = []
+        self.fields: CompletingFields | None = None
+        self.last_prompt: PromptView | None = None
+        self.listing: concurrent.futures.Future[None] | None = None
+        self.prompt_list = widgets.Select(options=[], rows=6, description="Prompts",
+                                          layout=widgets.Layout(width="auto", max_width="100%"))
+        self.about = widgets.HTML(value="")
+        self.form_box = widgets.VBox([])
+        self.get_button = widgets.Button(description="Get", icon="comments", disabled=True,
+                                         tooltip="get the prompt's messages with these arguments")
+        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
+        self.output = widgets.Output()
+        self.prompt_list.observe(lambda _c: self._chose(), names="value")
+        self.get_button.on_click(lambda _b: self.get())
+        self.refresh_button.on_click(lambda _b: self.show(self.server))
+        self.widget = widgets.VBox([self.prompt_list, self.about, self.form_box,
+                                    widgets.HBox([self.get_button, self.refresh_button]), self.output])
+
+    def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
+        """List ``server``'s prompts (nothing when ``None``) on the runtime's loop, from any thread;
+        returns the listing under way (``.listing`` too)."""
+        self.server = server
+        self.policy = ShowPolicy().with_secrets(server.secrets) if server is not None else ShowPolicy()
+        self._listed(server, [])
+        if server is None:
+            return None
+
+        async def listing() -> None:
+            try:
+                self._listed(server, await server.prompts())
+            except AnviaError as exc:
+                self.output.outputs = (error_output(exc, self.policy),)
+
+        self.listing = self.runtime.loop.submit(listing())
+        return self.listing
+
+    def _listed(self, server: McpServer | None, prompts: list[JsonObject]) -> None:
+        if server is not self.server:
+            return  # another connection was chosen meanwhile
+        self.prompts = prompts
+        self.prompt_list.options = [(_label(p, self.policy), i) for i, p in enumerate(prompts)]
+        self.prompt_list.value = None
+        self._chose()
+
+    def select(self, name: str) -> CompletingFields | None:
+        """Choose a prompt by name, as a person would; returns its argument fields."""
+        for index, item in enumerate(self.prompts):
+            if item.get("name") == name:
+                self.prompt_list.value = index
+        return self.fields
+
+    def _prompt(self) -> JsonObject | None:
+        index = self.prompt_list.value
+        return self.prompts[index] if index is not None and index < len(self.prompts) else None
+
+    def _chose(self) -> None:
+        prompt, self.fields = self._prompt(), None
+        self.about.value = ""
+        if prompt is not None and self.server is not None:
+            description = prompt.get("description")
+            if isinstance(description, str) and description:
+                self.about.value = server_text_html(f"description from server {plain(self.server.name)}",
+                                                    description, self.policy, self.policy.limits.preview_chars)
+            declared = prompt.get("arguments")
+            fields = [(str(a.get("name")), a.get("required") is True, str(a.get("description") or ""))
+                      for a in (declared if isinstance(declared, list) else []) if isinstance(a, dict)]
+            self.fields = CompletingFields(self.runtime, self.server, ("prompt", str(prompt.get("name"))), fields,
+                                           self.policy)
+        self.form_box.children = (self.fields.widget,) if self.fields is not None else ()
+        self.get_button.disabled = prompt is None
+
+    def get(self) -> PromptView | None:
+        """Get the chosen prompt with the fields' values and show its messages."""
+        server, prompt = self.server, self._prompt()
+        if server is None or prompt is None:
+            return None
+        values = self.fields.values() if self.fields is not None else {}
+        try:
+            result = self.runtime.run(
+                server.get_prompt(str(prompt.get("name")), values, timeout_seconds=self.timeout_seconds)
+            )
+        except AnviaError as exc:
+            self.output.outputs = (error_output(exc, self.policy),)
+            return None
+        self.last_prompt = PromptView(result, self.settings)
+        self.output.outputs = (shown_output(self.last_prompt),)
+        return self.last_prompt

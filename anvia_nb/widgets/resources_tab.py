@@ -1,0 +1,156 @@
+"""The panel's Resources tab: a connection's resources and templates, read on request.
+
+Pick a resource and press Read, or pick a template, fill its variables (the server suggests
+values as you type) and press Read. The contents show below as ``%mcp read`` shows them
+(escaped, images checked, blobs as their size), with their provenance; ``last_read`` is the
+:class:`~anvia_nb.display.ReadView` for Python (``.contents``, ``.text``, ``.save(i, path)``).
+Every server string in the lists is plain text through the connection's show policy.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from typing import Any
+
+import ipywidgets as widgets
+
+from anvia_nb.core import McpServer
+from anvia_nb.core.limits import DEFAULT, Default
+from anvia_nb.core.types import JsonObject
+from anvia_nb.core.uri_template import query_variables, variables
+from anvia_nb.display import ReadView, RenderSettings
+from anvia_nb.errors import AnviaError
+from anvia_nb.policy import ShowPolicy
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
+from anvia_nb.widgets.completing_fields import CompletingFields
+
+__all__ = ["ResourcesTab", "error_output", "shown_output"]
+
+
+def shown_output(value: Any) -> dict[str, Any]:
+    """A displayable value (a read, a prompt) as one output of a ``widgets.Output``."""
+    return {"output_type": "display_data", "data": value._repr_mimebundle_(), "metadata": {}}
+
+
+def error_output(error: BaseException, policy: ShowPolicy) -> dict[str, Any]:
+    """An error as one labelled box (it may quote the server: masked, bounded, escaped)."""
+    line = policy.error_line(error, policy.limits.text_chars)
+    return {"output_type": "display_data", "metadata": {},
+            "data": {"text/plain": line, "text/html": server_text_html("error", line, policy)}}
+
+
+def _label(item: JsonObject, key: str, policy: ShowPolicy) -> str:
+    name, where = item.get("title") or item.get("name"), item.get(key)
+    return f"{plain(name, policy, OPTION_CHARS)} — {plain(where, policy, OPTION_CHARS)}"
+
+
+class ResourcesTab:
+    """Resources and templates of the chosen connection; display ``.widget``."""
+
+    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
+                 timeout_seconds: float | Default | None = DEFAULT) -> None:
+        self.runtime = runtime
+        self.settings = settings or RenderSettings()
+        self.timeout_seconds = timeout_seconds
+        self.server: McpServer | None = None
+        self.policy = ShowPolicy()
+        self.resources: list[JsonObject] = []
+        self.templates: list[JsonObject] = []
+        self.fields: CompletingFields | None = None
+        self.last_read: ReadView | None = None
+        self.listing: concurrent.futures.Future[None] | None = None
+        self.resource_list = widgets.Select(options=[], rows=6, description="Resources",
+                                            layout=widgets.Layout(width="auto", max_width="100%"))
+        self.template_list = widgets.Select(options=[], rows=3, description="Templates",
+                                            layout=widgets.Layout(width="auto", max_width="100%"))
+        self.read_button = widgets.Button(description="Read", icon="book", disabled=True,
+                                          tooltip="read the chosen resource (or the template with its variables)")
+        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
+        self.form_box = widgets.VBox([])
+        self.output = widgets.Output()
+        self.resource_list.observe(lambda _c: self._chose("resource"), names="value")
+        self.template_list.observe(lambda _c: self._chose("template"), names="value")
+        self.read_button.on_click(lambda _b: self.read())
+        self.refresh_button.on_click(lambda _b: self.show(self.server))
+        self.widget = widgets.VBox([self.resource_list, self.template_list, self.form_box,
+                                    widgets.HBox([self.read_button, self.refresh_button]), self.output])
+
+    def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
+        """List ``server``'s resources and templates (nothing when ``None``), on the runtime's loop:
+        callable from any thread (a connection event arrives on the loop's own). Returns the
+        listing under way (``.listing`` too), which callers may wait on."""
+        self.server = server
+        self.policy = ShowPolicy().with_secrets(server.secrets) if server is not None else ShowPolicy()
+        self._listed(server, [], [])
+        if server is None:
+            return None
+
+        async def both() -> None:
+            try:
+                self._listed(server, await server.resources(), await server.resource_templates())
+            except AnviaError as exc:
+                self.output.outputs = (error_output(exc, self.policy),)
+
+        self.listing = self.runtime.loop.submit(both())
+        return self.listing
+
+    def _listed(self, server: McpServer | None, resources: list[JsonObject], templates: list[JsonObject]) -> None:
+        if server is not self.server:
+            return  # another connection was chosen meanwhile
+        self.resources, self.templates = resources, templates
+        self.resource_list.options = [(_label(r, "uri", self.policy), i) for i, r in enumerate(resources)]
+        self.template_list.options = [(_label(t, "uriTemplate", self.policy), i) for i, t in enumerate(templates)]
+        self.resource_list.value = self.template_list.value = None
+        self._chose("")
+
+    def select(self, uri_or_template: str) -> None:
+        """Choose a resource by URI, or a template by uriTemplate or name, as a person would."""
+        for index, item in enumerate(self.resources):
+            if item.get("uri") == uri_or_template:
+                self.resource_list.value = index
+                return
+        for index, item in enumerate(self.templates):
+            if uri_or_template in (item.get("uriTemplate"), item.get("name")):
+                self.template_list.value = index
+                return
+
+    def _chose(self, which: str) -> None:
+        if which == "resource" and self.resource_list.value is not None:
+            self.template_list.value = None
+        if which == "template" and self.template_list.value is not None:
+            self.resource_list.value = None
+        template = self._template()
+        self.fields = None
+        if template is not None and self.server is not None:
+            uri_template = str(template.get("uriTemplate", ""))
+            optional = query_variables(uri_template)
+            fields = [(name, name not in optional, uri_template) for name in variables(uri_template)]
+            self.fields = CompletingFields(self.runtime, self.server, ("template", uri_template), fields, self.policy)
+        self.form_box.children = (self.fields.widget,) if self.fields is not None else ()
+        self.read_button.disabled = self.resource_list.value is None and template is None
+
+    def _template(self) -> JsonObject | None:
+        index = self.template_list.value
+        return self.templates[index] if index is not None and index < len(self.templates) else None
+
+    def read(self) -> ReadView | None:
+        """Read the chosen resource, or the chosen template with the fields' values; show it."""
+        server = self.server
+        if server is None:
+            return None
+        template, index, timeout = self._template(), self.resource_list.value, self.timeout_seconds
+        try:
+            if template is not None:
+                values = self.fields.values() if self.fields is not None else {}
+                coro = server.read_template(str(template.get("uriTemplate")), values, timeout_seconds=timeout)
+            elif index is not None:
+                coro = server.read_resource(str(self.resources[index].get("uri")), timeout_seconds=timeout)
+            else:
+                return None
+            self.last_read = ReadView(self.runtime.run(coro), self.settings)
+        except AnviaError as exc:
+            self.output.outputs = (error_output(exc, self.policy),)
+            return None
+        self.output.outputs = (shown_output(self.last_read),)
+        return self.last_read

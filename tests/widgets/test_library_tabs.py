@@ -1,0 +1,94 @@
+"""The panel's Resources and Prompts tabs and the form's link buttons, without a browser: lists,
+forms of arguments and variables with the server's suggestions, reads and prompts shown with their
+provenance, links read only when a button is pressed."""
+
+from __future__ import annotations
+
+from support import WAIT_SECONDS
+
+from anvia_nb.demo_server.hostile import PWNED_FLAG
+from anvia_nb.demo_server.library import NOTES
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import form, panel
+
+
+def _html(output: object) -> str:
+    return "".join(str(o["data"]["text/html"]) for o in output.outputs)  # type: ignore[attr-defined]
+
+
+def test_the_panel_has_resources_and_prompts_tabs_that_follow_the_connection(demo_runtime: Runtime) -> None:
+    explorer = panel(runtime=demo_runtime)
+    assert explorer.tabs.titles == ("Tools", "Resources", "Prompts")
+    tab = explorer.resources_tab
+    assert tab.listing is not None
+    tab.listing.result(WAIT_SECONDS)
+    assert "demo://readme" in [r["uri"] for r in tab.resources]
+    tab.select("demo://notes/1")
+    read = tab.read()
+    assert read is not None and read.text == NOTES["1"]
+    assert "read from server demo" in _html(tab.output)
+
+
+def test_a_template_is_read_from_its_form_with_the_servers_suggestions(demo_runtime: Runtime) -> None:
+    tab = panel(runtime=demo_runtime).resources_tab
+    assert tab.listing is not None
+    tab.listing.result(WAIT_SECONDS)
+    tab.select("note")
+    assert tab.fields is not None and list(tab.fields.inputs) == ["id"]
+    tab.fields.suggest("id").result(WAIT_SECONDS)
+    assert tab.fields.inputs["id"].options == ("1", "2", "3")
+    tab.fields.inputs["id"].value = "2"
+    read = tab.read()
+    assert read is not None and read.uri == "demo://notes/2" and read.text == NOTES["2"]
+    tab.fields.inputs["id"].value = ""
+    assert tab.read() is None and "needs id; give id=VALUE" in _html(tab.output)  # nothing was sent
+
+
+def test_a_prompt_is_got_from_its_form_and_a_missing_argument_is_refused(demo_runtime: Runtime) -> None:
+    tab = panel(runtime=demo_runtime).prompts_tab
+    assert tab.listing is not None
+    tab.listing.result(WAIT_SECONDS)
+    fields = tab.select("greet")
+    assert fields is not None and fields.required == ["name"]
+    assert tab.get() is None and "it needs name" in _html(tab.output)
+    fields.inputs["name"].value = "Ada"
+    fields.inputs["language"].value = "fr"
+    assert fields.completing is not None
+    fields.completing.result(WAIT_SECONDS)
+    assert fields.inputs["language"].options == ("french",)
+    fields.inputs["language"].value = "french"
+    view = tab.get()
+    assert view is not None and view.messages[1]["content"]["text"] == "Bonjour, Ada!"
+    assert "message 1 · assistant" in _html(tab.output)
+
+
+def test_hostile_prompts_and_resources_stay_text_in_the_tabs(demo_runtime: Runtime) -> None:
+    explorer = panel(runtime=demo_runtime)
+    for tab in (explorer.resources_tab, explorer.prompts_tab):
+        assert tab.listing is not None
+        tab.listing.result(WAIT_SECONDS)
+    explorer.prompts_tab.select("hostile")
+    assert "<script>" not in explorer.prompts_tab.about.value
+    explorer.prompts_tab.get()
+    shown = _html(explorer.prompts_tab.output)
+    assert f"<script>window.{PWNED_FLAG}" not in shown and "&lt;script&gt;" in shown
+
+
+def test_a_forms_link_is_read_only_when_its_button_is_pressed(demo_runtime: Runtime) -> None:
+    tool_form = form("demo.resource_link", runtime=demo_runtime)
+    assert tool_form.call()
+    tool_form.wait(WAIT_SECONDS)
+    buttons = tool_form.links.buttons.children
+    assert [b.description for b in buttons] == ["Read link 0"]
+    assert tool_form.links.output.outputs == ()  # nothing was read by itself
+    buttons[0].click()
+    assert tool_form.links.last_read is not None and tool_form.links.last_read.text == NOTES["1"]
+    assert "read on request from server demo" in _html(tool_form.links.output)
+
+
+def test_a_result_without_links_has_no_link_buttons(demo_runtime: Runtime) -> None:
+    tool_form = form("demo.echo", runtime=demo_runtime)
+    tool_form.arguments.set_value({"message": "hi"})
+    assert tool_form.call()
+    tool_form.wait(WAIT_SECONDS)
+    assert tool_form.links.buttons.children == ()
