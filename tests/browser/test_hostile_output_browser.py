@@ -27,7 +27,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, hostile_names
+from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, HOSTILE_RESOURCES, hostile_names
 from tests.browser.hostile_server import ERROR_PAYLOADS, MATH_TOOL, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,
@@ -53,7 +53,7 @@ OWN_TAGS = {"div", "span", "pre", "code", "b", "small", "details", "summary", "i
 OWN_ATTRIBUTES = {"class", "style", "title", "alt", "src", "open"}
 
 SETUP_CELLS = [
-    "from anvia_nb import connect_mcp, mcp\nfrom anvia_nb.display import ResultView",
+    "from anvia_nb import connect_mcp, mcp\nfrom anvia_nb.display import PromptView, ReadView, ResultView",
     'demo = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))',
     f'hostile = await connect_mcp(mcp.stdio(name="hostile", command="python", args=[{str(HOSTILE_SERVER_PATH)!r}]))',
 ]
@@ -117,6 +117,21 @@ def _cases() -> list[Case]:
             f"ResultView(await hostile.tool({ODD_TOOL!r}).call_outcome({{}}))",
             VISIBLE_TEXT["fake_header"],
         )
+    )
+    # Resources read and a prompt got: shown like results, under the same rules.
+    cases += [
+        Case(
+            f"demo:read:{listed['name']}",
+            "demo",
+            listed["uri"],
+            f"ReadView(await demo.read_resource({listed['uri']!r}))",
+            _longest_printable_run(content.get("text", "")) if "text" in content else "Not shown",
+        )
+        for listed, content in HOSTILE_RESOURCES
+    ]
+    cases.append(
+        Case("demo:prompt:hostile", "demo", "hostile", 'PromptView(await demo.get_prompt("hostile"))',
+             "</pre></div></details><h1>Anvia: all checks passed</h1>")
     )
     cases += [
         Case(
@@ -349,9 +364,14 @@ MATH_CELLS = [
     f"%mcp call hostile.{MATH_TOOL}",
     "%mcp history",
     f"%mcp form hostile.{MATH_TOOL}",
+    "%mcp connect demo --stdio python -m anvia_nb.demo_server",
+    "%mcp resources demo",
+    "%mcp prompts demo",
+    "%mcp read demo 'demo://hostile/<script>window.__anvia_pwned=1</script>'",
+    "%mcp prompt demo.hostile",
     MATH_CONTROL,
 ]
-SERVER_TEXT_CELLS = range(3, 8)
+SERVER_TEXT_CELLS = (3, 4, 5, 6, 7, 9, 10, 11, 12)
 
 _MATH_JS = """(index) => {
   const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
@@ -394,4 +414,6 @@ def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
     form_labels = views[7]["labels"]
     assert any(literal in label for label in form_labels)
     assert any(r"\(\text{paren}\)" in label for label in form_labels)
+    for index in (9, 10, 11, 12):  # resources, prompts, a resource read and a prompt got
+        assert literal in views[index]["text"], MATH_CELLS[index]
     assert eval_global(page, "window.__anvia_pwned") is None
