@@ -48,24 +48,34 @@ def capabilities(session: SdkSession) -> JsonObject:
 
 
 async def _pages(
-    session: SdkSession, key: str, during: str, fetch: Callable[[str | None], Awaitable[Any]]
+    session: SdkSession,
+    key: str,
+    during: str,
+    fetch: Callable[[str | None], Awaitable[Any]],
+    timeout_seconds: float | None,
 ) -> list[JsonObject]:
+    """Every page of one listing, within ``timeout_seconds`` for all of them."""
     items: list[JsonObject] = []
-    cursor: str | None = None
     try:
-        for _ in range(MAX_PAGES):
-            page = _json(await fetch(cursor))
-            found = page.get(key)
-            items.extend(i for i in (found if isinstance(found, list) else []) if isinstance(i, dict))
-            cursor = page.get("nextCursor")
-            if not isinstance(cursor, str) or len(items) >= MAX_LISTED:
-                break
+        with anyio.fail_after(timeout_seconds):
+            await _follow(items, key, fetch)
     except Exception as exc:
         raise error_from_exception(exc, server=session.server_name, during=during) from exc
     return items[:MAX_LISTED]
 
 
-async def list_resources(session: SdkSession) -> list[JsonObject]:
+async def _follow(items: list[JsonObject], key: str, fetch: Callable[[str | None], Awaitable[Any]]) -> None:
+    cursor: str | None = None
+    for _ in range(MAX_PAGES):
+        page = _json(await fetch(cursor))
+        found = page.get(key)
+        items.extend(i for i in (found if isinstance(found, list) else []) if isinstance(i, dict))
+        cursor = page.get("nextCursor")
+        if not isinstance(cursor, str) or len(items) >= MAX_LISTED:
+            return
+
+
+async def list_resources(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
     if "resources" not in capabilities(session):
         return []
     client = session.sdk_client
@@ -74,10 +84,11 @@ async def list_resources(session: SdkSession) -> list[JsonObject]:
         "resources",
         "listing resources",
         lambda cursor: client.list_resources(cursor=cursor, cache_mode="bypass"),
+        timeout_seconds,
     )
 
 
-async def list_resource_templates(session: SdkSession) -> list[JsonObject]:
+async def list_resource_templates(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
     if "resources" not in capabilities(session):
         return []
     client = session.sdk_client
@@ -86,15 +97,20 @@ async def list_resource_templates(session: SdkSession) -> list[JsonObject]:
         "resourceTemplates",
         "listing resource templates",
         lambda cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
+        timeout_seconds,
     )
 
 
-async def list_prompts(session: SdkSession) -> list[JsonObject]:
+async def list_prompts(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
     if "prompts" not in capabilities(session):
         return []
     client = session.sdk_client
     return await _pages(
-        session, "prompts", "listing prompts", lambda cursor: client.list_prompts(cursor=cursor, cache_mode="bypass")
+        session,
+        "prompts",
+        "listing prompts",
+        lambda cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"),
+        timeout_seconds,
     )
 
 

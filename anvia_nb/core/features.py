@@ -54,30 +54,35 @@ COMPLETION_TIMEOUT_SECONDS = 10.0
 _LINKS_KEPT = 1000
 
 
-async def list_resources(server: McpServer) -> list[JsonObject]:
-    found = await server.client.in_session(sdk.list_resources)
-    server.listings["resources"] = found
+Timeout = float | limits.Default | None
+
+
+async def _listing(server: McpServer, key: str, timeout_seconds: Timeout) -> list[JsonObject]:
+    """One listing read now (within ``timeout_seconds``, by default the call timeout) and kept."""
+    timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+    read = {"resources": sdk.list_resources, "resourceTemplates": sdk.list_resource_templates,
+            "prompts": sdk.list_prompts}[key]  # fmt: skip
+    found = await server.client.in_session(lambda session: read(session, timeout))
+    server.listings[key] = found
     return found
 
 
-async def list_resource_templates(server: McpServer) -> list[JsonObject]:
-    found = await server.client.in_session(sdk.list_resource_templates)
-    server.listings["resourceTemplates"] = found
-    return found
+async def list_resources(server: McpServer, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
+    return await _listing(server, "resources", timeout_seconds)
 
 
-async def list_prompts(server: McpServer) -> list[JsonObject]:
-    found = await server.client.in_session(sdk.list_prompts)
-    server.listings["prompts"] = found
-    return found
+async def list_resource_templates(server: McpServer, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
+    return await _listing(server, "resourceTemplates", timeout_seconds)
+
+
+async def list_prompts(server: McpServer, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
+    return await _listing(server, "prompts", timeout_seconds)
 
 
 async def _listed(server: McpServer, key: str) -> list[JsonObject]:
     """A listing as last read, read now when it never was."""
     if key not in server.listings:
-        await {"resources": list_resources, "resourceTemplates": list_resource_templates, "prompts": list_prompts}[
-            key
-        ](server)
+        await _listing(server, key, limits.DEFAULT)
     return server.listings[key]
 
 

@@ -134,7 +134,9 @@ def complete_read(words: list[str], runtime: Runtime) -> list[str]:
         if len(words) == 2:
             uris = [str(r.get("uri")) for r in library.listed(runtime, server, "resources")]
             templates = library.listed(runtime, server, "resourceTemplates")
-            return uris + [str(t.get("name")) for t in templates] + [str(t.get("uriTemplate")) for t in templates]
+            names = [str(t.get(key)) for t in templates for key in ("name", "uriTemplate")]
+            words_offered = uris + names
+            return [w for w in words_offered if not any(c.isspace() for c in w)]  # one word each: Tab types it
         for found in library.listed(runtime, server, "resourceTemplates"):
             if words[1] in (found.get("uriTemplate"), found.get("name")):
                 template = str(found.get("uriTemplate"))

@@ -50,10 +50,11 @@ def prompts(runtime: Runtime, name: str) -> list[JsonObject]:
 
 
 def listed(runtime: Runtime, name: str, key: str) -> list[JsonObject]:
-    """The last ``resources`` / ``resourceTemplates`` / ``prompts`` listing read, read now if never."""
+    """The last ``resources`` / ``resourceTemplates`` / ``prompts`` listing read, read now if never
+    (within ``COMPLETION_TIMEOUT_SECONDS``: Tab completion waits for it)."""
     server = runtime.server(name)
     if key not in server.listings:
-        runtime.run(_LISTINGS[key](server))
+        runtime.run(_LISTINGS[key](server, features.COMPLETION_TIMEOUT_SECONDS))
     return list(server.listings.get(key, []))
 
 
