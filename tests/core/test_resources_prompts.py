@@ -114,3 +114,28 @@ async def test_an_unknown_uri_is_refused_locally_and_the_servers_error_is_kept(d
     await check_uri(demo, "demo://notes/7")  # a template's URI: the server decides
     with pytest.raises(ProtocolError, match="Unknown resource: demo://notes/7"):
         await demo.read_resource("demo://notes/7")
+
+
+async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() -> None:
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from anvia_nb.core import features
+    from anvia_nb.errors import ToolTimeoutError
+
+    async def never(_ctx: object, _params: object) -> types.ListResourcesResult:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    async def no_tools(_ctx: object, _params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[])
+
+    server = await connect_mcp(mcp.memory(name="stuck", server=Server("stuck", on_list_tools=no_tools,
+                                                                      on_list_resources=never)))
+    try:
+        with pytest.raises(ToolTimeoutError, match="stuck did not answer in time while listing resources"):
+            await features.list_resources(server, timeout_seconds=0.5)
+        assert server.is_open
+    finally:
+        await server.close()
