@@ -27,9 +27,8 @@ the server gets the kernel's own NAME variable, and its value is masked in every
 Values of --env names containing TOKEN, KEY, SECRET, PASS, AUTH or CREDENTIAL, --secret-env
 names, credential headers (Authorization, Cookie, X-Api-Key...), URL user names, passwords and
 query values, and --api-key VALUE are masked too; values under 6 characters are not (connect says).
-Arguments: key=value is read as JSON only when that reading fits the tool's inputSchema, else it
-is the text typed; key={"a": 1} and key=[1, 2] send that JSON as typed, quotes and spaces included;
-names the tool does not take are refused before anything is sent.
+Arguments: key=value is JSON when that fits the inputSchema, else the text typed; key={"a": 1} and
+key=[1, 2] send that JSON as typed; names the tool does not take are refused before anything is sent.
 A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it).
 
 Settings (%config McpMagics.NAME = VALUE):

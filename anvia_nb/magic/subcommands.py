@@ -245,14 +245,11 @@ _ENTRIES = (
     Subcommand("prompts", (), pl.parse_prompts, library.run_prompts, _names()),  # help: see resources
     Subcommand(
         "read",
-        (("read NAME URI  |  read NAME TEMPLATE k=v ...", "contents shown safely; .contents .text .save(i, path)"),),
+        (("read NAME URI|TEMPLATE [k=v ...]  ·  %mcp prompt NAME.PROMPT [k=v ...]",
+          "a resource's contents, a prompt's messages"),),
         pl.parse_read, library.run_read, library.complete_read,
     ),
-    Subcommand(
-        "prompt",
-        (("prompt NAME.PROMPT key=value ...", "a prompt's messages, role by role; .messages"),),
-        pl.parse_prompt, library.run_prompt, library.complete_prompt,
-    ),
+    Subcommand("prompt", (), pl.parse_prompt, library.run_prompt, library.complete_prompt),  # help: see read
     Subcommand(
         "form",
         (("form NAME.TOOL", "a form built from the tool's inputSchema"),),
