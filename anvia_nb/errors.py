@@ -16,6 +16,7 @@ as ``__cause__`` while user code only ever catches our names::
     ├── UnknownFieldError (KeyError)       no form field at that path
     ├── LoopMisuseError (RuntimeError)     the background loop was blocked on from its own thread
     ├── WaitTimeoutError (TimeoutError)    waiting for local work (a form's call) ran out
+    ├── RecordingFileError (ValueError)    a recording (``--replay FILE``) that cannot be read
     ├── ConnectError                       connecting, handshaking or listing tools failed (``.stderr``)
     ├── ConnectionClosedError              the connection was closed, or its server went away
     ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``, ``.data``)
@@ -30,6 +31,7 @@ as ``__cause__`` while user code only ever catches our names::
         ├── OutputSchemaError              structuredContent does not match outputSchema
         ├── InputRequiredError             the server still wants input nobody supplied
         ├── TaskCancelledError             the call ran as a task and was cancelled (``.task_id``)
+        ├── UnrecordedCallError (LookupError) a replayed call that the recording does not hold
         └── ToolTimeoutError (TimeoutError) no answer within the timeout; the call was cancelled
 
 ``ToolCallError`` carries ``server``, ``tool`` and ``raw`` (the result as JSON, when one arrived)
@@ -56,6 +58,7 @@ __all__ = [
     "LoopMisuseError",
     "OutputSchemaError",
     "ProtocolError",
+    "RecordingFileError",
     "TaskCancelledError",
     "ToolCallError",
     "ToolResultError",
@@ -65,6 +68,7 @@ __all__ = [
     "UnknownPromptError",
     "UnknownResourceError",
     "UnknownToolError",
+    "UnrecordedCallError",
     "UnsafeMarkupError",
     "UnsupportedContentError",
     "UrlElicitationRequiredError",
@@ -124,6 +128,10 @@ class LoopMisuseError(AnviaError, RuntimeError):
 
 class WaitTimeoutError(AnviaError, TimeoutError):
     """Waiting for local work (a form's running call) took longer than the caller allowed."""
+
+
+class RecordingFileError(AnviaError, ValueError):
+    """A recording file (JSON Lines written by ``--record``) is missing or cannot be read."""
 
 
 class ConnectError(AnviaError):
@@ -301,3 +309,14 @@ class UnknownPromptError(AnviaError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class UnrecordedCallError(ToolCallError, LookupError):
+    """A replayed connection was asked for a call its recording does not hold.
+
+    ``closest`` names the recorded calls nearest to it (``tool {arguments}``), best first.
+    """
+
+    def __init__(self, message: str, closest: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.closest = closest or []

@@ -261,6 +261,11 @@ class SdkSession:
     def server_name(self) -> str:
         return self._server
 
+    @property
+    def capabilities(self) -> JsonObject:
+        """What the server said it can do, as JSON with wire keys."""
+        return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+
     async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
         """Every page of tools/list, once."""
         tools: list[ToolInfo] = []

@@ -65,6 +65,8 @@ class McpClient:
         self._closing: asyncio.Event | None = None
         self._closed = False
         self.close_error: BaseException | None = None
+        self.origin: str | None = None
+        """Where answers come from when not from a live server (``"replayed from FILE"``)."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -204,6 +206,11 @@ class McpClient:
     @property
     def instructions(self) -> str | None:
         return self._live_session().instructions
+
+    @property
+    def capabilities(self) -> JsonObject:
+        """The server's capabilities from the handshake (wire keys)."""
+        return self._live_session().capabilities
 
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool on every page of tools/list."""

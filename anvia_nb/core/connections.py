@@ -28,6 +28,8 @@ from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.recording import Recorder
+from anvia_nb.core.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.roots import root_paths
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy, maskable
@@ -36,6 +38,7 @@ __all__ = [
     "HttpConnection",
     "McpConnection",
     "MemoryConnection",
+    "ReplayConnection",
     "StdioConnection",
     "is_secret_header",
     "is_secret_name",
@@ -155,6 +158,26 @@ def _check_name(name: str) -> str:
     return name
 
 
+def _client(
+    connection: StdioConnection | HttpConnection,
+    launch: StdioLaunch | HttpLaunch,
+    log: ServerLog,
+    log_level: str | None,
+    roots: tuple[str, ...] = (),
+) -> McpClient:
+    """A plain client, or one that records to ``connection.record`` (secrets masked in the file)."""
+    if connection.record is None:
+        return McpClient(connection.name, launch, log=log, log_level=log_level, roots=roots)
+    recorder = Recorder(
+        connection.record,
+        name=connection.name,
+        transport=connection.transport,
+        target=connection.target(),
+        secrets=connection.secrets(),
+    )
+    return RecordingClient(connection.name, launch, recorder=recorder, log=log, log_level=log_level, roots=roots)
+
+
 def _masked(text: str, secrets: Iterable[str]) -> str:
     return ShowPolicy().with_secrets(secrets).mask(text)
 
@@ -173,6 +196,8 @@ class StdioConnection:
     """Keep the server's stderr file after the connection is closed and at exit."""
     roots: tuple[str, ...] = ()
     """Absolute paths offered to the server as roots (``roots/list``)."""
+    record: str | None = None
+    """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -207,7 +232,7 @@ class StdioConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open; its stderr goes to a new log file."""
         log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
-        return McpClient(self.name, self.launch(log.stderr_path), log=log, log_level=log_level, roots=self.roots)
+        return _client(self, self.launch(log.stderr_path), log, log_level, self.roots)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
@@ -226,6 +251,8 @@ class HttpConnection:
     """An ``httpx2.Auth`` (for example the SDK's OAuth provider); used as given."""
     roots: tuple[str, ...] = ()
     """Absolute paths offered to the server as roots (``roots/list``)."""
+    record: str | None = None
+    """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
@@ -253,7 +280,7 @@ class HttpConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
         log = ServerLog(self.name, transport="http", secrets=self.secrets())
-        return McpClient(self.name, self.launch(), log=log, log_level=log_level, roots=self.roots)
+        return _client(self, self.launch(), log, log_level, self.roots)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
@@ -285,7 +312,7 @@ class MemoryConnection:
         return await self.client(log_level=log_level).open(timeout_seconds)
 
 
-McpConnection = StdioConnection | HttpConnection | MemoryConnection
+McpConnection = StdioConnection | HttpConnection | MemoryConnection | ReplayConnection
 
 
 class _Factories:
@@ -302,6 +329,7 @@ class _Factories:
         secret_env: Iterable[str] = (),
         keep_log: bool = False,
         roots: Iterable[str | os.PathLike[str]] | None = None,
+        record: str | os.PathLike[str] | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -311,6 +339,8 @@ class _Factories:
         The server's stderr goes to a file that is removed when the connection is closed and at
         exit; ``keep_log=True`` keeps it (its path is ``server.client.log.stderr_path``).
         ``roots`` are directories offered to the server (``roots/list``); each must exist.
+        ``record=PATH`` writes what the connection exchanges to a JSON Lines file, secrets masked,
+        which ``mcp.replay`` answers from.
         """
         if isinstance(args, str):
             raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
@@ -323,6 +353,7 @@ class _Factories:
             secret_env=frozenset(secret_env),
             keep_log=bool(keep_log),
             roots=root_paths(roots),
+            record=os.fspath(record) if record is not None else None,
         )
 
     @staticmethod
@@ -334,11 +365,12 @@ class _Factories:
         timeout_seconds: float | None = 30.0,
         auth: Any = None,
         roots: Iterable[str | os.PathLike[str]] | None = None,
+        record: str | os.PathLike[str] | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
-        may take is each call's own timeout. ``roots`` as for :meth:`stdio`.
+        may take is each call's own timeout. ``roots`` and ``record=PATH`` as for :meth:`stdio`.
         """
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
@@ -350,7 +382,14 @@ class _Factories:
             timeout_seconds=timeout_seconds,
             auth=auth,
             roots=root_paths(roots),
+            record=os.fspath(record) if record is not None else None,
         )
+
+    @staticmethod
+    def replay(*, name: str, path: str | os.PathLike[str]) -> ReplayConnection:
+        """A connection answered from a recording made with ``record=``: no server is started, no
+        socket opened; a call that was not recorded raises :class:`~anvia_nb.errors.UnrecordedCallError`."""
+        return ReplayConnection(name=_check_name(name), path=os.fspath(path))
 
     @staticmethod
     def memory(*, name: str, server: Any) -> MemoryConnection:

@@ -33,6 +33,7 @@ from anvia_nb.errors import (
     InvalidTypeError,
     OutputSchemaError,
     UnknownToolError,
+    UnrecordedCallError,
 )
 
 __all__ = ["McpServer", "Tool", "connect_mcp"]
@@ -118,7 +119,8 @@ class Tool:
         ``required``); ``on_task(task)`` is told each state of a task it became (wire keys).
 
         Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
-        :class:`ArgumentValidationError` before anything is sent. Every later failure (tool
+        :class:`ArgumentValidationError` before anything is sent, and a replayed connection
+        :class:`UnrecordedCallError` for a call its recording does not hold. Every later failure (tool
         error, unsupported content, schema mismatch, timeout, lost connection) is in ``.error``.
         """
         sent = arguments_from_input(arguments)
@@ -169,7 +171,7 @@ class Tool:
                     tool=self.name,
                     raw=raw,
                 )
-        except ArgumentError:
+        except (ArgumentError, UnrecordedCallError):
             raise
         except AnviaError as exc:
             error = exc
@@ -188,6 +190,7 @@ class Tool:
             secrets=self._server.secrets,
             progress=tuple(received),
             progress_count=count,
+            origin=self._server.client.origin,
         )
 
     def start(

@@ -31,6 +31,8 @@ ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
 """``await on_progress(progress, total, message)`` for each progress notification of a call."""
 
 _KEPT_CHARS = 1000
+SEEN_CHARS = 4000
+"""The largest mapped output or structuredContent (as JSON) a history entry keeps for tests."""
 _KEPT_ITEMS = 50
 _KEPT_DEPTH = 8
 
@@ -108,8 +110,13 @@ class CallOutcome:
     :data:`~anvia_nb.core.limits.PROGRESS_KEPT`, messages cut): (progress, total, message)."""
     progress_count: int = 0
     """How many progress notifications the call received in all."""
+    origin: str | None = None
+    """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
     kept_output_chars: int | None = None
     """The size of the mapped output, kept when the output itself was let go (see :meth:`summary`)."""
+    seen: JsonObject | None = field(default=None, repr=False)
+    """In a history entry, what the call gave when small (``output``, ``structured``, each only when
+    its JSON is at most :data:`SEEN_CHARS`), so a test can be written from the history."""
 
     @property
     def output_chars(self) -> int | None:
@@ -133,7 +140,18 @@ class CallOutcome:
             schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
             progress=(),
             kept_output_chars=self.output_chars,
+            seen=self._seen() if self.seen is None else self.seen,
         )
+
+    def _seen(self) -> JsonObject:
+        kept: JsonObject = {}
+        for name, value, present in (
+            ("output", self.output, self.output is not None),
+            ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
+        ):
+            if present and len(json.dumps(value, ensure_ascii=False, default=str)) <= SEEN_CHARS:
+                kept[name] = value
+        return kept
 
     @property
     def is_error(self) -> bool:

@@ -77,8 +77,9 @@ def _status_from_error(error: BaseException) -> CallStatus:
     return "failed"
 
 
-def header(ctx: Context, status: CallStatus, seconds: float | None) -> Piece:
-    """anvia_nb's own chrome: a fixed element whose only server-given text is the two names, escaped."""
+def header(ctx: Context, status: CallStatus, seconds: float | None, origin: str | None = None) -> Piece:
+    """anvia_nb's own chrome: a fixed element whose only server-given text is the two names, escaped.
+    ``origin`` says where a result came from when not from a live server ("replayed from FILE")."""
     box_style, status_style = _TONES.get(status, ("header-error", "status-error"))
     tool = ctx.name(ctx.tool)
     parts: list[Html] = [
@@ -92,6 +93,10 @@ def header(ctx: Context, status: CallStatus, seconds: float | None) -> Piece:
     if seconds is not None:
         parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
         plain += f" · {seconds:.2f} s"
+    if origin:
+        shown = ctx.policy.line(origin, ctx.policy.limits.line_chars)
+        parts.append(element("span", shown, cls="anvia-origin", style="muted"))
+        plain += f" · {shown}"
     return Piece(element("div", *parts, cls="anvia-header", style=box_style), plain)
 
 
@@ -230,7 +235,7 @@ def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderS
     """The mime bundle for one call: text/plain and text/html (structuredContent shown inside, with
     its outputSchema verdict; :func:`tree_bundle_from_outcome` gives the JSON tree on its own)."""
     ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
-    pieces = [header(ctx, display_status(outcome), outcome.seconds)]
+    pieces = [header(ctx, display_status(outcome), outcome.seconds, outcome.origin)]
     if outcome.raw is None:
         if outcome.error is not None:
             pieces.extend(error_block(outcome.error, ctx))

@@ -35,14 +35,15 @@ class HelpCommand:
 
 @dataclass(frozen=True)
 class ConnectCommand:
-    """``connect NAME ... --stdio COMMAND ARGS...`` or ``connect NAME ... --http URL``.
+    """``connect NAME ... --stdio COMMAND ARGS...``, ``connect NAME ... --http URL`` or
+    ``connect NAME --replay FILE``; ``record`` is the file a live connection is recorded to.
 
     ``inherit_env`` names variables whose values come from the kernel's own environment
     (``--secret-env NAME``, ``--env NAME``): they are secrets, and never written in the line.
     """
 
     name: str
-    transport: Literal["stdio", "http"]
+    transport: Literal["stdio", "http", "replay"]
     command: str = ""
     args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
@@ -55,6 +56,8 @@ class ConnectCommand:
     inherit_env: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     """``--root PATH`` (repeatable): directories offered to the server (``roots/list``)."""
+    record: str | None = None
+    replay: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,11 @@ class PanelCommand:
 
 @dataclass(frozen=True)
 class HistoryCommand:
-    pass
+    """``history``, or with ``to_pytest`` the file its calls are written to as tests."""
+
+    to_pytest: str | None = None
+    names: tuple[str, ...] = ()
+    loose: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

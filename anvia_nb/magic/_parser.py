@@ -65,6 +65,7 @@ __all__ = [
 
 CONNECT_OPTIONS = (
     "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
+    "--record", "--replay",
 )  # fmt: skip
 _CONNECT_FLAGS = ("--cell",)
 CALL_OPTIONS = ("--timeout",)
@@ -197,7 +198,7 @@ def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
 _CONNECT_USAGE = (
     "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio COMMAND "
     '[ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
-    "or %mcp connect --config FILE [NAME ...]"
+    "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one"
 )
 
 
@@ -258,12 +259,17 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             options[word[2:]] = value
     cell = bool(options.get("cell"))
     if "config" in options:
+        if "record" in options or "replay" in options:
+            raise CommandLineError("--record and --replay take one named connection, not --config.")
         if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
             raise CommandLineError("--config takes only a file and server names; other options go in the file.")
         return ConfigConnectCommand(options["config"], tuple(positional), cell)
     if len(positional) != 1:
         raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
     name = positional[0]
+    if "replay" in options:
+        return _replay_command(name, options, bool(env or inherit or headers or roots or "cwd" in options), cell)
+    record = options.get("record")
     if "stdio" in options and "http" in options:
         raise CommandLineError("Choose one transport: --stdio or --http, not both.")
     if "stdio" in options:
@@ -273,15 +279,26 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         return ConnectCommand(
             name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
             cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
+            record=record,
         )  # fmt: skip
     if "http" in options:
         if env or secret_env or "cwd" in options:
             raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
         return ConnectCommand(
             name, "http", url=options["http"], headers=headers,
-            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots),
+            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record,
         )  # fmt: skip
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
+
+
+def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell: bool) -> ConnectCommand:
+    """``connect NAME --replay FILE``: no server, so none of the options that reach one."""
+    if "stdio" in options or "http" in options or "record" in options or live_options or "timeout" in options:
+        raise CommandLineError(
+            "--replay FILE answers from a recording and starts no server: give it alone (drop --stdio, --http, "
+            "--record and their options), or connect live without --replay."
+        )
+    return ConnectCommand(name, "replay", replay=options["replay"], cell=cell)
 
 
 _JSON_HERE = "\0json"  # where the JSON object stood among the words

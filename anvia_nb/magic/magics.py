@@ -74,10 +74,14 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     policy = ShowPolicy().with_secrets(server.secrets)
     label = policy.name(f"{info.get('name', '?')} {info.get('version', '')}".strip())
     count = len(server.tools)
+    how = connection.target() if connection.transport == "replay" else connection.transport
     text = (
-        f"{connection.name}: {connection.transport} · {label} · protocol {protocol_version(server)} · "
+        f"{connection.name}: {how} · {label} · protocol {protocol_version(server)} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
+    record = getattr(connection, "record", None)
+    if record:
+        text += f" · recording to {record}"
     return policy.mask(" ".join(text.split()))
 
 
@@ -196,6 +200,8 @@ class McpMagics(Magics):
             for note in found.notes:
                 print(f"note: {note}")
             return list(found.connections.values())
+        if command.transport == "replay":
+            return [mcp.replay(name=command.name, path=command.replay)]
         if command.transport == "stdio":
             return [
                 mcp.stdio(
@@ -206,6 +212,7 @@ class McpMagics(Magics):
                     cwd=command.cwd,
                     secret_env=command.secret_env,
                     roots=command.roots,
+                    record=command.record,
                 )
             ]
         timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
@@ -213,6 +220,7 @@ class McpMagics(Magics):
             mcp.http(
                 name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout,
                 roots=command.roots,
+                record=command.record,
             )
         ]  # fmt: skip
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import library
+from anvia_nb.magic._history import parse_history
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 
 if TYPE_CHECKING:
@@ -116,10 +117,10 @@ def _panel(magics: McpMagics, _command: p.PanelCommand) -> Any:
     return panel(**magics.widget_options())
 
 
-def _history(magics: McpMagics, _command: p.HistoryCommand) -> Any:
-    from anvia_nb.magic.tables import history_frame
+def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
+    from anvia_nb.magic._history import run_history
 
-    return history_frame(magics.runtime.calls(), magics.show_policy())
+    return run_history(magics, command)
 
 
 def _log(magics: McpMagics, command: p.LogCommand) -> None:
@@ -212,6 +213,7 @@ _ENTRIES = (
             ("connect NAME [--secret-env K]... [--env K=V]... [--cwd DIR] [--cell] --stdio COMMAND [ARGS...]", ""),
             ("connect NAME --root PATH ... --stdio|--http ...", "directories offered to the server (roots)"),
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
+            ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
         ),
@@ -262,8 +264,11 @@ _ENTRIES = (
     ),
     Subcommand(
         "history",
-        (("history", "DataFrame of the calls made in this kernel"),),
-        _bare("history", p.HistoryCommand()), _history, _nothing,
+        (
+            ("history", "DataFrame of the calls made in this kernel"),
+            ("history --to-pytest FILE [NAME ...] [--loose K,...]", "the calls as a pytest file checking the results"),
+        ),
+        parse_history, _history, _names("--to-pytest", "--loose"),
     ),
     Subcommand(
         "log",
