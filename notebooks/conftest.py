@@ -4,9 +4,9 @@ nbval starts each notebook's kernel in the notebook collector's ``setup``, which
 setting ``PYTEST_CURRENT_TEST``; the kernel would inherit it, and anything that reads it could behave
 differently from the stored run. The wrapper below starts the kernel without it.
 
-``05-real-servers.ipynb`` uses MCP servers from PyPI: it runs the ones scripts/setup-test installed
-(``ANVIA_NB_SERVERS_VENV`` tells its first cell where), so the notebook installs nothing under test.
-It is marked ``thirdparty``; without those servers it is skipped with the reason, except under CI.
+``05-real-servers.ipynb`` replays recordings of MCP servers from PyPI (``LIVE = False``), so it runs
+with no server installed, as on Binder; set live, it would use the ones scripts/setup-test
+installed (``ANVIA_NB_SERVERS_VENV`` tells its first cell where) and install nothing under test.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import in_ci, servers_venv, setup_missing
+from support import servers_venv
 
 SANITIZE_FILE = Path(__file__).with_name("nbval_sanitize.cfg")
-REAL_SERVERS_NOTEBOOK = "05-real-servers.ipynb"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,24 +27,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(option, "nbval_sanitize_with") and not option.nbval_sanitize_with:
         option.nbval_sanitize_with = str(SANITIZE_FILE)
     os.environ["ANVIA_NB_SERVERS_VENV"] = str(servers_venv())  # the kernels inherit it
-
-
-@pytest.hookimpl(tryfirst=True)  # before -m "not thirdparty" deselects
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name == REAL_SERVERS_NOTEBOOK:
-            item.add_marker(pytest.mark.thirdparty)
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    if item.path.name != REAL_SERVERS_NOTEBOOK:
-        return
-    reason = setup_missing(servers_venv() / "anvia-ready", "mcp-server-time and mcp-server-git")
-    if reason is None:
-        return
-    if in_ci():
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason)
 
 
 def _without_pytest_current_test(setup: Callable[[], Any]) -> Callable[[], Any]:
