@@ -390,17 +390,19 @@ def test_the_mapping_workshop_shows_the_raw_result_beside_the_mapped_output() ->
     assert "output_from_result" in "\n".join(cell.source for cell in code_cells(read("02-result-mapping.ipynb")))
 
 
-def test_every_solution_of_the_workshop_is_hidden_collapsed_and_ran_after_its_question() -> None:
+def test_every_workshop_exercise_has_an_answer_cell_that_checks_itself_and_reveals_nothing() -> None:
     cells = read("02-result-mapping.ipynb").cells
-    solutions = [i for i, cell in enumerate(cells) if "solution" in cell.metadata.get("tags", [])]
-    assert len(solutions) >= 8
-    for index in solutions:
-        solution = cells[index]
-        assert cells[index - 1].cell_type == "markdown", "a solution follows its question"
-        assert solution.cell_type == "code"
-        assert solution.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
-        assert solution.metadata["collapsed"] is True
-        assert solution.outputs, solution.source
+    exercises = [i for i, cell in enumerate(cells) if "exercise" in cell.metadata.get("tags", [])]
+    assert len(exercises) >= 8
+    assert not [cell for cell in cells if "solution" in cell.metadata.get("tags", [])]
+    for index in exercises:
+        cell = cells[index]
+        number = re.search(r"\*\*Exercise (\d+)\.\*\*", cells[index - 1].source)
+        assert number, "an answer cell follows its question"
+        assert cell.source.startswith("answer = ...") and f"check({number.group(1)}, answer)" in cell.source
+        shown = "".join(output.get("data", {}).get("text/plain", "") for output in cell.outputs)
+        assert shown.startswith(f"Exercise {number.group(1)}: no answer yet"), shown
+        assert "right" not in shown and "Why" not in shown
 
 
 def test_the_forms_notebook_covers_schema_forms_omission_progress_cancel_and_elicitation() -> None:

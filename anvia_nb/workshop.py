@@ -1,0 +1,230 @@
+"""The mapping workshop's exercises check themselves: ``check(n, answer)`` says right or wrong, and why.
+
+Notebook 02 (``notebooks/02-result-mapping.ipynb``) asks ten questions; each answer cell starts
+as ``answer = ...`` and ends with ``check(n, answer)``. The right answer is never stored in the
+notebook, so "Run All" (and a static view on GitHub) shows only "no answer yet": it is either
+computed here from the real mapping (:func:`anvia_nb.core.mapping.output_from_result`) when
+``check`` runs, or compared by its SHA-256 hash. The explanation is shown once the answer is
+right; a wrong one gets a hint that does not give it away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from anvia_nb.core.mapping import arguments_from_input, output_from_result
+from anvia_nb.errors import AnviaError, InvalidValueError
+
+__all__ = ["EXERCISES", "Exercise", "Verdict", "check"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``check`` says: right or not, and the sentence explaining it."""
+
+    exercise: int
+    right: bool | None
+    """``None`` while no answer was given."""
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __bool__(self) -> bool:
+        return bool(self.right)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question: what kind of answer it takes, how to find the right one, and what to say."""
+
+    asks: str
+    expected: Callable[[], Any]
+    """The right answer, normalized (computed from the mapping, or a SHA-256 hex digest)."""
+    normalize: Callable[[Any], Any]
+    why: str
+    hints: dict[str, str]
+    """Hints for wrong answers, by the wrong answer's normalized JSON; ``""``: any other."""
+    hashed: bool = False
+
+
+def _mapped(result: dict[str, Any]) -> Any:
+    try:
+        return output_from_result(result)
+    except AnviaError as exc:
+        return exc
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _word(value: Any) -> Any:
+    if isinstance(value, type):
+        value = value.__name__
+    return value.strip().strip("\"'`").lower() if isinstance(value, str) else value
+
+
+def _truth(value: Any) -> Any:
+    if isinstance(value, str) and value.strip().lower() in ("yes", "no", "true", "false"):
+        return value.strip().lower() in ("yes", "true")
+    return value
+
+
+def _reaching(value: Any) -> Any:
+    """Candidates given as a list, tuple or set (``None`` and unhashable ones alike), as sorted JSON."""
+    if isinstance(value, list | tuple):
+        return sorted(json.dumps(v, sort_keys=True) for v in value)
+    if isinstance(value, set | frozenset):
+        return sorted(json.dumps(v, sort_keys=True) for v in value)
+    return value
+
+
+def _equal(given: Any, expected: Any) -> bool:
+    """Equal and of the same type (``True`` is not ``1``, ``"42"`` is not ``42``)."""
+    if isinstance(given, bool) or isinstance(expected, bool):
+        return given is expected
+    return type(given) is type(expected) and bool(given == expected)
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+
+
+def _reaches(candidate: Any) -> bool:
+    try:
+        arguments_from_input(candidate)
+    except TypeError:
+        return False
+    return True
+
+
+_CANDIDATES: tuple[Any, ...] = ({}, None, [], "{}")
+
+EXERCISES: dict[int, Exercise] = {
+    2: Exercise(
+        "the value output_from_result returns for the texts '2' and '+2'",
+        lambda: _mapped({"content": [{"type": "text", "text": "2"}, {"type": "text", "text": "+2"}]}),
+        _same,
+        "the texts are concatenated in server order with no separator, and nothing is computed: '2+2'.",
+        {
+            json.dumps(4): "the mapping does no arithmetic: it joins texts.",
+            json.dumps("4"): "the mapping does no arithmetic: it joins texts.",
+            json.dumps("2 +2"): "no separator is added between the texts.",
+            json.dumps(["2", "+2"]): "only a file part makes the output a list; texts alone make one str.",
+        },
+    ),
+    3: Exercise(
+        "how many parts the output has for text, image, text",
+        lambda: len(_mapped({"content": [
+            {"type": "text", "text": "before"},
+            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+            {"type": "text", "text": "after"},
+        ]})),
+        _same,
+        "with a file part the output is a list in server order, and each text is its own part: 3 parts, "
+        "nothing merged.",
+        {json.dumps(2): "texts are not merged around a file part: each text item is its own part.",
+         json.dumps(1): "an image makes the output a list of parts, not one string."},
+    ),
+    4: Exercise(
+        "the type of r.output for an embedded resource (str or dict)",
+        lambda: type(_mapped({"content": [{"type": "resource", "resource": {"uri": "x:y", "text": "t"}}]})).__name__,
+        _word,
+        "an embedded resource becomes a JSON string (str); json.loads(r.output)['uri'] gives the uri back.",
+        {json.dumps("dict"): "look at rule 4's title: the resource is serialized."},
+    ),
+    5: Exercise(
+        "whether the text arrives when audio follows it (True or False)",
+        lambda: not isinstance(_mapped({"content": [
+            {"type": "text", "text": "here is the recording"},
+            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+        ]}), AnviaError),
+        _truth,
+        "one unsupported item fails the whole mapping: it raises UnsupportedContentError, so you do not get "
+        "the text (r.raw still has it).",
+        {json.dumps(True): "rule 5 applies to the result as a whole, not item by item."},
+    ),
+    6: Exercise(
+        "which one is the output, 'content' or 'structuredContent'",
+        lambda: "content"
+        if _mapped({"content": [{"type": "text", "text": "21.5 C"}], "structuredContent": {"t": 21.5}}) == "21.5 C"
+        else "structuredcontent",
+        _word,
+        "non-empty content wins; structuredContent becomes the output only when content is empty (rule 6), "
+        "and stays in r.structured.",
+        {json.dumps("structuredcontent"): "rule 6's title says when the structured value becomes the output."},
+    ),
+    7: Exercise(
+        "what {'toolResult': 42} gives",
+        lambda: _mapped({"toolResult": 42}),
+        _same,
+        "a toolResult that is not a string is JSON-serialized: the string '42', not the number.",
+        {json.dumps(42): "the output is always a string or a list of parts, never a number."},
+    ),
+    8: Exercise(
+        "the error message of an error result with the texts 'quota ' and 'exceeded'",
+        lambda: str(_mapped({"isError": True, "content": [{"type": "text", "text": "quota "},
+                                                           {"type": "text", "text": "exceeded"}]})),
+        _same,
+        "the message is the text content, concatenated as in rule 2: 'quota exceeded'.",
+        {json.dumps("MCP tool returned an error"): "that default is only for an error with no text at all."},
+    ),
+    9: Exercise(
+        "which of {}, None, [] and '{}' reach the server (a list of them)",
+        lambda: sorted(json.dumps(c, sort_keys=True) for c in _CANDIDATES if _reaches(c)),
+        _reaching,
+        "a mapping is sent and None omits the arguments field: [{}, None] reach the server; a list or a "
+        "string (even '{}') is refused before the call with ArgumentError, a TypeError.",
+        {},
+    ),
+    10: Exercise(
+        "the JSON Schema type the add tool's outputSchema requires for sum",
+        lambda: "fd1a55ee2217c1ac278ab485236d6c199517334ee91e965cf2f6b8575701cd1c",
+        _word,
+        "its outputSchema says {'sum': {'type': 'number'}}: any JSON number.",
+        {json.dumps("integer"): "look again at the schema itself: server.tool('add').output_schema.",
+         json.dumps("int"): "use JSON Schema's word for the type, as written in the schema."},
+        hashed=True,
+    ),
+    11: Exercise(
+        "the resultType of the final result",
+        lambda: "575951db5c63b1e721c1f8f9aefb547ca834245433e7561dc8204a3a18427aae",
+        _word,
+        "'complete': the input_required round trip stays inside the client's dispatch loop; only the final "
+        "result comes back.",
+        {json.dumps("input_required"): "input_required never reaches the output: it is answered (or cancelled) "
+                                       "first."},
+        hashed=True,
+    ),
+}
+
+
+def check(exercise: int, answer: Any) -> Verdict:
+    """Whether ``answer`` is right for exercise ``exercise`` of the mapping workshop, and why.
+
+    ``answer = ...`` (the placeholder) is no answer yet. Raises :class:`InvalidValueError` for a
+    number that is not an exercise.
+    """
+    found = EXERCISES.get(exercise) if isinstance(exercise, int) else None
+    if found is None:
+        numbers = ", ".join(map(str, EXERCISES))
+        raise InvalidValueError(f"There is no exercise {exercise!r}; the exercises are {numbers}.")
+    if answer is Ellipsis:
+        text = f"Exercise {exercise}: no answer yet. Replace ... with {found.asks}, then run the cell again."
+        return Verdict(exercise, None, text)
+    given = found.normalize(answer)
+    expected = found.expected()
+    right = _digest(given) == expected if found.hashed else _equal(given, expected)
+    if right:
+        return Verdict(exercise, True, f"Exercise {exercise}: right. Why: {found.why}")
+    try:
+        key = json.dumps(given)
+    except TypeError:
+        key = ""
+    hint = found.hints.get(key, "not quite; look at the rule's title and its example above, then try again.")
+    return Verdict(exercise, False, f"Exercise {exercise}: not right ({answer!r}). Hint: {hint}")
