@@ -40,7 +40,8 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     value = ANSWER.read_text(encoding="utf-8").strip()
     unit = (params.arguments or {}).get("unit", "")
     structured = {"value": value + unit, "time": datetime.now(timezone.utc).isoformat(), "id": str(uuid.uuid4())}
-    return types.CallToolResult(content=[types.TextContent(type="text", text=value + unit)], structured_content=structured)
+    text = types.TextContent(type="text", text=value + unit)
+    return types.CallToolResult(content=[text], structured_content=structured)
 
 
 async def main() -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -88,3 +88,70 @@ def test_the_binder_jupyterlab_has_the_widgets_extension_so_forms_render(
     text = listing.stdout + listing.stderr
     line = next((ln for ln in text.splitlines() if "@jupyter-widgets/jupyterlab-manager" in ln), "")
     assert "enabled" in line and "OK" in line, text
+
+
+REAL_SERVERS = REPO / "notebooks" / "05-real-servers.ipynb"
+
+
+def _pins() -> dict[str, str]:
+    pins = {}
+    for line in (BINDER / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        name, eq, version = line.partition("==")
+        if eq and not line.startswith("#"):
+            pins[name.strip().lower().replace("_", "-")] = version.strip()
+    return pins
+
+
+def test_binder_pins_every_requirement_but_the_package_itself() -> None:
+    lines = [ln.strip() for ln in (BINDER / "requirements.txt").read_text(encoding="utf-8").splitlines()]
+    requirements = [ln for ln in lines if ln and not ln.startswith("#")]
+    assert requirements[0] == "-e ."
+    assert all("==" in ln for ln in requirements[1:]), [ln for ln in requirements[1:] if "==" not in ln]
+    assert {"jupyterlab", "ipywidgets", "jupyterlab-widgets", "ipykernel", "mcp"} <= set(_pins())
+
+
+def test_the_readme_launches_the_quickstart_on_binder() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"https://mybinder\.org/v2/gh/[^)\s]+\?urlpath=lab/tree/([^)\s]+)", readme)
+    assert links and all((REPO / link).exists() for link in links), links
+    assert "notebooks/01-quickstart.ipynb" in links
+    assert "badge_logo.svg" in readme
+
+
+@pytest.mark.thirdparty
+def test_the_binder_environment_has_exactly_the_pinned_versions(binder_env: tuple[Path, dict[str, str]]) -> None:
+    venv, env = binder_env
+    frozen = _run([str(venv / "bin" / "python"), "-m", "pip", "freeze", "--exclude-editable"], env, 120).stdout
+    installed = {}
+    for line in frozen.splitlines():
+        name, eq, version = line.partition("==")
+        if eq:
+            installed[name.strip().lower().replace("_", "-")] = version.strip()
+    assert {name: installed.get(name) for name in _pins()} == _pins()
+
+
+@pytest.mark.thirdparty
+def test_post_build_installed_the_third_party_servers(binder_env: tuple[Path, dict[str, str]]) -> None:
+    servers = binder_env[0].parent / "servers"
+    assert (servers / "anvia-ready").exists()
+    for name in ("mcp-server-time", "mcp-server-git"):
+        assert (servers / "bin" / name).exists(), name
+
+
+@pytest.mark.thirdparty
+@pytest.mark.timeout(RUN_TIMEOUT_SECONDS + 120)
+def test_the_real_servers_notebook_runs_offline_from_its_recordings_in_the_binder_environment(
+    binder_env: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    venv, env = binder_env
+    env = {key: value for key, value in env.items() if key != "ANVIA_NB_SERVERS_VENV"}
+    env["ANVIA_NB_SERVERS_VENV"] = str(tmp_path / "no-servers-here")  # nothing to start: all replayed
+    _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", str(REAL_SERVERS),
+          "--output-dir", str(tmp_path), f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}",
+          "--ExecutePreprocessor.kernel_name=python3"], env, RUN_TIMEOUT_SECONDS + 60)
+    executed = nbformat.read(tmp_path / REAL_SERVERS.name, as_version=4)
+    outputs = [output for cell in executed.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert [o for o in outputs if o.output_type == "error"] == []
+    texts = "\n".join(str(o.get("text", "") or o.get("data", {}).get("text/plain", "")) for o in outputs)
+    assert "time: replayed from recordings/time.jsonl · mcp-time" in texts
+    assert "Start the notes" in texts and "replayed from recordings/git.jsonl" in texts
