@@ -36,6 +36,7 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
+from anvia_nb.widgets.history_export import HistoryExport
 from anvia_nb.widgets.prompts_tab import PromptsTab
 from anvia_nb.widgets.resources_tab import ResourcesTab
 from anvia_nb.widgets.tool_form import ToolForm
@@ -111,6 +112,7 @@ class Panel:
         self.history_select.observe(lambda _c: self._on_history(), names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
         self.rerun_button.on_click(lambda _b: self.rerun())
+        self.export = HistoryExport(self.runtime, lambda: list(self.history))
         # Rows wrap and lists shrink instead of pushing past the notebook's width (a width of 100%
         # beside a button, plus the border and padding, made a horizontal scrollbar).
         self.resources_tab = ResourcesTab(self.runtime, settings, timeout_seconds)
@@ -120,6 +122,7 @@ class Panel:
             self.tools,
             self.form_box,
             widgets.HBox([self.history_select, self.rerun_button], layout=_row()),
+            self.export.widget,
         ]), self.resources_tab.widget, self.prompts_tab.widget], titles=("Tools", "Resources", "Prompts"))
         self.widget = widgets.VBox([
             widgets.HBox([self.connection, self.refresh_button], layout=_row()),
