@@ -37,6 +37,7 @@ def run_pytest(path: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # runs the written file twice in a pytest of its own
 def test_the_written_tests_pass_against_the_same_server_and_fail_when_it_changes(
     ip: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
