@@ -18,9 +18,7 @@ import asyncio
 import collections
 import copy
 import difflib
-import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, cast
 
 from anvia_nb.core import limits
@@ -233,13 +231,6 @@ class ReplayConnection:
     def target(self) -> str:
         return f"replayed from {self.path}"
 
-    def recorded_command(self) -> str:
-        """The (masked) command line that made the recording, or ``""``."""
-        try:
-            return str(Recording.load(self.path).header.get("command", ""))
-        except RecordingFileError:
-            return ""
-
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client answering from the file; raises :class:`RecordingFileError` when it cannot be read."""
         return ReplayClient(self.name, Recording.load(self.path))
@@ -250,8 +241,3 @@ class ReplayConnection:
         except RecordingFileError as exc:
             raise ConnectError(f"Cannot replay {self.name!r}: {exc}", self.name) from exc
         return await client.open(timeout_seconds)
-
-
-def recorded_calls(path: str | Path) -> list[tuple[str, JsonObject]]:
-    """``(tool, arguments)`` of every call in a recording, in order (for tests written from it)."""
-    return [(str(c["tool"]), json.loads(canonical_arguments(c.get("arguments")))) for c in Recording.load(path).calls]

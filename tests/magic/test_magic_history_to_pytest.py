@@ -19,6 +19,7 @@ from magic_helpers import DEMO_STDIO, run
 from support import REPO
 
 from anvia_nb.magic.subcommands import parse_command
+from anvia_nb.runtime import get_runtime
 
 SERVER = Path(__file__).with_name("changing_server.py")
 SECRET = "history-Secret-Token-4242"
@@ -90,3 +91,22 @@ def test_history_options_without_a_file_are_refused() -> None:
         parse_command("history --loose time")
     with pytest.raises(ValueError, match="--to-pytest needs a value"):
         parse_command("history --to-pytest")
+
+
+def test_a_replayed_session_is_written_as_a_replay_and_its_tests_pass(
+    ip: InteractiveShell, tmp_path: Path
+) -> None:
+    recording = tmp_path / "demo.jsonl"
+    run(ip, f"connect live --record {recording} {DEMO_STDIO}")
+    run(ip, "call live.add a=2 b=3")
+    run(ip, "close live")
+    get_runtime().history.clear()  # only the replayed call is written
+    run(ip, f"connect live --replay {recording}")
+    run(ip, "call live.add a=2 b=3")
+    written = tmp_path / "test_replayed.py"
+    run(ip, f"history --to-pytest {written}")
+    source = written.read_text(encoding="utf-8")
+    assert f"runtime.connect(mcp.replay(name='live', path={str(recording)!r}))" in source
+    passed = run_pytest(written)
+    assert passed.returncode == 0 and "1 passed" in passed.stdout, passed.stdout + passed.stderr
+    run(ip, "close live")
