@@ -11,6 +11,8 @@ as ``__cause__`` while user code only ever catches our names::
     ├── InvalidValueError (ValueError)     a value given to anvia_nb cannot be used (a name, a URL, a setting)
     ├── InvalidTypeError (TypeError)       a value of the wrong kind (``args`` as one string, a form target)
     ├── ConfigFileError (ValueError)       an mcpServers file, or an entry in it, that cannot be used
+    ├── NotTabularError (ValueError)       ``r.frame()`` of structured content that is not a table
+    ├── SecretNotPortableError (TypeError) a connection that would carry a secret to another process
     ├── CommandLineError (ValueError)      a ``%mcp`` line that does not parse
     ├── UnsafeMarkupError (ValueError)     HTML not built by the display layer's safe builders
     ├── UnknownFieldError (KeyError)       no form field at that path
@@ -56,9 +58,11 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "LoopMisuseError",
+    "NotTabularError",
     "OutputSchemaError",
     "ProtocolError",
     "RecordingFileError",
+    "SecretNotPortableError",
     "TaskCancelledError",
     "ToolCallError",
     "ToolResultError",
@@ -104,6 +108,14 @@ class InvalidValueError(AnviaError, ValueError):
 
 class InvalidTypeError(AnviaError, TypeError):
     """A value of the wrong kind: ``args`` as one string, a form target that is not a pair."""
+
+
+class NotTabularError(AnviaError, ValueError):
+    """A result whose structured content is not a table (a list of objects, or an object holding one)."""
+
+
+class SecretNotPortableError(AnviaError, TypeError):
+    """A connection description that would carry a secret value to another process (a Dask worker)."""
 
 
 class ConfigFileError(AnviaError, ValueError):

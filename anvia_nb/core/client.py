@@ -48,11 +48,16 @@ class McpClient:
         log: ServerLog | None = None,
         log_level: str | None = None,
         roots: tuple[str, ...] = (),
+        max_calls_in_flight: int | None = None,
     ) -> None:
         """``log_level`` is the least severe log message asked of the server (``None``: none on
         protocol 2026-07-28, the server's choice on older ones); ``roots`` the absolute paths
-        offered as roots (:mod:`anvia_nb.core.roots`)."""
+        offered as roots (:mod:`anvia_nb.core.roots`); ``max_calls_in_flight`` bounds the calls sent
+        at once on this session (default :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`);
+        the others wait their turn."""
         self.name = name
+        self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
+        self._slots: asyncio.Semaphore | None = None
         self.launch = launch
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
@@ -238,7 +243,7 @@ class McpClient:
             name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
         )
         try:
-            return await self._on_owner_loop(watched(call, watch))
+            return await self._on_owner_loop(self._in_turn(watched(call, watch)))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
@@ -249,6 +254,16 @@ class McpClient:
             return await self._on_owner_loop(work(session))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
+
+    async def _in_turn(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` once fewer than ``max_calls_in_flight`` calls are in flight (on the owner's loop)."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.max_calls_in_flight)
+        try:
+            async with self._slots:
+                return await coro
+        finally:
+            coro.close()  # a call cancelled while waiting its turn was never started
 
     @property
     def elicitation_handler(self) -> ElicitationHandler | None:

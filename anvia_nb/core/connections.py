@@ -166,8 +166,11 @@ def _client(
     roots: tuple[str, ...] = (),
 ) -> McpClient:
     """A plain client, or one that records to ``connection.record`` (secrets masked in the file)."""
+    in_flight = connection.max_calls_in_flight
     if connection.record is None:
-        return McpClient(connection.name, launch, log=log, log_level=log_level, roots=roots)
+        return McpClient(
+            connection.name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=in_flight
+        )
     recorder = Recorder(
         connection.record,
         name=connection.name,
@@ -175,7 +178,15 @@ def _client(
         target=connection.target(),
         secrets=connection.secrets(),
     )
-    return RecordingClient(connection.name, launch, recorder=recorder, log=log, log_level=log_level, roots=roots)
+    return RecordingClient(
+        connection.name,
+        launch,
+        recorder=recorder,
+        log=log,
+        log_level=log_level,
+        roots=roots,
+        max_calls_in_flight=in_flight,
+    )
 
 
 def _masked(text: str, secrets: Iterable[str]) -> str:
@@ -198,6 +209,8 @@ class StdioConnection:
     """Absolute paths offered to the server as roots (``roots/list``)."""
     record: str | None = None
     """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
+    max_calls_in_flight: int | None = None
+    """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -219,6 +232,12 @@ class StdioConnection:
 
     def __repr__(self) -> str:
         return _repr(self, self.secrets())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without secret values (see :mod:`anvia_nb.core.portable`), or refused."""
+        from anvia_nb.core.portable import reduce_connection
+
+        return reduce_connection(self)
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -253,6 +272,8 @@ class HttpConnection:
     """Absolute paths offered to the server as roots (``roots/list``)."""
     record: str | None = None
     """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
+    max_calls_in_flight: int | None = None
+    """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
@@ -268,6 +289,12 @@ class HttpConnection:
 
     def __repr__(self) -> str:
         return _repr(self, self.secrets())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without secret values (see :mod:`anvia_nb.core.portable`), or refused."""
+        from anvia_nb.core.portable import reduce_connection
+
+        return reduce_connection(self)
 
     def target(self) -> str:
         return _masked(self.url, self.secrets())
@@ -293,6 +320,7 @@ class MemoryConnection:
 
     name: str
     server: Any
+    max_calls_in_flight: int | None = None
     transport: Literal["memory"] = "memory"
 
     def secrets(self) -> tuple[str, ...]:
@@ -306,13 +334,21 @@ class MemoryConnection:
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
-        return McpClient(self.name, MemoryLaunch(self.server), log_level=log_level)
+        return McpClient(
+            self.name, MemoryLaunch(self.server), log_level=log_level, max_calls_in_flight=self.max_calls_in_flight
+        )
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
         return await self.client(log_level=log_level).open(timeout_seconds)
 
 
 McpConnection = StdioConnection | HttpConnection | MemoryConnection | ReplayConnection
+
+
+def _in_flight(value: int | None) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidValueError(f"max_calls_in_flight must be a whole number of at least 1 (or None), not {value!r}.")
+    return value
 
 
 class _Factories:
@@ -330,6 +366,7 @@ class _Factories:
         keep_log: bool = False,
         roots: Iterable[str | os.PathLike[str]] | None = None,
         record: str | os.PathLike[str] | None = None,
+        max_calls_in_flight: int | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -341,6 +378,7 @@ class _Factories:
         ``roots`` are directories offered to the server (``roots/list``); each must exist.
         ``record=PATH`` writes what the connection exchanges to a JSON Lines file, secrets masked,
         which ``mcp.replay`` answers from.
+        ``max_calls_in_flight`` bounds the calls sent at once (default 16).
         """
         if isinstance(args, str):
             raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
@@ -354,6 +392,7 @@ class _Factories:
             keep_log=bool(keep_log),
             roots=root_paths(roots),
             record=os.fspath(record) if record is not None else None,
+            max_calls_in_flight=_in_flight(max_calls_in_flight),
         )
 
     @staticmethod
@@ -366,11 +405,13 @@ class _Factories:
         auth: Any = None,
         roots: Iterable[str | os.PathLike[str]] | None = None,
         record: str | os.PathLike[str] | None = None,
+        max_calls_in_flight: int | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
-        may take is each call's own timeout. ``roots`` and ``record=PATH`` as for :meth:`stdio`.
+        may take is each call's own timeout. ``roots``, ``record=PATH`` and ``max_calls_in_flight``
+        as for :meth:`stdio`.
         """
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
@@ -383,6 +424,7 @@ class _Factories:
             auth=auth,
             roots=root_paths(roots),
             record=os.fspath(record) if record is not None else None,
+            max_calls_in_flight=_in_flight(max_calls_in_flight),
         )
 
     @staticmethod

@@ -13,6 +13,7 @@ __all__ = [
     "DEFAULT",
     "DEFAULT_CALL_TIMEOUT_SECONDS",
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
+    "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "MAX_MESSAGE_BYTES",
     "PROGRESS_KEPT",
     "Default",
@@ -27,6 +28,10 @@ DEFAULT_CONNECT_TIMEOUT_SECONDS = 30.0
 
 DEFAULT_CALL_TIMEOUT_SECONDS = 60.0
 """How long one tool call may take when no timeout is given."""
+
+DEFAULT_MAX_CALLS_IN_FLIGHT = 16
+"""How many tool calls one connection has in flight at once unless told otherwise (cells, forms
+and maps share them; the others wait their turn)."""
 
 PROGRESS_KEPT = 100
 """How many of a call's last progress notifications its outcome keeps."""

@@ -27,6 +27,7 @@ from typing import Any
 
 from anvia_nb.core.content import kind_of
 from anvia_nb.core.types import JsonObject, MappedOutput, MappedPart
+from anvia_nb.core.values import json_value
 from anvia_nb.errors import (
     TOOL_ERROR_DEFAULT_MESSAGE,
     ArgumentError,
@@ -66,26 +67,8 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
 
 
 def _json_ready(value: object, path: str) -> Any:
-    where = f"argument {path!r}" if path else "the arguments"
-    if value is None or isinstance(value, str | bool | int):
-        return value
-    if isinstance(value, float):
-        if math.isfinite(value):
-            return value
-        raise ArgumentError(f"{where.capitalize()} is {value!r}, which JSON cannot carry; send a number or null.")
-    if isinstance(value, Mapping):
-        if not all(isinstance(key, str) for key in value):
-            raise ArgumentError(f"{where.capitalize()} must be a JSON object with string keys.")
-        return {key: _json_ready(item, f"{path}.{key}" if path else key) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_ready(item, f"{path}[{i}]") for i, item in enumerate(value)]
-    tolist = getattr(value, "tolist", None)  # NumPy scalars and arrays, pandas values
-    if callable(tolist) and type(value).__module__.split(".")[0] in ("numpy", "pandas"):
-        return _json_ready(tolist(), path)
-    raise ArgumentError(
-        f"{where.capitalize()} is a {type(value).__name__}, which is not JSON; convert it to a str, number, "
-        "bool, list or dict first."
-    )
+    """Arguments as JSON by the one rule of :mod:`anvia_nb.core.values`."""
+    return json_value(value, "the arguments", path)
 
 
 def json_text_from_value(value: Any) -> str:

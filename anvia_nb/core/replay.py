@@ -55,8 +55,11 @@ class RecordingClient(McpClient):
         log: ServerLog | None = None,
         log_level: str | None = None,
         roots: tuple[str, ...] = (),
+        max_calls_in_flight: int | None = None,
     ) -> None:
-        super().__init__(name, launch, log=log, log_level=log_level, roots=roots)
+        super().__init__(
+            name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=max_calls_in_flight
+        )
         self.recorder = recorder
 
     async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import difflib
+import importlib
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
@@ -178,6 +179,7 @@ class Tool:
             if raw is not None and not raw.get("isError"):
                 schema_problems = self._schema_problems(raw)
         return CallOutcome(
+            output_schema=self.info.output_schema,
             server=self._server.name,
             tool=self.name,
             arguments=sent,
@@ -225,6 +227,24 @@ class Tool:
         assert outcome.output is not None
         return outcome.output
 
+    async def map(self, rows: Any, **options: Any) -> Any:
+        """Call the tool once per row, concurrently on this session; results in row order.
+
+        ``rows`` is a sequence of argument dicts (the outcomes come back as
+        :class:`~anvia_nb.core.batch.RowOutcome`), a pandas DataFrame (a DataFrame comes back) or a
+        Dask DataFrame (mapped on its cluster's workers). Options: ``constants``, ``concurrency``,
+        ``stop_on_error``, ``timeout_seconds``, ``progress``; see docs/dataframes.md.
+        """
+        from anvia_nb.core.batch import is_rows, map_rows
+
+        if is_rows(rows):
+            return await map_rows(self, rows, **options)
+        return await _frames().map_frame(self, rows, **options)
+
+    def map_sync(self, rows: Any, **options: Any) -> Any:
+        """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
+        return _frames().map_sync(self, rows, **options)
+
     def _schema_problems(self, raw: JsonObject) -> list[str] | None:
         schema = self.info.output_schema
         if schema is None:
@@ -234,6 +254,11 @@ class Tool:
         if "structuredContent" not in raw:
             return ["the tool declares an outputSchema but sent no structuredContent"]
         return output_problems(schema, raw["structuredContent"])
+
+
+def _frames() -> Any:
+    """The DataFrame side of maps, loaded by name on first use: core never imports pandas."""
+    return importlib.import_module("anvia_nb.frames")
 
 
 class McpServer:

@@ -117,6 +117,8 @@ class CallOutcome:
     seen: JsonObject | None = field(default=None, repr=False)
     """In a history entry, what the call gave when small (``output``, ``structured``, each only when
     its JSON is at most :data:`SEEN_CHARS`), so a test can be written from the history."""
+    output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
+    """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
 
     @property
     def output_chars(self) -> int | None:

@@ -11,6 +11,7 @@ from typing import Any
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.hostile import hostile_names
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
+from anvia_nb.demo_server.rows import ROW_TOOLS
 
 __all__ = ["LARGE_MAX_CHARS", "TOOLS", "TOOLS_BY_NAME"]
 
@@ -245,5 +246,6 @@ TOOLS: list[JsonObject] = [
 ]
 
 TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)
+TOOLS.extend(ROW_TOOLS)  # jitter and records, for maps and tables
 
 TOOLS_BY_NAME: dict[str, JsonObject] = {tool["name"]: tool for tool in TOOLS}

@@ -28,6 +28,7 @@ from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
+from anvia_nb.demo_server.rows import ROW_HANDLERS
 
 __all__ = ["CONFIRM_INPUT_KEY", "CONFIRM_SCHEMA", "PAGE_SIZE", "SERVER_NAME", "build_server"]
 
@@ -182,6 +183,8 @@ async def _call_tool(
         _crash()
     if name in CAPABILITY_NAMES:  # ask_model (sampling), long_job (a task): see capabilities.py
         return cast(types.CallToolResult, await call_capability_tool(ctx, params, arguments))
+    if name in ROW_HANDLERS:
+        return _wire(await ROW_HANDLERS[name](arguments))
     return _wire(SIMPLE_TOOLS[name](arguments))
 
 

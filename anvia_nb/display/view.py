@@ -6,6 +6,7 @@ and ``.raw``, which stay exactly what the server sent and the result mapping mad
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -125,6 +126,16 @@ class ResultView:
         """
         bundle = tree_bundle_from_outcome(self.outcome, self.settings)
         return JsonTree(bundle) if bundle is not None else None
+
+    def frame(self) -> Any:
+        """The structured content as a pandas DataFrame (a list of objects, or an object holding one
+        list of objects), columns in the order and with the types of the tool's outputSchema.
+
+        Raises :class:`~anvia_nb.errors.NotTabularError` for anything else. The values are data, as
+        sent (like :attr:`structured`). pandas lives in :mod:`anvia_nb.frames`, loaded by name here:
+        the display layer never imports it.
+        """
+        return importlib.import_module("anvia_nb.frames").result_frame(self.outcome)
 
     def model_context(self) -> str:
         """This result as untrusted, attributed data for a model."""

@@ -14,6 +14,7 @@ import shlex
 from typing import Any
 
 from anvia_nb.errors import CommandLineError
+from anvia_nb.magic._variables import VARIABLE_PAIR, VariableWord
 
 __all__ = [
     "CommandLineError",
@@ -178,7 +179,9 @@ def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
     Words are shell words, except two kinds read raw, so their quotes and spaces are kept: a word
     starting with ``{`` or ``[`` (the JSON arguments; only the first such word), and a ``key=value``
     word whose value is a JSON object or list that parses (``address={"city": "Oslo"}``). A value
-    that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed.
+    that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed. An unquoted
+    ``key=$name`` is a :class:`~anvia_nb.magic._variables.VariableWord` (the one ``$`` rule lives in
+    :mod:`anvia_nb.magic._variables`).
     """
     words: list[str] = []
     arguments: dict[str, Any] | None = None
@@ -193,6 +196,11 @@ def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
             arguments, length = json_prefix(text[position:])
             index = len(words)
             position += length
+            continue
+        variable = VARIABLE_PAIR.match(text, position)
+        if variable:
+            words.append(VariableWord(variable.group()))
+            position = variable.end()
             continue
         pair = _JSON_PAIR.match(text, position)
         end = _json_end(text, pair.end()) if pair else -1

@@ -92,6 +92,9 @@ class CallCommand:
     """``key=value`` pairs as typed, so a value can stay text where the tool wants a string."""
     background: bool = False
     """``--background``: return at once a view that updates while the call (or task) runs."""
+    args_variable: str | None = None
+    """``--args NAME``: a dict variable holding the arguments (pairs add to it); values of
+    ``arguments`` may be :class:`~anvia_nb.magic._variables.Variable` references too."""
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from anvia_nb.magic._commands import (
     ServersCommand,
     ToolsCommand,
 )
+from anvia_nb.magic._variables import VariableWord, variable_name
 
 __all__ = [
     "CALL_OPTIONS",
@@ -68,7 +69,7 @@ CONNECT_OPTIONS = (
     "--record", "--replay",
 )  # fmt: skip
 _CONNECT_FLAGS = ("--cell",)
-CALL_OPTIONS = ("--timeout",)
+CALL_OPTIONS = ("--timeout", "--args")
 CALL_FLAGS = ("--background",)
 
 
@@ -302,7 +303,10 @@ def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell
 
 
 _JSON_HERE = "\0json"  # where the JSON object stood among the words
-_CALL_USAGE = "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL key=value ... [--timeout S] [--background]"
+_CALL_USAGE = (
+    "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL [--args DICT] key=value|key=$var ... "
+    "[--timeout S] [--background]"
+)
 
 
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
@@ -315,6 +319,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     timeout: float | None = None
     has_timeout = False
     background = False
+    args_variable: str | None = None
     target = ""
     pairs: dict[str, Any] = {}
     texts: list[tuple[str, str]] = []
@@ -330,10 +335,12 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
             timeout, has_timeout = _seconds(value, "--timeout"), True
         elif word in CALL_FLAGS:
             background = True
+        elif word == "--args":
+            args_variable = variable_name(next(items, ""), "--args")
         elif word.startswith("-"):
             raise CommandLineError(
-                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S and --background. "
-                f"{close_words(word.partition('=')[0], (*CALL_OPTIONS, *CALL_FLAGS))}"
+                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S, --args DICT and "
+                f"--background. {close_words(word.partition('=')[0], (*CALL_OPTIONS, *CALL_FLAGS))}"
             )
         elif not target and not _is_pair(word):
             target = word
@@ -341,6 +348,9 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
             if not target:
                 break
             key, _, value = word.partition("=")
+            if isinstance(word, VariableWord):
+                pairs[key] = word.variable
+                continue
             pairs[key] = value_from_text(value)
             texts.append((key, value))
         elif word[:1] in ("{", "["):
@@ -350,6 +360,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     if not target:
         raise CommandLineError(_CALL_USAGE)
     server, tool = _target(target, "call")
+    from_json = arguments is not None or (cell is not None and cell.lstrip().startswith("{"))
     if pairs:
         if arguments is not None:
             raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
@@ -357,8 +368,33 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     if cell is not None and cell.strip():
         if arguments is not None:
             raise CommandLineError("Give the arguments either on the %%mcp line or in the cell body, not both.")
-        arguments = arguments_from_json(cell)
-    return CallCommand(server, tool, arguments, timeout, has_timeout, tuple(texts) if pairs else (), background)
+        arguments, texts = _body_arguments(cell)
+    if args_variable is not None and from_json:
+        raise CommandLineError("Give --args DICT (with key=value pairs if you like) or JSON arguments, not both.")
+    return CallCommand(
+        server, tool, arguments, timeout, has_timeout, tuple(texts), background=background, args_variable=args_variable
+    )
+
+
+def _body_arguments(cell: str) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:
+    """A ``%%mcp call`` body: one JSON object, or ``key=value`` / ``key=$var`` words (lines too)."""
+    if cell.lstrip().startswith("{"):
+        return arguments_from_json(cell), []
+    words, arguments, _index = call_words(cell)
+    if arguments is not None:
+        raise CommandLineError("The cell body is either one JSON object or key=value words, not both.")
+    pairs: dict[str, Any] = {}
+    texts: list[tuple[str, str]] = []
+    for word in words:
+        if not _is_pair(word):
+            raise CommandLineError(f"Expected key=value in the cell body, got {word!r}. {_CALL_USAGE}")
+        key, _, value = word.partition("=")
+        if isinstance(word, VariableWord):
+            pairs[key] = word.variable
+        else:
+            pairs[key] = value_from_text(value)
+            texts.append((key, value))
+    return pairs, texts
 
 
 def _is_pair(word: str) -> bool:

@@ -25,6 +25,7 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
+from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 
@@ -108,6 +109,9 @@ class McpMagics(Magics):
     log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
         config=True
     )
+    max_calls_in_flight = Int(
+        16, help="Tool calls sent at once on each connection opened from now on (cells, forms and maps share them)."
+    ).tag(config=True)
     log_level = Enum(
         ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"),
         "info",
@@ -185,6 +189,10 @@ class McpMagics(Magics):
         with self._usage_errors():
             return entry.run(self, command)
 
+    def user_namespace(self) -> dict[str, Any]:
+        """The kernel's variables, where ``$name`` is looked up."""
+        return self.shell.user_ns if self.shell is not None else {}
+
     def widget_options(self) -> dict[str, Any]:
         """The settings a form or panel opened from the magic takes."""
         return {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
@@ -192,6 +200,11 @@ class McpMagics(Magics):
     # -- connect -----------------------------------------------------------------------------
 
     def _connections(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
+        """The command's connections, each bounded to ``max_calls_in_flight`` calls at once."""
+        limit = max(1, int(self.max_calls_in_flight))
+        return [replace(c, max_calls_in_flight=limit) for c in self._described(command)]
+
+    def _described(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
         from anvia_nb.core.connections import mcp
         from anvia_nb.magic.config_files import servers_from_config_file
 
@@ -317,10 +330,10 @@ class McpMagics(Magics):
         runtime = self.runtime
         server = runtime.server(command.server)
         tool = server.tool(command.tool)
-        arguments = command.arguments
+        target = f"{command.server}.{command.tool}"
+        arguments = resolve_arguments(command.arguments, command.args_variable, self.user_namespace(), target)
         if arguments is not None and command.texts:
             arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
-        target = f"{command.server}.{command.tool}"
         unknown = unknown_names(arguments or {}, tool.input_schema)
         if unknown:
             takes = ", ".join(tool.info.argument_names) or "no arguments"

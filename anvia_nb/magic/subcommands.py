@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
-from anvia_nb.magic import library
 from anvia_nb.magic._history import parse_history
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 
@@ -192,6 +192,10 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 
+def _complete_map(words: list[str], runtime: Runtime) -> list[str]:
+    return _map.complete_map(words, _targets(runtime))
+
+
 def _complete_form(words: list[str], runtime: Runtime) -> list[str]:
     return _targets(runtime) if len(words) == 1 else []
 
@@ -233,6 +237,7 @@ _ENTRIES = (
         "call",
         (
             ('call NAME.TOOL {"key": "value"}', "or  key=value ...;  --timeout S (or --timeout=S) anywhere"),
+            ("call NAME.TOOL a=$x [--args DICT]", "kernel variables as values ('$x' quoted: the text)"),
             ("%%mcp call NAME.TOOL", "the cell body is the JSON arguments"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
@@ -252,6 +257,14 @@ _ENTRIES = (
         pl.parse_read, library.run_read, library.complete_read,
     ),
     Subcommand("prompt", (), pl.parse_prompt, library.run_prompt, library.complete_prompt),  # help: see read
+    Subcommand(
+        "map",
+        (
+            ("map NAME.TOOL --frame DF [key=value|key=$var ...]", "one call per row, concurrently: a DataFrame back"),
+            ("   [--concurrency N] [--stop-on-error] [--timeout S]", "the stop button keeps the rows done"),
+        ),
+        _map.parse_map, _map.run_map, _complete_map,
+    ),
     Subcommand(
         "form",
         (("form NAME.TOOL", "a form built from the tool's inputSchema"),),

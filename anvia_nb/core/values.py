@@ -1,0 +1,95 @@
+"""Python values as JSON values: the one rule for what Python data becomes when sent.
+
+Every door that takes Python data goes through :func:`json_value`: ``Tool.call`` arguments,
+``%mcp call a=$x`` and ``--args``, and the rows of a map. ``None``, booleans, numbers, strings,
+lists, tuples and string-keyed mappings go as they are; NumPy and pandas values become their plain
+Python counterparts (``.tolist()``/``.item()``), a DataFrame a list of row objects, dates and times
+ISO 8601 text, a ``Decimal`` a number, and pandas' missing markers (``pd.NA``, ``NaT``) ``null``.
+A NaN or an infinity is refused (JSON cannot carry it: send a number or null), and so is anything
+else, with a one-line :class:`~anvia_nb.errors.ArgumentError` naming where it stood. Duck-typed:
+this module imports neither NumPy nor pandas.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from anvia_nb.errors import ArgumentError
+
+__all__ = ["json_value"]
+
+_MAX_DEPTH = 100
+_MISSING_TYPES = ("NAType", "NaTType")
+
+
+def json_value(value: Any, root: str = "the value", path: str = "") -> Any:
+    """``value`` as plain JSON data (see the module's rule).
+
+    An error names ``argument 'path'`` (``a.b``, ``rows[2]``), or ``root`` for the value itself.
+    """
+    return _convert(value, root, path, 0)
+
+
+def _where(root: str, path: str) -> str:
+    if path:
+        return f"Argument {path!r}"
+    return "The" + root[3:] if root.startswith("the ") else root
+
+
+def _convert(value: Any, root: str, path: str, depth: int) -> Any:
+    if depth > _MAX_DEPTH:
+        raise ArgumentError(f"{_where(root, path)} is nested more than {_MAX_DEPTH} levels deep (a cycle?).")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if type(value).__name__ in _MISSING_TYPES:
+        return None
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return float(value)
+        raise ArgumentError(f"{_where(root, path)} is {value!r}, which JSON cannot carry; send a number or null.")
+    if isinstance(value, decimal.Decimal):
+        number = int(value) if value.is_finite() and value == value.to_integral_value() else float(value)
+        return _convert(number, root, path, depth)
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise ArgumentError(f"{_where(root, path)} must be a JSON object with string keys.")
+        return {key: _convert(item, root, f"{path}.{key}" if path else key, depth + 1) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_convert(item, root, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+    if hasattr(value, "columns") and callable(getattr(value, "to_dict", None)):  # a DataFrame: its rows
+        return _convert(value.to_dict(orient="records"), root, path, depth + 1)
+    converted = _plain(value)
+    if converted is not value:
+        return _convert(converted, root, path, depth + 1)
+    kind = type(value).__name__
+    hint = "a list" if isinstance(value, set | frozenset) else "a str, number, bool, list or dict"
+    raise ArgumentError(f"{_where(root, path)} is a {kind}, which is not JSON; convert it to {hint} first.")
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar or array, a pandas Series or Index as Python data; else ``value`` itself."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or isinstance(value, bytes | bytearray | memoryview | set | frozenset):
+        return value
+    if getattr(dtype, "kind", "") in ("m", "M") and hasattr(value, "astype"):  # datetime64 / timedelta64: text
+        return value.astype(str).tolist()
+    for method in ("tolist", "item"):  # NumPy arrays and scalars, pandas Series and Index
+        convert = getattr(value, method, None)
+        if callable(convert):
+            try:
+                return convert()
+            except (TypeError, ValueError):
+                continue
+    return value

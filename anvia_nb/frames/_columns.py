@@ -1,0 +1,46 @@
+"""Columns of result frames: the types an outputSchema declares, and the fields of structured content."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["declared_fields", "schema_dtype", "typed_column"]
+
+_DTYPES = {"integer": "Int64", "number": "Float64", "boolean": "boolean", "string": "string"}
+
+
+def schema_dtype(prop: Any) -> str:
+    """The pandas dtype of one property schema: nullable ``Int64``, ``Float64``, ``boolean``,
+    ``string``; ``object`` for anything else (objects, arrays, unions beyond ``[T, "null"]``)."""
+    if not isinstance(prop, dict):
+        return "object"
+    kind = prop.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    return _DTYPES.get(kind, "object") if isinstance(kind, str) else "object"
+
+
+def declared_fields(schema: Any) -> dict[str, Any]:
+    """The properties an object schema declares, in its order (``{}`` when it declares none)."""
+    if not isinstance(schema, dict):
+        return {}
+    properties = schema.get("properties")
+    return dict(properties) if isinstance(properties, dict) else {}
+
+
+def typed_column(values: Iterable[Any], index: Any, prop: Any) -> pd.Series:
+    """One column holding ``values``, typed as ``prop`` declares; values that do not fit stay as sent
+    (an ``object`` column), never coerced into something the server did not send."""
+    column: pd.Series = pd.Series(list(values), index=index, dtype=object)
+    dtype = schema_dtype(prop)
+    if dtype == "object":
+        return column
+    try:
+        typed: pd.Series = column.astype(dtype)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return column
+    return typed
