@@ -434,9 +434,11 @@ class _Factories:
         return ReplayConnection(name=_check_name(name), path=os.fspath(path))
 
     @staticmethod
-    def memory(*, name: str, server: Any) -> MemoryConnection:
+    def memory(*, name: str, server: Any, max_calls_in_flight: int | None = None) -> MemoryConnection:
         """A connection to an SDK server object in this process (fast tests, teaching)."""
-        return MemoryConnection(name=_check_name(name), server=server)
+        return MemoryConnection(
+            name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight)
+        )
 
 
 mcp = _Factories()

@@ -33,9 +33,12 @@ def declared_fields(schema: Any) -> dict[str, Any]:
 
 
 def typed_column(values: Iterable[Any], index: Any, prop: Any) -> pd.Series:
-    """One column holding ``values``, typed as ``prop`` declares; values that do not fit stay as sent
-    (an ``object`` column), never coerced into something the server did not send."""
+    """One column holding ``values``, typed as ``prop`` declares (as pandas infers, without ``prop``);
+    values that do not fit stay as sent (an ``object`` column), never coerced into something else."""
     column: pd.Series = pd.Series(list(values), index=index, dtype=object)
+    if prop is None:  # not declared: the type pandas infers (int64 for whole numbers...)
+        inferred: pd.Series = column.infer_objects()
+        return inferred
     dtype = schema_dtype(prop)
     if dtype == "object":
         return column

@@ -1,0 +1,71 @@
+"""tool.map over a Dask DataFrame on a LocalCluster with two worker processes: each partition is
+mapped on a worker that opens its own connection, and no secret value is in what is sent to them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pandas as pd
+import pytest
+from support import DEMO_ARGS
+
+from anvia_nb import mcp
+from anvia_nb.errors import SecretNotPortableError
+from anvia_nb.runtime import Runtime
+
+dd = pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+SECRET = "dask-secret-7c1f0e93b2a4"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env={"ANVIA_TEST_TOKEN": SECRET}
+    )
+    try:
+        with distributed.Client(cluster) as dask_client:
+            yield dask_client
+    finally:
+        cluster.close()
+
+
+def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
+    runtime: Runtime, client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANVIA_TEST_TOKEN", SECRET)
+    connection = mcp.stdio(
+        name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET},
+        secret_env=["ANVIA_TEST_TOKEN"],
+    )  # fmt: skip
+    server, _ = runtime.connect(connection)
+    frame = pd.DataFrame({"name": ["ANVIA_TEST_TOKEN", "NOT_SET_ANYWHERE"] * 3, "row": range(6)})
+    ddf = dd.from_pandas(frame, npartitions=2)
+    result = server.tool("env_value").map_sync(ddf)
+    assert isinstance(result, dd.DataFrame)
+    graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
+    assert SECRET.encode() not in graph
+    computed = result.compute()
+    assert list(computed.index) == list(frame.index)
+    assert list(computed["row"]) == list(range(6))
+    assert list(computed["status"]) == ["ok", "tool error"] * 3  # a failing row fails alone
+    assert list(computed["output"][::2]) == [SECRET] * 3  # each worker read it from its own environment
+    # No outputSchema: the structured content is one column (a Dask frame's columns are known up front).
+    assert list(computed.columns) == ["name", "row", "status", "error", "seconds", "output", "structured"]
+    workers = client.run(lambda: __import__("os").getpid())
+    assert len(set(workers.values())) == 2
+
+
+def test_a_connection_whose_secret_cannot_travel_is_refused_before_anything_runs(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANVIA_TEST_TOKEN", raising=False)
+    connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET})
+    server, _ = runtime.connect(connection)
+    ddf = dd.from_pandas(pd.DataFrame({"name": ["HOME"]}), npartitions=1)
+    with pytest.raises(SecretNotPortableError, match="ANVIA_TEST_TOKEN, set in the notebook,"):
+        server.tool("env_value").map_sync(ddf)
