@@ -141,6 +141,11 @@ class MapRun:
         return sum(1 for row in self.rows if row is not None and not row.ok)
 
     @property
+    def answered(self) -> int:
+        """Rows whose call came back (successful or not), as opposed to refused or cancelled."""
+        return sum(1 for row in self.rows if row is not None and row.outcome is not None)
+
+    @property
     def invalid(self) -> list[RowOutcome]:
         return [row for row in self.rows if row is not None and row.status == INVALID]
 

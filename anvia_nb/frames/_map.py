@@ -247,8 +247,8 @@ def map_sync(
                 line.update(run, final=True, stopped=interrupted)
     if interrupted:
         print(
-            f"{(policy or ShowPolicy()).name(target)}: interrupted after {run.done - len(run.invalid)} "
-            f"of {run.total} rows; the calls in flight were cancelled on the server.",
+            f"{(policy or ShowPolicy()).name(target)}: interrupted after {run.answered} of {run.total} rows; "
+            "the calls in flight were cancelled on the server.",
             file=sys.stderr,
         )
     return _finish(run, frame, tool, policy)

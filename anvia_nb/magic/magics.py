@@ -201,8 +201,13 @@ class McpMagics(Magics):
 
     def _connections(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
         """The command's connections, each bounded to ``max_calls_in_flight`` calls at once."""
+        from anvia_nb.core.replay import ReplayConnection
+
         limit = max(1, int(self.max_calls_in_flight))
-        return [replace(c, max_calls_in_flight=limit) for c in self._described(command)]
+        return [
+            c if isinstance(c, ReplayConnection) else replace(c, max_calls_in_flight=limit)
+            for c in self._described(command)
+        ]
 
     def _described(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
         from anvia_nb.core.connections import mcp

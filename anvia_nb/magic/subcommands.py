@@ -236,9 +236,7 @@ _ENTRIES = (
     Subcommand(
         "call",
         (
-            ('call NAME.TOOL {"key": "value"}', "or  key=value ...;  --timeout S (or --timeout=S) anywhere"),
-            ("call NAME.TOOL a=$x [--args DICT]", "kernel variables as values ('$x' quoted: the text)"),
-            ("%%mcp call NAME.TOOL", "the cell body is the JSON arguments"),
+            ('call NAME.TOOL {"key": "value"}', "or key=value, key=$var, --args DICT, --timeout S; or in a %%mcp cell"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,
@@ -259,10 +257,7 @@ _ENTRIES = (
     Subcommand("prompt", (), pl.parse_prompt, library.run_prompt, library.complete_prompt),  # help: see read
     Subcommand(
         "map",
-        (
-            ("map NAME.TOOL --frame DF [key=value|key=$var ...]", "one call per row, concurrently: a DataFrame back"),
-            ("   [--concurrency N] [--stop-on-error] [--timeout S]", "the stop button keeps the rows done"),
-        ),
+        (("map NAME.TOOL --frame DF [k=v ...]", "a call per row: --concurrency N, --stop-on-error"),),
         _map.parse_map, _map.run_map, _complete_map,
     ),
     Subcommand(

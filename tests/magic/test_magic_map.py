@@ -46,7 +46,7 @@ def test_failing_and_invalid_rows_fail_alone(ip: InteractiveShell, demo: str) ->
     assert list(bad["status"]) == ["ok", "invalid", "invalid"]
     assert bad["error"][1].startswith("not sent: a: 'x' is not of type 'number'")
     assert "'b' is a required property" in bad["error"][2]
-    assert list(bad["sum"])[0] == 2
+    assert bad["sum"].iloc[0] == 2
 
 
 def test_constants_and_variables_fill_the_other_arguments(ip: InteractiveShell, demo: str) -> None:
@@ -88,7 +88,7 @@ def test_bad_map_lines_are_one_line_errors_and_nothing_is_sent(
 
 
 def test_the_stop_button_cancels_the_calls_in_flight_and_returns_the_rows_done(
-    ip: InteractiveShell, demo: str
+    ip: InteractiveShell, demo: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = [{"steps": 0}] * 4 + [{"steps": 600, "delay_seconds": 0.1}] * 8
     ip.user_ns["_anvia_test_df"] = pd.DataFrame(rows)
@@ -104,6 +104,7 @@ def test_the_stop_button_cancels_the_calls_in_flight_and_returns_the_rows_done(
     watcher.start()
     out = run(ip, "map demo.slow --frame _anvia_test_df --concurrency 4")
     watcher.join(BOUND)
+    assert "demo.slow: interrupted after 4 of 12 rows; the calls in flight were cancelled" in capsys.readouterr().err
     assert list(out["status"][:4]) == ["ok"] * 4
     assert list(out["output"][:4]) == ["done after 0 steps"] * 4
     assert list(out["status"][4:8]) == ["cancelled"] * 4

@@ -50,7 +50,9 @@ NUMPY_AND_PANDAS = [
 
 
 @pytest.mark.parametrize(("value", "sent"), NUMPY_AND_PANDAS, ids=lambda v: type(v).__name__)
-def test_numpy_and_pandas_values_become_plain_json(ip: InteractiveShell, demo: str, value: object, sent: object) -> None:
+def test_numpy_and_pandas_values_become_plain_json(
+    ip: InteractiveShell, demo: str, value: object, sent: object
+) -> None:
     ip.user_ns["_anvia_test_value"] = value
     view = run(ip, "call demo.echo_arguments value=$_anvia_test_value")
     assert view.structured == {"value": sent}
