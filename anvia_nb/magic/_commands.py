@@ -30,7 +30,9 @@ DEFAULT_LOG_LINES = 50
 
 @dataclass(frozen=True)
 class HelpCommand:
-    pass
+    """``help [TOPIC]``: one screen of subcommands, or a topic (a subcommand, ``secrets``, ...)."""
+
+    topic: str = ""
 
 
 @dataclass(frozen=True)

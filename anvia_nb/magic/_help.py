@@ -20,18 +20,19 @@ __all__ = ["completions_for_line", "help_text", "make_completer"]
 
 _INTRO = "%mcp: connect to MCP servers, list their tools and call them from this notebook.\n\n"
 
-_NOTES = """
---cell closes the connection when the cell ends (also on errors and interrupts).
-Secrets: pass a token with --secret-env NAME (or --env NAME without a value), never in the line:
+_SECRETS = """Secrets: pass a token with --secret-env NAME (or --env NAME without a value), never in the line:
 the server gets the kernel's own NAME variable, and its value is masked in every output.
 Values of --env names containing TOKEN, KEY, SECRET, PASS, AUTH or CREDENTIAL, --secret-env
 names, credential headers (Authorization, Cookie, X-Api-Key...), URL user names, passwords and
 query values, and --api-key VALUE are masked too; values under 6 characters are not (connect says).
-Arguments: key=value is JSON when that fits the inputSchema, else the text typed; key={"a": 1} and
-key=[1, 2] send that JSON as typed; names the tool does not take are refused before anything is sent.
-A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it).
+"""
 
-Settings (%config McpMagics.NAME = VALUE):
+_ARGUMENTS = """Arguments: key=value is JSON when that fits the inputSchema, else the text typed; key={"a": 1} and
+key=[1, 2] send that JSON as typed; key=$var sends a kernel variable ('$var' quoted is the text);
+--args DICT sends a dict variable; names the tool does not take are refused before anything is sent.
+"""
+
+_SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
   timeout_seconds = 60.0           per call; None = no limit
   connect_timeout_seconds = 30.0   per connect (and the HTTP timeout); None = no limit
   max_output_chars = 20000         text rendered per result; the rest stays in .output / .raw
@@ -40,15 +41,29 @@ Settings (%config McpMagics.NAME = VALUE):
   history_limit = 1000             calls kept for %mcp history
   log_chars = 20000                at most this much stderr is read by %mcp log
   log_level = 'info'               least severe server log message asked for; None = none
+  max_calls_in_flight = 16         calls sent at once per connection (maps, forms, cells)
 """
+
+_NOTES = """
+--cell closes the connection when the cell ends (also on errors and interrupts).
+A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it).
+Tokens: --secret-env NAME passes the kernel's own NAME variable, masked everywhere (%mcp help secrets).
+"""
+
+TOPICS: dict[str, str] = {"secrets": _SECRETS, "arguments": _ARGUMENTS, "settings": _SETTINGS}
+"""``%mcp help TOPIC`` for what is not a subcommand (``%mcp help SUBCOMMAND`` shows its lines)."""
 
 _COLUMN = 38
 
 
-def help_text() -> str:
-    """One screen: a line per use of every subcommand in the table, then notes and settings."""
+def help_text(topic: str = "") -> str:
+    """One screen: a line per use of every subcommand in the table, short notes and the settings;
+    or one topic: a subcommand's lines, or the secrets, arguments or settings in full."""
+    if topic in TOPICS:
+        return TOPICS[topic]
+    entries = [TABLE[topic]] if topic else list(TABLE.values())
     lines: list[str] = []
-    for entry in TABLE.values():
+    for entry in entries:
         for syntax, what in entry.help:
             command = syntax if syntax.startswith("%%") else f"%mcp {syntax}"
             if not what:
@@ -57,7 +72,9 @@ def help_text() -> str:
                 lines.append(f"  {command:<{_COLUMN}} {what}")
             else:
                 lines.append(f"  {command}   {what}")
-    return _INTRO + "\n".join(lines) + "\n" + _NOTES
+    if topic:
+        return "\n".join(lines) + "\n"
+    return _INTRO + "\n".join(lines) + "\n" + _NOTES + "\n" + _SETTINGS
 
 
 def _words(line: str) -> list[str]:

@@ -76,10 +76,29 @@ def parse_command(line: str, cell: str | None = None) -> p.Command:
 # -- running ---------------------------------------------------------------------------------
 
 
-def _help(_magics: McpMagics, _command: p.HelpCommand) -> None:
+def _help(_magics: McpMagics, command: p.HelpCommand) -> None:
     from anvia_nb.magic._help import help_text
 
-    print(help_text(), end="")
+    print(help_text(command.topic), end="")
+
+
+def _parse_help(rest: str, cell: str | None) -> p.HelpCommand:
+    from anvia_nb.magic._help import TOPICS
+
+    words = p.split(rest)
+    if len(words) > 1:
+        raise CommandLineError(f"%mcp help takes at most one topic, got {' '.join(words)!r}.")
+    topic = words[0] if words else ""
+    if topic and topic not in TOPICS and topic not in TABLE:
+        known = sorted({*TOPICS, *TABLE})
+        raise CommandLineError(f"No help on {topic!r}. {close_words(topic, known)}Topics: {', '.join(known)}.")
+    return p.HelpCommand(topic)
+
+
+def _help_topics(words: list[str], _runtime: Runtime) -> list[str]:
+    from anvia_nb.magic._help import TOPICS
+
+    return [*TOPICS, *TABLE] if len(words) <= 1 else []
 
 
 def _connect(magics: McpMagics, command: p.ConnectCommand | p.ConfigConnectCommand) -> None:
@@ -290,8 +309,8 @@ _ENTRIES = (
     ),
     Subcommand(
         "help",
-        (("help", "this text"),),
-        _bare("help", p.HelpCommand()), _help, _nothing,
+        (("help [TOPIC]", "this text; a subcommand, secrets, arguments or settings in full"),),
+        _parse_help, _help, _help_topics,
     ),
 )  # fmt: skip
 

@@ -77,8 +77,13 @@ def test_help_teaches_keeping_tokens_out_of_the_notebook(
     ip: InteractiveShell, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shown = _help(ip, capsys)
-    assert "--secret-env NAME (or --env NAME without a value)" in shown
-    assert "kernel's own NAME variable" in shown and "masked" in shown
+    assert "--secret-env NAME passes the kernel's own NAME variable" in shown and "%mcp help secrets" in shown
+    run(ip, "help secrets")
+    topic = capsys.readouterr().out
+    assert "--secret-env NAME (or --env NAME without a value)" in topic
+    assert "kernel's own NAME variable" in topic and "masked" in topic
+    with pytest.raises(UsageError, match="No help on 'secret'. Did you mean secrets"):
+        run(ip, "help secret")
 
 
 def test_servers_shows_the_servers_instructions(ip: InteractiveShell, demo: str) -> None:
