@@ -5,6 +5,11 @@ named limits, whether server error text is hidden from viewers) and every surfac
 server data -- results, DataFrames, forms, the panel, logs, errors, connection targets -- asks it,
 instead of carrying its own mask, literal limit or ``hide_server_errors`` test.
 
+With ``hide_server_errors`` on, the page is for *viewers* (a notebook served with Voilà, a
+dashboard): every message about a server is said in plain words by :meth:`ShowPolicy.viewer_line`
+(what happened; nothing to type, no server text, no class names), while the author's details stay
+on the exception objects and in ``%mcp log``. That one switch and that one method are the rule.
+
 Stdlib only (and :mod:`anvia_nb.errors`): core, display, widgets and magic may all import it.
 Core only *discovers* which values are secrets (``connection.secrets``); masking lives here.
 """
@@ -21,7 +26,13 @@ from typing import Any
 from urllib.parse import quote
 
 from anvia_nb._visible import Measure, Prepared, cut
-from anvia_nb.errors import ProtocolError, ToolCallError
+from anvia_nb.errors import (
+    ConnectError,
+    ConnectionClosedError,
+    ProtocolError,
+    ToolCallError,
+    UnknownConnectionError,
+)
 
 __all__ = [
     "HIDDEN_SERVER_ERROR",
@@ -31,6 +42,7 @@ __all__ = [
     "Limits",
     "Prepared",
     "ShowPolicy",
+    "about_a_server",
     "maskable",
     "quotes_a_server",
     "secret_variants",
@@ -44,7 +56,8 @@ NOT_MATH_CLASSES = "tex2jax_ignore mathjax_ignore"
 """Classes that keep a front end's MathJax from typesetting an element's text (JupyterLab
 honours ``mathjax_ignore``, classic Notebook ``tex2jax_ignore``): set on every output holding
 server text, so ``$\\href{...}{OK}$`` stays characters."""
-HIDDEN_SERVER_ERROR = "The server reported an error; details are kept in Python (outcome.error)."
+HIDDEN_SERVER_ERROR = "The server reported an error."
+"""What a viewer reads instead of a server's error text (the error object keeps the details)."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +161,14 @@ def quotes_a_server(error: BaseException | None) -> bool:
             return True
         error, seen = error.__cause__, seen + 1
     return False
+
+
+def about_a_server(error: BaseException | None) -> bool:
+    """Whether an error is about a server rather than about what a person typed: it could not be
+    reached or started, it stopped, it is not connected, or it quotes a server (see
+    :func:`quotes_a_server`). With server errors hidden these are said in a viewer's words."""
+    about = (ConnectError, ConnectionClosedError, UnknownConnectionError, ToolCallError, ProtocolError, TimeoutError)
+    return isinstance(error, about) or quotes_a_server(error)
 
 
 @dataclass(frozen=True)
@@ -321,23 +342,47 @@ class ShowPolicy:
         """Whether server error text is hidden from viewers: any (no ``error``), or that of ``error``.
 
         The one place ``hide_server_errors`` is decided: with it on, a log (``error=None``) and
-        any error that quotes a server (see :func:`quotes_a_server`) show :data:`HIDDEN_SERVER_ERROR`.
+        any error about a server (see :func:`about_a_server`) are said by :meth:`viewer_line`.
         """
-        return self.hide_server_errors and (error is None or quotes_a_server(error))
+        return self.hide_server_errors and (error is None or about_a_server(error))
+
+    @property
+    def for_viewers(self) -> bool:
+        """Whether the page is for viewers (``hide_server_errors``): messages in their words."""
+        return self.hide_server_errors
+
+    def viewer_line(self, error: BaseException | None = None, server: str = "") -> str:
+        """What a viewer reads about a server: what happened, in plain words, nothing to type.
+
+        ``error=None``: the server is not connected (it never opened, or it was closed). A
+        connect that failed, a server that stopped, a call that timed out and a server's own error
+        each have their sentence; no server text, path, class name or command is ever in it.
+        """
+        name = server or str(getattr(error, "server", "") or "")
+        who = f"The server “{self.name(name)}”" if name else "The server"
+        if isinstance(error, ConnectError):
+            return f"{who} could not be started, so the parts of this page that use it are not available."
+        if isinstance(error, ConnectionClosedError):
+            return f"{who} stopped, so this is not available now."
+        if error is None or isinstance(error, UnknownConnectionError):
+            return f"{who} is not available right now."
+        if isinstance(error, TimeoutError):
+            return f"{who} did not answer in time."
+        return HIDDEN_SERVER_ERROR
 
     def server_error(self, text: str) -> str:
         """Error text that came from a server, as a viewer may see it."""
         return HIDDEN_SERVER_ERROR if self.hide_server_errors else self.line(text)
 
     def error_line(self, error: BaseException, limit: int | None = None, *, kind: bool = False) -> str:
-        """An error as one line a viewer may see; its class name first when ``kind`` or when hidden.
+        """An error as one line a person may see; its class name first when ``kind``.
 
-        When it quotes a server and server errors are hidden, the line is
-        ``"<Class>: "`` + :data:`HIDDEN_SERVER_ERROR`.
+        When it is about a server and server errors are hidden, the line is the viewer's
+        (:meth:`viewer_line`).
         """
         name = type(error).__name__
         if self.hides(error):
-            return f"{name}: {HIDDEN_SERVER_ERROR}"
+            return self.viewer_line(error)
         message = " ".join(str(error).split())
         if kind or not message:
             message = f"{name}: {message}" if message else name

@@ -103,8 +103,8 @@ def header(ctx: Context, status: CallStatus, seconds: float | None, origin: str 
 def error_block(error: BaseException, ctx: Context, *, list_problems: bool = True) -> list[Piece]:
     """The error with provenance: our message, then the server's own text set apart, or hidden."""
     kind = type(error).__name__
-    if ctx.policy.hides(error):
-        return [server_text("error", f"{kind}: {HIDDEN_SERVER_ERROR}", ctx, error=True)]
+    if ctx.policy.hides(error):  # for viewers: what happened in plain words, none of the server's
+        return [server_text("error", ctx.policy.viewer_line(error, ctx.server), ctx, error=True)]
     server_words = getattr(error, "server_text", "") if isinstance(error, (ToolCallError, ProtocolError)) else ""
     message = str(error)
     label = f"error from server {ctx.server_label}" if isinstance(error, ToolResultError) else "error"

@@ -150,6 +150,8 @@ def request_header_html(server: str, mode: str, secrets: Secrets = ()) -> str:
     ).markup
 
 
-def notice_html(message: str) -> str:
-    """A short note in anvia_nb's own voice (never server text)."""
-    return element("div", message, style="note").markup
+def notice_html(message: str, *, warn: bool = False) -> str:
+    """A short note in anvia_nb's own voice (escaped; typeset by no MathJax); ``warn``: set apart
+    as a warning (a server that is not available)."""
+    style = "header-warn" if warn else "note"
+    return element("div", message, cls=f"anvia-notice {NOT_MATH_CLASSES}", style=style).markup
