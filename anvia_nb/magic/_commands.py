@@ -60,6 +60,8 @@ class ConnectCommand:
     """``--root PATH`` (repeatable): directories offered to the server (``roots/list``)."""
     record: str | None = None
     replay: str = ""
+    soft: bool = False
+    """``--soft``: a failed connect is a shown notice, not an error that stops the notebook."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class ConfigConnectCommand:
     path: str
     names: tuple[str, ...] = ()
     cell: bool = False
+    soft: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,10 @@ class FormCommand:
 
 @dataclass(frozen=True)
 class PanelCommand:
-    pass
+    """``panel [NAME] [--tools a,b]``: one connection (or all), only those tools (or all)."""
+
+    name: str | None = None
+    tools: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ __all__ = [
     "parse_connect",
     "parse_form",
     "parse_log",
+    "parse_panel",
     "parse_tools",
     "split",
     "split_first_word",
@@ -66,9 +67,9 @@ __all__ = [
 
 CONNECT_OPTIONS = (
     "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
-    "--record", "--replay",
+    "--record", "--replay", "--soft",
 )  # fmt: skip
-_CONNECT_FLAGS = ("--cell",)
+_CONNECT_FLAGS = ("--cell", "--soft")
 CALL_OPTIONS = ("--timeout", "--args")
 CALL_FLAGS = ("--background",)
 
@@ -159,6 +160,25 @@ def parse_form(rest: str, _cell: str | None = None) -> FormCommand:
     return FormCommand(*_target(words[0], "form"))
 
 
+def parse_panel(rest: str, _cell: str | None = None) -> PanelCommand:
+    usage = "Usage: %mcp panel [NAME] [--tools TOOL,TOOL...]"
+    name: str | None = None
+    tools: tuple[str, ...] | None = None
+    items = iter(_option_words(split(rest), ("--tools",)))
+    for item in items:
+        if item == "--tools":
+            tools = tuple(t.strip() for t in next(items, "").split(",") if t.strip())
+            if not tools:
+                raise CommandLineError(f"--tools takes tool names separated by commas, e.g. --tools echo,add. {usage}")
+        elif item.startswith("-"):
+            raise CommandLineError(f"Unknown option {item!r}. {usage}")
+        elif name is not None:
+            raise CommandLineError(f"{usage} (one connection, or none for all of them).")
+        else:
+            name = item
+    return PanelCommand(name, tools)
+
+
 def parse_log(rest: str, _cell: str | None = None) -> LogCommand:
     usage = "Usage: %mcp log NAME [--lines N]"
     name = ""
@@ -197,9 +217,10 @@ def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
 
 
 _CONNECT_USAGE = (
-    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio COMMAND "
-    '[ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
-    "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one"
+    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
+    'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
+    "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
+    "--soft shows a failed connect as a notice"
 )
 
 
@@ -221,8 +242,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
                 raise CommandLineError("--stdio needs the server's command line after it, e.g. --stdio uvx my-server")
             options["stdio"] = command
             break
-        if word == "--cell":
-            options["cell"] = True
+        if word in _CONNECT_FLAGS:
+            options[word[2:]] = True
             i += 1
             continue
         if word not in CONNECT_OPTIONS:
@@ -258,13 +279,13 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             roots.append(value)
         else:
             options[word[2:]] = value
-    cell = bool(options.get("cell"))
+    cell, soft = bool(options.get("cell")), bool(options.get("soft"))
     if "config" in options:
         if "record" in options or "replay" in options:
             raise CommandLineError("--record and --replay take one named connection, not --config.")
         if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
             raise CommandLineError("--config takes only a file and server names; other options go in the file.")
-        return ConfigConnectCommand(options["config"], tuple(positional), cell)
+        return ConfigConnectCommand(options["config"], tuple(positional), cell, soft=soft)
     if len(positional) != 1:
         raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
     name = positional[0]
@@ -281,13 +302,14 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
             cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
             record=record,
+            soft=soft,
         )  # fmt: skip
     if "http" in options:
         if env or secret_env or "cwd" in options:
             raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
         return ConnectCommand(
             name, "http", url=options["http"], headers=headers,
-            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record,
+            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
         )  # fmt: skip
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 

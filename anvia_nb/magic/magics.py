@@ -21,13 +21,14 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from traitlets import Bool, Enum, Float, Int, observe
 
+from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
-from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
+from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.connections import McpConnection
@@ -44,6 +45,13 @@ def report_warnings(warnings: list[str]) -> None:
         print(f"anvia_nb warning: {warning}", file=sys.stderr)
 
 
+def show_in_cell(value: object) -> None:
+    """Display ``value`` in the output of the running cell (a notice that must not stop it)."""
+    from IPython.display import display
+
+    display(value)  # type: ignore[no-untyped-call]
+
+
 def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
     """The kernel's own values of ``--secret-env NAME`` / ``--env NAME``; a missing one is an error."""
     missing = [name for name in names if name not in os.environ]
@@ -57,11 +65,8 @@ def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
 
 
 def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
-    """A failed connect in one line: anvia_nb's words, then the server's stderr tail as the policy
-    may show it (masked; the policy's hidden text instead when server errors are hidden)."""
-    if error.stderr and policy.hides() and not policy.hides(error):
-        ours = str(error).split("\n", 1)[0]  # the stderr tail is added after the message's one line
-        return policy.line(f"{ours} {HIDDEN_SERVER_ERROR}")
+    """A failed connect in one line: anvia_nb's words, then the server's stderr tail, masked (a
+    viewer's sentence instead when server errors are hidden)."""
     return policy.error_line(error, policy.limits.text_chars)
 
 
@@ -163,7 +168,9 @@ class McpMagics(Magics):
         """Our errors as one line each, unless the person asked for tracebacks.
 
         The message may quote a server (a JSON-RPC error, a failed listing): it is made visible,
-        masked and bounded, and replaced by a generic text when ``hide_server_errors`` is on.
+        masked and bounded. With ``hide_server_errors`` (a page for viewers) an error about a server
+        (not connected, stopped, failed) is a shown notice in a viewer's words and the notebook
+        goes on; the author's details stay in ``%mcp log``.
         """
         try:
             yield
@@ -172,6 +179,9 @@ class McpMagics(Magics):
                 raise
             policy = self.show_policy(self._known_secrets())
             line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
+            if policy.hides(exc):
+                show_in_cell(ServerNotice(str(getattr(exc, "server", "") or ""), line, error=exc))
+                return
             raise UsageError(line) from None
         finally:
             self._pending_secrets = ()
@@ -254,9 +264,12 @@ class McpMagics(Magics):
         opened = [] if opened is None else opened
         connections = self._connections(command)
         self._pending_secrets = tuple(s for c in connections for s in c.secrets())
+        soft = command.soft or self.hide_server_errors  # a page for viewers goes on past a failed server
         for connection in connections:
-            _server, warnings = self._open(connection, scope)
-            report_warnings(warnings)
+            opened_now = self._open(connection, scope, soft=soft)
+            if opened_now is None:
+                continue
+            report_warnings(opened_now[1])
             opened.append(connection.name)
             print(connect_line(connection, runtime))
             from anvia_nb.core.connections import unmasked_note
@@ -266,12 +279,13 @@ class McpMagics(Magics):
                 print(note)
         return opened
 
-    def _open(self, connection: McpConnection, scope: Scope) -> tuple[Any, list[str]]:
+    def _open(self, connection: McpConnection, scope: Scope, *, soft: bool = False) -> tuple[Any, list[str]] | None:
         """One connect, failing in words a person can act on.
 
-        A failure shows its cause; when the server wrote to stderr, its last lines (or the policy's
-        hidden text) and one line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and
-        says so in one line.
+        A failure shows its cause; when the server wrote to stderr, its last lines (masked) and one
+        line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and says so
+        in one line. ``soft``: a failure is displayed as a notice (a viewer's sentence when server
+        errors are hidden) and ``None`` returned, so the cell and the notebook go on.
         """
         runtime = self.runtime
         name = connection.name
@@ -282,7 +296,7 @@ class McpMagics(Magics):
                 raise
             raise UsageError(f"connect to {name} was interrupted; the server was stopped.") from None
         except ConnectError as exc:
-            if self.show_tracebacks:
+            if self.show_tracebacks and not soft:
                 raise
             policy = self.show_policy(self._known_secrets())
             line = connect_error_line(exc, policy)
@@ -290,7 +304,11 @@ class McpMagics(Magics):
                 kept = bool(exc.stderr) and runtime.log(name).has_stderr
             except AnviaError:
                 kept = False
-            raise UsageError(f"{line}\n%mcp log {name} shows the whole log." if kept else line) from None
+            text = f"{line}\n%mcp log {name} shows the whole log." if kept else line
+            if soft:
+                show_in_cell(failed_notice(name, exc, policy, text))
+                return None
+            raise UsageError(text) from None
         return opened
 
     async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:

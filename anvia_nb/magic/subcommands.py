@@ -126,14 +126,13 @@ def _call(magics: McpMagics, command: p.CallCommand) -> Any:
 def _form(magics: McpMagics, command: p.FormCommand) -> Any:
     from anvia_nb.widgets import form
 
-    magics.runtime.server(command.server).tool(command.tool)  # unknown names fail here, in one line
-    return form(command.server, command.tool, **magics.widget_options())
+    return form(command.server, command.tool, **magics.widget_options())  # unknown names fail in one line
 
 
-def _panel(magics: McpMagics, _command: p.PanelCommand) -> Any:
+def _panel(magics: McpMagics, command: p.PanelCommand) -> Any:
     from anvia_nb.widgets import panel
 
-    return panel(**magics.widget_options())
+    return panel(connection=command.name, tools=command.tools, **magics.widget_options())
 
 
 def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
@@ -238,6 +237,7 @@ _ENTRIES = (
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
+            ("connect ... --soft", "a failed connect is a shown notice; the notebook goes on"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
         ),
         p.parse_connect, _connect, _complete_connect, takes_cell=True,
@@ -286,8 +286,8 @@ _ENTRIES = (
     ),
     Subcommand(
         "panel",
-        (("panel", "explorer of servers, tools, results and history"),),
-        _bare("panel", p.PanelCommand()), _panel, _nothing,
+        (("panel [NAME] [--tools a,b]", "explorer of servers, tools, results and history"),),
+        p.parse_panel, _panel, _names("--tools"),
     ),
     Subcommand(
         "history",

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
+from magic_helpers import displayed, run
 
 from anvia_nb.magic._help import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
+from anvia_nb.runtime import get_runtime
 
 LOG_SERVER = str(Path(__file__).parents[1] / "core" / "log_server.py")
 TOKEN = "tok-5e7c1d9a2b8f"
@@ -67,13 +68,19 @@ def test_closing_a_failed_connect_is_quiet_and_forgets_its_log(
         run(ip, "close typo")  # once forgotten, it is unknown again
 
 
-def test_with_server_errors_hidden_a_failed_connect_shows_none_of_the_servers_stderr(ip: InteractiveShell) -> None:
+def test_with_server_errors_hidden_a_failed_connect_is_a_notice_for_viewers_with_none_of_the_servers_stderr(
+    ip: InteractiveShell,
+) -> None:
     ip.run_line_magic("config", "McpMagics.hide_server_errors = True")
-    shown = _fatal(ip)
+    value, bundles = displayed(ip, f"connect typo --env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {LOG_SERVER} fatal")
+    assert value is None and len(bundles) == 1  # no error: the notebook goes on
+    shown = bundles[0]["text/plain"] + bundles[0]["text/html"]
     assert "fatal" not in shown and "starting up" not in shown and "API key" not in shown
-    assert HIDDEN_SERVER_ERROR in shown
-    assert "Connecting to 'typo' failed" in shown  # anvia_nb's own words stay
-    assert shown.splitlines()[-1] == "%mcp log typo shows the whole log."
+    assert "%mcp" not in shown and "Error" not in shown  # nothing to type, no class names
+    assert bundles[0]["text/plain"] == (
+        "The server “typo” could not be started, so the parts of this page that use it are not available."
+    )
+    assert "fatal: missing API key" in get_runtime().log("typo").stderr_text(10_000)  # the author's details
     run(ip, "close typo")
 
 

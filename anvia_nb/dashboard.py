@@ -1,0 +1,95 @@
+"""Connecting for a dashboard: a connect that fails visibly and lets the page go on.
+
+A notebook served to viewers (Voilà runs every cell and stops at the first that raises) must not
+end at a server that would not start. :func:`soft_connect` is ``%mcp connect … --soft`` from
+Python: it opens the connection through the kernel's runtime (so forms and the panel follow it)
+and, when connecting fails, returns a :class:`ServerNotice` that shows what happened instead of
+raising. With ``hide_server_errors`` the notice is in a viewer's words (see
+:meth:`~anvia_nb.policy.ShowPolicy.viewer_line`); the author's details stay on ``notice.error``
+(its message, ``.stderr`` and ``.log``) and in ``%mcp log NAME``::
+
+    from anvia_nb.dashboard import soft_connect
+    demo = soft_connect(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
+    demo          # "demo: stdio · anvia-demo 0.1.0 · …", or the notice
+    demo.ok       # False when it failed: demo.error is the ConnectError
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.core.limits import DEFAULT, Default
+from anvia_nb.errors import ConnectError
+from anvia_nb.policy import ShowPolicy
+
+if TYPE_CHECKING:
+    from anvia_nb.core import McpServer
+    from anvia_nb.display import RenderSettings
+    from anvia_nb.runtime import Runtime
+
+__all__ = ["ServerNotice", "soft_connect"]
+
+
+@dataclass(frozen=True)
+class ServerNotice:
+    """What a page shows about a server instead of raising: the outcome of a soft connect (the
+    server, or the error), or why a server is not available.
+
+    ``text`` is what the page shows (already through the policy: masked, bounded, or in a
+    viewer's words); ``error`` keeps everything for the author.
+    """
+
+    name: str
+    text: str
+    server: McpServer | None = None
+    error: BaseException | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the server is open (the notice is then a plain note, else a warning)."""
+        return self.server is not None
+
+    def _repr_mimebundle_(self, **_kwargs: Any) -> dict[str, str]:
+        from anvia_nb.display.chrome import notice_html
+
+        return {"text/plain": self.text, "text/html": notice_html(self.text, warn=not self.ok)}
+
+    def __repr__(self) -> str:
+        return f"<ServerNotice {self.name!r} {'open' if self.ok else 'not available'}>"
+
+
+def failed_notice(name: str, error: ConnectError, policy: ShowPolicy, author_text: str = "") -> ServerNotice:
+    """The notice of a failed connect: the viewer's line when the policy hides server errors,
+    else ``author_text`` (by default the error's own line, masked and bounded)."""
+    if policy.hides(error):
+        return ServerNotice(name, policy.viewer_line(error, name), error=error)
+    return ServerNotice(name, author_text or policy.error_line(error, policy.limits.text_chars), error=error)
+
+
+def soft_connect(
+    connection: Any,
+    *,
+    runtime: Runtime | None = None,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+    log_level: str | None = None,
+) -> ServerNotice:
+    """Open ``connection`` in the kernel's runtime (or ``runtime``); never raise for a failed connect.
+
+    Returns a :class:`ServerNotice`: display it (it says the connection is open, or what went
+    wrong, in a viewer's words when ``settings.hide_server_errors``). Errors that are not about
+    connecting (a connection that is not one, say) still raise.
+    """
+    from anvia_nb.display import RenderSettings
+    from anvia_nb.runtime import get_runtime
+
+    rt = runtime or get_runtime()
+    policy = (settings or RenderSettings()).policy(connection.secrets())
+    try:
+        server, _warnings = rt.connect(connection, timeout_seconds=timeout_seconds, log_level=log_level)
+    except ConnectError as error:
+        return failed_notice(connection.name, error, policy)
+    count = len(server.tools)
+    line = f"{connection.name}: {connection.transport} · {count} tool{'s' if count != 1 else ''}"
+    return ServerNotice(connection.name, policy.line(line), server=server)
