@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
     from anvia_nb.widgets.explorer import Panel
     from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
+    from anvia_nb.widgets.unavailable import UnavailableForm
 
 __all__ = [
     "ArgumentsForm",
@@ -39,6 +40,7 @@ __all__ = [
     "ElicitationRouter",
     "Panel",
     "ToolForm",
+    "UnavailableForm",
     "enable_elicitation",
     "form",
     "panel",
@@ -53,14 +55,18 @@ _LAZY = {
     "ToolForm": "anvia_nb.widgets.tool_form",
     "remembered_arguments": "anvia_nb.widgets.tool_form",
     "Panel": "anvia_nb.widgets.explorer",
+    "UnavailableForm": "anvia_nb.widgets.unavailable",
 }
 
 
 def form(
     target: str | tuple[str, str] | Tool, tool: str | None = None, *, runtime: Runtime | None = None, **options: Any
-) -> ToolForm:
-    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``."""
-    from anvia_nb.widgets.tool_form import form as build
+) -> ToolForm | UnavailableForm:
+    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
+
+    ``readonly_arguments={"name": value}`` fixes arguments a viewer may not change (shown disabled,
+    always sent); a connection that failed to open gives a form that says it is not available."""
+    from anvia_nb.widgets.unavailable import form as build
 
     return build(target, tool, runtime=runtime, **options)
 
@@ -68,6 +74,7 @@ def form(
 def panel(*, runtime: Runtime | None = None, **options: Any) -> Panel:
     """The explorer: connections, tools, the selected tool's form, results and a history.
 
+    ``connection="NAME"`` shows that connection only, ``tools=["a", "b"]`` only those tools;
     ``options`` (``settings``, ``timeout_seconds``) apply to every call made from it."""
     from anvia_nb.widgets.explorer import panel as build
 

@@ -49,6 +49,7 @@ __all__ = [
     "hints_text",
     "history_label",
     "is_destructive",
+    "never_opened_note",
     "notice_html",
     "plain",
     "policy_of",
@@ -106,9 +107,22 @@ def required_but_empty(value: Mapping[str, Any], required: Iterable[str], secret
 
 
 def closed_note(name: str, policy: ShowPolicy) -> str:
-    """What a form or the panel says in place once its connection ``name`` is closed."""
+    """What a form or the panel says in place once its connection ``name`` is closed (to a viewer:
+    that the server is not available)."""
+    if policy.for_viewers:
+        return policy.viewer_line(None, name)
     shown = policy.line(name, policy.limits.name_chars)
     return f"{shown} is closed: reconnect with %mcp connect {shown} … and this picks it up again."
+
+
+def never_opened_note(name: str, policy: ShowPolicy) -> str:
+    """What a form or the panel says when its connection ``name`` failed to open (to a viewer:
+    that the server is not available)."""
+    if policy.for_viewers:
+        return policy.viewer_line(None, name)
+    shown = policy.line(name, policy.limits.name_chars)
+    return (f"{shown} is not connected: connecting it failed (%mcp log {shown} says why). "
+            "This appears here as soon as it connects.")
 
 
 def form_text(info: ToolInfo, server: str, policy: ShowPolicy, *, closed: bool = False) -> str:

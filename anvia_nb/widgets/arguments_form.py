@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -45,6 +45,7 @@ from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label
 from anvia_nb.widgets._leaf_fields import wrapped_html
 from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
+from anvia_nb.widgets.fixed_arguments import editable_schema, fixed_box
 from anvia_nb.widgets.spec import (
     OMITTED,
     Found,
@@ -81,6 +82,7 @@ class ArgumentsForm:
         initial: dict[str, Any] | None = None,
         secrets: Sequence[str] = (),
         policy: ShowPolicy | None = None,
+        fixed: Mapping[str, Any] | None = None,
     ) -> None:
         if schema is None:
             schema = tool.input_schema if tool is not None else {"type": "object"}
@@ -88,8 +90,11 @@ class ArgumentsForm:
         self.schema = schema
         self.policy = (policy or ShowPolicy()).with_secrets(secrets)
         self.secrets = tuple(sorted(self.policy.secrets, key=len, reverse=True))
+        self.fixed = dict(fixed or {})
+        """Arguments always sent as given (see :mod:`anvia_nb.widgets.fixed_arguments`): shown
+        disabled, left out of the fields, and checked with the rest against the whole schema."""
         self.check = schema_check(schema)
-        self.spec = field_spec_from_schema(schema)
+        self.spec = field_spec_from_schema(editable_schema(schema, self.fixed))
         self.root: FieldWidget = build_field(self.spec, root=True, secrets=self.secrets)
         self.root.on_change(self._refresh)
         self.mode = widgets.ToggleButtons(options=[FORM_MODE, JSON_MODE], value=FORM_MODE,
@@ -102,7 +107,8 @@ class ArgumentsForm:
         self.mode_note = text_label(value="")
         self.problems_box = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.will_send = widgets.HTML(value="")
-        self.widget = widgets.VBox([self.mode, self.root.widget, self.json_text, self.mode_note,
+        self.widget = widgets.VBox([self.mode, fixed_box(self.fixed, self.policy), self.root.widget,
+                                    self.json_text, self.mode_note,
                                     self.problems_box, self.will_send],
                                    layout=widgets.Layout(max_width="100%", overflow="hidden"))
         self._callbacks: list[Callable[[ArgumentsForm], None]] = []
@@ -167,7 +173,9 @@ class ArgumentsForm:
         return self.root.field(path)
 
     def set_value(self, value: dict[str, Any]) -> None:
-        """Fill the form with ``value``; in JSON mode when the fields cannot express it exactly."""
+        """Fill the form with ``value`` (fixed arguments stay fixed); in JSON mode when the fields
+        cannot express it exactly."""
+        value = {key: item for key, item in value.items() if key not in self.fixed}
         entry = entry_from_value(self.spec, value)
         self._switching = True
         try:
@@ -208,6 +216,8 @@ class ArgumentsForm:
     def _refresh(self) -> None:
         in_json = self.json_mode
         value, found = self._read_json() if in_json else self._read_fields()
+        if self.fixed and isinstance(value, dict):
+            value = {**value, **copy.deepcopy(self.fixed)}  # whatever was typed, the fixed ones are sent
         found, notes = check_value(self.check, value, found)  # the one validation of this change
         found.sort(key=self._field_order)
         self._value = value if isinstance(value, dict) else {}

@@ -14,6 +14,7 @@ again the panel lists the new session's tools and its forms call the new session
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as widgets
@@ -22,7 +23,7 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.limits import DEFAULT, Default
 from anvia_nb.core.types import CallOutcome
 from anvia_nb.display import RenderSettings
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
@@ -37,6 +38,7 @@ from anvia_nb.widgets._chrome import (
     text_label,
 )
 from anvia_nb.widgets.history_export import HistoryExport
+from anvia_nb.widgets.panel_scope import panel_scope
 from anvia_nb.widgets.prompts_tab import PromptsTab
 from anvia_nb.widgets.resources_tab import ResourcesTab
 from anvia_nb.widgets.tool_form import ToolForm
@@ -77,9 +79,14 @@ class Panel:
         runtime: Runtime | None = None,
         settings: RenderSettings | None = None,
         timeout_seconds: float | Default | None = DEFAULT,
+        connection: str | None = None,
+        tools: Iterable[str] | None = None,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings
+        self.policy = (settings or RenderSettings()).policy()
+        self.scope = panel_scope(self.runtime, connection, tools)
+        """Which connection and tools it shows (see :mod:`anvia_nb.widgets.panel_scope`)."""
         self.timeout_seconds = timeout_seconds
         self.history: list[CallOutcome] = []
         """Calls made from this panel, oldest first: their summaries (as the runtime's history
@@ -160,7 +167,7 @@ class Panel:
 
     def _sync(self) -> None:
         with self._sync_lock:
-            names = self.runtime.names()
+            names = self.scope.names(self.runtime.names())
             current = self.connection.value
             options = [(plain(n), n) for n in names]
             if self.closed_name is not None and self.closed_name not in names:
@@ -173,9 +180,10 @@ class Panel:
             finally:
                 self._updating = False
             if self.closed_name is not None and self.connection.value == self.closed_name:
-                self.notice.value = notice_html(closed_note(self.closed_name, ShowPolicy()))
+                self.notice.value = notice_html(closed_note(self.closed_name, self.policy))
             else:
-                self.notice.value = notice_html(HOW_TO_CONNECT) if not names else ""
+                empty = self.scope.empty_note(self.runtime, self.policy, HOW_TO_CONNECT)
+                self.notice.value = notice_html(empty, warn=self.policy.for_viewers) if not names else ""
             self._on_connection()
 
     def _on_connection_event(self, name: str, server: McpServer | None) -> None:
@@ -192,6 +200,8 @@ class Panel:
         if connection is not None and connection != self.connection.value:
             self.connection.value = connection
         if tool is not None:
+            if not self.scope.allows(tool):
+                raise UnknownToolError(f"This panel does not offer the tool {tool!r}.", [])
             if tool not in self.tool_names():
                 self.filter.value = ""
             self.tools.value = tool
@@ -249,7 +259,7 @@ class Panel:
             return
         self.tools.disabled = False
         server = self.server
-        tools = server.tools if server is not None else []
+        tools = [t for t in server.tools if self.scope.allows(t.name)] if server is not None else []
         words = self.filter.value.strip().lower()
         secrets = server.secrets if server is not None else ()
 
@@ -308,7 +318,7 @@ class Panel:
         lines = ["anvia_nb panel: an MCP explorer (connections, their tools, the chosen tool's form, "
                  "results and a history of calls)."]
         shown = []
-        for name in self.runtime.names():
+        for name in self.scope.names(self.runtime.names()):
             try:
                 server = self.runtime.server(name)
             except AnviaError:
@@ -317,7 +327,8 @@ class Panel:
             shown.append(f"{named} ({len(server.tools)} tools)")
         if self.closed_name is not None:
             shown.append(f"{policy.line(self.closed_name, policy.limits.name_chars)} (closed)")
-        lines.append(f"Connections: {', '.join(shown)}." if shown else HOW_TO_CONNECT)
+        lines.append(f"Connections: {', '.join(shown)}." if shown
+                     else self.scope.empty_note(self.runtime, self.policy, HOW_TO_CONNECT))
         if self.form is not None:
             lines.append(f"Chosen tool: {self.form.policy.line(self.form.server_name, policy.limits.name_chars)} · "
                          f"{self.form.policy.line(self.form.tool_name, policy.limits.name_chars)}.")
@@ -335,11 +346,14 @@ class Panel:
 
 def panel(
     *, runtime: Runtime | None = None, settings: RenderSettings | None = None,
-    timeout_seconds: float | Default | None = DEFAULT,
+    timeout_seconds: float | Default | None = DEFAULT, connection: str | None = None,
+    tools: Iterable[str] | None = None,
 ) -> Panel:
     """The explorer over the kernel's runtime (or ``runtime``): works with zero connections too.
 
     ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
     the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
-    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit."""
-    return Panel(runtime=runtime, settings=settings, timeout_seconds=timeout_seconds)
+    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection``
+    shows that connection only and ``tools`` only those tool names (checked now)."""
+    return Panel(runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection,
+                 tools=tools)

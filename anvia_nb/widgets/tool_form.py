@@ -23,8 +23,7 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.limits import DEFAULT, Default
 from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
-from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError, WaitTimeoutError
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.errors import AnviaError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
@@ -44,10 +43,11 @@ from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.argument_memory import forget_arguments, remember_arguments, remembered_arguments
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
+from anvia_nb.widgets.fixed_arguments import checked_fixed
 from anvia_nb.widgets.form_prompts import FormPrompts
 from anvia_nb.widgets.link_reads import LinkReads
 
-__all__ = ["ToolForm", "forget_arguments", "form", "remembered_arguments"]
+__all__ = ["ToolForm", "forget_arguments", "remembered_arguments"]
 
 def _display_data(bundle: dict[str, Any]) -> dict[str, Any]:
     return {"output_type": "display_data", "data": bundle, "metadata": {}}
@@ -70,6 +70,7 @@ class ToolForm:
         elicitation: bool = True,
         initial: dict[str, Any] | None = None,
         lookup: Callable[[], Tool] | None = None,
+        readonly_arguments: dict[str, Any] | None = None,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings or RenderSettings()
@@ -83,7 +84,9 @@ class ToolForm:
         self.server_name = tool.server.name
         self.tool_name = info.name
         self.secrets = tool.server.secrets
-        self.policy = ShowPolicy().with_secrets(self.secrets)
+        self.policy = self.settings.policy(self.secrets)
+        self.readonly_arguments = checked_fixed(info, readonly_arguments, self.policy)
+        """Arguments a viewer may not change: shown disabled, always sent as given."""
         self.closed = False
         """Whether the connection this form calls is closed (it says so in place, Call disabled)."""
         self.status = widgets.HTML("", layout=widgets.Layout(display="none"))
@@ -149,6 +152,8 @@ class ToolForm:
         """Why Call is disabled now: a closed connection, the arguments' problems, then empty
         required fields."""
         if self.closed:
+            if self.policy.for_viewers:
+                return [self.policy.viewer_line(None, self.server_name)]
             return [f"the connection {plain(self.server_name, self.secrets)} is closed"]
         problems = self.arguments.problems
         if problems or self.arguments.json_mode:  # JSON mode is the way to send an explicit ""
@@ -309,7 +314,7 @@ class ToolForm:
         old = self._tool.info
         self._tool = tool
         self.secrets = tool.server.secrets
-        self.policy = ShowPolicy().with_secrets(self.secrets)
+        self.policy = self.settings.policy(self.secrets)
         self._show_tool(tool.info)
         if tool.info.input_schema != old.input_schema:
             kept = self.arguments.value if self.arguments.valid else None
@@ -328,7 +333,7 @@ class ToolForm:
         self.warning.layout.display = None if warning else "none"
 
     def _arguments_form(self, info: ToolInfo, initial: dict[str, Any] | None) -> ArgumentsForm:
-        arguments = ArgumentsForm(info, initial=initial, secrets=self.secrets)
+        arguments = ArgumentsForm(info, initial=initial, secrets=self.secrets, fixed=self.readonly_arguments)
         arguments.on_change(lambda _form: self._refresh())
         return arguments
 
@@ -357,47 +362,3 @@ class ToolForm:
     def __repr__(self) -> str:
         state = "closed" if self.closed else "running" if self.running else "idle"
         return f"<ToolForm {plain(self.server_name, self.secrets)}.{plain(self.tool_name, self.secrets)} {state}>"
-
-
-def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
-    """``"NAME.TOOL"``: prefer the split whose NAME is an open connection (tool names may hold dots)."""
-    if "." not in target:
-        raise UnknownToolError(f"Name the tool as NAME.TOOL, not {target!r}.")
-    names = set(runtime.names())
-    for index, char in enumerate(target):
-        if char == "." and target[:index] in names:
-            return target[:index], target[index + 1:]
-    name, _, tool = target.partition(".")
-    return name, tool
-
-
-def form(
-    target: str | tuple[str, str] | Tool,
-    tool: str | None = None,
-    *,
-    runtime: Runtime | None = None,
-    **options: Any,
-) -> ToolForm:
-    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
-
-    Unknown names raise :class:`UnknownConnectionError` / :class:`UnknownToolError` (one line,
-    with close names). ``options`` go to :class:`ToolForm` (``timeout_seconds``, ``settings``...).
-    """
-    rt = runtime or get_runtime()
-    if isinstance(target, Tool):
-        return ToolForm(target, runtime=rt, **options)
-    if isinstance(target, tuple):
-        if len(target) != 2 or tool is not None:
-            raise InvalidTypeError("form() takes ('NAME', 'TOOL') as one pair")
-        name, tool_name = target
-    elif tool is not None:
-        name, tool_name = target, tool
-    else:
-        name, tool_name = _split_target(target, rt)
-    found = rt.server(name).tool(tool_name)
-
-    def lookup() -> Tool:
-        server: McpServer = rt.server(name)  # a reconnected name gets the new session's tool
-        return server.tool(tool_name)
-
-    return ToolForm(found, runtime=rt, lookup=lookup, **options)
