@@ -218,11 +218,12 @@ class UrlElicitationRequiredError(ProtocolError):
 
 
 class UnknownConnectionError(AnviaError, KeyError):
-    """No open connection has that name; ``suggestions`` holds close names."""
+    """No open connection has that name (``server``); ``suggestions`` holds close names."""
 
-    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+    def __init__(self, message: str, suggestions: list[str] | None = None, *, server: str = "") -> None:
         super().__init__(message)
         self.suggestions = suggestions or []
+        self.server = server
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""

@@ -85,7 +85,7 @@ class Runtime:
                 hint = f" Open connections: {', '.join(names)}."
             else:
                 hint = " There are no open connections: connect first."
-            raise UnknownConnectionError(f"No connection named {name!r}.{hint}", close)
+            raise UnknownConnectionError(f"No connection named {name!r}.{hint}", close, server=name)
         return entry
 
     def server(self, name: str) -> McpServer:
