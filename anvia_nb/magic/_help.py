@@ -36,7 +36,7 @@ _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
   timeout_seconds = 60.0           per call; None = no limit
   connect_timeout_seconds = 30.0   per connect (and the HTTP timeout); None = no limit
   max_output_chars = 20000         text rendered per result; the rest stays in .output / .raw
-  hide_server_errors = False       True for notebooks served to others: generic error text only
+  hide_server_errors = False       True for pages served to viewers: their words, connects soft
   show_tracebacks = False          True shows full tracebacks instead of one-line errors
   history_limit = 1000             calls kept for %mcp history
   log_chars = 20000                at most this much stderr is read by %mcp log
@@ -46,7 +46,8 @@ _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
 
 _NOTES = """
 --cell closes the connection when the cell ends (also on errors and interrupts).
-A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it).
+A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it);
+with --soft (and for viewers: hide_server_errors) it is a notice and the notebook goes on.
 Tokens: --secret-env NAME passes the kernel's own NAME variable, masked everywhere (%mcp help secrets).
 """
 
