@@ -14,7 +14,7 @@ from support import WAIT_SECONDS
 
 from anvia_nb import ConnectError, UnknownToolError, mcp
 from anvia_nb.display import RenderSettings
-from anvia_nb.errors import InvalidTypeError, InvalidValueError, UnknownFieldError
+from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import UnavailableForm, form, panel
 from anvia_nb.widgets.tool_form import ToolForm
@@ -39,7 +39,7 @@ def _tool_form(value: Any) -> ToolForm:
 def test_a_fixed_argument_is_shown_disabled_not_editable_and_always_sent(demo_runtime: Runtime) -> None:
     add = _tool_form(form("demo.add", runtime=demo_runtime, readonly_arguments={"b": 100}))
     assert add.arguments.field("a") is not None
-    with pytest.raises(UnknownFieldError):
+    with pytest.raises(KeyError):
         add.arguments.field("b")  # only a is a field a viewer fills
     box = add.arguments.widget.children[1]
     shown = [child.children[1] for child in box.children[1:]]
