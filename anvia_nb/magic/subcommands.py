@@ -237,7 +237,6 @@ _ENTRIES = (
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
-            ("connect ... --soft", "a failed connect is a shown notice; the notebook goes on"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
         ),
         p.parse_connect, _connect, _complete_connect, takes_cell=True,
