@@ -28,6 +28,7 @@ NAMES = [
     "03-forms-and-panel.ipynb",
     "04-untrusted-output.ipynb",
     "05-real-servers.ipynb",
+    "07-dashboard.ipynb",
 ]
 PAYLOAD_MARKER = "__anvia_pwned"
 IGNORE_OUTPUT = "NBVAL_IGNORE_OUTPUT"
@@ -103,7 +104,7 @@ def should_have_output(source: str) -> bool:
 # -- stored outputs ---------------------------------------------------------------------------
 
 
-def test_the_notebooks_folder_holds_the_five_notebooks_and_the_config_file() -> None:
+def test_the_notebooks_folder_holds_the_notebooks_and_the_config_file() -> None:
     assert sorted(p.name for p in NOTEBOOK_DIR.glob("*.ipynb")) == NAMES
     config = json.loads((NOTEBOOK_DIR / "servers.json").read_text())
     assert set(config["mcpServers"]) >= {"time", "git", "demo_http"}
