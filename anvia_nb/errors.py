@@ -20,6 +20,11 @@ as ``__cause__`` while user code only ever catches our names::
     ├── WaitTimeoutError (TimeoutError)    waiting for local work (a form's call) ran out
     ├── RecordingFileError (ValueError)    a recording (``--replay FILE``) that cannot be read
     ├── ConnectError                       connecting, handshaking or listing tools failed (``.stderr``)
+    │   └── AuthorizationError             OAuth authorization could not be completed
+    │       ├── AuthorizationRequiredError the server answered 401: connect with OAuth
+    │       ├── AuthorizationDeniedError   the person (or the authorization server) said no
+    │       ├── AuthorizationStateError (ValueError) a redirected URL that belongs to another flow
+    │       └── TokenExpiredError          the token expired and could not be refreshed
     ├── ConnectionClosedError              the connection was closed, or its server went away
     ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``, ``.data``)
     │   └── UrlElicitationRequiredError    -32042: the person must open a URL first (``.url``)
@@ -50,6 +55,10 @@ __all__ = [
     "AnviaError",
     "ArgumentError",
     "ArgumentValidationError",
+    "AuthorizationDeniedError",
+    "AuthorizationError",
+    "AuthorizationRequiredError",
+    "AuthorizationStateError",
     "CommandLineError",
     "ConfigFileError",
     "ConnectError",
@@ -64,6 +73,7 @@ __all__ = [
     "RecordingFileError",
     "SecretNotPortableError",
     "TaskCancelledError",
+    "TokenExpiredError",
     "ToolCallError",
     "ToolResultError",
     "ToolTimeoutError",
@@ -164,6 +174,29 @@ class ConnectError(AnviaError):
         self.stderr = stderr
         self.log = log
         self.server_text = server_text
+
+
+class AuthorizationError(ConnectError):
+    """OAuth authorization for a server could not be completed (discovery, registration, token).
+
+    Messages name the server and never contain a token, a code or a client secret.
+    """
+
+
+class AuthorizationRequiredError(AuthorizationError):
+    """The server answered HTTP 401: it needs OAuth (``--oauth``, ``auth=mcp.oauth(...)``)."""
+
+
+class AuthorizationDeniedError(AuthorizationError):
+    """The authorization server redirected back with an error (``access_denied``...): nothing was granted."""
+
+
+class AuthorizationStateError(AuthorizationError, ValueError):
+    """The redirected URL given back does not belong to this authorization (its ``state`` differs)."""
+
+
+class TokenExpiredError(AuthorizationError):
+    """The cached token expired, refreshing it failed, and nobody is there to authorize again."""
 
 
 class ConnectionClosedError(AnviaError):

@@ -23,6 +23,7 @@ import mcp_types
 import pydantic
 from mcp import Client
 from mcp.client._input_required import InputRequiredRoundsExceededError
+from mcp.client.auth import OAuthFlowError
 from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -38,6 +39,8 @@ from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
+    AuthorizationError,
+    AuthorizationRequiredError,
     ConnectError,
     ConnectionClosedError,
     InputRequiredError,
@@ -156,6 +159,8 @@ def error_from_exception(
         inner = [e for e in exc.exceptions if not isinstance(e, anyio.get_cancelled_exc_class())]
         if len(inner) >= 1:
             return error_from_exception(inner[0], server=server, tool=tool, during=during)
+    if isinstance(exc, OAuthFlowError):  # discovery, issuer, registration or token exchange (never a token)
+        return AuthorizationError(f"Authorizing with {server!r} failed{where}: {exc}", server=server)
     if isinstance(exc, InputRequiredRoundsExceededError):
         return InputRequiredError(
             f"{target} kept asking for more input{where}; the call was given up.", server=server, tool=tool
@@ -393,7 +398,9 @@ async def open_sdk_session(
             await _ask_for_logs(client, handlers.log_level)
         except Exception as exc:
             cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
-            raise _connect_error(exc, server, failed_statuses, cwd) from exc
+            authorized = not isinstance(launch, HttpLaunch) or launch.auth is not None
+            authorized = authorized or any(key.lower() == "authorization" for key in getattr(launch, "headers", {}))
+            raise _connect_error(exc, server, failed_statuses, cwd, has_auth=authorized) from exc
         yield SdkSession(client, server)
 
 
@@ -413,12 +420,22 @@ async def _ask_for_logs(client: Client, level: str | None) -> None:
         await client.set_logging_level(_log_level(level))
 
 
-def _connect_error(exc: BaseException, server: str, failed_statuses: list[int], cwd: str | None) -> AnviaError:
+def _connect_error(
+    exc: BaseException, server: str, failed_statuses: list[int], cwd: str | None, *, has_auth: bool = True
+) -> AnviaError:
+    translated = error_from_exception(exc, server=server, during="connecting", cwd=cwd)
+    if isinstance(translated, AuthorizationError):  # its own words; the 401 before it is part of the flow
+        return translated
+    if failed_statuses and failed_statuses[-1] == 401 and not has_auth:
+        return AuthorizationRequiredError(
+            f"{server!r} needs authorization (HTTP 401): connect with %mcp connect {server} --oauth --http URL "
+            "(from Python, mcp.http(..., auth=mcp.oauth(...))).",
+            server,
+        )
     if failed_statuses:
         status = failed_statuses[-1]
         hint = ": check the headers or token" if status in (401, 403) else ""
         return ConnectError(f"Connecting to {server!r} failed: the server answered HTTP {status}{hint}.", server)
-    translated = error_from_exception(exc, server=server, during="connecting", cwd=cwd)
     if isinstance(translated, ConnectError):
         return translated
     if isinstance(translated, ConnectionClosedError):

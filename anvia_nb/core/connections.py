@@ -28,6 +28,7 @@ from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.oauth import OAuth, forget_tokens, oauth
 from anvia_nb.core.recording import Recorder
 from anvia_nb.core.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.roots import root_paths
@@ -267,7 +268,7 @@ class HttpConnection:
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_seconds: float | None = 30.0
     auth: Any = None
-    """An ``httpx2.Auth`` (for example the SDK's OAuth provider); used as given."""
+    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.oauth`), or any ``httpx2.Auth``, used as given."""
     roots: tuple[str, ...] = ()
     """Absolute paths offered to the server as roots (``roots/list``)."""
     record: str | None = None
@@ -277,8 +278,14 @@ class HttpConnection:
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
-        """Each secret with where it was found (a header, the URL's user name or a query value)."""
-        return (*_header_secrets(self.headers), *url_secrets(self.url, "the"))
+        """Each secret with where it was found (a header, the URL's user name or a query value, an
+        OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
+        tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
+        return (
+            *_header_secrets(self.headers),
+            *url_secrets(self.url, "the"),
+            *(("OAuth token", token) for token in tokens),
+        )
 
     def secrets(self) -> tuple[str, ...]:
         return _values(self.named_secrets())
@@ -300,9 +307,8 @@ class HttpConnection:
         return _masked(self.url, self.secrets())
 
     def launch(self) -> HttpLaunch:
-        return HttpLaunch(
-            url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=self.auth
-        )
+        auth = self.auth.provider(self.name, self.url) if isinstance(self.auth, OAuth) else self.auth
+        return HttpLaunch(url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth)
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
@@ -310,8 +316,19 @@ class HttpConnection:
         return _client(self, self.launch(), log, log_level, self.roots)
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
-        """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
-        return await self.client(log_level=log_level).open(timeout_seconds)
+        """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`.
+
+        With OAuth, the person's time to authorize (``wait_seconds``) is added to the timeout."""
+        if not isinstance(self.auth, OAuth):
+            return await self.client(log_level=log_level).open(timeout_seconds)
+        if timeout_seconds is not None:
+            timeout_seconds += self.auth.wait_seconds
+        client = await self.client(log_level=log_level).open(timeout_seconds)
+        # the tokens came during the connect: its log (and its recording) mask them too
+        client.log.policy = client.log.policy.with_secrets(self.secrets())
+        if isinstance(client, RecordingClient):
+            client.recorder.policy = client.recorder.policy.with_secrets(self.secrets())
+        return client
 
 
 @dataclass(frozen=True)
@@ -352,7 +369,7 @@ def _in_flight(value: int | None) -> int | None:
 
 
 class _Factories:
-    """The ``mcp`` object: ``mcp.stdio(...)`` and ``mcp.http(...)``."""
+    """The ``mcp`` object: ``mcp.stdio(...)``, ``mcp.http(...)`` and ``mcp.oauth(...)``."""
 
     @staticmethod
     def stdio(
@@ -426,6 +443,14 @@ class _Factories:
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
         )
+
+    oauth = staticmethod(oauth)
+
+    @staticmethod
+    def oauth_logout(connection: HttpConnection) -> bool:
+        """Forget the OAuth tokens cached for this connection's server and client; whether there were any."""
+        settings = connection.auth if isinstance(connection.auth, OAuth) else OAuth()
+        return forget_tokens(connection.url, settings.client_id, token_dir=settings.token_dir)
 
     @staticmethod
     def replay(*, name: str, path: str | os.PathLike[str]) -> ReplayConnection:

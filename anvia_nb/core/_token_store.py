@@ -1,0 +1,120 @@
+"""OAuth tokens cached per server URL and client, in one file each, readable only by the user.
+
+The directory is ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth`` (made mode 0700); a file
+is written whole to a temporary name with mode 0600 and then renamed over the old one, so a
+reader never sees half a file and no other user can read it at any moment. A file holds the
+tokens, the absolute time the access token expires (``expires_in`` alone loses its meaning once
+the kernel restarts) and the client registration. Nothing here prints or logs a value.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+
+__all__ = ["OAUTH_DIR_ENV", "TokenFile", "oauth_dir", "token_path"]
+
+OAUTH_DIR_ENV = "ANVIA_NB_OAUTH_DIR"
+
+
+def oauth_dir() -> Path:
+    """Where token files live: ``$ANVIA_NB_OAUTH_DIR``, else ``~/.cache/anvia_nb/oauth``."""
+    configured = os.environ.get(OAUTH_DIR_ENV)
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "anvia_nb" / "oauth"
+
+
+def token_path(server_url: str, client_id: str | None, directory: Path | None = None) -> Path:
+    """The file for one server URL and one client (``None``: a dynamically registered client)."""
+    key = hashlib.sha256(f"{server_url}\n{client_id or ''}".encode()).hexdigest()[:32]
+    return (directory or oauth_dir()) / f"{key}.json"
+
+
+class TokenFile:
+    """The SDK's ``TokenStorage`` over one 0600 file; ``expires_at`` survives a kernel restart."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, data: dict[str, Any]) -> None:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.fchmod(descriptor, 0o600)  # the umask cannot widen it, an old file cannot keep its mode
+            with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                json.dump(data, file)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        os.replace(temporary, self.path)
+
+    def expires_at(self) -> float | None:
+        value = self._read().get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
+
+    def secrets(self) -> tuple[str, ...]:
+        """The access and refresh tokens and the client secret in the file (for masking)."""
+        data = self._read()
+        tokens, client = data.get("tokens") or {}, data.get("client") or {}
+        found = (tokens.get("access_token"), tokens.get("refresh_token"), client.get("client_secret"))
+        return tuple(value for value in found if isinstance(value, str) and value)
+
+    async def get_tokens(self) -> OAuthToken | None:
+        tokens = self._read().get("tokens")
+        return OAuthToken.model_validate(tokens) if isinstance(tokens, dict) else None
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        data = self._read()
+        data["tokens"] = tokens.model_dump(mode="json", exclude_none=True)
+        data["expires_at"] = time.time() + int(tokens.expires_in) if tokens.expires_in is not None else None
+        self._write(data)
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        client = self._read().get("client")
+        return OAuthClientInformationFull.model_validate(client) if isinstance(client, dict) else None
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        data = self._read()
+        data["client"] = client_info.model_dump(mode="json", exclude_none=True)
+        self._write(data)
+
+    def redirect_port(self) -> int:
+        """The loopback port of the stored registration's redirect URI (0: none)."""
+        client = self._read().get("client") or {}
+        for uri in client.get("redirect_uris") or ():
+            parts = urlsplit(str(uri))
+            if parts.hostname == "127.0.0.1" and parts.port:
+                return parts.port
+        return 0
+
+    def forget_client(self) -> None:
+        """Drop the stored registration (and the tokens issued to it)."""
+        data = self._read()
+        if data.pop("client", None) is not None:
+            data.pop("tokens", None)
+            data.pop("expires_at", None)
+            self._write(data)
+
+    def forget(self) -> bool:
+        """Remove the file; whether there was one."""
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            return False
+        return True
