@@ -1,0 +1,190 @@
+"""A small OAuth 2.1 authorization server and an OAuth-protected MCP server, on 127.0.0.1, in a
+thread of the test.
+
+One origin serves both: authorization-server metadata (RFC 8414), dynamic client registration
+(RFC 7591), ``/authorize`` (PKCE S256 required; it approves at once, as a person who clicks
+"Allow" would, and redirects with the code and state), ``/token`` (authorization code and
+refresh), protected-resource metadata (RFC 9728) and the demo MCP server at ``/mcp``, which
+answers 401 with ``WWW-Authenticate`` to a request without a valid bearer token.
+
+Attributes the tests change: ``deny`` (``/authorize`` redirects with ``error=access_denied``),
+``refresh_ok``, ``expires_in``, ``issuer`` (metadata naming another issuer than the one the
+resource names: hostile). Counters: ``registrations``, ``authorizations``, ``refreshes``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+import socket
+import threading
+from typing import Any
+from urllib.parse import urlencode
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+from support import wait_until
+
+from anvia_nb.demo_server.handlers import build_server
+
+SCOPE = "tools"
+PRE_REGISTERED = "anvia-test-client"
+
+
+class OAuthTestServer:
+    def __init__(self) -> None:
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        self.port = int(self._socket.getsockname()[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/mcp"
+        self.issuer = self.base
+        self.deny = False
+        self.refresh_ok = True
+        self.expires_in = 3600
+        self.registrations = 0
+        self.authorizations = 0
+        self.refreshes = 0
+        self.clients: dict[str, list[str]] = {PRE_REGISTERED: []}
+        self.codes: dict[str, dict[str, str]] = {}
+        self.access: set[str] = set()
+        self.refresh: set[str] = set()
+        self._mcp = build_server().streamable_http_app(host="127.0.0.1")
+        self._oauth = Starlette(
+            routes=[
+                Route("/.well-known/oauth-authorization-server", self._metadata),
+                Route("/.well-known/oauth-protected-resource/mcp", self._resource),
+                Route("/register", self._register, methods=["POST"]),
+                Route("/authorize", self._authorize),
+                Route("/token", self._token, methods=["POST"]),
+            ]
+        )
+        config = uvicorn.Config(self._app, log_level="warning", access_log=False, lifespan="on", interface="asgi3")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+
+    def start(self) -> OAuthTestServer:
+        self._thread.start()
+        wait_until(lambda: self._server.started or not self._thread.is_alive(), 30, "the OAuth test server")
+        if not self._server.started:
+            raise RuntimeError("the OAuth test server did not start")
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(30)
+        self._socket.close()
+
+    # -- the ASGI app ---------------------------------------------------------------------
+
+    async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._mcp(scope, receive, send)
+            return
+        if scope["type"] == "http" and scope["path"].startswith("/mcp"):
+            headers = dict(scope["headers"])
+            token = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+            if token not in self.access:
+                challenge = (
+                    f'Bearer resource_metadata="{self.base}/.well-known/oauth-protected-resource/mcp", scope="{SCOPE}"'
+                )
+                response = JSONResponse({"error": "invalid_token"}, 401, {"WWW-Authenticate": challenge})
+                await response(scope, receive, send)
+                return
+            app: ASGIApp = self._mcp
+        else:
+            app = self._oauth
+        await app(scope, receive, send)
+
+    async def _metadata(self, request: Request) -> Response:
+        return JSONResponse(
+            {
+                "issuer": self.issuer,
+                "authorization_endpoint": f"{self.base}/authorize",
+                "token_endpoint": f"{self.base}/token",
+                "registration_endpoint": f"{self.base}/register",
+                "response_types_supported": ["code"],
+                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["none"],
+                "scopes_supported": [SCOPE],
+            }
+        )
+
+    async def _resource(self, request: Request) -> Response:
+        return JSONResponse({"resource": self.url, "authorization_servers": [self.base], "scopes_supported": [SCOPE]})
+
+    async def _register(self, request: Request) -> Response:
+        body: dict[str, Any] = await request.json()
+        client_id = secrets.token_urlsafe(12)
+        self.clients[client_id] = [str(uri) for uri in body.get("redirect_uris") or []]
+        self.registrations += 1
+        return JSONResponse({**body, "client_id": client_id, "token_endpoint_auth_method": "none"}, status_code=201)
+
+    def _redirect_allowed(self, client_id: str, redirect_uri: str) -> bool:
+        if client_id not in self.clients:
+            return False
+        if client_id == PRE_REGISTERED:  # RFC 8252 7.3: a loopback redirect may use any port
+            return redirect_uri.startswith("http://127.0.0.1:")
+        return redirect_uri in self.clients[client_id]
+
+    async def _authorize(self, request: Request) -> Response:
+        query = request.query_params
+        redirect_uri, state = query.get("redirect_uri", ""), query.get("state", "")
+        if not self._redirect_allowed(query.get("client_id", ""), redirect_uri):
+            return JSONResponse({"error": "invalid_request"}, 400)
+        if query.get("code_challenge_method") != "S256" or not query.get("code_challenge"):
+            return JSONResponse({"error": "invalid_request", "error_description": "PKCE S256 required"}, 400)
+        if self.deny:
+            return RedirectResponse(f"{redirect_uri}?{urlencode({'error': 'access_denied', 'state': state})}", 302)
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = {
+            "client_id": query["client_id"],
+            "redirect_uri": redirect_uri,
+            "challenge": query["code_challenge"],
+        }
+        self.authorizations += 1
+        return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': state})}", 302)
+
+    def _tokens(self) -> Response:
+        access, refresh = "at-" + secrets.token_urlsafe(24), "rt-" + secrets.token_urlsafe(24)
+        self.access.add(access)
+        self.refresh.add(refresh)
+        return JSONResponse(
+            {
+                "access_token": access,
+                "token_type": "Bearer",
+                "expires_in": self.expires_in,
+                "refresh_token": refresh,
+                "scope": SCOPE,
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def _token(self, request: Request) -> Response:
+        form = await request.form()
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            issued = self.codes.pop(str(form.get("code")), None)
+            verifier = str(form.get("code_verifier", ""))
+            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+            if issued is None or issued["challenge"] != challenge or issued["redirect_uri"] != form.get("redirect_uri"):
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            return self._tokens()
+        if grant == "refresh_token":
+            old = str(form.get("refresh_token"))
+            if not self.refresh_ok or old not in self.refresh:
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            self.refresh.discard(old)
+            self.refreshes += 1
+            return self._tokens()
+        return JSONResponse({"error": "unsupported_grant_type"}, 400)
+
+    def revoke_all(self) -> None:
+        """Every access token stops working (as when they expire on the server's side)."""
+        self.access.clear()

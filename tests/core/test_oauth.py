@@ -1,0 +1,218 @@
+"""OAuth from Python against a local authorization server and an OAuth-protected demo server:
+``on_authorize`` drives the flow as a person would (follow the link, give back the redirect)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+from oauth_server import PRE_REGISTERED, OAuthTestServer
+
+from anvia_nb import connect_mcp, mcp
+from anvia_nb.core._token_store import token_path
+from anvia_nb.errors import (
+    AuthorizationDeniedError,
+    AuthorizationError,
+    AuthorizationRequiredError,
+    AuthorizationStateError,
+    ConnectError,
+    TokenExpiredError,
+)
+from anvia_nb.policy import ShowPolicy
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def oauth_server() -> Iterator[OAuthTestServer]:
+    server = OAuthTestServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def token_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "oauth"
+    monkeypatch.setenv("ANVIA_NB_OAUTH_DIR", str(directory))
+    return directory
+
+
+class Person:
+    """Follows the authorization link and gives back the URL the browser was redirected to."""
+
+    def __init__(self, change: dict[str, str] | None = None) -> None:
+        self.asked: list[str] = []
+        self.change = change or {}
+
+    def __call__(self, authorization_url: str) -> str:
+        self.asked.append(authorization_url)
+        answer = httpx2.get(authorization_url, follow_redirects=False)
+        assert answer.status_code == 302, answer.text
+        redirected = httpx2.URL(answer.headers["location"])
+        return str(redirected.copy_merge_params(self.change)) if self.change else str(redirected)
+
+
+def _file(server: OAuthTestServer, directory: Path, client_id: str | None = None) -> Path:
+    return token_path(server.url, client_id, directory)
+
+
+async def test_connect_call_cache_and_reuse_without_a_prompt(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    person = Person()
+    connection = mcp.http(name="secure", url=oauth_server.url, auth=mcp.oauth(on_authorize=person))
+    server = await connect_mcp(connection)
+    try:
+        assert await server.tool("add").call({"a": 2, "b": 3}) == "5"
+    finally:
+        await server.close()
+    assert len(person.asked) == 1
+    link = httpx2.URL(person.asked[0])
+    assert link.params["code_challenge_method"] == "S256" and link.params["scope"] == "tools"
+    assert link.params["resource"] == oauth_server.url
+    assert oauth_server.registrations == 1 and oauth_server.authorizations == 1
+
+    cached = _file(oauth_server, token_dir)
+    assert stat.S_IMODE(cached.stat().st_mode) == 0o600
+    assert stat.S_IMODE(token_dir.stat().st_mode) == 0o700
+    token = json.loads(cached.read_text())["tokens"]["access_token"]
+    assert token in oauth_server.access
+    assert token not in repr(connection) and token not in repr(connection.auth)
+
+    # a new kernel: same URL, nobody to ask; the cached token is used and nobody is prompted
+    again = await connect_mcp(mcp.http(name="secure", url=oauth_server.url, auth=mcp.oauth()))
+    try:
+        assert await again.tool("add").call({"a": 1, "b": 1}) == "2"
+    finally:
+        await again.close()
+    assert oauth_server.authorizations == 1 and oauth_server.registrations == 1
+
+
+async def test_a_token_about_to_expire_is_refreshed_before_it_is_sent(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    await (await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person())))).close()
+    cached = _file(oauth_server, token_dir)
+    data = json.loads(cached.read_text())
+    old = data["tokens"]["access_token"]
+    data["expires_at"] = 0  # the token expired while the kernel was down
+    cached.write_text(json.dumps(data))
+    oauth_server.revoke_all()
+
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth()))
+    try:
+        assert await server.tool("add").call({"a": 1, "b": 2}) == "3"
+    finally:
+        await server.close()
+    assert oauth_server.refreshes == 1 and oauth_server.authorizations == 1
+    assert json.loads(cached.read_text())["tokens"]["access_token"] not in (old, None)
+
+
+async def test_an_expired_token_that_cannot_refresh_says_so(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    await (await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person())))).close()
+    cached = _file(oauth_server, token_dir)
+    data = json.loads(cached.read_text())
+    data["expires_at"] = 0
+    cached.write_text(json.dumps(data))
+    oauth_server.revoke_all()
+    oauth_server.refresh_ok = False
+
+    with pytest.raises(TokenExpiredError, match=r"'s'.*expired and could not be refreshed.*--oauth"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth()))
+
+
+async def test_logout_forgets_the_tokens(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person()))
+    await (await connect_mcp(connection)).close()
+    assert _file(oauth_server, token_dir).exists()
+    assert mcp.oauth_logout(connection) is True
+    assert not _file(oauth_server, token_dir).exists()
+    assert mcp.oauth_logout(connection) is False
+    with pytest.raises(AuthorizationRequiredError, match="needs OAuth authorization.*--oauth"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth()))
+
+
+async def test_a_redirect_with_a_foreign_state_is_refused(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    person = Person(change={"state": "someone-elses-state"})
+    with pytest.raises(AuthorizationStateError, match="does not belong to this authorization") as caught:
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=person)))
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, ConnectError)
+    assert oauth_server.access == set()  # the code was never exchanged
+    assert "tokens" not in json.loads(_file(oauth_server, token_dir).read_text())
+
+
+async def test_a_denial_is_reported(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    oauth_server.deny = True
+    with pytest.raises(AuthorizationDeniedError, match=r"was denied \(access_denied\)"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person())))
+
+
+async def test_an_authorization_server_naming_another_issuer_is_refused(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    oauth_server.issuer = "http://127.0.0.2:9"  # the resource names the real origin; this metadata another
+    person = Person()
+    with pytest.raises(AuthorizationError, match="Authorizing with 's' failed.*issuer"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=person)))
+    assert person.asked == [] and oauth_server.registrations == 0
+
+
+async def test_a_plain_connect_to_a_protected_server_says_how_to_authorize(oauth_server: OAuthTestServer) -> None:
+    with pytest.raises(AuthorizationRequiredError, match=r"needs authorization \(HTTP 401\).*--oauth"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url))
+
+
+async def test_a_token_echoed_by_the_server_is_masked(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person())))
+    try:
+        token = json.loads(_file(oauth_server, token_dir).read_text())["tokens"]["access_token"]
+        outcome = await server.tool("echo").call_outcome({"message": f"I saw {token}"})
+    finally:
+        await server.close()
+    assert token in str(outcome.output)
+    shown = ShowPolicy().with_secrets(outcome.secrets).mask(str(outcome.output))
+    assert token not in shown and "I saw" in shown
+
+
+async def test_the_local_callback_completes_without_a_paste(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    followed: list[int] = []
+
+    def browser(authorization_url: str) -> None:  # a local browser: follows the redirect to the kernel
+        followed.append(httpx2.get(authorization_url, follow_redirects=True).status_code)
+
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=browser)))
+    try:
+        assert await server.tool("add").call({"a": 4, "b": 4}) == "8"
+    finally:
+        await server.close()
+    assert followed == [200]
+
+
+async def test_a_pre_registered_client_does_not_register(oauth_server: OAuthTestServer, token_dir: Path) -> None:
+    settings = mcp.oauth(client_id=PRE_REGISTERED, scopes=["tools"], on_authorize=Person())
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=settings))
+    await server.close()
+    assert oauth_server.registrations == 0 and oauth_server.authorizations == 1
+    assert _file(oauth_server, token_dir, PRE_REGISTERED).exists()
+    assert not _file(oauth_server, token_dir).exists()  # cached per client
+
+
+def test_token_files_are_not_readable_by_others_even_with_a_loose_umask(tmp_path: Path) -> None:
+    import anyio
+    from mcp.shared.auth import OAuthToken
+
+    from anvia_nb.core._token_store import TokenFile
+
+    old = os.umask(0)
+    try:
+        store = TokenFile(tmp_path / "d" / "t.json")
+        anyio.run(store.set_tokens, OAuthToken(access_token="a-long-access-token", expires_in=60))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    assert store.secrets() == ("a-long-access-token",)
