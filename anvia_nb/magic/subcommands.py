@@ -101,8 +101,31 @@ def _help_topics(words: list[str], _runtime: Runtime) -> list[str]:
     return [*TOPICS, *TABLE] if len(words) <= 1 else []
 
 
-def _connect(magics: McpMagics, command: p.ConnectCommand | p.ConfigConnectCommand) -> None:
+def _connect(magics: McpMagics, command: Any) -> Any:
+    from anvia_nb.magic import oauth
+
+    if isinstance(command, oauth.OAuthConnectCommand | oauth.OAuthRedirectCommand):
+        return oauth.run_connect(magics, command)
     magics.connect_command(command, "cell" if command.cell else "kernel")
+    return None
+
+
+def _parse_connect(rest: str, cell: str | None) -> Any:
+    from anvia_nb.magic import oauth
+
+    return oauth.parse_connect(rest, cell)
+
+
+def _parse_logout(rest: str, cell: str | None) -> Any:
+    from anvia_nb.magic import oauth
+
+    return oauth.parse_logout(rest, cell)
+
+
+def _logout(magics: McpMagics, command: Any) -> None:
+    from anvia_nb.magic import oauth
+
+    oauth.run_logout(magics, command)
 
 
 def _servers(magics: McpMagics, _command: p.ServersCommand) -> Any:
@@ -223,7 +246,7 @@ def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
         return []  # the server's own command line
     if len(words) > 1 and words[-2] in ("--env", "--secret-env"):
         return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
-    return list(p.CONNECT_OPTIONS)
+    return [*p.CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect"]
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -238,8 +261,10 @@ _ENTRIES = (
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
+            ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "authorize in your browser (OAuth)"),
+            ("connect NAME --oauth-redirect URL", "finish it with the URL the browser was redirected to"),
         ),
-        p.parse_connect, _connect, _complete_connect, takes_cell=True,
+        _parse_connect, _connect, _complete_connect, takes_cell=True,
     ),
     Subcommand(
         "servers",
@@ -305,6 +330,11 @@ _ENTRIES = (
         "close",
         (("close NAME ...  |  close --all", "close connections (their servers are stopped)"),),
         p.parse_close, _close, _names("--all"),
+    ),
+    Subcommand(
+        "logout",
+        (("logout NAME  |  logout --http URL [--client-id ID]", "forget the OAuth tokens cached for a server"),),
+        _parse_logout, _logout, _names("--http", "--client-id"),
     ),
     Subcommand(
         "help",
