@@ -219,7 +219,8 @@ class NotebookOAuthProvider(OAuthClientProvider):
                 client_id=self.settings.client_id,
                 client_secret=self.settings.client_secret,
                 redirect_uris=[self.redirect_uri],  # type: ignore[list-item]
-                token_endpoint_auth_method="client_secret_post" if self.settings.client_secret else "none",
+                # RFC 6749 2.3.1: every server that issues secrets takes HTTP Basic
+                token_endpoint_auth_method="client_secret_basic" if self.settings.client_secret else "none",
             )
         expires_at = self.store.expires_at()
         tokens = self.context.current_tokens
