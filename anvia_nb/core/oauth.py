@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import socket
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -45,6 +46,9 @@ from anvia_nb.errors import (
     InvalidValueError,
     TokenExpiredError,
 )
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
 
 __all__ = ["REFRESH_MARGIN_SECONDS", "OAuth", "OnAuthorize", "forget_tokens", "oauth"]
 
@@ -278,13 +282,19 @@ class NotebookOAuthProvider(OAuthClientProvider):
                     answer = await answer
             settle(answer if isinstance(answer, str) else None)
 
-        with anyio.move_on_after(self.settings.wait_seconds):
-            async with anyio.create_task_group() as group:
-                group.start_soon(ask)
-                if self._port:
-                    group.start_soon(self._listen, settle)
-                await done.wait()
-                group.cancel_scope.cancel()
+        try:
+            with anyio.move_on_after(self.settings.wait_seconds):
+                async with anyio.create_task_group() as group:
+                    group.start_soon(ask)
+                    if self._port:
+                        group.start_soon(self._listen, settle)
+                    await done.wait()
+                    group.cancel_scope.cancel()
+        except BaseExceptionGroup as group_error:  # on_authorize raised: its own error, not a group
+            first = group_error.exceptions[0]
+            if isinstance(first, Exception):
+                raise first from None
+            raise
         if not found:
             raise AuthorizationError(
                 f"Authorizing {self.server!r}: no redirected URL came back within {self.settings.wait_seconds:g} s; "

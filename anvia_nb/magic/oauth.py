@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.connections import HttpConnection, mcp
 from anvia_nb.core.oauth import OAuth, forget_tokens
-from anvia_nb.errors import CommandLineError, ConnectError, UnknownConnectionError
+from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
 
 if TYPE_CHECKING:
@@ -140,6 +140,11 @@ class _Pending:
         self._answer: asyncio.Future[str] | None = None
 
     async def ask(self, authorization_url: str) -> str:
+        if self.future is not None and self.future.done():  # a later re-authorization: no cell shows a link
+            name = self.connection.name
+            raise AuthorizationRequiredError(
+                f"{name!r} needs you to authorize again: run %mcp connect {name} --oauth --http URL.", name
+            )
         self._loop = asyncio.get_running_loop()
         self._answer = self._loop.create_future()
         self.authorization_url = authorization_url

@@ -216,3 +216,13 @@ def test_token_files_are_not_readable_by_others_even_with_a_loose_umask(tmp_path
         os.umask(old)
     assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
     assert store.secrets() == ("a-long-access-token",)
+
+
+async def test_an_on_authorize_that_raises_ends_the_connect_with_its_own_error(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    def closed(authorization_url: str) -> str:
+        raise AuthorizationDeniedError("the person closed the prompt", "s")
+
+    with pytest.raises(AuthorizationDeniedError, match="^the person closed the prompt$"):
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=closed)))
