@@ -34,8 +34,10 @@ from anvia_nb.core import limits
 from anvia_nb.core._answers import MARK
 from anvia_nb.core._http_limits import TOO_LARGE, bound_json_bodies
 from anvia_nb.core._sdk_capabilities import SamplingState, roots_callback, sampling_callback
+from anvia_nb.core._sdk_listen import start_listening
 from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
+from anvia_nb.core.trace import ProtocolTrace, traced_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
@@ -90,6 +92,8 @@ class SdkHandlers:
 
     elicitation: ElicitationHandler | None = None
     log: LogHandler | None = None
+    note: Callable[[str, str], None] | None = None
+    """``note(level, text)``: a note of anvia_nb's own in the connection's log."""
     notification: NotificationHandler | None = None
     unanswered_elicitations: int = 0
     log_level: str | None = None
@@ -97,6 +101,8 @@ class SdkHandlers:
     roots: tuple[str, ...] = ()
     """Absolute paths offered to the server as roots (none: the roots capability is not declared)."""
     sampling: SamplingState = field(default_factory=SamplingState)
+    trace: ProtocolTrace | None = None
+    """Where the JSON-RPC messages of a stdio or HTTP connection are recorded (``%mcp trace``)."""
 
 
 def _server_text(exc: MCPError) -> str:
@@ -271,6 +277,11 @@ class SdkSession:
         """What the server said it can do, as JSON with wire keys."""
         return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
 
+    @property
+    def server_capabilities(self) -> JsonObject:
+        capabilities = self._client.server_capabilities
+        return capabilities.model_dump(by_alias=True, mode="json", exclude_none=True) if capabilities else {}
+
     async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
         """Every page of tools/list, once."""
         tools: list[ToolInfo] = []
@@ -325,8 +336,8 @@ def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
         if handler is None:
             # Nobody can answer: cancel (the spec's "dismissed"), and say so where people look.
             handlers.unanswered_elicitations += 1
-            if handlers.log is not None:
-                handlers.log("warning", "anvia_nb", "the server asked for input and nothing could answer: cancelled")
+            if handlers.note is not None:
+                handlers.note("warning", "the server asked for input and nothing could answer: cancelled")
             return mcp_types.ElicitResult(action="cancel")
         try:
             answer = await handler(request)
@@ -381,6 +392,8 @@ async def open_sdk_session(
                 http.event_hooks = {"request": [], "response": [remember_status, bound_json_bodies(largest)]}
                 http = await stack.enter_async_context(http)
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
+            if handlers.trace is not None and not isinstance(launch, MemoryLaunch):
+                transport = traced_transport(transport, handlers.trace)
             client = Client(
                 transport,
                 mode="auto",
@@ -396,6 +409,7 @@ async def open_sdk_session(
             )
             await stack.enter_async_context(client)
             await _ask_for_logs(client, handlers.log_level)
+            await start_listening(stack, client, handlers.notification, handlers.note)
         except Exception as exc:
             cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
             authorized = not isinstance(launch, HttpLaunch) or launch.auth is not None

@@ -27,6 +27,7 @@ from anvia_nb.core._sdk_tasks import TaskWatch, watched
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.sampling import SamplingHandler
+from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
@@ -61,8 +62,16 @@ class McpClient:
         self.launch = launch
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
+        self.trace = ProtocolTrace(name, secrets=self.log.policy.secrets)
+        """The JSON-RPC messages of this connection (stdio and HTTP; an in-memory one has no wire)."""
+        self._notification_listeners: list[Callable[[str], None]] = []
         self._handlers = SdkHandlers(
-            log=self.log.add, notification=self._on_notification, log_level=log_level, roots=tuple(roots)
+            log=self.log.add,
+            note=self.log.note,
+            notification=self._on_notification,
+            log_level=log_level,
+            trace=self.trace,
+            roots=tuple(roots),
         )
         self._session: SdkSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -301,12 +310,28 @@ class McpClient:
     def record_unanswered_elicitation(self, reason: str) -> None:
         """A handler that had to cancel a request says why (shown by ``%mcp log``)."""
         self._handlers.unanswered_elicitations += 1
-        self.log.add("warning", "anvia_nb", f"the server asked for input: cancelled, {reason}")
+        self.log.note("warning", f"the server asked for input: cancelled, {reason}")
 
     # -- server-initiated traffic ------------------------------------------------------------
 
     def _on_notification(self, method: str) -> None:
         self.notifications[method] += 1
+        for listener in list(self._notification_listeners):
+            try:
+                listener(method)
+            except Exception as exc:  # a listener's trouble must never break the session
+                self.log.note("warning", f"handling {method} failed: {type(exc).__name__}: {exc}")
+
+    def on_notification(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(method)`` on the session's loop for each notification the server sends
+        (``notifications/tools/list_changed``...), also for the change events of a 2026-07-28
+        ``subscriptions/listen`` stream. It must not block: schedule work, do not await it."""
+        self._notification_listeners.append(listener)
+
+    @property
+    def server_capabilities(self) -> JsonObject:
+        """What the server said it can do (wire keys), ``{}`` before the handshake."""
+        return self._live_session().server_capabilities
 
     # -- loops -------------------------------------------------------------------------------
 

@@ -24,10 +24,13 @@ from typing import Any
 from anvia_nb.core.types import bounded_json
 from anvia_nb.policy import ShowPolicy
 
-__all__ = ["LOG_LEVELS", "LogEntry", "ServerLog"]
+__all__ = ["CLIENT_LOGGER", "LOG_LEVELS", "LogEntry", "LogRow", "ServerLog"]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 """MCP's log levels (RFC 5424), least severe first."""
+
+CLIENT_LOGGER = "anvia_nb"
+"""The logger name of anvia_nb's own notes in a connection's log (their source is ``client``)."""
 
 _MAX_ENTRIES = 500
 _TAIL_LINES = 20
@@ -47,12 +50,29 @@ class LogEntry:
     level: str
     logger: str | None
     data: Any
+    source: str = "server log"
+    """``"server log"`` (``notifications/message``) or ``"client"`` (anvia_nb's notes, the SDK's records)."""
+    stderr_offset: int | None = None
+    """How much the server had written to stderr when this arrived: places it among stderr lines."""
 
     def text(self) -> str:
         """``12:00:01 warning db: text``, unmasked (callers mask)."""
         body = self.data if isinstance(self.data, str) else json.dumps(self.data, ensure_ascii=False, default=str)
         source = f" {self.logger}" if self.logger else ""
         return f"{time.strftime('%H:%M:%S', time.localtime(self.time))} {self.level}{source}: {body}"
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One line of ``%mcp log``: a stderr line, a server's log message or a note of the client."""
+
+    time: float | None
+    """When it arrived; ``None`` for a stderr line (the server writes it to a file, untimed)."""
+    source: str
+    """``"stderr"``, ``"server log"`` or ``"client"``."""
+    level: str | None
+    logger: str | None
+    text: str
 
 
 class ServerLog:
@@ -86,12 +106,26 @@ class ServerLog:
     def add(self, level: str, logger: str | None, data: Any) -> None:
         """One log message; long strings, lists and objects in it are cut (see ``bounded_json``)."""
         source = logger if logger is None else str(logger)[:_TAIL_LINE_CHARS]
-        self.entries.append(LogEntry(time.time(), str(level)[:20], source, bounded_json(data)))
+        entry = LogEntry(time.time(), str(level)[:20], source, bounded_json(data), "server log", self._stderr_size())
+        self.entries.append(entry)
+
+    def note(self, level: str, text: str) -> None:
+        """A note of anvia_nb's own about this connection (its source is ``client``)."""
+        self.entries.append(LogEntry(time.time(), level, CLIENT_LOGGER, text, "client", self._stderr_size()))
 
     def add_sdk(self, level: str, logger: str, text: str) -> None:
         """One record of the SDK's own logging about this connection: masked, one line, cut, counted."""
         self.sdk_records += 1
-        self.entries.append(LogEntry(time.time(), level, f"sdk {logger}", self.policy.line(text, _SDK_LINE_CHARS)))
+        text = self.policy.line(text, _SDK_LINE_CHARS)
+        self.entries.append(LogEntry(time.time(), level, f"sdk {logger}", text, "client", self._stderr_size()))
+
+    def _stderr_size(self) -> int | None:
+        if self.stderr_path is None:
+            return None
+        try:
+            return os.path.getsize(self.stderr_path)
+        except OSError:
+            return None
 
     def stderr_text(self, max_chars: int = 20_000) -> str:
         """The last ``max_chars`` characters of stderr, masked; ``""`` without a file."""
@@ -112,6 +146,36 @@ class ServerLog:
     def message_lines(self, count: int) -> list[str]:
         """The last ``count`` log messages as text, masked (not yet made visible or cut)."""
         return [self.policy.mask(entry.text()) for entry in list(self.entries)[-count:]]
+
+    def rows(self, count: int, max_chars: int = 20_000) -> list[LogRow]:
+        """The last ``count`` lines of stderr and log messages, merged in the order they were
+        written as far as it is known (a stderr line written before a message arrived comes
+        before it), masked (not yet made visible or cut)."""
+        stderr: list[tuple[int, str]] = []
+        path = self.stderr_path
+        if path and os.path.exists(path):
+            with open(path, "rb") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                start = max(0, size - max_chars * 4)
+                handle.seek(start)
+                data = handle.read()
+            offset = start
+            for raw in data.split(b"\n"):
+                line = raw.decode("utf-8", errors="replace")
+                if line.strip() and not (offset == start and start > 0):  # the first piece may be half a line
+                    stderr.append((offset + len(raw), self.policy.mask(line)))
+                offset += len(raw) + 1
+        merged: list[tuple[int, int, LogRow]] = []
+        for entry in list(self.entries):
+            data = entry.data
+            body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, default=str)
+            where = entry.stderr_offset if entry.stderr_offset is not None else 0
+            row = LogRow(entry.time, entry.source, entry.level, entry.logger, self.policy.mask(body))
+            merged.append((where, 1, row))
+        merged.extend((end, 0, LogRow(None, "stderr", None, None, line)) for end, line in stderr)
+        # A line that ended at or before the size seen when a message arrived was written before it.
+        merged.sort(key=lambda item: (item[0], item[1]))
+        return [row for _, _, row in merged][-count:] if count > 0 else []
 
     def remove(self) -> None:
         """Delete the stderr file, unless it is to be kept; idempotent."""

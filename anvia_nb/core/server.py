@@ -19,12 +19,15 @@ from typing import Any
 
 from anvia_nb.core import features, limits
 from anvia_nb.core._sdk_tasks import TaskWatch
+from anvia_nb.core.changes import ListWatch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.connections import McpConnection
+from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.readings import PromptResult, ResourceRead
 from anvia_nb.core.schema import argument_problems, output_problems, warm_up
 from anvia_nb.core.tasks import BackgroundCall, start_call
+from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
     AnviaError,
@@ -145,6 +148,8 @@ class Tool:
             if on_progress is not None:
                 await on_progress(progress, total, message)
 
+        trace = self._server.client.trace
+        first_message = trace.recorded + 1
         started_at = datetime.now(timezone.utc)
         start = time.perf_counter()
         raw: JsonObject | None = None
@@ -193,6 +198,7 @@ class Tool:
             progress=tuple(received),
             progress_count=count,
             origin=self._server.client.origin,
+            trace_span=(first_message, trace.recorded) if trace.recorded >= first_message else None,
         )
 
     def start(
@@ -272,6 +278,8 @@ class McpServer:
         """The last ``resources``, ``resourceTemplates`` and ``prompts`` listings read."""
         self.offered_links: set[str] = set()
         """URIs of the resource links its results offered (reading one is on request)."""
+        self.changes = ListWatch(self)
+        """Re-lists the tools when the server says they changed, and keeps what changed (core/changes.py)."""
 
     @property
     def name(self) -> str:
@@ -288,6 +296,29 @@ class McpServer:
     def __repr__(self) -> str:
         state = "open" if self.is_open else "closed"
         return f"<McpServer {self.name!r} {self.connection.transport} {state}, {len(self.tools)} tools>"
+
+    @property
+    def trace(self) -> ProtocolTrace:
+        """The JSON-RPC messages of this connection, bounded and masked: ``server.trace.entries()``."""
+        return self.client.trace
+
+    @property
+    def log(self) -> ServerLog:
+        """The server's log messages and stderr, with anvia_nb's own notes: ``server.log.rows()``."""
+        return self.client.log
+
+    def replace_tools(self, tools: list[ToolInfo]) -> None:
+        """Adopt a new listing (after ``tools/list_changed``); a tool listed before keeps its object."""
+        known = {tool.name: tool for tool in self.tools}
+        adopted = []
+        for info in tools:
+            tool = known.get(info.name)
+            if tool is None:
+                tool = Tool(info, self)
+            else:
+                tool.info = info
+            adopted.append(tool)
+        self.tools = adopted
 
     def tool(self, name: str) -> Tool:
         """The tool called ``name``; the error lists the closest names."""

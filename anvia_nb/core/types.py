@@ -119,6 +119,9 @@ class CallOutcome:
     its JSON is at most :data:`SEEN_CHARS`), so a test can be written from the history."""
     output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
     """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
+    trace_span: tuple[int, int] | None = None
+    """The first and last message numbers of the connection's protocol trace during the call
+    (see :func:`anvia_nb.core.trace.call_entries`); ``None`` for a connection without a trace."""
 
     @property
     def output_chars(self) -> int | None:

@@ -18,6 +18,7 @@ from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._history import parse_history
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
+from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
 
 if TYPE_CHECKING:
     from anvia_nb.magic.magics import McpMagics
@@ -136,10 +137,13 @@ def _servers(magics: McpMagics, _command: p.ServersCommand) -> Any:
 
 
 def _tools(magics: McpMagics, command: p.ToolsCommand) -> Any:
+    from anvia_nb.magic._changes import note_tool_changes
     from anvia_nb.magic.tables import tools_frame
 
     runtime = magics.runtime
-    return tools_frame([runtime.server(name) for name in command.names or runtime.names()], magics.show_policy())
+    servers = [runtime.server(name) for name in command.names or runtime.names()]
+    note_tool_changes(runtime, servers, magics.show_policy())
+    return tools_frame(servers, magics.show_policy())
 
 
 def _call(magics: McpMagics, command: p.CallCommand) -> Any:
@@ -164,11 +168,14 @@ def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
     return run_history(magics, command)
 
 
-def _log(magics: McpMagics, command: p.LogCommand) -> None:
-    from anvia_nb.magic._logs import log_text
+def _log(magics: McpMagics, command: p.LogCommand) -> Any:
+    from anvia_nb.magic.exchange import log_frame
 
-    log = magics.runtime.log(command.name)
-    print(log_text(log, command.lines, magics.show_policy()))
+    return log_frame(magics.runtime.log(command.name), command.lines, magics.show_policy())
+
+
+def _trace(magics: McpMagics, command: TraceCommand) -> Any:
+    return run_trace(magics, command)
 
 
 def _close(magics: McpMagics, command: p.CloseCommand) -> None:
@@ -322,8 +329,16 @@ _ENTRIES = (
     ),
     Subcommand(
         "log",
-        (("log NAME [--lines N]", "the server's stderr tail and log messages (masked)"),),
+        (("log NAME [--lines N]", "DataFrame of the server's stderr, log messages and anvia_nb's notes (masked)"),),
         p.parse_log, _log, _names("--lines"),
+    ),
+    Subcommand(
+        "trace",
+        (
+            ("trace NAME [--last N]", "DataFrame of the JSON-RPC messages (masked):  t.message(n) is one as JSON"),
+            ("trace NAME --call N", "the messages of call N of %mcp history (-1: the last call)"),
+        ),
+        parse_trace, _trace, _names(*TRACE_OPTIONS),
     ),
     Subcommand(
         "close",

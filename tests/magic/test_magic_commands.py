@@ -156,21 +156,19 @@ def test_hide_server_errors_keeps_server_text_out_of_history_and_rendering(ip: I
     assert "internal-path" in str(view.error)
 
 
-def test_log_shows_the_servers_stderr_tail(ip: InteractiveShell, demo: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_log_is_a_frame_of_the_servers_stderr_and_log_messages(ip: InteractiveShell, demo: str) -> None:
     run(ip, "call demo.slow steps=50 delay_seconds=0.05 --timeout 0.2")  # the server logs the cancellation
-    capsys.readouterr()
-    run(ip, "log demo --lines 5")
-    out = capsys.readouterr().out
-    assert out.startswith("── demo: stderr")
-    assert len(out.strip().splitlines()) <= 1 + 5 + 1 + 5
+    frame = run(ip, "log demo --lines 5")
+    assert list(frame.columns) == ["time", "source", "level", "logger", "text"]
+    assert len(frame) <= 5
+    assert any("slow cancelled" in text for text in frame["text"])
+    assert set(frame["source"]) <= {"stderr", "server log", "client"}
 
 
-def test_log_of_an_http_connection_says_there_is_no_stderr(
-    ip: InteractiveShell, demo_http_url: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_log_of_an_http_connection_has_no_stderr_rows(ip: InteractiveShell, demo_http_url: str) -> None:
     run(ip, f"connect web --http {demo_http_url}")
-    run(ip, "log web")
-    assert "no stderr (http connection)" in capsys.readouterr().out
+    run(ip, "call web.echo message=hi")
+    assert "stderr" not in set(run(ip, "log web")["source"])
 
 
 def test_close_names_or_all_and_unknown_names_are_usage_errors(ip: InteractiveShell, demo_http_url: str) -> None:

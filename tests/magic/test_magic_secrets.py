@@ -41,8 +41,7 @@ def test_env_secrets_are_masked_even_when_the_server_echoes_them(
     plain = run(ip, "call sec.env_value name=LOG_LEVEL")
     run(ip, f"call sec.echo message={TOKEN}")
     shown = _everything_shown(ip) + connect_out + str(echoed._repr_mimebundle_()) + str(marked._repr_mimebundle_())
-    run(ip, "log sec")
-    shown += capsys.readouterr().out
+    shown += run(ip, "log sec").to_string() + capsys.readouterr().out
     assert TOKEN not in shown and MARKED not in shown
     assert "••••••" in str(echoed._repr_mimebundle_())
     assert "debug" in str(plain._repr_mimebundle_())  # a log level is not a secret
@@ -75,8 +74,8 @@ def test_a_named_kernel_variable_reaches_the_server_and_is_masked(
     echoed = run(ip, "call kv.env_value name=ANVIA_TEST_PLAIN_NAME")
     assert echoed.output == KERNEL_VALUE  # the server got the kernel's own value
     run(ip, f"call kv.echo message={KERNEL_VALUE}")
-    run(ip, "log kv")
-    shown = _everything_shown(ip) + str(echoed._repr_mimebundle_()) + capsys.readouterr().out + repr(echoed)
+    logged = run(ip, "log kv").to_string()
+    shown = _everything_shown(ip) + str(echoed._repr_mimebundle_()) + capsys.readouterr().out + repr(echoed) + logged
     assert KERNEL_VALUE not in shown
     assert "••••••" in str(echoed._repr_mimebundle_())
 

@@ -1,0 +1,409 @@
+"""The protocol exchange of one connection: every JSON-RPC message sent and received, bounded.
+
+A :class:`ProtocolTrace` is a ring buffer of :class:`TraceEntry` values, filled at the transport
+(:func:`traced`, wrapped around the read and write streams a transport yields to the SDK), so
+what it holds is what went over the wire, in order. It is bounded three ways: at most
+``max_messages`` entries, at most ``max_total_chars`` characters of JSON in all (the oldest
+entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
+``max_message_chars`` is kept as a summary (its method, id and size, and the head of its JSON),
+counted in :attr:`ProtocolTrace.truncated`. The JSON kept is masked with the connection's secrets
+when it is recorded, so a token a server echoes never sits in the buffer.
+
+Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic from
+:meth:`ProtocolTrace.entries`.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import itertools
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from anvia_nb.policy import ShowPolicy
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGES",
+    "DEFAULT_MAX_MESSAGE_CHARS",
+    "DEFAULT_MAX_TOTAL_CHARS",
+    "ProtocolTrace",
+    "TraceEntry",
+    "call_entries",
+    "traced",
+    "traced_transport",
+]
+
+DEFAULT_MAX_MESSAGES = 2_000
+DEFAULT_MAX_MESSAGE_CHARS = 64_000
+DEFAULT_MAX_TOTAL_CHARS = 8_000_000
+_SUMMARY_CHARS = 160
+_HEAD_CHARS = 2_000
+_PENDING_IDS = 10_000
+
+Direction = Literal["sent", "received"]
+Kind = Literal["request", "notification", "result", "error"]
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One JSON-RPC message as it went over the wire (masked; maybe cut, see ``truncated``)."""
+
+    seq: int
+    """Its number in the connection's exchange, from 1; gaps are entries dropped from the buffer."""
+    time: float
+    direction: Direction
+    """``"sent"`` by this client, ``"received"`` from the server."""
+    kind: Kind
+    method: str | None
+    """The method; for a result or an error, the method of the request it answers (when known)."""
+    id: str | int | None
+    size: int
+    """Characters of the message's JSON as sent or received."""
+    summary: str
+    """A short line: what a person reads first (masked, not yet made visible or cut for display)."""
+    json: str
+    """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
+    truncated: bool = False
+    refers_to: str | int | None = None
+    """The request id a notification refers to (a progress token, a cancelled request's id)."""
+    target: str | None = None
+    """What a request is about: the tool or prompt name, the resource URI (unmasked; display masks)."""
+
+    def message(self) -> Any:
+        """The message as a JSON value (for a truncated one, its summary object)."""
+        return json.loads(self.json)
+
+    @property
+    def arrow(self) -> str:
+        return "→" if self.direction == "sent" else "←"
+
+
+class ProtocolTrace:
+    """A connection's JSON-RPC messages, oldest first, bounded; safe to read from any thread."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        secrets: Iterable[str] = (),
+        max_messages: int = DEFAULT_MAX_MESSAGES,
+        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
+        max_total_chars: int = DEFAULT_MAX_TOTAL_CHARS,
+    ) -> None:
+        self.name = name
+        self.policy = ShowPolicy().with_secrets(secrets)
+        self.max_messages = max(1, max_messages)
+        self.max_message_chars = max(_HEAD_CHARS, max_message_chars)
+        self.max_total_chars = max(self.max_message_chars, max_total_chars)
+        self._entries: collections.deque[TraceEntry] = collections.deque()
+        self._chars = 0
+        self._seq = itertools.count(1)
+        self._methods: collections.OrderedDict[tuple[Direction, str | int], str] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.recorded = 0
+        """Messages seen in all, kept or not."""
+        self.dropped = 0
+        """Entries let go from the front of the buffer (too many, or too many characters)."""
+        self.truncated = 0
+        """Messages larger than ``max_message_chars``, kept as a summary."""
+
+    @property
+    def kept_chars(self) -> int:
+        """Characters of JSON the buffer holds now (at most ``max_total_chars``)."""
+        return self._chars
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entries(self, last: int | None = None) -> list[TraceEntry]:
+        """A snapshot of the kept entries, oldest first; the last ``last`` of them when given."""
+        with self._lock:
+            kept = list(self._entries)
+        return kept if last is None else kept[-last:] if last > 0 else []
+
+    def entry(self, seq: int) -> TraceEntry | None:
+        """The entry numbered ``seq``, or ``None`` when it was dropped (or never was)."""
+        for found in self.entries():
+            if found.seq == seq:
+                return found
+        return None
+
+    @property
+    def last_seq(self) -> int:
+        with self._lock:
+            return self._entries[-1].seq if self._entries else 0
+
+    def clear(self) -> None:
+        """Forget every entry (the counts stay)."""
+        with self._lock:
+            self.dropped += len(self._entries)
+            self._entries.clear()
+            self._chars = 0
+
+    # -- recording ---------------------------------------------------------------------------
+
+    def record(self, direction: Direction, message: Any) -> TraceEntry:
+        """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict)."""
+        if hasattr(message, "model_dump_json"):
+            text = message.model_dump_json(by_alias=True, exclude_unset=True)
+            fields: dict[str, Any] = {
+                "id": getattr(message, "id", None),
+                "method": getattr(message, "method", None),
+                "params": getattr(message, "params", None),
+                "result": getattr(message, "result", None),
+                "error": getattr(message, "error", None),
+            }
+            error: Any = fields["error"]
+            if hasattr(error, "model_dump"):
+                fields["error"] = error.model_dump(by_alias=True, exclude_none=True)
+        else:
+            text = json.dumps(message, ensure_ascii=False, default=str)
+            fields = dict(message) if isinstance(message, dict) else {}
+        return self._add(direction, text, fields)
+
+    def _add(self, direction: Direction, text: str, fields: dict[str, Any]) -> TraceEntry:
+        ident = fields.get("id")
+        ident = ident if isinstance(ident, str | int) and not isinstance(ident, bool) else None
+        method = fields.get("method") if isinstance(fields.get("method"), str) else None
+        kind: Kind
+        if method is not None:
+            kind = "request" if ident is not None else "notification"
+        else:
+            kind = "error" if fields.get("error") is not None else "result"
+        with self._lock:
+            if kind == "request" and ident is not None:
+                self._methods[(direction, ident)] = str(method)
+                while len(self._methods) > _PENDING_IDS:
+                    self._methods.popitem(last=False)
+            elif kind in ("result", "error") and ident is not None:
+                asker: Direction = "received" if direction == "sent" else "sent"
+                method = self._methods.pop((asker, ident), None)
+        params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
+        summary = self.policy.mask(_summary(kind, method, params or {}, fields))[:_SUMMARY_CHARS * 2]
+        size = len(text)
+        truncated = size > self.max_message_chars
+        if truncated:
+            head, _ = self.policy.head(text, _HEAD_CHARS)
+            kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
+            stored = json.dumps(kept, ensure_ascii=False)
+        else:
+            stored = self.policy.mask(text)
+        entry = TraceEntry(
+            seq=0,
+            time=time.time(),
+            direction=direction,
+            kind=kind,
+            method=method,
+            id=ident,
+            size=size,
+            summary=summary,
+            json=stored,
+            truncated=truncated,
+            refers_to=_refers_to(method, params or {}) if kind == "notification" else None,
+            target=_target(params or {}) if kind == "request" else None,
+        )
+        with self._lock:
+            entry = _with_seq(entry, next(self._seq))
+            self.recorded += 1
+            self.truncated += truncated
+            self._entries.append(entry)
+            self._chars += len(entry.json)
+            while len(self._entries) > self.max_messages or (
+                self._chars > self.max_total_chars and len(self._entries) > 1
+            ):
+                gone = self._entries.popleft()
+                self._chars -= len(gone.json)
+                self.dropped += 1
+        return entry
+
+
+def _with_seq(entry: TraceEntry, seq: int) -> TraceEntry:
+    return dataclasses.replace(entry, seq=seq)
+
+
+def _compact(value: Any, limit: int = 100) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _summary(kind: Kind, method: str | None, params: dict[str, Any], fields: dict[str, Any]) -> str:
+    """One line saying what the message is: ``tools/call echo {"message":"hi"}``, ``progress 3/5``."""
+    if kind == "request":
+        if method == "tools/call":
+            extra = " (with input responses)" if params.get("inputResponses") else ""
+            return f"tools/call {params.get('name')} {_compact(params.get('arguments') or {})}{extra}"
+        shown = {k: v for k, v in params.items() if k != "_meta"}
+        return f"{method} {_compact(shown)}" if shown else str(method)
+    if kind == "notification":
+        if method == "notifications/progress":
+            total = params.get("total")
+            said = f" {params['message']}" if isinstance(params.get("message"), str) else ""
+            return f"progress {params.get('progress')}{'' if total is None else f'/{total}'}{said}"
+        if method == "notifications/message":
+            logger = f" {params['logger']}" if isinstance(params.get("logger"), str) else ""
+            data = params.get("data")
+            return f"log {params.get('level')}{logger}: {data if isinstance(data, str) else _compact(data)}"
+        if method == "notifications/cancelled":
+            reason = f": {params['reason']}" if isinstance(params.get("reason"), str) else ""
+            return f"cancelled request {params.get('requestId')}{reason}"
+        shown = {k: v for k, v in params.items() if k != "_meta"}
+        return f"{method} {_compact(shown)}" if shown else str(method)
+    if kind == "error":
+        error = fields.get("error")
+        error = error if isinstance(error, dict) else {}
+        return f"error {error.get('code')}: {error.get('message')}"
+    return _result_summary(method, fields.get("result"))
+
+
+def _result_summary(method: str | None, result: Any) -> str:
+    if not isinstance(result, dict):
+        return "result"
+    if result.get("resultType") == "input_required" or "inputRequests" in result:
+        asks = result.get("inputRequests")
+        return f"input required: {', '.join(map(str, asks)) if isinstance(asks, dict) else '?'}"
+    if method == "tools/call":
+        found = result.get("content")
+        content: list[Any] = found if isinstance(found, list) else []
+        kinds = collections.Counter(str(i.get("type")) for i in content if isinstance(i, dict))
+        parts = [f"{n} {k}" if n > 1 else k for k, n in kinds.items()]
+        error = " isError" if result.get("isError") is True else ""
+        structured = " +structuredContent" if "structuredContent" in result else ""
+        return f"result{error}: {', '.join(parts) or 'no content'}{structured}"
+    for key in ("tools", "resources", "resourceTemplates", "prompts"):
+        if isinstance(result.get(key), list):
+            more = " (more pages)" if result.get("nextCursor") else ""
+            return f"result: {len(result[key])} {key}{more}"
+    if "protocolVersion" in result or "serverInfo" in result:
+        said = result.get("serverInfo")
+        info: dict[str, Any] = said if isinstance(said, dict) else {}
+        version = result.get("protocolVersion", "?")
+        return f"result: {info.get('name', '?')} {info.get('version', '')} protocol {version}"
+    keys = [k for k in result if k != "_meta"]
+    return f"result: {', '.join(keys)}" if keys else "result (empty)"
+
+
+def _target(params: dict[str, Any]) -> str | None:
+    for key in ("name", "uri"):
+        if isinstance(params.get(key), str):
+            return str(params[key])[:1000]
+    return None
+
+
+def _refers_to(method: str | None, params: dict[str, Any]) -> str | int | None:
+    if method == "notifications/progress":
+        found = params.get("progressToken")
+    elif method == "notifications/cancelled":
+        found = params.get("requestId")
+    else:
+        return None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
+
+
+def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
+    """The messages one ``tools/call`` of ``tool`` made between entries ``first`` and ``last``
+    (inclusive): its requests (each round of input_required is a request of its own), their
+    progress, cancellation and answers, and what the server asked of the client meanwhile."""
+    window = [e for e in entries if first <= e.seq <= last]
+    asked: set[str | int] = set()
+    for entry in window:
+        if entry.kind != "request" or entry.id is None:
+            continue
+        if entry.direction == "received" or (entry.method == "tools/call" and entry.target == tool):
+            asked.add(entry.id)  # the call's rounds, and the server's own requests meanwhile (elicitation)
+    tokens = {str(i) for i in asked}
+    picked: list[TraceEntry] = []
+    for entry in window:
+        if (entry.id is not None and entry.id in asked) or (
+            entry.refers_to is not None and str(entry.refers_to) in tokens
+        ):
+            picked.append(entry)
+    return picked
+
+
+def traced(trace: ProtocolTrace, read_stream: Any, write_stream: Any) -> tuple[Any, Any]:
+    """The two streams of a transport, recording every message that passes through them."""
+    return _TracedRead(read_stream, trace), _TracedWrite(write_stream, trace)
+
+
+@contextlib.asynccontextmanager
+async def traced_transport(transport: Any, trace: ProtocolTrace) -> AsyncIterator[tuple[Any, Any]]:
+    """A transport (an async context manager yielding read and write streams) whose messages are traced."""
+    async with transport as (read_stream, write_stream):
+        yield traced(trace, read_stream, write_stream)
+
+
+def _record(trace: ProtocolTrace, direction: Direction, item: Any) -> None:
+    message = getattr(item, "message", None)
+    if message is None:
+        return  # an exception passed up the read stream: not a message
+    try:
+        trace.record(direction, message)
+    except Exception:  # the trace must never break the connection it watches
+        trace.dropped += 1
+
+
+class _TracedRead:
+    """A read stream (``SessionMessage | Exception`` items) that records each message it yields."""
+
+    def __init__(self, inner: Any, trace: ProtocolTrace) -> None:
+        self._inner = inner
+        self._trace = trace
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)  # last_context and other transport extras
+
+    async def receive(self) -> Any:
+        item = await self._inner.receive()
+        _record(self._trace, "received", item)
+        return item
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _TracedRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        item = await self._inner.__anext__()
+        _record(self._trace, "received", item)
+        return item
+
+    async def __aenter__(self) -> _TracedRead:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._inner.__aexit__(*exc)
+        return result
+
+
+class _TracedWrite:
+    """A write stream that records each message before sending it."""
+
+    def __init__(self, inner: Any, trace: ProtocolTrace) -> None:
+        self._inner = inner
+        self._trace = trace
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def send(self, item: Any, /) -> None:
+        _record(self._trace, "sent", item)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _TracedWrite:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._inner.__aexit__(*exc)
+        return result

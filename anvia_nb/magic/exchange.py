@@ -1,0 +1,110 @@
+"""The DataFrames of ``%mcp log`` and ``%mcp trace``: what a server said, and what went over the wire.
+
+``%mcp log NAME`` merges a connection's stderr, its log messages (``notifications/message``) and
+anvia_nb's own notes into one frame (time, source, level, logger, text). ``%mcp trace NAME`` is
+the JSON-RPC exchange (time, direction, kind, method, id, size, summary), indexed by message
+number; ``t.message(n)`` gives message ``n`` as a JSON value, masked. Every string is the
+:class:`~anvia_nb.policy.ShowPolicy`'s (masked, control characters made visible, cut), and each
+frame is a :class:`~anvia_nb.magic.tables.ServerFrame`, whose HTML MathJax leaves alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from anvia_nb.core.logs import LogRow, ServerLog
+from anvia_nb.core.trace import ProtocolTrace, TraceEntry
+from anvia_nb.errors import InvalidValueError
+from anvia_nb.magic.tables import ServerFrame
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
+
+__all__ = ["LOG_COLUMNS", "TRACE_COLUMNS", "TraceFrame", "log_frame", "trace_frame"]
+
+LOG_COLUMNS = ["time", "source", "level", "logger", "text"]
+TRACE_COLUMNS = ["time", "direction", "kind", "method", "id", "size", "summary"]
+
+
+def _time(value: float | None) -> Any:
+    return None if value is None else pd.Timestamp(value, unit="s", tz="UTC")
+
+
+def log_frame(log: ServerLog, lines: int, policy: ShowPolicy | None = None) -> pd.DataFrame:
+    """The last ``lines`` rows of a connection's stderr and log messages, in the order written."""
+    shown = (policy or ShowPolicy()).with_secrets(log.policy.secrets)
+    if shown.hides():
+        rows: Sequence[LogRow] = [LogRow(time.time(), "client", None, None, f"{log.name}: {HIDDEN_SERVER_ERROR}")]
+    else:
+        rows = log.rows(lines, shown.limits.log_chars)
+    frame: pd.DataFrame = ServerFrame(
+        [
+            {
+                "time": _time(row.time),
+                "source": row.source,
+                "level": None if row.level is None else shown.name(row.level),
+                "logger": None if row.logger is None else shown.name(row.logger),
+                "text": shown.text(row.text),
+            }
+            for row in rows
+        ],
+        columns=LOG_COLUMNS,
+    )
+    return frame
+
+
+class TraceFrame(ServerFrame):
+    """The messages of a protocol exchange, one row each, indexed by message number.
+
+    ``frame.message(n)`` is message ``n`` as a JSON value (masked; a message over the trace's
+    size limit is a summary with ``"truncated": true``), ``frame.json(n)`` its JSON text.
+    """
+
+    _metadata: ClassVar[list[str]] = ["_entries", "dropped", "truncated"]
+
+    @property
+    def _constructor(self) -> type[TraceFrame]:
+        return TraceFrame
+
+    def _entry(self, number: int) -> TraceEntry:
+        entries: dict[int, TraceEntry] = getattr(self, "_entries", None) or {}
+        found = entries.get(number)
+        if found is None:
+            kept = f"{min(entries)}..{max(entries)}" if entries else "none"
+            raise InvalidValueError(f"No message {number!r} in this trace (its messages are numbered {kept}).")
+        return found
+
+    def message(self, number: int) -> Any:
+        """Message ``number`` (the frame's index) as a JSON value, masked."""
+        return self._entry(number).message()
+
+    def json(self, number: int) -> str:
+        """Message ``number`` as JSON text, masked."""
+        return self._entry(number).json
+
+
+def trace_frame(
+    entries: Sequence[TraceEntry], trace: ProtocolTrace | None = None, policy: ShowPolicy | None = None
+) -> pd.DataFrame:
+    """One row per message, oldest first; strings masked, made visible and cut."""
+    shown = (policy or ShowPolicy()).with_secrets(trace.policy.secrets if trace is not None else ())
+    rows = [
+        {
+            "time": _time(entry.time),
+            "direction": f"{entry.arrow} {entry.direction}",
+            "kind": entry.kind,
+            "method": None if entry.method is None else shown.name(entry.method),
+            "id": None if entry.id is None else shown.name(str(entry.id)),
+            "size": entry.size,
+            "summary": shown.title(entry.summary + (" (truncated)" if entry.truncated else "")),
+        }
+        for entry in entries
+    ]
+    frame = TraceFrame(rows, columns=TRACE_COLUMNS, index=pd.Index([e.seq for e in entries], name="n"))
+    frame._entries = {entry.seq: entry for entry in entries}
+    frame.dropped = trace.dropped if trace is not None else 0
+    frame.truncated = trace.truncated if trace is not None else 0
+    result: pd.DataFrame = frame
+    return result
