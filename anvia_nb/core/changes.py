@@ -63,7 +63,7 @@ class ToolListChange:
             for label, names in (("added", self.added), ("removed", self.removed), ("redefined", self.redefined))
             if names
         ]
-        said = "; ".join(parts) or "the same tools again"
+        said = "; ".join(parts) or "the same tools"
         since = time.strftime("%H:%M:%S", time.localtime(self.since))
         return f"the tool list of {server} changed since {since}: {said}"
 
@@ -136,9 +136,10 @@ class ListWatch:
                 return
             self._server.replace_tools(after)
             change = tool_list_change(before, after, self.listed_at)
-            self.listed_at = change.time
-            with self._lock:
-                self._pending = [*self._pending, change][-_KEPT_CHANGES:]
+            if change.added or change.removed or change.redefined:  # some servers say so at every start
+                self.listed_at = change.time
+                with self._lock:
+                    self._pending = [*self._pending, change][-_KEPT_CHANGES:]
             self._tell("tools")
             if not self._again:
                 return

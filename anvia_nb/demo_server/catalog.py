@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
+from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
 from anvia_nb.demo_server.hostile import hostile_names
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 from anvia_nb.demo_server.rows import ROW_TOOLS
@@ -243,6 +244,7 @@ TOOLS: list[JsonObject] = [
         _NO_ARGUMENTS,
         annotations=_DESTRUCTIVE,
     ),
+    *EXCHANGE_TOOLS,
 ]
 
 TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)

@@ -26,6 +26,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
+from anvia_nb.demo_server.exchange import LISTEN, call_exchange_tool, is_exchange_tool, listed_tools
 from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 from anvia_nb.demo_server.rows import ROW_HANDLERS
@@ -78,7 +79,7 @@ def _offset_from(cursor: str | None) -> int:
         offset = int(text[len(_CURSOR_PREFIX) :])
     except (ValueError, UnicodeError, binascii.Error) as error:
         raise MCPError(code=types.INVALID_PARAMS, message="Invalid tools/list cursor") from error
-    if not 0 <= offset < len(TOOLS):
+    if not 0 <= offset < len(listed_tools(TOOLS)):
         raise MCPError(code=types.INVALID_PARAMS, message="Invalid tools/list cursor")
     return offset
 
@@ -86,8 +87,9 @@ def _offset_from(cursor: str | None) -> int:
 async def _list_tools(_ctx: _Context, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
     offset = _offset_from(params.cursor if params is not None else None)
     end = offset + PAGE_SIZE
-    page: dict[str, Any] = {"tools": TOOLS[offset:end]}
-    if end < len(TOOLS):
+    tools = listed_tools(TOOLS)
+    page: dict[str, Any] = {"tools": tools[offset:end]}
+    if end < len(tools):
         page["nextCursor"] = _cursor_for(end)
     return types.ListToolsResult.model_validate(page)
 
@@ -169,12 +171,16 @@ async def _call_tool(
     ctx: _Context, params: types.CallToolRequestParams
 ) -> types.CallToolResult | types.InputRequiredResult:
     name = params.name
+    if is_exchange_tool(name) and name not in TOOLS_BY_NAME:  # the tool change_tools adds
+        return await call_exchange_tool(ctx, name, params.arguments or {})
     if name not in TOOLS_BY_NAME:
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {name}")
     arguments = params.arguments or {}
     problems = argument_problems(name, arguments)
     if problems:
         return _wire(error_result(f"Invalid arguments for {name}: " + "; ".join(problems)))
+    if is_exchange_tool(name):
+        return await call_exchange_tool(ctx, name, arguments)
     if name == "slow":
         return _wire(await _slow(ctx, arguments))
     if name == "confirm_action":
@@ -207,6 +213,7 @@ def build_server() -> Server[Any]:
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
         **LIBRARY_HANDLERS,
+        on_subscriptions_listen=LISTEN,
     )
     install(server)  # tasks/get and tasks/cancel for long_job
     return server

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import anyio
 import uvicorn
+from mcp.server.lowlevel import NotificationOptions
 from mcp.server.stdio import stdio_server
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
@@ -39,7 +40,8 @@ async def serve_stdio() -> None:
     """Serve one client over this process's stdin and stdout until stdin closes."""
     server = build_server()
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+        await server.run(read_stream, write_stream, options)
 
 
 class RequireHeader:

@@ -37,6 +37,8 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
+from anvia_nb.widgets.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
+from anvia_nb.widgets.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.history_export import HistoryExport
 from anvia_nb.widgets.panel_scope import panel_scope
 from anvia_nb.widgets.prompts_tab import PromptsTab
@@ -113,6 +115,9 @@ class Panel:
         self.history_select = widgets.Select(options=[], rows=5, description="History", layout=_fill())
         self.rerun_button = widgets.Button(description="Run again", icon="repeat", disabled=True,
                                            tooltip="refill the form with these arguments and call")
+        self.exchange = ExchangeTabs(settings.policy(()) if settings is not None else None)
+        """The Server, Log and Trace tabs of the chosen connection (widgets/exchange_tabs.py)."""
+        self._stop_following: Any = None
         self.connection.observe(lambda _c: self._on_connection(), names="value")
         self.filter.observe(lambda _c: self._show_tools(), names="value")
         self.tools.observe(lambda _c: self._on_tool(), names="value")
@@ -130,7 +135,8 @@ class Panel:
             self.form_box,
             widgets.HBox([self.history_select, self.rerun_button], layout=_row()),
             self.export.widget,
-        ]), self.resources_tab.widget, self.prompts_tab.widget], titles=("Tools", "Resources", "Prompts"))
+        ]), self.resources_tab.widget, self.prompts_tab.widget, *self.exchange.pages],
+            titles=("Tools", "Resources", "Prompts", *EXCHANGE_TITLES))
         self.widget = widgets.VBox([
             widgets.HBox([self.connection, self.refresh_button], layout=_row()),
             self.notice,
@@ -233,6 +239,27 @@ class Panel:
         self._show_tools()
         self.resources_tab.show(self.server)
         self.prompts_tab.show(self.server)
+        self._follow(self.server)
+
+    def _follow(self, server: McpServer | None) -> None:
+        """Show ``server`` in the tabs and re-list its tools when it says they changed."""
+        if self.exchange.server is server:
+            return
+        if self._stop_following is not None:
+            self._stop_following()
+        self._stop_following = follow_changes(server, self._on_list_changed) if server is not None else None
+        self.exchange.show(server)
+
+    def _on_list_changed(self, name: str, what: str) -> None:
+        """The server re-listed (``what``: tools, resources, prompts): show the new lists."""
+        with self._sync_lock:
+            if name == self.connection.value and what == "tools":
+                self._show_tools()
+            elif name == self.connection.value and what in ("resources", "resource"):
+                self.resources_tab.show(self.server)
+            elif name == self.connection.value and what == "prompts":
+                self.prompts_tab.show(self.server)
+            self.exchange.refresh()
 
     def _show_instructions(self) -> None:
         server, text = self.server, None
@@ -306,6 +333,7 @@ class Panel:
             (history_label(o, o.secrets), index) for index, o in reversed(list(enumerate(self.history)))
         ]
         self.history_select.value = len(self.history) - 1
+        self.exchange.refresh()
 
     def _on_history(self) -> None:
         self.rerun_button.disabled = self.history_select.value is None

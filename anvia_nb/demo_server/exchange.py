@@ -1,0 +1,118 @@
+"""Demo tools for the protocol exchange: log messages at every level, and a tool list that changes.
+
+- ``log_levels`` sends one ``notifications/message`` per level (debug to error) while it runs,
+  with its ``message``; with ``hostile: true`` it also logs each text payload of the hostile
+  corpus, under a hostile logger name, so log views and trace summaries can be tested with them.
+- ``change_tools`` adds the tool ``bonus`` to the listing, or takes it away again, and says so
+  the way the connection's protocol allows: ``notifications/tools/list_changed`` before
+  2026-07-28, an event on the client's ``subscriptions/listen`` stream from 2026-07-28 on.
+
+The listing is per process (an HTTP demo server shares it between its clients).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from anvia_nb.demo_server.hostile import HOSTILE_CORPUS
+
+__all__ = ["BONUS", "EXCHANGE_TOOLS", "LEVELS", "LISTEN", "call_exchange_tool", "is_exchange_tool", "listed_tools"]
+
+JsonObject = dict[str, Any]
+
+LEVELS = ("debug", "info", "notice", "warning", "error")
+BONUS = "bonus"
+HOSTILE_LOGGER = '<img src=x onerror="window.__anvia_pwned=1">\u202edb'
+
+_READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+
+EXCHANGE_TOOLS: list[JsonObject] = [
+    {
+        "name": "log_levels",
+        "title": "Log at every level",
+        "description": "Sends a log message at each level from debug to error, then answers.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "message": {"type": "string", "default": "hello from the demo server"},
+                "hostile": {"type": "boolean", "default": False, "description": "Also log the hostile payloads"},
+            },
+            "additionalProperties": False,
+        },
+        "annotations": {"title": "Log at every level", **_READ_ONLY},
+    },
+    {
+        "name": "change_tools",
+        "title": "Change the tool list",
+        "description": f"Adds the tool {BONUS!r} to the list, or removes it, and tells the client the list changed.",
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
+        "annotations": {
+            "title": "Change the tool list",
+            "readOnlyHint": False,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
+]
+
+_BONUS_TOOL: JsonObject = {
+    "name": BONUS,
+    "title": "Bonus",
+    "description": "Listed only after change_tools added it.",
+    "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
+    "annotations": {"title": "Bonus", **_READ_ONLY},
+}
+
+BUS = InMemorySubscriptionBus()
+LISTEN = ListenHandler(BUS)
+"""Serves ``subscriptions/listen`` (2026-07-28): the stream the tool list's changes travel on."""
+
+_state = {"bonus": False}
+
+
+def listed_tools(tools: list[JsonObject]) -> list[JsonObject]:
+    """The catalog's tools, and ``bonus`` while it is on."""
+    return [*tools, _BONUS_TOOL] if _state["bonus"] else tools
+
+
+def is_exchange_tool(name: str) -> bool:
+    return name in ("log_levels", "change_tools") or (name == BONUS and _state["bonus"])
+
+
+def _text(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+
+async def _log(ctx: ServerRequestContext[Any], level: str, data: Any, logger: str) -> None:
+    with warnings.catch_warnings():  # logging is deprecated from 2026-07-28 on, and still sent when asked for
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        await ctx.session.send_log_message(level, data, logger, related_request_id=ctx.request_id)  # type: ignore[arg-type]
+
+
+async def call_exchange_tool(ctx: ServerRequestContext[Any], name: str, arguments: JsonObject) -> types.CallToolResult:
+    if name == "log_levels":
+        message = arguments.get("message", "hello from the demo server")
+        for level in LEVELS:
+            await _log(ctx, level, f"{level}: {message}", "demo.logs")
+        if arguments.get("hostile") is True:
+            for payload, content in HOSTILE_CORPUS.items():
+                for item in content:
+                    if item.get("type") == "text":
+                        await _log(ctx, "warning", f"{payload}: {item['text']}", HOSTILE_LOGGER)
+        return _text(f"logged at {len(LEVELS)} levels")
+    if name == "change_tools":
+        _state["bonus"] = not _state["bonus"]
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            await BUS.publish(ToolsListChanged())
+        else:
+            await ctx.session.send_tool_list_changed()
+        return _text(f"{'added' if _state['bonus'] else 'removed'} the tool {BONUS!r}")
+    return _text("bonus")
