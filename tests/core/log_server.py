@@ -6,7 +6,8 @@
   four levels, and ``needs_url``, a tool that answers MCP error -32042 (URL elicitation required)
   with the URL in ``NEEDS_URL`` (a sign-in page by default);
 - ``legacy``: a hand-written server that only knows the ``initialize`` handshake (2025-06-18):
-  it records ``logging/setLevel`` and its ``chatter`` logs at the four levels from that level up.
+  it records ``logging/setLevel`` and its ``chatter`` logs at the four levels from that level up;
+  its ``change`` adds the tool ``extra`` (or takes it away) and sends ``tools/list_changed``.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ def _send(message: dict[str, Any]) -> None:
 
 def legacy() -> None:
     chatter = {"name": "chatter", "description": "Log at four levels.", "inputSchema": {"type": "object"}}
+    change = {"name": "change", "description": "Add or remove extra.", "inputSchema": {"type": "object"}}
+    extra = {"name": "extra", "description": "Listed after change.", "inputSchema": {"type": "object"}}
+    with_extra = False
     least = "debug"
     for line in sys.stdin:
         message = json.loads(line)
@@ -69,7 +73,7 @@ def legacy() -> None:
         if method == "initialize":
             result: dict[str, Any] = {
                 "protocolVersion": "2025-06-18",
-                "capabilities": {"tools": {}, "logging": {}},
+                "capabilities": {"tools": {"listChanged": True}, "logging": {}},
                 "serverInfo": {"name": "legacy-log-server", "version": "1"},
             }
         elif method == "logging/setLevel":
@@ -78,7 +82,11 @@ def legacy() -> None:
             sys.stderr.flush()
             result = {}
         elif method == "tools/list":
-            result = {"tools": [chatter]}
+            result = {"tools": [chatter, change, *([extra] if with_extra else [])]}
+        elif method == "tools/call" and message["params"]["name"] == "change":
+            with_extra = not with_extra
+            _send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            result = {"content": [{"type": "text", "text": "changed"}]}
         elif method == "tools/call":
             for level in LEVELS[LEVELS.index(least) if least in LEVELS else 0 :]:
                 params = {"level": level, "logger": "db", "data": f"{level} message"}

@@ -1,0 +1,143 @@
+"""A server's log messages and stderr in one bounded, masked, ordered view, on protocol
+2026-07-28 and on an older one; a server whose tool list changes is listed again, and the change
+is kept until it is noted. Real servers: the demo (stdio and HTTP) and ``log_server.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support import DEMO_ARGS
+
+from anvia_nb import connect_mcp, mcp
+from anvia_nb.core.server import McpServer
+from anvia_nb.policy import MASK
+
+LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
+SECRET = "sk-live-logs-51d0e2"
+WAIT_SECONDS = 30.0
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    """Wait for a condition; the bound only proves nothing hangs."""
+
+    async def poll() -> None:
+        while not predicate():
+            await asyncio.sleep(0.02)
+
+    try:
+        await asyncio.wait_for(poll(), WAIT_SECONDS)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def _log_server(mode: str) -> Any:
+    return mcp.stdio(name=mode, command=sys.executable, args=[LOG_SERVER, mode])
+
+
+@pytest.mark.anyio
+async def test_demo_log_messages_at_every_level_on_2026_07_28() -> None:
+    demo = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env={"API_TOKEN": SECRET})
+    async with await connect_mcp(demo, log_level="debug") as server:
+        assert server.client.protocol_version == "2026-07-28"
+        await server.tool("log_levels").call_outcome({"message": f"token {SECRET}"})
+        rows = [r for r in server.log.rows(100) if r.source == "server log"]
+    assert [r.level for r in rows] == ["debug", "info", "notice", "warning", "error"]
+    assert {r.logger for r in rows} == {"demo.logs"}
+    assert rows[0].text == f"debug: token {MASK}"
+    assert all(r.time is not None for r in rows)
+
+
+@pytest.mark.anyio
+async def test_the_level_asked_for_is_honoured_on_2026_07_28() -> None:
+    demo = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
+    async with await connect_mcp(demo, log_level="warning") as server:
+        await server.tool("log_levels").call_outcome({})
+        levels = [r.level for r in server.log.rows(100) if r.source == "server log"]
+        sent = [e for e in server.trace.entries() if e.method == "tools/call" and e.kind == "request"]
+    assert levels == ["warning", "error"]
+    assert sent[-1].message()["params"]["_meta"]["io.modelcontextprotocol/logLevel"] == "warning"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["modern", "legacy"])
+async def test_log_messages_and_stderr_are_merged_in_the_order_written(mode: str) -> None:
+    async with await connect_mcp(_log_server(mode), log_level="info") as server:
+        expected = "2026-07-28" if mode == "modern" else "2025-06-18"
+        assert server.client.protocol_version == expected
+        await server.tool("chatter").call_outcome({})
+        rows = server.log.rows(100)
+        trace = server.trace.entries()
+    messages = [r for r in rows if r.source == "server log"]
+    assert [r.level for r in messages] == ["info", "warning", "error"]
+    if mode == "legacy":  # logging/setLevel was sent, and the server wrote so to stderr before it logged
+        assert any(e.method == "logging/setLevel" and e.kind == "request" for e in trace)
+        said = [r.text for r in rows if r.source == "stderr"]
+        assert said == ["log level set to info"]
+        assert rows.index(next(r for r in rows if r.source == "stderr")) < rows.index(messages[0])
+    else:
+        assert not any(e.method == "logging/setLevel" for e in trace)
+
+
+@pytest.mark.anyio
+async def test_the_clients_own_notes_are_marked_as_such() -> None:
+    async with await connect_mcp(_log_server("modern")) as server:
+        server.client.record_unanswered_elicitation("no form was open")
+        rows = server.log.rows(10)
+    assert rows[-1].source == "client" and rows[-1].logger == "anvia_nb"
+    assert "no form was open" in rows[-1].text
+
+
+@pytest.mark.anyio
+async def test_a_server_cannot_pass_its_log_messages_off_as_the_clients() -> None:
+    async with await connect_mcp(_log_server("modern"), log_level="debug") as server:
+        server.client.log.add("error", "anvia_nb", "a server using the client's logger name")
+        assert server.log.rows(1)[0].source == "server log"
+
+
+async def _changed(server: McpServer, tool: str, before: int) -> None:
+    await server.tool(tool).call_outcome({})
+    await until(lambda: len(server.tools) != before, "the tools to be listed again")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_changed_tool_list_is_listed_again_and_kept_until_noted(transport: str, http_demo_factory: Any) -> None:
+    if transport == "stdio":
+        connection: Any = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
+    else:
+        connection = mcp.http(name="web", url=http_demo_factory().url)
+    async with await connect_mcp(connection) as server:
+        before = len(server.tools)
+        assert "bonus" not in [t.name for t in server.tools]
+        told: list[tuple[str, str]] = []
+        server.changes.on_change(lambda name, what: told.append((name, what)))
+        await _changed(server, "change_tools", before)
+        assert [t.name for t in server.tools][-1] == "bonus"
+        assert (await server.tool("bonus").call_outcome({})).output == "bonus"
+        assert told == [(server.name, "tools")]
+        changes = server.changes.take_changes()
+        assert [c.added for c in changes] == [("bonus",)]
+        assert f"the tool list of {server.name} changed since " in changes[0].text(server.name)
+        assert changes[0].text(server.name).endswith(": added bonus")
+        assert server.changes.take_changes() == []  # noted once
+        await _changed(server, "change_tools", before + 1)
+        assert [c.removed for c in server.changes.take_changes()] == [("bonus",)]
+
+
+@pytest.mark.anyio
+async def test_a_changed_tool_list_on_an_older_protocol_version() -> None:
+    async with await connect_mcp(_log_server("legacy")) as server:
+        assert server.client.protocol_version == "2025-06-18"
+        await _changed(server, "change", 2)
+        assert [c.added for c in server.changes.take_changes()] == [("extra",)]
+        assert server.client.notifications["notifications/tools/list_changed"] == 1
