@@ -1,0 +1,124 @@
+"""``%mcp log``, ``%mcp trace`` and the note ``%mcp tools`` prints when a tool list changed, in a
+real IPython shell against the demo server over stdio."""
+
+from __future__ import annotations
+
+import pytest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+from magic_helpers import DEMO_STDIO, run
+from support import wait_until
+
+from anvia_nb.magic._trace_command import TraceCommand, parse_trace
+from anvia_nb.magic.subcommands import parse_command
+from anvia_nb.policy import MASK, NOT_MATH_CLASSES
+from anvia_nb.runtime import get_runtime
+
+TOKEN = "sk-live-exchange-7c2d9e"
+
+
+def test_trace_is_a_frame_of_the_exchange_with_each_message_as_json(ip: InteractiveShell, demo: str) -> None:
+    run(ip, "call demo.echo message=hello")
+    trace = run(ip, "trace demo")
+    assert list(trace.columns) == ["time", "direction", "kind", "method", "id", "size", "summary"]
+    assert trace.index.name == "n" and list(trace.index) == sorted(trace.index)
+    request = trace[(trace["method"] == "tools/call") & (trace["kind"] == "request")].index[-1]
+    answer = trace[(trace["method"] == "tools/call") & (trace["kind"] == "result")].index[-1]
+    assert trace.loc[request, "direction"] == "→ sent" and trace.loc[answer, "direction"] == "← received"
+    assert trace.message(request)["params"] == {"name": "echo", "arguments": {"message": "hello"}} | {
+        k: v for k, v in trace.message(request)["params"].items() if k == "_meta"
+    }
+    assert trace.message(answer)["result"]["content"] == [{"type": "text", "text": "hello"}]
+    assert '"method":"tools/call"' in trace.json(request)
+    assert len(run(ip, "trace demo --last 2")) == 2
+    with pytest.raises(ValueError, match="No message 0 in this trace"):
+        trace.message(0)
+
+
+def test_trace_of_one_call_shows_its_request_progress_and_answer(ip: InteractiveShell, demo: str) -> None:
+    run(ip, "call demo.echo message=before")
+    run(ip, "call demo.slow steps=2 delay_seconds=0.01")
+    run(ip, "call demo.echo message=after")
+    call = run(ip, "trace demo --call -2")
+    assert list(call["kind"]) == ["request", "notification", "notification", "result"]
+    assert list(call["summary"])[1:3] == ["progress 1/2 step 1 of 2", "progress 2/2 step 2 of 2"]
+    assert run(ip, "trace demo --call 0")["summary"].iloc[0].startswith("tools/call echo")
+    with pytest.raises(UsageError, match="There is no call 5 in %mcp history"):
+        run(ip, "trace demo --call 5")
+
+
+def test_trace_of_a_call_to_another_server_says_which_to_ask(ip: InteractiveShell, demo: str) -> None:
+    run(ip, f"connect other {DEMO_STDIO}")
+    run(ip, "call other.echo message=x")
+    with pytest.raises(UsageError, match="went to 'other', not 'demo': use %mcp trace other --call -1"):
+        run(ip, "trace demo --call -1")
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("trace", "Usage: %mcp trace NAME"),
+        ("trace a b", "one connection at a time"),
+        ("trace a --last 0", "--last takes a positive whole number"),
+        ("trace a --call x", "--call takes a whole number"),
+        ("trace a --lines 3", "Unknown option '--lines'"),
+    ],
+)
+def test_trace_lines_that_do_not_parse_are_one_clear_line(line: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_command(line)
+
+
+def test_trace_options_parse_both_ways() -> None:
+    assert parse_trace("a --last=3 --call -1") == TraceCommand("a", 3, -1)
+    assert parse_trace("--call 2 a") == TraceCommand("a", None, 2)
+
+
+def test_log_shows_the_servers_log_messages_from_the_level_asked(ip: InteractiveShell) -> None:
+    run(ip, f"connect logs {DEMO_STDIO}")
+    run(ip, "call logs.log_levels message=hi")
+    frame = run(ip, "log logs")
+    messages = frame[frame["source"] == "server log"]
+    assert list(messages["level"]) == ["info", "notice", "warning", "error"]  # McpMagics.log_level is info
+    assert list(messages["text"]) == ["info: hi", "notice: hi", "warning: hi", "error: hi"]
+    assert list(messages["logger"]) == ["demo.logs"] * 4
+
+
+def test_secrets_are_masked_in_log_and_trace(ip: InteractiveShell) -> None:
+    run(ip, f"connect sec --env API_TOKEN={TOKEN} {DEMO_STDIO}")
+    run(ip, "call sec.env_value name=API_TOKEN")
+    run(ip, f"call sec.log_levels message={TOKEN}")
+    log, trace = run(ip, "log sec"), run(ip, "trace sec")
+    shown = log.to_string() + log._repr_html_() + trace.to_string() + trace._repr_html_()
+    shown += "".join(trace.json(n) for n in trace.index)
+    assert TOKEN not in shown
+    assert MASK in log.to_string() and MASK in "".join(trace.json(n) for n in trace.index)
+
+
+def test_hostile_log_lines_and_trace_summaries_are_inert(ip: InteractiveShell) -> None:
+    run(ip, f"connect hostile {DEMO_STDIO}")
+    run(ip, "call hostile.log_levels hostile=true")
+    for frame in (run(ip, "log hostile --lines 40"), run(ip, "trace hostile --last 40")):
+        html = frame._repr_html_()
+        assert "<img" not in html and "<script" not in html and "<iframe" not in html
+        assert "&lt;img" in html or "&lt;script" in html
+        cells = " ".join(str(value) for value in frame.to_numpy().ravel())  # what a cut cell holds, whole
+        assert "\u202e" not in html + cells and "\x1b" not in html + cells
+        assert "⟨U+202E⟩" in cells and "⟨ESC⟩" in cells
+        assert NOT_MATH_CLASSES.split()[0] in html or "tex2jax_ignore" in html
+
+
+def test_tools_notes_a_changed_tool_list_once(ip: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    run(ip, f"connect chg {DEMO_STDIO}")
+    server = get_runtime().server("chg")
+    capsys.readouterr()
+    run(ip, "call chg.change_tools")
+    # The news may arrive just after the answer (on 2026-07-28 it travels on its own stream).
+    wait_until(lambda: bool(server.changes.pending), what="the tool list to be listed again")
+    frame = run(ip, "tools chg")
+    out = capsys.readouterr().out
+    assert "bonus" in list(frame["name"])
+    assert out.startswith("note: the tool list of chg changed since ")
+    assert out.strip().endswith(": added bonus")
+    run(ip, "tools chg")
+    assert capsys.readouterr().out == ""  # said once
