@@ -1,0 +1,66 @@
+"""The panel's Server, Log and Trace tabs, and its tool list following a server whose tools change,
+against the demo server over stdio (an in-memory connection has no wire to trace)."""
+
+from __future__ import annotations
+
+import sys
+
+from support import DEMO_ARGS, wait_until
+
+from anvia_nb import mcp
+from anvia_nb.policy import MASK, NOT_MATH_CLASSES
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets import panel
+from anvia_nb.widgets.exchange_tabs import TAB_TITLES
+
+TOKEN = "sk-live-tabs-3e8b21"
+
+
+def _connect(runtime: Runtime, name: str = "demo", **env: str) -> None:
+    runtime.connect(mcp.stdio(name=name, command=sys.executable, args=DEMO_ARGS, env=env), log_level="debug")
+
+
+def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime) -> None:
+    _connect(runtime)
+    explorer = panel(runtime=runtime)
+    tabs = explorer.exchange
+    assert [tabs.widget.get_title(i) for i in range(3)] == list(TAB_TITLES)
+    server = tabs.server_view.value
+    assert "protocol version: 2026-07-28" in server and "server: anvia-demo" in server
+    assert "capabilities: {" in server and "listChanged" in server
+    assert "instructions: The demo server bundled with anvia_nb" in server
+    assert NOT_MATH_CLASSES.split()[0] in server
+
+    form = explorer.select("demo", "log_levels")
+    assert form is not None and form.call()
+    wait_until(lambda: "info: hello from the demo server" in tabs.log_view.value, what="the log tab to show the call")
+    assert "server log debug demo.logs: debug: hello from the demo server" in tabs.log_view.value
+    assert "tools/call log_levels" in tabs.trace_view.value
+    assert "← notification notifications/message" in tabs.trace_view.value
+
+
+def test_the_panel_lists_the_tools_again_when_the_server_changes_them(runtime: Runtime) -> None:
+    _connect(runtime)
+    explorer = panel(runtime=runtime)
+    assert "bonus" not in explorer.tool_names()
+    runtime.call("demo", "change_tools")
+    wait_until(lambda: "bonus" in explorer.tool_names(), what="the panel to list the new tool")
+    wait_until(lambda: "added bonus" in explorer.exchange.server_view.value, what="the server tab to say so")
+    runtime.call("demo", "change_tools")
+    wait_until(lambda: "bonus" not in explorer.tool_names(), what="the panel to drop the tool")
+
+
+def test_hostile_log_lines_and_summaries_are_escaped_and_secrets_masked(runtime: Runtime) -> None:
+    _connect(runtime, "hostile", API_TOKEN=TOKEN)
+    explorer = panel(runtime=runtime)
+    runtime.call("hostile", "log_levels", {"hostile": True, "message": TOKEN})
+    runtime.call("hostile", "env_value", {"name": "API_TOKEN"})
+    explorer.exchange.refresh()
+    for view in (explorer.exchange.log_view, explorer.exchange.trace_view):
+        html = view.value
+        assert "<img src=x" not in html and "<script" not in html and "<iframe" not in html
+        assert "&lt;img src=x" in html
+        assert "\u202e" not in html and "\x1b" not in html and "⟨U+202E⟩" in html
+        assert TOKEN not in html
+    assert MASK in explorer.exchange.log_view.value
+    assert TOKEN not in explorer.exchange.text()
