@@ -1,0 +1,76 @@
+"""server-everything (npm, protocol 2025-11-25): its log messages after ``logging/setLevel``, its
+exchange in the trace, and the ``tools/list_changed`` it sends at start that changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from support import npm_servers, require_setup
+
+from anvia_nb import connect_mcp, mcp
+from anvia_nb.core.server import McpServer
+
+pytestmark = pytest.mark.thirdparty
+
+WAIT_SECONDS = 30.0
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def everything() -> str:
+    require_setup(npm_servers() / "anvia-ready", "server-everything")
+    return str(npm_servers() / "node_modules" / ".bin" / "mcp-server-everything")
+
+
+async def until(predicate: Callable[[], bool], what: str) -> None:
+    """Wait for a condition; the bound only proves nothing hangs."""
+
+    async def poll() -> None:
+        while not predicate():
+            await asyncio.sleep(0.05)
+
+    try:
+        await asyncio.wait_for(poll(), WAIT_SECONDS)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+async def _open(command: str, level: str) -> McpServer:
+    return await connect_mcp(mcp.stdio(name="everything", command=command, args=["stdio"]), log_level=level)
+
+
+@pytest.mark.anyio
+async def test_log_messages_of_an_older_protocol_version_arrive_from_the_level_asked(everything: str) -> None:
+    async with await _open(everything, "error") as server:
+        assert server.client.protocol_version < "2026-07-28"
+        sent = [e for e in server.trace.entries() if e.method == "logging/setLevel" and e.kind == "request"]
+        assert [e.message()["params"] for e in sent] == [{"level": "error"}]
+        await server.tool("toggle-simulated-logging").call_outcome({})
+
+        def logged() -> list[str | None]:
+            return [r.level for r in server.log.rows(500) if r.source == "server log"]
+
+        await until(lambda: len(logged()) >= 1, "a simulated log message")
+    assert set(logged()) <= {"error", "critical", "alert", "emergency"}
+
+
+@pytest.mark.anyio
+async def test_the_trace_and_a_list_changed_that_changes_nothing(everything: str) -> None:
+    async with await _open(everything, "info") as server:
+        outcome = await server.tool("echo").call_outcome({"message": "traced"})
+        await server.changes.settled()
+        entries = server.trace.entries()
+        assert outcome.trace_span is not None
+    assert entries[0].method == "server/discover" and entries[1].kind == "error"  # then the older handshake
+    assert any(e.method == "initialize" and e.kind == "result" for e in entries)
+    answer = [e for e in entries if e.method == "tools/call" and e.kind == "result"][-1]
+    assert "traced" in answer.json
+    # It says its tools changed as it starts; they did not, so nothing is noted.
+    assert server.client.notifications["notifications/tools/list_changed"] >= 1
+    assert server.changes.take_changes() == []
