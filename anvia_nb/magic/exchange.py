@@ -103,6 +103,8 @@ def trace_frame(
         for entry in entries
     ]
     frame = TraceFrame(rows, columns=TRACE_COLUMNS, index=pd.Index([e.seq for e in entries], name="n"))
+    for column in ("method", "id"):  # a notification has no id: None, not NaN
+        frame[column] = pd.Series([row[column] for row in rows], index=frame.index, dtype=object)
     frame._entries = {entry.seq: entry for entry in entries}
     frame.dropped = trace.dropped if trace is not None else 0
     frame.truncated = trace.truncated if trace is not None else 0

@@ -28,6 +28,7 @@ NAMES = [
     "03-forms-and-panel.ipynb",
     "04-untrusted-output.ipynb",
     "05-real-servers.ipynb",
+    "06-protocol-exchange.ipynb",
     "07-dashboard.ipynb",
 ]
 PAYLOAD_MARKER = "__anvia_pwned"
@@ -446,3 +447,15 @@ def test_the_real_servers_notebook_uses_pypi_servers_over_stdio_a_config_file_an
     texts = "\n".join(output_texts(nb))
     assert "mcp-time" in texts and "mcp-git" in texts and "demo_http: http" in texts
     assert "Start the notes" in texts  # git_log of the repository the notebook made
+
+
+def test_the_protocol_notebook_traces_a_handshake_a_call_its_rounds_and_its_log_messages() -> None:
+    nb = read("06-protocol-exchange.ipynb")
+    code = "\n".join(cell.source for cell in code_cells(nb))
+    assert "%mcp trace demo --call -1" in code and ".message(" in code and "%mcp log demo" in code
+    texts = "\n".join(output_texts(nb))
+    assert "server/discover" in texts
+    assert "progress 1/3" in texts  # a call's progress, tied to its request
+    assert "input required: confirm" in texts  # the two rounds of a call that needs input
+    assert "log info demo.logs" in texts
+    assert "the tool list of demo changed since" in texts and "added bonus" in texts
