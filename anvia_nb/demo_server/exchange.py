@@ -21,7 +21,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from anvia_nb.demo_server.hostile import HOSTILE_CORPUS
+from anvia_nb.demo_server.hostile import hostile_log_messages
 
 __all__ = ["BONUS", "EXCHANGE_TOOLS", "LEVELS", "LISTEN", "call_exchange_tool", "is_exchange_tool", "listed_tools"]
 
@@ -29,7 +29,6 @@ JsonObject = dict[str, Any]
 
 LEVELS = ("debug", "info", "notice", "warning", "error")
 BONUS = "bonus"
-HOSTILE_LOGGER = '<img src=x onerror="window.__anvia_pwned=1">\u202edb'
 
 _READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
@@ -103,10 +102,8 @@ async def call_exchange_tool(ctx: ServerRequestContext[Any], name: str, argument
         for level in LEVELS:
             await _log(ctx, level, f"{level}: {message}", "demo.logs")
         if arguments.get("hostile") is True:
-            for payload, content in HOSTILE_CORPUS.items():
-                for item in content:
-                    if item.get("type") == "text":
-                        await _log(ctx, "warning", f"{payload}: {item['text']}", HOSTILE_LOGGER)
+            for logger, text in hostile_log_messages():
+                await _log(ctx, "warning", text, logger)
         return _text(f"logged at {len(LEVELS)} levels")
     if name == "change_tools":
         _state["bonus"] = not _state["bonus"]

@@ -212,3 +212,17 @@ def hostile_content(name: str) -> list[ContentItem]:
     if name == ENORMOUS_IMAGE:
         return enormous_image_content()
     return copy.deepcopy(HOSTILE_CORPUS[name])
+
+
+HOSTILE_LOGGER = f'<img src=x onerror="{_SET_FLAG}">\u202edb $\\href{{javascript:alert(1)}}{{ok}}$'
+"""A logger name for log messages: markup, a bidi override and TeX, as a server may choose one."""
+
+
+def hostile_log_messages() -> list[tuple[str, str]]:
+    """``(logger, text)`` of each text payload, for log views and protocol trace summaries."""
+    return [
+        (HOSTILE_LOGGER, f"{name}: {item['text']}")
+        for name, items in HOSTILE_CORPUS.items()
+        for item in items
+        if item.get("type") == "text"
+    ]

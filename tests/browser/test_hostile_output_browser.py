@@ -417,3 +417,53 @@ def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
     for index in (9, 10, 11, 12):  # resources, prompts, a resource read and a prompt got
         assert literal in views[index]["text"], MATH_CELLS[index]
     assert eval_global(page, "window.__anvia_pwned") is None
+
+
+REPO = HOSTILE_SERVER_PATH.parents[2]
+EXCHANGE_CELLS = [
+    "%load_ext anvia_nb",
+    "import sys\n"
+    f'get_ipython().run_line_magic("mcp", f"connect demo --cwd {REPO} --stdio {{sys.executable}} -m anvia_nb.demo_server")',
+    "%mcp call demo.log_levels hostile=true",
+    "%mcp log demo --lines 40",
+    "%mcp trace demo --last 40",
+    "t = %mcp trace demo --last 40\nt.message(t.index[-2])['params']['logger']",
+    MATH_CONTROL,
+]
+EXCHANGE_SHOWN = range(3, 6)
+
+
+def test_hostile_log_lines_and_trace_summaries_render_inert_in_jupyterlab(
+    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+) -> None:
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    path = write_notebook(jupyter_lab, "hostile_exchange.ipynb", EXCHANGE_CELLS)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+    _fit_viewport_to_notebook(page)
+    last = len(EXCHANGE_CELLS) - 1
+    page.wait_for_function(f"() => ({_MATH_JS})({last}).math > 0", timeout=SETTLE_TIMEOUT_SECONDS * 4000)
+    views = {index: page.evaluate(_MATH_JS, index) for index in EXCHANGE_SHOWN}
+    live = page.evaluate(
+        """(indexes) => indexes.map(index => {
+          const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
+          const cell = panel.querySelectorAll('.jp-Notebook .jp-Cell')[index];
+          return cell.querySelectorAll('.jp-OutputArea-output img, .jp-OutputArea-output iframe, '
+            + '.jp-OutputArea-output script, .jp-OutputArea-output svg, .jp-OutputArea-output form').length;
+        })""",
+        list(EXCHANGE_SHOWN),
+    )
+    screenshot(page, "hostile_exchange")
+
+    assert eval_global(page, "window.__anvia_pwned") is None
+    assert page_events.dialogs == []
+    assert [url for url in requests if "127.0.0.1:9/" in url] == []
+    assert live == [0, 0, 0]  # no element a server's text could have made
+    assert {index: (v["math"], v["links"]) for index, v in views.items() if v["math"] or v["links"]} == {}
+    for index in EXCHANGE_SHOWN:
+        text = views[index]["text"]
+        assert '<img src=x onerror="window.__anvia_pwned=1">' in text, text[:300]  # shown as characters
+        assert "\u202e" not in text
+    assert "⟨U+202E⟩" in views[3]["text"]  # the log frame's logger column
+    assert "\\u202e" in views[5]["text"]  # a message is a Python value: its repr escapes the override
