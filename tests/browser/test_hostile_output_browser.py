@@ -422,15 +422,15 @@ def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
 REPO = HOSTILE_SERVER_PATH.parents[2]
 EXCHANGE_CELLS = [
     "%load_ext anvia_nb",
-    "import sys\n"
-    f'get_ipython().run_line_magic("mcp", f"connect demo --cwd {REPO} --stdio {{sys.executable}} -m anvia_nb.demo_server")',
+    f'import sys\nconnect = f"connect demo --cwd {REPO} --stdio {{sys.executable}} -m anvia_nb.demo_server"',
+    'get_ipython().run_line_magic("mcp", connect)',
     "%mcp call demo.log_levels hostile=true",
     "%mcp log demo --lines 40",
     "%mcp trace demo --last 40",
     "t = %mcp trace demo --last 40\nt.message(t.index[-2])['params']['logger']",
     MATH_CONTROL,
 ]
-EXCHANGE_SHOWN = range(3, 6)
+EXCHANGE_SHOWN = range(4, 7)
 
 
 def test_hostile_log_lines_and_trace_summaries_render_inert_in_jupyterlab(
@@ -463,7 +463,7 @@ def test_hostile_log_lines_and_trace_summaries_render_inert_in_jupyterlab(
     assert {index: (v["math"], v["links"]) for index, v in views.items() if v["math"] or v["links"]} == {}
     for index in EXCHANGE_SHOWN:
         text = views[index]["text"]
-        assert '<img src=x onerror="window.__anvia_pwned=1">' in text, text[:300]  # shown as characters
+        assert "<img src=x onerror=" in text, text[:300]  # shown as characters
         assert "\u202e" not in text
-    assert "⟨U+202E⟩" in views[3]["text"]  # the log frame's logger column
-    assert "\\u202e" in views[5]["text"]  # a message is a Python value: its repr escapes the override
+    assert "⟨U+202E⟩" in views[4]["text"]  # the log frame's logger column
+    assert "\\u202e" in views[6]["text"]  # a message is a Python value: its repr escapes the override
