@@ -85,6 +85,14 @@ class TraceFrame(ServerFrame):
         return self._entry(number).json
 
 
+def _summary(entry: TraceEntry, shown: ShowPolicy) -> str:
+    """The entry's line; an error's server text is hidden with ``hide_server_errors`` (kept in
+    ``frame.message(n)`` for the notebook's author)."""
+    if entry.kind == "error" and shown.hides():
+        return f"error: {HIDDEN_SERVER_ERROR}"
+    return shown.title(entry.summary + (" (truncated)" if entry.truncated else ""))
+
+
 def trace_frame(
     entries: Sequence[TraceEntry], trace: ProtocolTrace | None = None, policy: ShowPolicy | None = None
 ) -> pd.DataFrame:
@@ -98,7 +106,7 @@ def trace_frame(
             "method": None if entry.method is None else shown.name(entry.method),
             "id": None if entry.id is None else shown.name(str(entry.id)),
             "size": entry.size,
-            "summary": shown.title(entry.summary + (" (truncated)" if entry.truncated else "")),
+            "summary": _summary(entry, shown),
         }
         for entry in entries
     ]

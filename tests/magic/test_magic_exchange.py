@@ -9,9 +9,10 @@ from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import DEMO_STDIO, run
 from support import wait_until
 
+from anvia_nb.errors import ProtocolError
 from anvia_nb.magic._trace_command import TraceCommand, parse_trace
 from anvia_nb.magic.subcommands import parse_command
-from anvia_nb.policy import MASK, NOT_MATH_CLASSES
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 
 TOKEN = "sk-live-exchange-7c2d9e"
@@ -122,3 +123,18 @@ def test_tools_notes_a_changed_tool_list_once(ip: InteractiveShell, capsys: pyte
     assert out.strip().endswith(": added bonus")
     run(ip, "tools chg")
     assert capsys.readouterr().out == ""  # said once
+
+
+def test_with_server_errors_hidden_the_log_and_the_errors_of_the_trace_say_so(ip: InteractiveShell) -> None:
+    run(ip, f"connect quiet {DEMO_STDIO}")
+    ip.magics_manager.registry["McpMagics"].hide_server_errors = True
+    run(ip, "call quiet.log_levels message=internal-path-/srv/x")
+    assert "internal-path" not in run(ip, "log quiet").to_string()
+    runtime = get_runtime()
+    with pytest.raises(ProtocolError):  # the demo server answers an unknown tool with an MCP error
+        runtime.run(runtime.server("quiet").client.call_tool("internal_tool_x"))
+    trace = run(ip, "trace quiet")
+    errors = trace[trace["kind"] == "error"]
+    assert list(errors["summary"]) == [f"error: {HIDDEN_SERVER_ERROR}"]
+    assert "Unknown tool" not in trace.to_string()  # the server's words
+    assert "Unknown tool" in trace.message(errors.index[0])["error"]["message"]  # kept for the author
