@@ -399,7 +399,7 @@ async def open_sdk_session(
                 mode="auto",
                 elicitation_callback=_elicitation_callback(handlers, server),
                 logging_callback=_log_callback(handlers),
-                sampling_callback=sampling_callback(handlers.sampling, server, handlers.log),
+                sampling_callback=sampling_callback(handlers.sampling, server, _client_notes(handlers)),
                 list_roots_callback=roots_callback(handlers.roots) if handlers.roots else None,
                 extensions=[TasksExtension()],
                 log_level=_log_level(handlers.log_level),
@@ -416,6 +416,14 @@ async def open_sdk_session(
             authorized = authorized or any(key.lower() == "authorization" for key in getattr(launch, "headers", {}))
             raise _connect_error(exc, server, failed_statuses, cwd, has_auth=authorized) from exc
         yield SdkSession(client, server)
+
+
+def _client_notes(handlers: SdkHandlers) -> LogHandler | None:
+    """A log handler whose lines are anvia_nb's own notes (source ``client``), not the server's."""
+    note = handlers.note
+    if note is None:
+        return None
+    return lambda level, _logger, data: note(level, str(data))
 
 
 def _log_level(level: str | None) -> Any:
