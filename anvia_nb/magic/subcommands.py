@@ -334,10 +334,7 @@ _ENTRIES = (
     ),
     Subcommand(
         "trace",
-        (
-            ("trace NAME [--last N]", "DataFrame of the JSON-RPC messages (masked):  t.message(n) is one as JSON"),
-            ("trace NAME --call N", "the messages of call N of %mcp history (-1: the last call)"),
-        ),
+        (("trace NAME [--last N | --call N]", "DataFrame of JSON-RPC messages; t.message(n); --call -1: last call's"),),
         parse_trace, _trace, _names(*TRACE_OPTIONS),
     ),
     Subcommand(
