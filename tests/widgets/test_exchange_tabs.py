@@ -24,7 +24,9 @@ def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime) -> 
     _connect(runtime)
     explorer = panel(runtime=runtime)
     tabs = explorer.exchange
-    assert [tabs.widget.get_title(i) for i in range(3)] == list(TAB_TITLES)
+    titles = list(explorer.tabs.titles)
+    assert titles[-3:] == list(TAB_TITLES)
+    assert explorer.tabs.children[titles.index("Log")] is tabs.pages[1]
     server = tabs.server_view.value
     assert "protocol version: 2026-07-28" in server and "server: anvia-demo" in server
     assert "capabilities: {" in server and "listChanged" in server
