@@ -8,6 +8,7 @@ trip), so pressing Tab never blocks the kernel.
 from __future__ import annotations
 
 import shlex
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -75,7 +76,15 @@ def help_text(topic: str = "") -> str:
                 lines.append(f"  {command}   {what}")
     if topic:
         return "\n".join(lines) + "\n"
-    return _INTRO + "\n".join(lines) + "\n" + _NOTES + "\n" + _SETTINGS
+    return _INTRO + "\n".join(lines) + "\n" + _NOTES + "\n" + _settings_in_short()
+
+
+def _settings_in_short() -> str:
+    """The settings' names, wrapped: their values and meanings are ``%mcp help settings``."""
+    names = [line.split()[0] for line in _SETTINGS.splitlines()[1:] if line.strip()]
+    return textwrap.fill(
+        "Settings (%config McpMagics.NAME = VALUE; %mcp help settings): " + ", ".join(names) + ".", width=100
+    ) + "\n"
 
 
 def _words(line: str) -> list[str]:

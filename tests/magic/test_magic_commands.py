@@ -193,7 +193,7 @@ def test_help_lists_every_subcommand_and_setting(ip: InteractiveShell, capsys: p
             assert f"%mcp {word}" in text
         for trait in ("timeout_seconds", "max_output_chars", "show_tracebacks", "hide_server_errors", "history_limit"):
             assert trait in text
-        assert len(text.splitlines()) <= 45  # one screen
+        assert len(text.splitlines()) <= 40  # one screen
 
 
 def test_connect_failures_are_one_line(ip: InteractiveShell, unused_port: int) -> None:
