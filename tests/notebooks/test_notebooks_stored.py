@@ -154,7 +154,8 @@ def test_every_shown_result_names_its_server_and_tool_in_html_and_text(name: str
     if name != "05-real-servers.ipynb":
         assert results, f"{name} shows no tool result"
     for data in results:
-        header = re.match(r"\[MCP ([^\]\s]+) · ([^\]\s]+)\]", data["text/plain"])
+        # a call names its tool; a read or a prompt says so before the URI or the prompt's name
+        header = re.match(r"\[MCP ([^\]\s]+) · (?:read |prompt )?([^\]\s]+)\]", data["text/plain"])
         assert header, data["text/plain"][:80]
         server, tool = header.groups()
         assert f'class="anvia-server-name">{server}<' in data["text/html"]
