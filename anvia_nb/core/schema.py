@@ -9,7 +9,13 @@ The format policy is one option, ``formats``: ``"annotate"`` (the default, used 
 call can be refused) treats ``format`` as an annotation, as 2020-12 and the SDKs' own checks do;
 ``"assert"`` also checks the formats a person can be helped with (see ``_schema_words``), which
 a form uses only for hints that never block. A server's schema never makes us fetch a remote
-``$ref``. jsonschema is imported on first use (or by :func:`warm_up` on a thread), never at import.
+``$ref``.
+
+Speed: a valid value of a plain schema (typed properties, required, enums, bounds) is accepted by
+a quick stdlib check (:mod:`anvia_nb.core._schema_quick`) without importing jsonschema; the full
+validator is built on the first value the quick check is not sure of, so every problem reported
+keeps the validator's own wording. jsonschema is imported without its optional IRI grammar
+(``rfc3987_syntax``, a second or more to build, for the ``iri`` formats that no check here uses).
 """
 
 from __future__ import annotations
@@ -17,13 +23,13 @@ from __future__ import annotations
 import json
 import re
 import sys
-import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from anvia_nb.core._schema_quick import Quick, quick_check
 from anvia_nb.core._schema_words import format_checker, plain_words
 
 if TYPE_CHECKING:
@@ -39,7 +45,6 @@ __all__ = [
     "dotted",
     "output_problems",
     "schema_check",
-    "warm_up",
 ]
 
 FormatPolicy = Literal["annotate", "assert"]
@@ -48,11 +53,25 @@ _UNFINISHED = "unfinished"
 """The ``validator`` of a problem whose check could not finish in time (never blocking)."""
 
 
-def warm_up() -> None:
-    """Import jsonschema on a daemon thread: it costs about a second here (its optional IRI
-    grammar), which should not land on a user's first call or on ``import anvia_nb``."""
-    if "jsonschema" not in sys.modules:
-        threading.Thread(target=lambda: __import__("jsonschema"), name="anvia_nb-warm-up", daemon=True).start()
+_SKIPPED_GRAMMAR = "rfc3987_syntax"
+
+
+def _import_jsonschema() -> None:
+    """Import jsonschema, leaving out the optional IRI grammar it would build at import.
+
+    Only while jsonschema itself is imported (and only if nothing imported the grammar before):
+    a later ``import rfc3987_syntax`` works as usual.
+    """
+    if "jsonschema" in sys.modules:
+        return
+    skip = _SKIPPED_GRAMMAR not in sys.modules
+    if skip:
+        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]  # makes its import fail
+    try:
+        import jsonschema  # noqa: F401
+    finally:
+        if skip and sys.modules.get(_SKIPPED_GRAMMAR, 0) is None:
+            del sys.modules[_SKIPPED_GRAMMAR]
 
 
 @dataclass(frozen=True)
@@ -97,12 +116,30 @@ class SchemaCheck:
     resolve locally); such a check finds no problems, since it cannot judge.
     """
 
-    def __init__(self, validator: Validator | None, unusable: str | None = None) -> None:
+    def __init__(
+        self,
+        validator: Validator | None,
+        unusable: str | None = None,
+        *,
+        schema: dict[str, Any] | None = None,
+        formats: FormatPolicy = "annotate",
+    ) -> None:
+        """``schema``: compile the full validator from it on first need (``validator`` stays unset)."""
         self._validator = validator
+        self._schema = schema
+        self._formats = formats
+        self._quick: Quick | None = quick_check(schema) if schema is not None and formats == "annotate" else None
         self.unusable = unusable
         self.validations = 0
         """How many times a value was actually validated (a repeat of the last value is not)."""
         self._last: tuple[str, list[Problem]] | None = None
+
+    def _ready(self) -> bool:
+        """Build the full validator now if it was deferred; whether there is one."""
+        if self._schema is not None:
+            schema, self._schema = self._schema, None
+            self._validator, self.unusable = _full_validator(schema, self._formats)
+        return self._validator is not None
 
     def problems(self, instance: Any) -> list[Problem]:
         """Every way ``instance`` breaks the schema, sorted by path (at most 20)."""
@@ -110,7 +147,7 @@ class SchemaCheck:
         return [] if found is None else found
 
     def _errors(self, instance: Any) -> list[Problem] | None:
-        if self._validator is None:
+        if self._validator is None and self._schema is None:
             return None if self.unusable else []
         # The same arguments checked twice on one path (``%mcp call`` checks, then ``call_outcome``
         # checks what it sends) are validated once: the last verdict is kept with its value.
@@ -121,7 +158,13 @@ class SchemaCheck:
         last = self._last
         if key is not None and last is not None and last[0] == key:
             return list(last[1])
-        found = self._validate(instance)
+        if self._quick is not None and self._quick(instance):
+            self.validations += 1
+            found: list[Problem] | None = []
+        elif not self._ready():
+            return None if self.unusable else []
+        else:
+            found = self._validate(instance)
         if key is not None and found is not None:
             self._last = (key, found)
         return None if found is None else list(found)
@@ -190,24 +233,29 @@ def schema_check(schema: Any, *, formats: FormatPolicy = "annotate") -> SchemaCh
 
 @lru_cache(maxsize=256)
 def _compiled(schema_json: str, formats: FormatPolicy) -> SchemaCheck:
+    return SchemaCheck(None, schema=json.loads(schema_json), formats=formats)
+
+
+def _full_validator(schema: dict[str, Any], formats: FormatPolicy) -> tuple[Validator | None, str | None]:
+    """jsonschema's validator for ``schema``, or why the schema cannot be applied."""
+    _import_jsonschema()
     import referencing
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import extend, validator_for
 
-    schema = json.loads(schema_json)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an unknown $schema warns and falls back to the default
         cls = validator_for(schema, default=Draft202012Validator)
     try:
         cls.check_schema(schema)
     except (SchemaError, re.error, RecursionError) as exc:
-        return SchemaCheck(None, f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}")
+        return None, f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}"
     bounded = extend(cls, {"pattern": _bounded_pattern})  # type: ignore[no-untyped-call]
     # An explicit empty registry: a server's schema must never make us fetch a remote $ref.
     checker = format_checker() if formats == "assert" else None
     validator: Validator = bounded(schema, registry=referencing.Registry(), format_checker=checker)
-    return SchemaCheck(validator)
+    return validator, None
 
 
 def compiled_count() -> int:

@@ -25,7 +25,7 @@ from anvia_nb.core.connections import McpConnection
 from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.readings import PromptResult, ResourceRead
-from anvia_nb.core.schema import argument_problems, output_problems, warm_up
+from anvia_nb.core.schema import argument_problems, output_problems
 from anvia_nb.core.tasks import BackgroundCall, start_call
 from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
@@ -422,7 +422,6 @@ async def connect_mcp(
     if isinstance(timeout_seconds, limits.Default):
         own = getattr(connection, "timeout_seconds", None)
         timeout_seconds = own if isinstance(own, int | float) else limits.DEFAULT_CONNECT_TIMEOUT_SECONDS
-    warm_up()
     loop = asyncio.get_running_loop()
     deadline = None if timeout_seconds is None else loop.time() + timeout_seconds
     client = await connection.connect(timeout_seconds=timeout_seconds, log_level=log_level)

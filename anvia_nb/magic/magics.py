@@ -75,14 +75,13 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     server = runtime.server(connection.name)
     info = server.client.server_info
     # The name and version are the server's own words: made visible, masked and bounded.
-    from anvia_nb.magic.tables import protocol_version
-
+    # (Not through magic.tables: that imports pandas, which this one line does not need.)
     policy = ShowPolicy().with_secrets(server.secrets)
     label = policy.name(f"{info.get('name', '?')} {info.get('version', '')}".strip())
     count = len(server.tools)
     how = connection.target() if connection.transport == "replay" else connection.transport
     text = (
-        f"{connection.name}: {how} · {label} · protocol {protocol_version(server)} · "
+        f"{connection.name}: {how} · {label} · protocol {server.client.protocol_version} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
     record = getattr(connection, "record", None)
