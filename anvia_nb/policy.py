@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
-from anvia_nb._visible import Measure, Prepared, cut
+from anvia_nb._visible import SPECIAL, Measure, Prepared, cut
 from anvia_nb.errors import (
     ConnectError,
     ConnectionClosedError,
@@ -319,6 +319,10 @@ class ShowPolicy:
         """One text fit to show: masked, specials visible, cut to ``limit`` (default line_chars) with ``…``."""
         value = text if isinstance(text, str) else str(text)
         limit = self.limits.line_chars if limit is None else limit
+        if len(value) <= limit and SPECIAL.search(value) is None and (
+            self._pattern is None or self._pattern.search(value) is None
+        ):
+            return value  # nothing to mark, mask or cut (most names and descriptions): shown as is
         prepared = self.prepare(value, limit, measure="shown")
         if not prepared.hidden_chars:
             return prepared.plain

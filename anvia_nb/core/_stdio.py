@@ -98,32 +98,39 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
             await read_writer.send(answer)
 
     async def read_stdout() -> None:
+        # The chunks of the line still unfinished are kept as received and joined once, when its
+        # newline arrives: each byte is copied once, whatever the size of the message.
         assert process.stdout is not None
-        buffer = bytearray()
-        scanned = 0
+        pending: list[bytes] = []
+        pending_bytes = 0
         try:
             async with read_writer:
                 with reading:
                     while True:
                         chunk = await process.stdout.receive(_READ_CHUNK_BYTES)
-                        buffer += chunk
                         start = 0
-                        newline = buffer.find(b"\n", scanned)
+                        newline = chunk.find(b"\n")
                         while newline != -1:
-                            if newline - start > limit:
+                            if pending_bytes + newline - start > limit:
                                 await too_large()
                                 return
-                            line = bytes(buffer[start:newline])
-                            if line.strip():
+                            if pending:
+                                pending.append(chunk[start:newline])
+                                line = b"".join(pending)
+                                pending.clear()
+                                pending_bytes = 0
+                            else:
+                                line = chunk[start:newline] if start or newline < len(chunk) - 1 else chunk[:-1]
+                            if line and not line.isspace():
                                 await deliver(line)
                             start = newline + 1
-                            newline = buffer.find(b"\n", start)
-                        if start:
-                            del buffer[:start]
-                        if len(buffer) > limit:
+                            newline = chunk.find(b"\n", start)
+                        if start < len(chunk):
+                            pending.append(chunk[start:] if start else chunk)
+                            pending_bytes += len(chunk) - start
+                        if pending_bytes > limit:
                             await too_large()
                             return
-                        scanned = len(buffer)
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             return
         finally:
