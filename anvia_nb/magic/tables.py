@@ -175,7 +175,7 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
         column: _objects(values) if column in _HINTS or column in ("required", "arguments") else values
         for column, values in columns.items()
     }
-    frame: pd.DataFrame = ServerFrame(data, columns=TOOL_COLUMNS, copy=False)
+    frame: pd.DataFrame = ServerFrame(data, copy=False)  # columns in TOOL_COLUMNS' order
     return frame
 
 

@@ -1,0 +1,1 @@
+"""anvia_nb beside the MCP SDK and its peers: ``python -m benchmarks`` (see run.py)."""

@@ -1,0 +1,141 @@
+"""One peer client beside its own venv's SDK, run inside that venv by ``benchmarks/run.py``.
+
+    .cache/bench-langchain/bin/python benchmarks/peer.py langchain --server-python PY [--url URL] ...
+
+Prints one JSON object: ``{"versions": {...}, "results": {workload: {contender: [seconds...]}}}``,
+or ``{"error": "..."}``. Imports nothing of anvia_nb (the venv does not have it): the SDK, the
+peer, and :mod:`measure`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import inspect
+import json
+import sys
+from collections.abc import AsyncIterator, Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from measure import AsyncContender, Call, interleave
+
+SERVER = str(Path(__file__).with_name("bench_server.py"))
+LARGEST_MESSAGE = 256 * 1024 * 1024
+
+
+@contextlib.asynccontextmanager
+async def sdk_streams(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any]]:
+    """This venv's SDK transport to the bench server (mcp 1.x and 2.x spell HTTP differently)."""
+    if args.url is None:
+        from mcp import StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        async with stdio_client(StdioServerParameters(command=args.server_python, args=[SERVER])) as (read, write):
+            yield read, write
+        return
+    from mcp.client import streamable_http
+
+    if "max_sse_event_size" in inspect.signature(streamable_http.streamable_http_client).parameters:
+        opened: Any = streamable_http.streamable_http_client(args.url, max_sse_event_size=LARGEST_MESSAGE)
+    else:
+        opened = streamable_http.streamable_http_client(args.url)
+    async with opened as streams:
+        yield streams[0], streams[1]
+
+
+def sdk_session(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    @contextlib.asynccontextmanager
+    async def opener() -> AsyncIterator[Call]:
+        from mcp import ClientSession
+
+        async with sdk_streams(args) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            await session.list_tools()
+            yield session.call_tool
+
+    return opener
+
+
+def langchain(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    """langchain-mcp-adapters as its README shows it: tools loaded from one live session."""
+    @contextlib.asynccontextmanager
+    async def opener() -> AsyncIterator[Call]:
+        from langchain_mcp_adapters.tools import load_mcp_tools
+        from mcp import ClientSession
+
+        async with sdk_streams(args) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {tool.name: tool for tool in await load_mcp_tools(session)}
+
+            async def call(name: str, arguments: dict[str, Any]) -> Any:
+                return await tools[name].ainvoke(arguments)
+
+            yield call
+
+    return opener
+
+
+def fastmcp(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    @contextlib.asynccontextmanager
+    async def opener() -> AsyncIterator[Call]:
+        from fastmcp import Client
+        from fastmcp.client.transports import StdioTransport
+
+        target: Any = args.url if args.url is not None else StdioTransport(command=args.server_python, args=[SERVER])
+        async with Client(target) as client:
+            await client.list_tools()
+            yield client.call_tool
+
+    return opener
+
+
+PEERS = {"langchain": ("langchain-mcp-adapters", langchain), "fastmcp": ("fastmcp", fastmcp)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("peer", choices=sorted(PEERS))
+    parser.add_argument("--server-python", required=True)
+    parser.add_argument("--url")
+    parser.add_argument("--workloads", required=True, help='JSON: {"name": [tool, arguments, calls]}')
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    package, make = PEERS[args.peer]
+    loop = asyncio.new_event_loop()
+    names = {"sdk": f"SDK ClientSession (mcp {version('mcp')})", "peer": f"{package} {version(package)}"}
+    results: dict[str, dict[str, list[float]]] = {}
+    try:
+        for transport in ["stdio", "http"] if args.url else ["stdio"]:
+            where = copy.copy(args)
+            where.url = args.url if transport == "http" else None
+            measure_transport(transport, loop, {names["sdk"]: sdk_session(where), names["peer"]: make(where)},
+                              json.loads(args.workloads), args.rounds, results)
+        print(json.dumps({"names": names, "results": results}))
+    except Exception as exc:
+        print(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:300]}))
+
+
+def measure_transport(transport: str, loop: asyncio.AbstractEventLoop, openers: dict[str, Any],
+                      workloads: dict[str, Any], rounds: int, results: dict[str, dict[str, list[float]]]) -> None:
+    opened: dict[str, AsyncContender] = {}
+    try:
+        for name, opener in openers.items():
+            opened[name] = AsyncContender(loop, opener).open()
+        for workload, (tool, arguments, calls) in workloads.items():
+            for contender in opened.values():
+                contender.timed(tool, arguments, 1)  # warm: the first call of each kind is not measured
+            measured = interleave({name: (lambda c=c, t=tool, a=arguments, n=calls: c.timed(t, a, n))
+                                   for name, c in opened.items()}, rounds)
+            results[f"{transport}: {workload}"] = {name: found.samples for name, found in measured.items()}
+    finally:
+        for contender in opened.values():
+            contender.close()
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""anvia_nb beside the MCP SDK and its peers, measured in one interleaved run; prints one table.
+
+    python -m benchmarks            # the full run (several minutes)
+    python -m benchmarks --quick    # every row, tiny sizes and one or two rounds (CI runs this)
+
+Every contender keeps one warm session (its own server over stdio; one shared server over HTTP),
+is warmed up before it is measured, and is measured in rounds whose order rotates; the table
+shows each median with its spread (half the interquartile range) and its ratio to the SDK's
+``ClientSession`` measured in the same rounds. The peers that pin another SDK
+(langchain-mcp-adapters needs mcp<2) run in their own venvs (``benchmarks/setup``) against the
+same server, each with its ratio to that venv's own ``ClientSession``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from benchmarks import sections
+from benchmarks.contenders import SERVER, Contender, main_contenders
+from benchmarks.measure import Stats, interleave
+
+REPO = Path(__file__).resolve().parents[1]
+PEERS = ("langchain", "fastmcp")
+BASE = "SDK ClientSession"
+MB = 1_000_000
+
+
+@dataclass(frozen=True)
+class Plan:
+    rounds: int
+    trivial_calls: int
+    payloads: tuple[int, ...]
+    first_rounds: int
+    map_rows: int
+    map_ms: float
+
+
+FULL = Plan(rounds=5, trivial_calls=50, payloads=(20 * MB, 50 * MB), first_rounds=5, map_rows=64, map_ms=50)
+QUICK = Plan(rounds=2, trivial_calls=5, payloads=(200_000,), first_rounds=1, map_rows=8, map_ms=10)
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("ANVIA_NB_CACHE") or REPO / ".cache")
+
+
+def peer_missing(peer: str) -> str | None:
+    """Why a peer cannot run here, or ``None`` when ``benchmarks/setup`` built its venv."""
+    if (cache_dir() / f"bench-{peer}" / "anvia-ready").exists():
+        return None
+    return f"its venv {cache_dir() / f'bench-{peer}'} is not built: run benchmarks/setup (scripts/setup-test does)"
+
+
+def workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
+    found: dict[str, tuple[str, dict[str, Any], int]] = {
+        "trivial call": ("echo", {"message": "hi"}, plan.trivial_calls)
+    }
+    for size in plan.payloads:
+        found[f"{size / MB:g} MB text result"] = ("payload", {"size_chars": size}, 1)
+    return found
+
+
+class Table:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def section(self, title: str) -> None:
+        self.lines += ["", f"## {title}", "", "| contender | median | spread | ratio | note |",
+                       "|---|---:|---:|---:|---|"]
+
+    def row(self, contender: str, median: str = "", spread: str = "", ratio: str = "", note: str = "") -> None:
+        self.lines.append(f"| {contender} | {median} | {spread} | {ratio} | {note} |")
+
+    def stat(self, contender: str, found: Stats, base: Stats | None, note: str = "", unit: str = "ms") -> None:
+        scale = 1000 if unit == "ms" else 1
+        ratio = f"{found.median / base.median:.2f}" if base is not None and base.median else ""
+        self.row(contender, f"{found.median * scale:.3g} {unit}", f"±{found.spread:.0%}", ratio, note)
+
+
+def peers_section(plan: Plan, url: str | None, table: Table) -> None:
+    """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer."""
+    table.section("peers in their own venvs (ratio to that venv's own SDK ClientSession)")
+    for peer in PEERS:
+        missing = peer_missing(peer)
+        if missing is not None:
+            table.row(f"{peer}", note=f"skipped: {missing}")
+            continue
+        python = cache_dir() / f"bench-{peer}" / "bin" / "python"
+        command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable,
+                   "--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds)]
+        if url is not None:
+            command += ["--url", url]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
+        lines = done.stdout.strip().splitlines()
+        found = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
+        if "error" in found:
+            table.row(peer, note=f"failed: {found['error']}")
+            continue
+        names = found["names"]
+        for key, by_name in found["results"].items():
+            base = Stats(by_name[names["sdk"]])
+            table.stat(f"{names['peer']} — {key}", Stats(by_name[names["peer"]]), base,
+                       f"{names['sdk']}: {base.median * 1000:.3g} ms")
+
+
+def _warm(contenders: dict[str, Contender], plan: Plan) -> None:
+    for contender in contenders.values():
+        for tool, arguments, _calls in workloads(plan).values():
+            contender.timed(tool, arguments, 1)
+
+
+def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
+                      loop: asyncio.AbstractEventLoop) -> None:
+    opened = main_contenders(loop, url)
+    contenders = {name: c for name, c in opened.items() if isinstance(c, Contender)}
+    _warm(contenders, plan)
+    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
+    for workload, (tool, arguments, calls) in workloads(plan).items():
+        table.section(f"{transport}: {workload}")
+        measured = interleave(
+            {name: (lambda c=c, t=tool, a=arguments, n=calls: c.timed(t, a, n)) for name, c in contenders.items()},
+            plan.rounds,
+        )
+        base = measured.get(BASE)
+        parse = parses.get(workload)
+        if parse is not None:
+            table.stat("SDK parse of the same bytes, in memory", parse, base, "the floor for any client")
+        for name, found in opened.items():
+            if isinstance(found, str):
+                table.row(name, note=found)
+                continue
+            vs_parse = f"{measured[name].median / parse.median:.2f} × the parse" if parse is not None else ""
+            table.stat(name, measured[name], base, vs_parse)
+    if transport == "stdio":
+        _memory_section(contenders, plan, table)
+    for contender in contenders.values():
+        contender.close()
+
+
+def _memory_section(contenders: dict[str, Contender], plan: Plan, table: Table) -> None:
+    size = min(plan.payloads[0], 20 * MB)
+    table.section(f"stdio: memory kept per dropped {size / MB:g} MB result (tracemalloc, after gc)")
+    for name, mib in sections.kept_per_result(contenders, size).items():
+        table.row(name, f"{mib:.2f} MiB")
+
+
+def _http_server() -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen([sys.executable, SERVER, "--http"], stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    for line in process.stderr:
+        if "listening on " in line:
+            return process, line.split("listening on ", 1)[1].strip()
+    process.kill()
+    raise RuntimeError("the HTTP bench server did not start")
+
+
+def first_section(plan: Plan, table: Table) -> None:
+    found = sections.first_calls(plan.first_rounds)
+    labels = {"sdk": "SDK Client", "anvia": "anvia_nb connect_mcp", "magic": "anvia_nb %mcp connect"}
+    for part in ("connect", "first_call"):
+        what = "first connect (import, start the server, handshake, list tools)" if part == "connect" else (
+            "first call after connecting")
+        table.section(f"stdio, fresh process: {what}")
+        for who, label in labels.items():
+            loaded = ", ".join(found[who]["loaded"]) or "none"
+            note = f"peak RSS {found[who]['peak_mib']:.0f} MiB; loaded: {loaded}" if part == "connect" else ""
+            table.stat(label, found[who][part], found["sdk"][part], note)
+
+
+def other_sections(plan: Plan, table: Table) -> None:
+    table.section("the tools DataFrame of the demo server (21 tools)")
+    frames = sections.dataframe_rows(plan.rounds, 20 if plan is QUICK else 200)
+    base = frames["plain pandas DataFrame"]
+    for name, found in frames.items():
+        table.stat(name, found, base, "ratio to the plain DataFrame")
+    table.section(f"map: {plan.map_rows} rows over a {plan.map_ms:g} ms tool (stdio)")
+    mapped = sections.map_rows(plan.map_rows, plan.map_ms, plan.rounds)
+    if isinstance(mapped, str):
+        table.row("tool.map", note=f"skipped: {mapped}")
+        return
+    base = mapped["async API, asyncio.gather, 8 at a time"]
+    for name, found in mapped.items():
+        table.stat(name, found, base, "ratio to gather", unit="s")
+
+
+def machine() -> str:
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"{when}; {platform.platform()}; Python {platform.python_version()}; {os.cpu_count()} cores; "
+            f"load average {load} (other work was running)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="anvia_nb beside the MCP SDK and its peers.")
+    parser.add_argument("--quick", action="store_true", help="every row, tiny sizes, few rounds (for CI)")
+    parser.add_argument("--transports", default="stdio,http")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    transports = args.transports.split(",")
+    table = Table()
+    loop = asyncio.new_event_loop()
+    server = _http_server() if "http" in transports else None
+    url = None if server is None else server[1]
+    try:
+        _step("first connect and first call, fresh processes")
+        first_section(plan, table)
+        for transport in transports:
+            _step(f"{transport}: warm calls")
+            transport_section(transport, None if transport == "stdio" else url, plan, table, loop)
+        _step("peers")
+        peers_section(plan, url, table)
+    finally:
+        if server is not None:
+            server[0].terminate()
+            server[0].wait(timeout=30)
+    _step("the tools DataFrame and the map")
+    other_sections(plan, table)
+    print(f"Machine: {machine()}")
+    print("\n".join(table.lines))
+
+
+def _step(what: str) -> None:
+    print(f"[{datetime.now().strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""The measurements that are not a warm call: first connect in a fresh process, memory kept per
+dropped result, the tools DataFrame, the SDK's own parse of a large answer, and the map."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+from benchmarks.contenders import SERVER, Contender
+from benchmarks.measure import Stats, interleave
+
+HERE = Path(__file__).parent
+
+__all__ = ["dataframe_rows", "first_calls", "kept_per_result", "map_rows", "sdk_parse"]
+
+
+def _fresh(who: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(HERE / "first_call.py"), who], capture_output=True, text=True,
+                          timeout=300, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"first_call.py {who} failed: {done.stderr.strip()[-300:]}")
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
+def first_calls(rounds: int) -> dict[str, dict[str, Any]]:
+    """Per contender: Stats of connect and first call, the median peak RSS, the heavy modules loaded."""
+    runs: dict[str, list[dict[str, Any]]] = {"sdk": [], "anvia": [], "magic": []}
+
+    def batch(who: str) -> float:
+        runs[who].append(_fresh(who))
+        return 0.0
+
+    interleave({who: (lambda who=who: batch(who)) for who in runs}, rounds)
+    return {
+        who: {
+            "connect": Stats([r["connect"] for r in found]),
+            "first_call": Stats([r["first_call"] for r in found]),
+            "import": Stats([r["import"] for r in found]),
+            "peak_mib": statistics.median(r["peak_mib"] for r in found),
+            "loaded": sorted({name for r in found for name in r["loaded"]}),
+        }
+        for who, found in runs.items()
+    }
+
+
+def kept_per_result(contenders: dict[str, Contender], size_chars: int, calls: int = 3) -> dict[str, float]:
+    """MiB still allocated per dropped result of ``size_chars``: traced after one call (whatever a
+    client keeps of its last answer is counted once, there), then after ``calls`` more."""
+    kept: dict[str, float] = {}
+    for name, contender in contenders.items():
+        contender.timed("payload", {"size_chars": size_chars}, 1)  # warm: caches filled before counting
+        tracemalloc.start()
+        try:
+            contender.timed("payload", {"size_chars": size_chars}, 1)
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            contender.timed("payload", {"size_chars": size_chars}, calls)
+            gc.collect()
+            kept[name] = max(0, tracemalloc.get_traced_memory()[0] - before) / calls / 2**20
+        finally:
+            tracemalloc.stop()
+    return kept
+
+
+def sdk_parse(size_chars: int, rounds: int) -> Stats:
+    """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC line and
+    validate the result (the least any client over this SDK can spend on it)."""
+    from mcp_types import CallToolResult, JSONRPCResponse, TextContent, jsonrpc_message_adapter
+
+    sys.path.insert(0, str(HERE))
+    from bench_server import payload_text
+
+    result = CallToolResult(content=[TextContent(type="text", text=payload_text(size_chars))])
+    message = JSONRPCResponse(jsonrpc="2.0", id=7, result=result.model_dump(by_alias=True, exclude_none=True))
+    line = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+
+    def parse() -> float:
+        start = time.perf_counter()
+        parsed: Any = jsonrpc_message_adapter.validate_json(line, by_name=False)
+        CallToolResult.model_validate(parsed.result)
+        return time.perf_counter() - start
+
+    parse()
+    return interleave({"parse": parse}, rounds)["parse"]
+
+
+def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
+    """``%mcp tools``'s DataFrame of the demo server's tools beside a plain DataFrame of the same rows."""
+    import pandas as pd
+
+    from anvia_nb.core.connections import mcp
+    from anvia_nb.core.server import McpServer
+    from anvia_nb.core.types import ToolInfo
+    from anvia_nb.demo_server.catalog import TOOLS
+    from anvia_nb.magic.tables import TOOL_COLUMNS, tools_frame
+
+    infos = [ToolInfo(server="demo", name=t["name"], title=t.get("title"), description=t.get("description"),
+                      input_schema=t["inputSchema"], output_schema=t.get("outputSchema"),
+                      annotations=t.get("annotations")) for t in TOOLS]
+    server = McpServer(mcp.stdio(name="demo", command=sys.executable, args=[SERVER]), None, infos)  # type: ignore[arg-type]
+    rows = tools_frame([server]).to_dict("records")
+
+    def timed(work: Any) -> float:
+        start = time.perf_counter()
+        for _ in range(repeat):
+            work()
+        return (time.perf_counter() - start) / repeat
+
+    return interleave({
+        "plain pandas DataFrame": lambda: timed(lambda: pd.DataFrame(rows, columns=TOOL_COLUMNS)),
+        "anvia_nb %mcp tools DataFrame": lambda: timed(lambda: tools_frame([server])),
+    }, rounds)
+
+
+def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
+    """``tool.map`` at concurrency 1 and 8 beside ``asyncio.gather`` of the async API (8 at a time)."""
+    from anvia_nb.core.server import Tool
+
+    if not hasattr(Tool, "map"):
+        return "tool.map is not in this version of anvia_nb"
+    import pandas as pd
+
+    from anvia_nb import connect_mcp, mcp
+
+    async def measure() -> dict[str, Stats]:
+        server = await connect_mcp(mcp.stdio(name="bench_map", command=sys.executable, args=[SERVER]))
+        tool = server.tool("sleep")
+        frame = pd.DataFrame({"ms": [ms] * rows})
+        gate = asyncio.Semaphore(8)
+
+        async def one() -> None:
+            async with gate:
+                await tool.call({"ms": ms})
+
+        async def timed(work: Any) -> float:
+            start = time.perf_counter()
+            await work()
+            return time.perf_counter() - start
+
+        works = {
+            "async API, asyncio.gather, 8 at a time": lambda: asyncio.gather(*(one() for _ in range(rows))),
+            "tool.map, concurrency 1": lambda: tool.map(frame, concurrency=1),  # type: ignore[attr-defined]
+            "tool.map, concurrency 8": lambda: tool.map(frame, concurrency=8),  # type: ignore[attr-defined]
+        }
+        samples: dict[str, list[float]] = {name: [] for name in works}
+        try:
+            for round_ in range(rounds):
+                names = list(works)[round_ % len(works):] + list(works)[:round_ % len(works)]
+                for name in names:
+                    samples[name].append(await timed(works[name]))
+        finally:
+            await server.close()
+        return {name: Stats(found) for name, found in samples.items()}
+
+    try:
+        return asyncio.run(measure())
+    except Exception as exc:
+        return f"failed: {type(exc).__name__}: {exc}"[:160]

@@ -1,0 +1,75 @@
+"""The benchmark runs and prints every row (its quick mode: tiny sizes, one or two rounds).
+
+Nothing about time is asserted: this only keeps ``python -m benchmarks`` from rotting. A peer
+whose venv ``scripts/setup-test`` did not build is printed as skipped, with the reason; under
+``CI=true``, where setup-test must build it, that fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from support import REPO, cache_dir, in_ci, setup_missing
+
+BOUND_SECONDS = 900  # proves only that nothing hangs; the quick run takes seconds on an idle machine
+CONTENDERS = ["SDK ClientSession", "SDK Client", "anvia_nb async API", "anvia_nb sync runtime",
+              "anvia_nb %mcp call, rendered"]
+PEERS = {"langchain": "langchain-mcp-adapters", "fastmcp": "fastmcp"}
+NUMBER = r"\| [0-9.e+]+ (?:ms|s|MiB) \|"
+
+
+def rows_of(table: str, section: str) -> list[str]:
+    """The table rows under the section whose title starts with ``section``."""
+    found = re.search(rf"^## {re.escape(section)}.*?\n\n(.*?)(?:\n\n|\Z)", table, re.S | re.M)
+    assert found is not None, f"no section {section!r} in:\n{table}"
+    return [line for line in found.group(1).splitlines()[2:] if line.startswith("|")]
+
+
+def row(rows: list[str], contender: str) -> str:
+    matching = [line for line in rows if line.startswith(f"| {contender}")]
+    assert matching, f"no row {contender!r} in {rows}"
+    return matching[0]
+
+
+def test_the_quick_benchmark_prints_every_row() -> None:
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "--quick"], cwd=REPO, capture_output=True,
+                          text=True, timeout=BOUND_SECONDS, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    table = done.stdout
+    assert table.startswith("Machine: ") and "cores" in table.splitlines()[0]
+
+    for part in ("first connect", "first call after connecting"):
+        rows = rows_of(table, f"stdio, fresh process: {part}")
+        for contender in ("SDK Client", "anvia_nb connect_mcp", "anvia_nb %mcp connect"):
+            assert re.search(NUMBER, row(rows, contender)), row(rows, contender)
+    for transport in ("stdio", "http"):
+        for workload in ("trivial call", "0.2 MB text result"):
+            rows = rows_of(table, f"{transport}: {workload}")
+            for contender in CONTENDERS:
+                assert re.search(NUMBER, row(rows, contender)), row(rows, contender)
+        assert re.search(NUMBER, row(rows, "SDK parse of the same bytes"))
+    memory = rows_of(table, "stdio: memory kept per dropped")
+    for contender in CONTENDERS:
+        assert re.search(NUMBER, row(memory, contender)), row(memory, contender)
+    frames = rows_of(table, "the tools DataFrame")
+    assert re.search(NUMBER, row(frames, "plain pandas DataFrame"))
+    assert re.search(NUMBER, row(frames, "anvia_nb %mcp tools DataFrame"))
+    assert rows_of(table, "map:")  # measured, or skipped with the reason while tool.map does not exist
+
+    peers = rows_of(table, "peers in their own venvs")
+    missing = []
+    for peer, package in PEERS.items():
+        reason = setup_missing(cache_dir() / f"bench-{peer}" / "anvia-ready", f"the benchmark's {peer} venv")
+        if reason is not None:
+            assert "skipped: " in row(peers, peer)
+            missing.append(reason)
+            continue
+        for key in ("stdio: trivial call", "stdio: 0.2 MB text result", "http: trivial call",
+                    "http: 0.2 MB text result"):
+            line = next((line for line in peers if line.startswith(f"| {package}") and key in line), "")
+            assert re.search(NUMBER, line), f"{package} {key}: {peers}"
+    if missing and in_ci():
+        pytest.fail("; ".join(missing), pytrace=False)
