@@ -151,8 +151,15 @@ def arguments_from_json(text: str) -> dict[str, Any] | None:
 _JSON_PAIR = re.compile(r"[^\s='\"\\-][^\s='\"\\]*=(?=[{\[])")
 
 
+# A word with no quote or backslash in it, up to shlex's whitespace: read as is, without shlex.
+_PLAIN_WORD = re.compile(r"[^ \t\r\n'\"\\]+(?=[ \t\r\n]|\Z)")
+
+
 def _shell_word(text: str, start: int) -> tuple[str, int]:
     """The shell word at ``start`` (quotes and backslashes read as a shell does) and where it ends."""
+    plain = _PLAIN_WORD.match(text, start)
+    if plain is not None:
+        return plain.group(), plain.end()
     stream = io.StringIO(text[start:])
     lexer = shlex.shlex(stream, posix=True)
     lexer.whitespace_split = True
