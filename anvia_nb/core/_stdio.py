@@ -1,7 +1,8 @@
 """Our stdio transport: the SDK's contract, a linear bounded reader, and no surviving processes.
 
 Why not ``mcp.client.stdio.stdio_client``: its reader re-splits a growing string per chunk, which
-is quadratic in the size of one message (20 MB ≈ 1 s), and buffers a line of any size; it needs a
+is quadratic in the size of one message (20 MB ≈ 1 s), and buffers a line of any size (ours,
+:mod:`anvia_nb.core._pipe_lines`, copies each byte once and reads a wide pipe in large reads); it needs a
 real file descriptor for the server's stderr (nbval kernels have none); it hides the process, so
 nothing can kill the grandchildren a server leaves behind or clean up at interpreter exit. This
 module keeps the same shape (an async context manager yielding a read and a write stream of
@@ -15,6 +16,7 @@ connection even when a child it left behind still holds its stdout.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -29,12 +31,12 @@ from mcp.shared.message import SessionMessage
 
 from anvia_nb.core import limits
 from anvia_nb.core._answers import Outstanding, parse_line
+from anvia_nb.core._pipe_lines import open_line_reader, wide_pipe
 from anvia_nb.core._process import TOKEN_VARIABLE, kill_all_process_groups, live_process_groups, new_token, remember
 from anvia_nb.core._process import stop_process as _stop_process
 
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]
 
-_READ_CHUNK_BYTES = 1 << 20
 _DRAIN_SECONDS = 1.0
 """After the server's process ended, how long its stdout may still deliver what it wrote."""
 
@@ -65,18 +67,30 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
     limit = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
     token = new_token()
     errlog: IO[bytes] | None = open(launch.stderr_path, "ab") if launch.stderr_path else None  # noqa: SIM115
+    stdout_read, stdout_write = wide_pipe()
     try:
         process = await anyio.open_process(
             [_resolve_command(launch.command), *launch.args],
             env=get_default_environment() | launch.env | {TOKEN_VARIABLE: token},
             cwd=launch.cwd,
+            stdout=stdout_write,
             stderr=errlog if errlog is not None else subprocess.DEVNULL,
             start_new_session=True,
         )
+    except BaseException:
+        os.close(stdout_read)
+        raise
     finally:
+        os.close(stdout_write)  # the server holds its own copy: its exit ends our reads
         if errlog is not None:
             errlog.close()
     remember(process.pid, token)
+    try:
+        stdout, stdout_transport = await open_line_reader(stdout_read, limit)
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await _stop_process(process, token)
+        raise
 
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](16)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](16)
@@ -98,39 +112,16 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
             await read_writer.send(answer)
 
     async def read_stdout() -> None:
-        # The chunks of the line still unfinished are kept as received and joined once, when its
-        # newline arrives: each byte is copied once, whatever the size of the message.
-        assert process.stdout is not None
-        pending: list[bytes] = []
-        pending_bytes = 0
         try:
             async with read_writer:
                 with reading:
                     while True:
-                        chunk = await process.stdout.receive(_READ_CHUNK_BYTES)
-                        start = 0
-                        newline = chunk.find(b"\n")
-                        while newline != -1:
-                            if pending_bytes + newline - start > limit:
-                                await too_large()
-                                return
-                            if pending:
-                                pending.append(chunk[start:newline])
-                                line = b"".join(pending)
-                                pending.clear()
-                                pending_bytes = 0
-                            else:
-                                line = chunk[start:newline] if start or newline < len(chunk) - 1 else chunk[:-1]
-                            if line and not line.isspace():
-                                await deliver(line)
-                            start = newline + 1
-                            newline = chunk.find(b"\n", start)
-                        if start < len(chunk):
-                            pending.append(chunk[start:] if start else chunk)
-                            pending_bytes += len(chunk) - start
-                        if pending_bytes > limit:
-                            await too_large()
-                            return
+                        line = await stdout.next_line()
+                        if line is None:
+                            break
+                        await deliver(line)
+                    if stdout.too_large:
+                        await too_large()
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             return
         finally:
@@ -154,15 +145,18 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 await read_writer.aclose()
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(read_stdout)
-        tg.start_soon(write_stdin)
-        tg.start_soon(watch_process)
-        try:
-            yield read_stream, write_stream
-        finally:
-            with anyio.CancelScope(shield=True):
-                await write_stream.aclose()
-                await _stop_process(process, token)
-                await read_stream.aclose()
-            tg.cancel_scope.cancel()
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(read_stdout)
+            tg.start_soon(write_stdin)
+            tg.start_soon(watch_process)
+            try:
+                yield read_stream, write_stream
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await write_stream.aclose()
+                    await _stop_process(process, token)
+                    await read_stream.aclose()
+                tg.cancel_scope.cancel()
+    finally:
+        stdout_transport.close()
