@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import platform
@@ -203,27 +204,36 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="anvia_nb beside the MCP SDK and its peers.")
     parser.add_argument("--quick", action="store_true", help="every row, tiny sizes, few rounds (for CI)")
     parser.add_argument("--transports", default="stdio,http")
+    parser.add_argument("--rounds", type=int, help="rounds per measurement (default: 5, quick: 2)")
+    parser.add_argument("--parts", default="first,warm,peers,other",
+                        help="which parts to run (first connect, warm calls, peers, DataFrame and map)")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
+    if args.rounds:
+        plan = dataclasses.replace(plan, rounds=args.rounds, first_rounds=min(plan.first_rounds, args.rounds))
+    parts = set(args.parts.split(","))
     transports = args.transports.split(",")
     table = Table()
     loop = asyncio.new_event_loop()
-    server = _http_server() if "http" in transports else None
+    server = _http_server() if "http" in transports and parts & {"warm", "peers"} else None
     url = None if server is None else server[1]
     try:
-        _step("first connect and first call, fresh processes")
-        first_section(plan, table)
-        for transport in transports:
+        if "first" in parts:
+            _step("first connect and first call, fresh processes")
+            first_section(plan, table)
+        for transport in transports if "warm" in parts else ():
             _step(f"{transport}: warm calls")
             transport_section(transport, None if transport == "stdio" else url, plan, table, loop)
-        _step("peers")
-        peers_section(plan, url, table)
+        if "peers" in parts:
+            _step("peers")
+            peers_section(plan, url, table)
     finally:
         if server is not None:
             server[0].terminate()
             server[0].wait(timeout=30)
-    _step("the tools DataFrame and the map")
-    other_sections(plan, table)
+    if "other" in parts:
+        _step("the tools DataFrame and the map")
+        other_sections(plan, table)
     print(f"Machine: {machine()}")
     print("\n".join(table.lines))
 

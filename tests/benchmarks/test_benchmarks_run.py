@@ -14,6 +14,8 @@ import sys
 import pytest
 from support import REPO, cache_dir, in_ci, setup_missing
 
+pytestmark = pytest.mark.slow
+
 BOUND_SECONDS = 900  # proves only that nothing hangs; the quick run takes seconds on an idle machine
 CONTENDERS = ["SDK ClientSession", "SDK Client", "anvia_nb async API", "anvia_nb sync runtime",
               "anvia_nb %mcp call, rendered"]
