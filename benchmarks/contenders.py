@@ -111,7 +111,8 @@ def _magic(target: str | None) -> Contender:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "anvia_nb")
+    if "anvia_nb" not in shell.extension_manager.loaded:
+        shell.run_line_magic("load_ext", "anvia_nb")
     where = f"--stdio {sys.executable} {SERVER}" if target is None else f"--http {target}"
     with contextlib.redirect_stdout(None):
         shell.run_line_magic("mcp", f"connect bench_magic {where}")
