@@ -281,6 +281,9 @@ def test_the_untrusted_output_notebook_passes_the_kernels_token_and_every_echo_o
 _SCRIPT_URL = re.compile(r"\s*(javascript:|vbscript:|data:text/html)", re.IGNORECASE)
 
 
+_DATA_BLOCK = re.compile(r"json|text/x-", re.IGNORECASE)
+
+
 class _LiveContent(HTMLParser):
     """Collects what a browser would run: script bodies, on* handlers, srcdoc and script URLs."""
 
@@ -308,7 +311,10 @@ class _LiveContent(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "script" and self._script_type is not None:
-            self.live.append(f"<script type={self._script_type}>{''.join(self._script_body)}")
+            # A data block (the widgets' saved state is JSON in a script tag) is never run; had a
+            # server's "</script>" ended it early, what follows would be a script of its own.
+            if not _DATA_BLOCK.search(self._script_type):
+                self.live.append(f"<script type={self._script_type}>{''.join(self._script_body)}")
             self._script_type = None
 
 
@@ -325,6 +331,18 @@ def test_the_html_check_finds_a_live_payload_when_one_is_there() -> None:
         "display_data", data={"text/html": f'<img src=x onerror="{PAYLOAD_MARKER}=1">', "text/plain": "x"})]
     html, _ = HTMLExporter().from_notebook_node(nb)
     assert live_content_with_marker(html)
+
+
+def test_server_text_in_saved_widget_state_stays_data_unless_it_breaks_out() -> None:
+    payload = f"</script><script>{PAYLOAD_MARKER}=1</script>"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
+        "version_major": 2, "version_minor": 0,
+        "state": {"m": {"model_name": "SelectModel", "state": {"_options_labels": [payload]}}}}}
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert PAYLOAD_MARKER in html and live_content_with_marker(html) == []  # nbconvert writes <\/script>
+    broken = f'<script type="application/vnd.jupyter.widget-state+json">{{"a": "{payload}"}}</script>'
+    assert live_content_with_marker(broken)  # had it not, the check would catch the break-out
 
 
 @pytest.mark.parametrize("name", NAMES)
