@@ -145,15 +145,11 @@ def _is_browser(item: pytest.Item) -> bool:
     return "browser" in item.keywords or "/browser/" in str(item.path)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the real-browser tests last: Playwright's sync API leaves its event loop set on the
     main thread while its session-scoped browser lives, which breaks every asyncio test after it.
 
-    Under pytest-xdist (``--dist loadgroup``, as scripts/test runs it) each file is one group, so a
-    notebook's cells and a module's fixtures stay in one worker, and all the browser tests are one
-    group, so one JupyterLab serves them, in the worker that runs them last."""
+    Under pytest-xdist (``--dist loadfile``, as scripts/test runs it) a file goes whole to one
+    worker, so a notebook's cells run in order in one kernel; files are handed out in this order,
+    so a worker's browser files come after all its others."""
     items.sort(key=_is_browser)
-    for item in items:
-        group = "browser" if _is_browser(item) else str(item.path.relative_to(config.rootpath))
-        item.add_marker(pytest.mark.xdist_group(group))

@@ -248,11 +248,15 @@ class McpClient:
         ``watch`` is told every state of a task the call became (:mod:`anvia_nb.core.tasks`)."""
         session = self._live_session()
         timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-        call = session.call_tool(
-            name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
-        )
+
+        def start() -> Coroutine[Any, Any, JsonObject]:
+            call = session.call_tool(
+                name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
+            )
+            return watched(call, watch)
+
         try:
-            return await self._on_owner_loop(self._in_turn(watched(call, watch)))
+            return await self._on_owner_loop(self._in_turn(start))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
@@ -264,15 +268,13 @@ class McpClient:
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
-    async def _in_turn(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Run ``coro`` once fewer than ``max_calls_in_flight`` calls are in flight (on the owner's loop)."""
+    async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
+        the owner's loop); a call cancelled while waiting its turn is never made."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_calls_in_flight)
-        try:
-            async with self._slots:
-                return await coro
-        finally:
-            coro.close()  # a call cancelled while waiting its turn was never started
+        async with self._slots:
+            return await start()
 
     @property
     def elicitation_handler(self) -> ElicitationHandler | None:

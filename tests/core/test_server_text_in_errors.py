@@ -15,7 +15,7 @@ sys.path.insert(0, str(REPO))
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import AnviaError, ConnectError
-from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy, quotes_a_server
+from anvia_nb.policy import ShowPolicy, quotes_a_server
 from benchmarks.attacks_servers import RawHttp, initialize_with_version, not_http
 
 SERVER_TEXT = "db password=hunter2 at 10.0.0.5"
@@ -52,7 +52,8 @@ def assert_hidden_when_asked(error: AnviaError) -> None:
     assert quotes_a_server(error)
     line = ShowPolicy(hide_server_errors=True).error_line(error)
     assert SERVER_TEXT not in line and "hunter2" not in line
-    assert line == f"{type(error).__name__}: {HIDDEN_SERVER_ERROR}"
+    assert line == ShowPolicy(hide_server_errors=True).viewer_line(error)  # a viewer's words, naming "odd"
+    assert "“odd”" in line
 
 
 @pytest.mark.anyio
@@ -74,5 +75,6 @@ async def test_an_answer_that_is_not_http_is_hidden_with_server_errors(raw_http:
 @pytest.mark.anyio
 async def test_a_refused_connection_is_not_server_text(unused_port: int) -> None:
     error = await refusal(f"http://127.0.0.1:{unused_port}/mcp")
-    assert not quotes_a_server(error)  # the operating system's words: shown even when hiding
-    assert "Cannot reach 'odd'" in ShowPolicy(hide_server_errors=True).error_line(error)
+    assert not quotes_a_server(error)  # the operating system's words, not the server's
+    assert "Cannot reach 'odd'" in ShowPolicy().error_line(error)
+    assert "could not be started" in ShowPolicy(hide_server_errors=True).error_line(error)  # for a viewer

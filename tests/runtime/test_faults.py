@@ -19,7 +19,7 @@ import pytest
 from support import DEMO_ARGS
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
-from anvia_nb.core import McpServer
+from anvia_nb.core import McpServer, limits
 from anvia_nb.core.connections import StdioConnection
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
@@ -231,8 +231,10 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
 
 
 @pytest.mark.anyio
-async def test_twenty_concurrent_calls_on_one_session_run_side_by_side(demo: McpServer) -> None:
-    """Each call lasts 30 s, so twenty calls all report progress only if none waits for another."""
+async def test_as_many_concurrent_calls_as_a_session_allows_run_side_by_side(demo: McpServer) -> None:
+    """Each call lasts 30 s, so sixteen calls (the default bound of calls in flight) all report
+    progress only if none waits for another."""
+    count = limits.DEFAULT_MAX_CALLS_IN_FLIGHT
     slow = demo.tool("slow")
     progressed: set[int] = set()
     all_progressed = asyncio.Event()
@@ -240,14 +242,14 @@ async def test_twenty_concurrent_calls_on_one_session_run_side_by_side(demo: Mcp
     def reporter(index: int) -> Callable[[float, float | None, str | None], Awaitable[None]]:
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             progressed.add(index)
-            if len(progressed) == 20:
+            if len(progressed) == count:
                 all_progressed.set()
 
         return on_progress
 
     calls = [
         asyncio.create_task(slow.call_outcome({"steps": 300, "delay_seconds": 0.1}, on_progress=reporter(i)))
-        for i in range(20)
+        for i in range(count)
     ]
     try:
         await asyncio.wait_for(all_progressed.wait(), 60)
