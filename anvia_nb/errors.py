@@ -67,6 +67,7 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "LoopMisuseError",
+    "NotOfferedError",
     "NotTabularError",
     "OutputSchemaError",
     "ProtocolError",
@@ -344,6 +345,11 @@ class UnknownResourceError(AnviaError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class NotOfferedError(AnviaError, LookupError):
+    """The server's capabilities do not offer what was asked (resource subscriptions...);
+    raised before anything is sent."""
 
 
 class UnknownPromptError(AnviaError, KeyError):

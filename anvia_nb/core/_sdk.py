@@ -95,6 +95,8 @@ class SdkHandlers:
     note: Callable[[str, str], None] | None = None
     """``note(level, text)``: a note of anvia_nb's own in the connection's log."""
     notification: NotificationHandler | None = None
+    resource_updated: Callable[[str], None] | None = None
+    """``resource_updated(uri)`` for each ``notifications/resources/updated`` (core/subscriptions.py)."""
     unanswered_elicitations: int = 0
     log_level: str | None = None
     """The least severe ``notifications/message`` level asked of the server, or ``None``."""
@@ -361,6 +363,9 @@ def _message_handler(handlers: SdkHandlers) -> Any:
         if handlers.notification is not None and isinstance(message, mcp_types.ServerNotification):
             method = getattr(getattr(message, "root", message), "method", "")
             handlers.notification(str(method))
+            uri = getattr(getattr(getattr(message, "root", message), "params", None), "uri", None)
+            if method == "notifications/resources/updated" and uri is not None and handlers.resource_updated:
+                handlers.resource_updated(str(uri))
         await anyio.lowlevel.checkpoint()
 
     return handler

@@ -330,6 +330,10 @@ class McpClient:
         ``subscriptions/listen`` stream. It must not block: schedule work, do not await it."""
         self._notification_listeners.append(listener)
 
+    def on_resource_updated(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(uri)`` on the session's loop for each ``notifications/resources/updated``."""
+        self._handlers.resource_updated = listener
+
     @property
     def server_capabilities(self) -> JsonObject:
         """What the server said it can do (wire keys), ``{}`` before the handshake."""

@@ -26,6 +26,7 @@ from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.readings import PromptResult, ResourceRead
 from anvia_nb.core.schema import argument_problems, output_problems
+from anvia_nb.core.subscriptions import ResourceSubscriptions, ResourceUpdates
 from anvia_nb.core.tasks import BackgroundCall, start_call
 from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
@@ -280,6 +281,8 @@ class McpServer:
         """URIs of the resource links its results offered (reading one is on request)."""
         self.changes = ListWatch(self)
         """Re-lists the tools when the server says they changed, and keeps what changed (core/changes.py)."""
+        self.subscriptions = ResourceSubscriptions(self)
+        """The resources subscribed to and their counted updates (core/subscriptions.py)."""
 
     @property
     def name(self) -> str:
@@ -389,6 +392,17 @@ class McpServer:
     ) -> list[str]:
         """completion/complete: ``ref`` is ``("prompt", NAME)`` or ``("template", URI_TEMPLATE)``."""
         return await features.complete(self, ref, argument, value, context)
+
+    async def subscribe(self, uri: str) -> None:
+        """Hear when the resource ``uri`` changes (see ``resource_updates()``)."""
+        await self.subscriptions.subscribe(uri)
+
+    async def unsubscribe(self, uri: str) -> None:
+        await self.subscriptions.unsubscribe(uri)
+
+    def resource_updates(self) -> dict[str, ResourceUpdates]:
+        """Updates counted per URI (``count``, ``last``) since connecting."""
+        return self.subscriptions.updates()
 
     async def close(self) -> None:
         """Close the session and stop a stdio server with its whole process group."""

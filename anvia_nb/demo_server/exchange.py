@@ -6,6 +6,9 @@
 - ``change_tools`` adds the tool ``bonus`` to the listing, or takes it away again, and says so
   the way the connection's protocol allows: ``notifications/tools/list_changed`` before
   2026-07-28, an event on the client's ``subscriptions/listen`` stream from 2026-07-28 on.
+- ``bump`` adds one to the resource ``demo://counter`` and tells the clients subscribed to it
+  (``notifications/resources/updated`` to a ``resources/subscribe`` before 2026-07-28, an event
+  on the ``subscriptions/listen`` streams that name the URI from 2026-07-28 on).
 
 The listing is per process (an HTTP demo server shares it between its clients).
 """
@@ -17,18 +20,30 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from anvia_nb.demo_server.hostile import hostile_log_messages
 
-__all__ = ["BONUS", "EXCHANGE_TOOLS", "LEVELS", "LISTEN", "call_exchange_tool", "is_exchange_tool", "listed_tools"]
+__all__ = [
+    "BONUS",
+    "COUNTER_URI",
+    "EXCHANGE_TOOLS",
+    "LEVELS",
+    "LISTEN",
+    "SUBSCRIPTION_HANDLERS",
+    "call_exchange_tool",
+    "counter_text",
+    "is_exchange_tool",
+    "listed_tools",
+]
 
 JsonObject = dict[str, Any]
 
 LEVELS = ("debug", "info", "notice", "warning", "error")
 BONUS = "bonus"
+COUNTER_URI = "demo://counter"
 
 _READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
@@ -60,6 +75,19 @@ EXCHANGE_TOOLS: list[JsonObject] = [
             "openWorldHint": False,
         },
     },
+    {
+        "name": "bump",
+        "title": "Bump the counter",
+        "description": f"Adds one to the resource {COUNTER_URI} and tells the clients subscribed to it.",
+        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
+        "annotations": {
+            "title": "Bump the counter",
+            "readOnlyHint": False,
+            "destructiveHint": False,
+            "idempotentHint": False,
+            "openWorldHint": False,
+        },
+    },
 ]
 
 _BONUS_TOOL: JsonObject = {
@@ -75,6 +103,40 @@ LISTEN = ListenHandler(BUS)
 """Serves ``subscriptions/listen`` (2026-07-28): the stream the tool list's changes travel on."""
 
 _state = {"bonus": False}
+_counter = {"value": 0}
+_subscribers: dict[int, Any] = {}
+"""The sessions subscribed to ``demo://counter`` with ``resources/subscribe``, by ``id``."""
+
+
+def counter_text() -> str:
+    return f"counter: {_counter['value']}"
+
+
+async def _subscribe(ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams) -> types.EmptyResult:
+    if str(params.uri) == COUNTER_URI:
+        _subscribers[id(ctx.session)] = ctx.session
+    return types.EmptyResult()
+
+
+async def _unsubscribe(ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+    if str(params.uri) == COUNTER_URI:
+        _subscribers.pop(id(ctx.session), None)
+    return types.EmptyResult()
+
+
+SUBSCRIPTION_HANDLERS: dict[str, Any] = {"on_subscribe_resource": _subscribe, "on_unsubscribe_resource": _unsubscribe}
+"""``resources/subscribe`` and ``unsubscribe`` (protocol versions before 2026-07-28)."""
+
+
+async def _bump(ctx: ServerRequestContext[Any]) -> types.CallToolResult:
+    _counter["value"] += 1
+    await BUS.publish(ResourceUpdated(uri=COUNTER_URI))  # listen streams that name the URI (2026-07-28)
+    for session in list(_subscribers.values()):
+        try:
+            await session.send_resource_updated(COUNTER_URI)
+        except Exception:  # a subscriber gone away is dropped
+            _subscribers.pop(id(session), None)
+    return _text(counter_text())
 
 
 def listed_tools(tools: list[JsonObject]) -> list[JsonObject]:
@@ -83,7 +145,7 @@ def listed_tools(tools: list[JsonObject]) -> list[JsonObject]:
 
 
 def is_exchange_tool(name: str) -> bool:
-    return name in ("log_levels", "change_tools") or (name == BONUS and _state["bonus"])
+    return name in ("log_levels", "change_tools", "bump") or (name == BONUS and _state["bonus"])
 
 
 def _text(text: str) -> types.CallToolResult:
@@ -112,4 +174,6 @@ async def call_exchange_tool(ctx: ServerRequestContext[Any], name: str, argument
         else:
             await ctx.session.send_tool_list_changed()
         return _text(f"{'added' if _state['bonus'] else 'removed'} the tool {BONUS!r}")
+    if name == "bump":
+        return await _bump(ctx)
     return _text("bonus")

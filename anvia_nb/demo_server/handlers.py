@@ -26,7 +26,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
-from anvia_nb.demo_server.exchange import LISTEN, call_exchange_tool, is_exchange_tool, listed_tools
+from anvia_nb.demo_server.exchange import (
+    LISTEN,
+    SUBSCRIPTION_HANDLERS,
+    call_exchange_tool,
+    is_exchange_tool,
+    listed_tools,
+)
 from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 from anvia_nb.demo_server.rows import ROW_HANDLERS
@@ -213,6 +219,7 @@ def build_server() -> Server[Any]:
         on_list_tools=_list_tools,
         on_call_tool=_call_tool,
         **LIBRARY_HANDLERS,
+        **SUBSCRIPTION_HANDLERS,
         on_subscriptions_listen=LISTEN,
     )
     install(server)  # tasks/get and tasks/cancel for long_job

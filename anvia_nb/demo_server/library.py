@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from anvia_nb.demo_server.exchange import COUNTER_URI, counter_text
 from anvia_nb.demo_server.hostile import HOSTILE_PROMPT_MESSAGES, HOSTILE_RESOURCES
 from anvia_nb.demo_server.media import png_bytes
 from anvia_nb.demo_server.results import NOTE_TEXT
@@ -67,7 +68,10 @@ _OWN: list[tuple[JsonObject, JsonObject]] = [
     ),
 ]  # fmt: skip
 
-RESOURCES: list[JsonObject] = [listed for listed, _ in _OWN] + [listed for listed, _ in HOSTILE_RESOURCES]
+_COUNTER: JsonObject = {"uri": COUNTER_URI, "name": "counter", "title": "A counter", "mimeType": "text/plain",
+                         "description": "Changes when the tool bump is called; subscribe to hear of it."}  # fmt: skip
+
+RESOURCES: list[JsonObject] = [listed for listed, _ in _OWN] + [_COUNTER] + [listed for listed, _ in HOSTILE_RESOURCES]
 _CONTENTS: dict[str, JsonObject] = {listed["uri"]: content for listed, content in [*_OWN, *HOSTILE_RESOURCES]}
 
 TEMPLATES: list[JsonObject] = [
@@ -106,6 +110,8 @@ def contents_of(uri: str) -> list[JsonObject]:
     """The contents ``resources/read`` answers for ``uri``; ``MCPError`` for an unknown one."""
     if uri in _CONTENTS:
         return [dict(_CONTENTS[uri])]
+    if uri == COUNTER_URI:  # changes with the tool bump (exchange.py)
+        return [{"uri": uri, "mimeType": "text/plain", "text": counter_text()}]
     if uri.startswith("demo://notes/") and uri.removeprefix("demo://notes/") in NOTES:
         return [{"uri": uri, "mimeType": "text/plain", "text": NOTES[uri.removeprefix("demo://notes/")]}]
     if uri.startswith("demo://env/"):
