@@ -46,7 +46,15 @@ def _listings(magics: McpMagics, names: tuple[str, ...], key: str) -> list[tuple
 def run_resources(magics: McpMagics, command: Any) -> Any:
     from anvia_nb.magic.library_tables import resources_frame
 
-    return resources_frame(_listings(magics, command.names, "resources"), magics.show_policy())
+    listings = _listings(magics, command.names, "resources")
+    subscribed: dict[tuple[str, str], tuple[bool, int]] = {}
+    for name, _secrets, _items in listings:
+        subscriptions = magics.runtime.server(name).subscriptions
+        for uri, updates in subscriptions.updates().items():
+            subscribed[(name, uri)] = (False, updates.count)
+        for uri in subscriptions.subscribed:
+            subscribed[(name, uri)] = (True, subscribed.get((name, uri), (True, 0))[1])
+    return resources_frame(listings, magics.show_policy(), subscribed)
 
 
 def run_templates(magics: McpMagics, command: Any) -> Any:

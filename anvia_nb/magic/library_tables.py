@@ -9,7 +9,7 @@ whose HTML a front end's MathJax leaves alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -27,7 +27,11 @@ __all__ = [
     "templates_frame",
 ]
 
-RESOURCE_COLUMNS = ["server", "uri", "name", "title", "mimeType", "size", "description", "annotations"]
+RESOURCE_COLUMNS = [
+    "server", "uri", "name", "title", "mimeType", "size", "description", "annotations", "subscribed", "updates",
+]  # fmt: skip
+Subscribed = Mapping[tuple[str, str], tuple[bool, int]]
+"""``(connection, uri)`` to (subscribed now, updates counted) (core/subscriptions.py)."""
 TEMPLATE_COLUMNS = ["server", "uriTemplate", "name", "title", "mimeType", "description", "annotations"]
 PROMPT_COLUMNS = ["server", "name", "title", "description", "arguments", "required"]
 
@@ -59,16 +63,23 @@ def _common(item: JsonObject, shown: ShowPolicy) -> dict[str, Any]:
     }
 
 
-def resources_frame(listings: Listing, policy: ShowPolicy | None = None) -> pd.DataFrame:
-    """One row per listed resource."""
+def resources_frame(
+    listings: Listing, policy: ShowPolicy | None = None, subscribed: Subscribed | None = None
+) -> pd.DataFrame:
+    """One row per listed resource; ``subscribed`` and ``updates`` from the subscriptions."""
     rows = []
     for server, secrets, items in listings:
         shown = (policy or ShowPolicy()).with_secrets(secrets)
         for item in items:
             uri = _line(item.get("uri"), shown, shown.limits.line_chars)
-            rows.append({"server": server, "uri": uri, **_common(item, shown), "size": _size(item.get("size"))})
+            on, updates = (subscribed or {}).get((server, str(item.get("uri"))), (False, 0))
+            common = _common(item, shown)
+            rows.append({"server": server, "uri": uri, **common, "size": _size(item.get("size")),
+                         "subscribed": on, "updates": updates})  # fmt: skip
     frame: pd.DataFrame = ServerFrame(rows, columns=RESOURCE_COLUMNS)
     frame["size"] = frame["size"].astype("Int64")
+    frame["subscribed"] = frame["subscribed"].astype(bool)
+    frame["updates"] = frame["updates"].astype("Int64")
     return frame
 
 

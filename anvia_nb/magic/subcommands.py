@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic import _subscribe as sub
 from anvia_nb.magic._history import parse_history
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
@@ -304,6 +305,12 @@ _ENTRIES = (
         pl.parse_read, library.run_read, library.complete_read,
     ),
     Subcommand("prompt", (), pl.parse_prompt, library.run_prompt, library.complete_prompt),  # help: see read
+    Subcommand(
+        "subscribe",
+        (("subscribe NAME URI  ·  %mcp unsubscribe NAME URI", "count a resource's updates (see %mcp resources)"),),
+        sub.parse_subscribe, sub.run_subscribe, sub.complete_subscribe,
+    ),
+    Subcommand("unsubscribe", (), sub.parse_unsubscribe, sub.run_subscribe, sub.complete_subscribe),  # help: above
     Subcommand(
         "map",
         (("map NAME.TOOL --frame DF [k=v ...]", "a call per row: --concurrency N, --stop-on-error"),),
