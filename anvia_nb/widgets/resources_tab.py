@@ -24,6 +24,7 @@ from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
 from anvia_nb.widgets.completing_fields import CompletingFields
+from anvia_nb.widgets.subscribe_toggle import SubscribeToggle
 
 __all__ = ["ResourcesTab", "error_output", "shown_output"]
 
@@ -69,17 +70,21 @@ class ResourcesTab:
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
         self.form_box = widgets.VBox([])
         self.output = widgets.Output()
+        self.subscription = SubscribeToggle(runtime, lambda exc: self._error(exc))
+        """The Subscribe toggle and update count of the chosen resource (subscribe_toggle.py)."""
         self.resource_list.observe(lambda _c: self._chose("resource"), names="value")
         self.template_list.observe(lambda _c: self._chose("template"), names="value")
         self.read_button.on_click(lambda _b: self.read())
         self.refresh_button.on_click(lambda _b: self.show(self.server))
         self.widget = widgets.VBox([self.resource_list, self.template_list, self.form_box,
-                                    widgets.HBox([self.read_button, self.refresh_button]), self.output])
+                                    widgets.HBox([self.read_button, self.refresh_button]),
+                                    self.subscription.widget, self.output])
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
         """List ``server``'s resources and templates (nothing when ``None``), on the runtime's loop:
         callable from any thread (a connection event arrives on the loop's own). Returns the
         listing under way (``.listing`` too), which callers may wait on."""
+        kept = self.subscription.uri if server is self.server else None  # a re-listing keeps the choice
         self.server = server
         self.policy = ShowPolicy().with_secrets(server.secrets) if server is not None else ShowPolicy()
         self._listed(server, [], [])
@@ -89,6 +94,8 @@ class ResourcesTab:
         async def both() -> None:
             try:
                 self._listed(server, await server.resources(), await server.resource_templates())
+                if kept is not None and server is self.server:
+                    self.select(kept)
             except AnviaError as exc:
                 self.output.outputs = (error_output(exc, self.policy),)
 
@@ -129,6 +136,12 @@ class ResourcesTab:
             self.fields = CompletingFields(self.runtime, self.server, ("template", uri_template), fields, self.policy)
         self.form_box.children = (self.fields.widget,) if self.fields is not None else ()
         self.read_button.disabled = self.resource_list.value is None and template is None
+        index = self.resource_list.value
+        uri = str(self.resources[index].get("uri")) if index is not None and index < len(self.resources) else None
+        self.subscription.show(self.server, uri, self.policy)
+
+    def _error(self, exc: AnviaError) -> None:
+        self.output.outputs = (error_output(exc, self.policy),)
 
     def _template(self) -> JsonObject | None:
         index = self.template_list.value
