@@ -42,8 +42,12 @@ class SubscribeToggle:
         self.policy = ShowPolicy()
         self._stop: Callable[[], None] | None = None
         self._syncing = False
-        self.toggle = widgets.ToggleButton(description="Subscribe", icon="bell", disabled=True,
-                                           tooltip="count this resource's updates (the server says when it changes)")
+        self.toggle = widgets.ToggleButton(
+            description="Subscribe",
+            icon="bell",
+            disabled=True,
+            tooltip="count this resource's updates (the server says when it changes)",
+        )
         self.updates = text_label("")
         self.toggle.observe(self._toggled, names="value")
         self.widget = widgets.HBox([self.toggle, self.updates])
