@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS
+from support import DEMO_ARGS, npm_servers, require_setup
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import NotOfferedError
@@ -72,3 +72,19 @@ async def test_a_server_without_subscriptions_gives_a_one_line_error_and_is_sent
         assert "does not offer resource subscriptions" in str(caught.value)
         sent = [entry for entry in server.trace.entries() if "subscri" in str(entry.message)]
         assert sent == []
+
+
+@pytest.mark.anyio
+@pytest.mark.thirdparty
+async def test_server_everything_on_an_older_protocol_version_with_resources_subscribe() -> None:
+    require_setup(npm_servers() / "anvia-ready", "server-everything")
+    command = str(npm_servers() / "node_modules" / ".bin" / "mcp-server-everything")
+    async with await connect_mcp(mcp.stdio(name="everything", command=command, args=["stdio"])) as server:
+        assert server.client.protocol_version < "2026-07-28"
+        uri = str((await server.resources())[0]["uri"])
+        await server.subscribe(uri)
+        await server.tool("toggle-subscriber-updates").call_outcome({})
+        await until(lambda: uri in server.resource_updates(), "an update of the subscribed resource")
+        await server.unsubscribe(uri)
+        methods = [e.method for e in server.trace.entries() if e.kind == "request"]
+        assert "resources/subscribe" in methods and "resources/unsubscribe" in methods
