@@ -260,6 +260,15 @@ class McpClient:
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
+        ``prompts`` (``[]`` when the server does not offer it)."""
+        from anvia_nb.core import _sdk_features as sdk
+
+        read = {"resources": sdk.list_resources, "resourceTemplates": sdk.list_resource_templates,
+                "prompts": sdk.list_prompts}[key]  # fmt: skip
+        return await self.in_session(lambda session: read(session, timeout_seconds))
+
     async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
         """Run ``work(session)`` on the owner's loop (resources, prompts, completion)."""
         session = self._live_session()

@@ -60,9 +60,7 @@ Timeout = float | limits.Default | None
 async def _listing(server: McpServer, key: str, timeout_seconds: Timeout) -> list[JsonObject]:
     """One listing read now (within ``timeout_seconds``, by default the call timeout) and kept."""
     timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-    read = {"resources": sdk.list_resources, "resourceTemplates": sdk.list_resource_templates,
-            "prompts": sdk.list_prompts}[key]  # fmt: skip
-    found = await server.client.in_session(lambda session: read(session, timeout))
+    found = await server.client.list_items(key, timeout)
     server.listings[key] = found
     return found
 

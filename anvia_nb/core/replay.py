@@ -8,8 +8,9 @@ listings come from the file and a call is answered by tool and canonical-JSON ar
 call recorded twice answers in order, then repeats the last). A call the recording does not hold
 raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
 
-Other listings (resources, prompts) are recorded by calling ``recorder.listing(kind, items)``
-in the client method that lists them, and replayed from ``ReplaySession.listing(kind)``.
+The other listings (resources, templates, prompts) go through ``McpClient.list_items``: recorded
+as they are read, and replayed from ``ReplaySession.listing(kind)``. Resource reads, prompts and
+completions are not recorded; on a replayed connection they are refused in one line.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import asyncio
 import collections
 import copy
 import difflib
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from anvia_nb.core import limits
 from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch, SdkSession
@@ -36,7 +38,9 @@ from anvia_nb.core.recording import (
     tool_to_record,
 )
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
-from anvia_nb.errors import AnviaError, ConnectError, RecordingFileError, UnrecordedCallError
+from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
+
+T = TypeVar("T")
 
 __all__ = ["RecordingClient", "ReplayClient", "ReplayConnection", "ReplaySession"]
 
@@ -80,6 +84,11 @@ class RecordingClient(McpClient):
         tools = await super().list_tools()
         self.recorder.listing("tools", [tool_to_record(t) for t in tools])
         return tools
+
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        items = await super().list_items(key, timeout_seconds)
+        self.recorder.listing(key, items)
+        return items
 
     async def call_tool(
         self,
@@ -207,6 +216,17 @@ class ReplayClient(McpClient):
         super().__init__(name, MemoryLaunch(server=None), log=ServerLog(name, transport="replay"))
         self.recording = recording
         self.origin = f"replayed from {recording.path}"
+
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        """The listing as recorded (``[]`` when the recorded session never listed it)."""
+        return cast(ReplaySession, self._live_session()).listing(key)
+
+    async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
+        """Reads, prompts and completions are not in a recording: said in one line, nothing sent."""
+        raise NotOfferedError(
+            f"{self.name!r} is {self.origin}: its listings and tool calls are recorded, but not resource "
+            "reads, prompts or completions. Connect to the live server for those."
+        )
 
     async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
         assert self._closing is not None

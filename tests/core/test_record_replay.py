@@ -15,7 +15,7 @@ import pytest
 from support import DEMO_ARGS, child_pids
 
 from anvia_nb import ConnectError, ToolResultError, connect_mcp, mcp
-from anvia_nb.errors import UnrecordedCallError
+from anvia_nb.errors import NotOfferedError, UnrecordedCallError
 
 pytestmark = pytest.mark.anyio
 
@@ -42,6 +42,9 @@ async def record_demo(path: Path) -> dict[str, object]:
         with pytest.raises(ToolResultError) as failed:
             await server.tool("fail").call({"message": "no such thing"})
         seen["fail"] = str(failed.value)
+        seen["resources"] = await server.resources()
+        seen["templates"] = await server.resource_templates()
+        seen["prompts"] = await server.prompts()
     return seen
 
 
@@ -52,7 +55,8 @@ async def test_a_recording_holds_the_handshake_listing_and_calls_and_no_secret(t
     text = path.read_text(encoding="utf-8")
     assert TOKEN not in text and TOKEN[:12] not in text
     records = lines(path)
-    header, server, listing, *calls = records
+    header, server, listing, *rest = records
+    calls = [record for record in rest if record["type"] == "call"]
     assert header["type"] == "recording" and header["name"] == "demo" and header["transport"] == "stdio"
     assert "anvia_nb.demo_server" in str(header["command"])
     assert server["type"] == "server" and server["serverInfo"]["name"] == "anvia-demo"  # type: ignore[index]
@@ -101,6 +105,25 @@ async def test_a_replay_starts_no_process_and_answers_as_live(tmp_path: Path) ->
             await server.tool("fail").call({"message": "no such thing"})
         assert str(failed.value) == seen["fail"]
         assert await server.tool("add").call({"a": 2, "b": 3}) == seen["add"]  # again: the last answer
+        assert child_pids() == before
+    finally:
+        await server.close()
+
+
+async def test_a_replay_lists_the_recorded_resources_templates_and_prompts(tmp_path: Path) -> None:
+    path = tmp_path / "demo.jsonl"
+    seen = await record_demo(path)
+    assert seen["resources"] and seen["templates"] and seen["prompts"]  # the demo has all three
+    kinds = {line["kind"] for line in lines(path) if line["type"] == "listing"}
+    assert {"tools", "resources", "resourceTemplates", "prompts"} <= kinds
+    before = child_pids()
+    server = await connect_mcp(mcp.replay(name="demo", path=path))
+    try:
+        assert await server.resources() == seen["resources"]
+        assert await server.resource_templates() == seen["templates"]
+        assert await server.prompts() == seen["prompts"]
+        with pytest.raises(NotOfferedError, match="replayed from .*not resource reads, prompts"):
+            await server.read_resource("demo://readme")
         assert child_pids() == before
     finally:
         await server.close()
