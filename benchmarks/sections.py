@@ -106,8 +106,11 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
     infos = [ToolInfo(server="demo", name=t["name"], title=t.get("title"), description=t.get("description"),
                       input_schema=t["inputSchema"], output_schema=t.get("outputSchema"),
                       annotations=t.get("annotations")) for t in TOOLS]
-    server = McpServer(mcp.stdio(name="demo", command=sys.executable, args=[SERVER]), None, infos)  # type: ignore[arg-type]
+    connection = mcp.stdio(name="demo", command=sys.executable, args=[SERVER])
+    client = connection.client()  # never opened: the frame reads only the listed tools
+    server = McpServer(connection, client, infos)
     rows = tools_frame([server]).to_dict("records")
+    client.log.remove()
 
     def timed(work: Any) -> float:
         start = time.perf_counter()

@@ -149,7 +149,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run the real-browser tests last: Playwright's sync API leaves its event loop set on the
     main thread while its session-scoped browser lives, which breaks every asyncio test after it.
 
-    Under pytest-xdist (``--dist loadfile``, as scripts/test runs it) a file goes whole to one
-    worker, so a notebook's cells run in order in one kernel; files are handed out in this order,
-    so a worker's browser files come after all its others."""
+    Under pytest-xdist (``--dist loadfile --no-loadscope-reorder``, as scripts/test runs it) a file
+    goes whole to one worker, so a notebook's cells run in order in one kernel, and files are handed
+    out in this order, so a worker's browser files come after all its others."""
     items.sort(key=_is_browser)

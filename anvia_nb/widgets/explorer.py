@@ -72,6 +72,18 @@ def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
     return label
 
 
+_TABS_CLASS = "anvia-panel-tabs"
+_TABS_STYLE = (
+    "<style>"
+    f".{_TABS_CLASS} > .lm-TabBar {{ height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }}"
+    f".{_TABS_CLASS} > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}"
+    f".{_TABS_CLASS} > .lm-TabBar .lm-TabBar-tab {{ flex: 0 0 auto; }}"
+    "</style>"
+)
+"""Six tabs do not fit a narrow notebook at Lumino's fixed tab width: each tab takes its label's
+width and the row wraps, so no label is cut."""
+
+
 class Panel:
     """The explorer; display it, or put ``.widget`` in a layout."""
 
@@ -137,7 +149,9 @@ class Panel:
             self.export.widget,
         ]), self.resources_tab.widget, self.prompts_tab.widget, *self.exchange.pages],
             titles=("Tools", "Resources", "Prompts", *EXCHANGE_TITLES))
+        self.tabs.add_class(_TABS_CLASS)
         self.widget = widgets.VBox([
+            widgets.HTML(_TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
             widgets.HBox([self.connection, self.refresh_button], layout=_row()),
             self.notice,
             self.instructions,

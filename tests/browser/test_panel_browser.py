@@ -147,8 +147,8 @@ def test_a_long_description_wraps_and_nothing_scrolls_sideways_in_a_narrow_noteb
     cells = [NOTEBOOK[0], "%load_ext anvia_nb\n%mcp panel", "%mcp form demo.form_showcase"]
     path = write_notebook(jupyter_lab, "layout_browser.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
-    page.set_viewport_size(NARROW_NOTEBOOK)  # after opening: the lab's toolbar shows the kernel state
-    run_all_cells(page)
+    run_all_cells(page)  # at the lab's usual width, where its toolbar shows the kernel's state
+    page.set_viewport_size(NARROW_NOTEBOOK)  # then narrow: the widgets must reflow to fit
 
     roots = page.locator(".jp-OutputArea-output > .jupyter-widgets")
     page.wait_for_function(
@@ -179,5 +179,4 @@ def test_a_long_description_wraps_and_nothing_scrolls_sideways_in_a_narrow_noteb
     reason.scroll_into_view_if_needed()  # the long reason under Call: wrapped, not cut off
     assert reason.evaluate(TEXT_BOX)["lines"] > 1.5
     screenshot(page, "layout_browser")
-    page.screenshot(path="/tmp/h12-panel.png")
     assert page_events.page_errors == []
