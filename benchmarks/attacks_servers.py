@@ -204,7 +204,9 @@ def initialize_with_version(version: str) -> Callable[[bytes, socket.socket, thr
         else:
             reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32601, "message": "no method"}}
         body = json.dumps(reply).encode()
-        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        # the socket is closed after this answer: say so, or the client may reuse it and read nothing
+        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n"
                      .encode() + body)
 
     return answer

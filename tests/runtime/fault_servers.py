@@ -59,8 +59,14 @@ def _pump_out(child_stdout: IO[bytes], mode: str) -> None:
 
 
 def _proxy(mode: str) -> None:
+    # After "exit-after-tools" the orphaned demo server may still write (a listen stream, a
+    # notification) and print a broken-pipe traceback; this server's last words are its own line.
+    quiet_child = subprocess.DEVNULL if mode == "exit-after-tools" else None
     child = subprocess.Popen(
-        [sys.executable, "-m", "anvia_nb.demo_server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        [sys.executable, "-m", "anvia_nb.demo_server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=quiet_child,
     )
     assert child.stdin is not None and child.stdout is not None
     threading.Thread(target=_pump_out, args=(child.stdout, mode), daemon=True).start()
