@@ -64,7 +64,15 @@ class OAuthTestServer:
                 Route("/token", self._token, methods=["POST"]),
             ]
         )
-        config = uvicorn.Config(self._app, log_level="warning", access_log=False, lifespan="on", interface="asgi3")
+        # A client's open event stream would hold a graceful shutdown forever: give it one second.
+        config = uvicorn.Config(
+            self._app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            interface="asgi3",
+            timeout_graceful_shutdown=1,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
 

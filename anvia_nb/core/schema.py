@@ -43,6 +43,7 @@ __all__ = [
     "argument_problems",
     "compiled_count",
     "dotted",
+    "import_jsonschema",
     "output_problems",
     "schema_check",
 ]
@@ -56,7 +57,7 @@ _UNFINISHED = "unfinished"
 _SKIPPED_GRAMMAR = "rfc3987_syntax"
 
 
-def _import_jsonschema() -> None:
+def import_jsonschema() -> None:
     """Import jsonschema, leaving out the optional IRI grammar it would build at import.
 
     Only while jsonschema itself is imported (and only if nothing imported the grammar before):
@@ -238,7 +239,7 @@ def _compiled(schema_json: str, formats: FormatPolicy) -> SchemaCheck:
 
 def _full_validator(schema: dict[str, Any], formats: FormatPolicy) -> tuple[Validator | None, str | None]:
     """jsonschema's validator for ``schema``, or why the schema cannot be applied."""
-    _import_jsonschema()
+    import_jsonschema()
     import referencing
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError

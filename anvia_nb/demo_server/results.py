@@ -45,7 +45,8 @@ def error_result(message: str | None) -> JsonObject:
 
 def argument_problems(tool_name: str, arguments: JsonObject) -> list[str]:
     """One readable line per way ``arguments`` break the tool's ``inputSchema`` (empty when valid)."""
-    from jsonschema import Draft202012Validator, FormatChecker  # 1 s to import here: keep startup quick
+    from jsonschema import Draft202012Validator, FormatChecker  # imported on a thread at startup
+
 
     schema = TOOLS_BY_NAME[tool_name]["inputSchema"]
     validator = Draft202012Validator(schema, format_checker=FormatChecker())

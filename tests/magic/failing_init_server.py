@@ -23,10 +23,15 @@ def main() -> None:
             message = json.loads(line)
         except ValueError:
             continue
-        if message.get("method") == "initialize":
-            error = {"code": -32603, "message": SERVER_TEXT}
-            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message.get("id"), "error": error}) + "\n")
-            sys.stdout.flush()
+        if "id" not in message:
+            continue
+        # A server of the older protocol says it does not know the newer ``server/discover``
+        # (silence would cost the client its ten-second probe timeout), then refuses to start.
+        refused = message.get("method") == "initialize"
+        error = {"code": -32603, "message": SERVER_TEXT} if refused else {"code": -32601, "message": "Method not found"}
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message.get("id"), "error": error}) + "\n")
+        sys.stdout.flush()
+        if refused:
             return
 
 
