@@ -273,6 +273,7 @@ class McpServer:
 
     def __init__(self, connection: McpConnection, client: McpClient, tools: list[ToolInfo]) -> None:
         self.connection = connection
+        self._secrets: tuple[McpConnection, tuple[str, ...]] | None = None
         self.client = client
         self.tools: list[Tool] = [Tool(info, self) for info in tools]
         self.listings: dict[str, list[JsonObject]] = {}
@@ -290,7 +291,11 @@ class McpServer:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        return self.connection.secrets()
+        """The connection's secret values (found once per connection: every call's outcome carries them)."""
+        found = self._secrets
+        if found is None or found[0] is not self.connection:
+            found = self._secrets = (self.connection, self.connection.secrets())
+        return found[1]
 
     @property
     def is_open(self) -> bool:

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import itertools
 import json
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from anvia_nb.policy import ShowPolicy
@@ -65,8 +64,6 @@ class TraceEntry:
     id: str | int | None
     size: int
     """Characters of the message's JSON as sent or received."""
-    summary: str
-    """A short line: what a person reads first (masked, not yet made visible or cut for display)."""
     json: str
     """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
     truncated: bool = False
@@ -74,6 +71,23 @@ class TraceEntry:
     """The request id a notification refers to (a progress token, a cancelled request's id)."""
     target: str | None = None
     """What a request is about: the tool or prompt name, the resource URI (unmasked; display masks)."""
+    said: str | None = field(default=None, repr=False, compare=False)
+    """The summary when it was made at recording (a truncated message); otherwise made on first read."""
+
+    @property
+    def summary(self) -> str:
+        """A short line: what a person reads first (masked, not yet made visible or cut for display).
+
+        Made from the masked JSON when first read, so recording a message costs no more than
+        serializing it: most entries are never looked at."""
+        if self.said is None:
+            found = self.message()
+            fields = found if isinstance(found, dict) else {}
+            params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
+            said = _summary(self.kind, self.method, params or {}, fields)[: _SUMMARY_CHARS * 2]
+            object.__setattr__(self, "said", said)  # a cache: the entry stays the same value
+        assert self.said is not None
+        return self.said
 
     def message(self) -> Any:
         """The message as a JSON value (for a truncated one, its summary object)."""
@@ -152,14 +166,8 @@ class ProtocolTrace:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict)."""
         if hasattr(message, "model_dump_json"):
             text = message.model_dump_json(by_alias=True, exclude_unset=True)
-            fields: dict[str, Any] = {
-                "id": getattr(message, "id", None),
-                "method": getattr(message, "method", None),
-                "params": getattr(message, "params", None),
-                "result": getattr(message, "result", None),
-                "error": getattr(message, "error", None),
-            }
-            error: Any = fields["error"]
+            fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
+            error: Any = fields.get("error")
             if hasattr(error, "model_dump"):
                 fields["error"] = error.model_dump(by_alias=True, exclude_none=True)
         else:
@@ -185,31 +193,33 @@ class ProtocolTrace:
                 asker: Direction = "received" if direction == "sent" else "sent"
                 method = self._methods.pop((asker, ident), None)
         params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
-        summary = self.policy.mask(_summary(kind, method, params or {}, fields))[:_SUMMARY_CHARS * 2]
         size = len(text)
         truncated = size > self.max_message_chars
-        if truncated:
+        said: str | None = None
+        if truncated:  # the whole message is not kept: summarise it now
+            said = self.policy.mask(_summary(kind, method, params or {}, fields))[: _SUMMARY_CHARS * 2]
             head, _ = self.policy.head(text, _HEAD_CHARS)
             kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
             stored = json.dumps(kept, ensure_ascii=False)
         else:
             stored = self.policy.mask(text)
-        entry = TraceEntry(
-            seq=0,
-            time=time.time(),
-            direction=direction,
-            kind=kind,
-            method=method,
-            id=ident,
-            size=size,
-            summary=summary,
-            json=stored,
-            truncated=truncated,
-            refers_to=_refers_to(method, params or {}) if kind == "notification" else None,
-            target=_target(params or {}) if kind == "request" else None,
-        )
+        refers_to = _refers_to(method, params or {}) if kind == "notification" else None
+        target = _target(params or {}) if kind == "request" else None
         with self._lock:
-            entry = _with_seq(entry, next(self._seq))
+            entry = TraceEntry(
+                seq=next(self._seq),
+                time=time.time(),
+                direction=direction,
+                kind=kind,
+                method=method,
+                id=ident,
+                size=size,
+                json=stored,
+                truncated=truncated,
+                refers_to=refers_to,
+                target=target,
+                said=said,
+            )
             self.recorded += 1
             self.truncated += truncated
             self._entries.append(entry)
@@ -221,10 +231,6 @@ class ProtocolTrace:
                 self._chars -= len(gone.json)
                 self.dropped += 1
         return entry
-
-
-def _with_seq(entry: TraceEntry, seq: int) -> TraceEntry:
-    return dataclasses.replace(entry, seq=seq)
 
 
 def _compact(value: Any, limit: int = 100) -> str:
