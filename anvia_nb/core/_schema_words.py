@@ -90,6 +90,9 @@ def format_ok(fmt: str, value: Any) -> bool:
 @lru_cache(maxsize=1)
 def format_checker() -> FormatChecker:
     """The ``"assert"`` policy's checker: the five formats above, leniently."""
+    from anvia_nb.core._jsonschema import import_jsonschema
+
+    import_jsonschema()
     from jsonschema import FormatChecker
 
     checker = FormatChecker(formats=())

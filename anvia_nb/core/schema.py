@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from anvia_nb.core._jsonschema import import_jsonschema
 from anvia_nb.core._schema_quick import Quick, quick_check
 from anvia_nb.core._schema_words import format_checker, plain_words
 
@@ -52,27 +52,6 @@ FormatPolicy = Literal["annotate", "assert"]
 _MAX_PROBLEMS = 20
 _UNFINISHED = "unfinished"
 """The ``validator`` of a problem whose check could not finish in time (never blocking)."""
-
-
-_SKIPPED_GRAMMAR = "rfc3987_syntax"
-
-
-def import_jsonschema() -> None:
-    """Import jsonschema, leaving out the optional IRI grammar it would build at import.
-
-    Only while jsonschema itself is imported (and only if nothing imported the grammar before):
-    a later ``import rfc3987_syntax`` works as usual.
-    """
-    if "jsonschema" in sys.modules:
-        return
-    skip = _SKIPPED_GRAMMAR not in sys.modules
-    if skip:
-        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]  # makes its import fail
-    try:
-        import jsonschema  # noqa: F401
-    finally:
-        if skip and sys.modules.get(_SKIPPED_GRAMMAR, 0) is None:
-            del sys.modules[_SKIPPED_GRAMMAR]
 
 
 @dataclass(frozen=True)

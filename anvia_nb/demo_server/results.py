@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from anvia_nb.core.schema import import_jsonschema
 from anvia_nb.demo_server.catalog import LARGE_MAX_CHARS, TOOLS_BY_NAME
 from anvia_nb.demo_server.hostile import ENORMOUS_IMAGE, HOSTILE_CORPUS, hostile_content
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES, image_bytes, wav_bytes
@@ -45,7 +46,8 @@ def error_result(message: str | None) -> JsonObject:
 
 def argument_problems(tool_name: str, arguments: JsonObject) -> list[str]:
     """One readable line per way ``arguments`` break the tool's ``inputSchema`` (empty when valid)."""
-    from jsonschema import Draft202012Validator, FormatChecker  # imported on a thread at startup
+    import_jsonschema()  # at once when the server's startup thread already did it
+    from jsonschema import Draft202012Validator, FormatChecker
 
 
     schema = TOOLS_BY_NAME[tool_name]["inputSchema"]

@@ -205,11 +205,10 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
         assert runtime.close("mem") == []
 
     def stdio_cycle(i: int) -> None:
-        # No call: the demo server's first call imports jsonschema (1 s); the handshake and the
-        # paged tools/list already exercise the transport both ways.
         server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=DEMO))
-        assert server.tool("echo")
+        assert runtime.call("proc", "echo", {"message": f"p{i}"}).output == f"p{i}"
         assert runtime.close("proc") == []
+        assert not server.is_open
 
     memory_cycle(-1)  # warm up: the loop thread, the schema validators, the SDK's lazy imports
     stdio_cycle(-1)
@@ -224,7 +223,7 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
     assert children_after <= children
     assert tasks_after <= tasks
     assert _open_log_files() == []
-    assert len(runtime.history) == 201
+    assert len(runtime.history) == 212  # the memory and stdio calls, the warm-up included
 
 
 # -- 6. many calls in flight on one session ------------------------------------------------------

@@ -23,23 +23,6 @@ def demo(name: str = "demo") -> object:
     return mcp.stdio(name=name, command=sys.executable, args=DEMO)
 
 
-@pytest.mark.slow
-def test_repeated_connect_call_close_cycles_leave_no_process_and_no_thread(
-    runtime: Runtime, live_children: Callable[[], set[int]]
-) -> None:
-    runtime.loop.loop()  # the loop's own thread is expected to stay
-    threads_before = threading.active_count()
-    children_before = live_children()
-    for i in range(10):  # ten real processes; the in-memory leak test in test_faults.py runs hundreds
-        server, _ = runtime.connect(mcp.stdio(name="cycle", command=sys.executable, args=DEMO))
-        outcome = runtime.call("cycle", "echo", {"message": f"round {i}"})
-        assert outcome.output == f"round {i}"
-        assert runtime.close("cycle") == []
-        assert not server.is_open
-    assert live_children() <= children_before
-    assert threading.active_count() <= threads_before
-
-
 def test_reconnecting_a_name_replaces_the_old_session_and_its_process(
     runtime: Runtime, live_children: Callable[[], set[int]]
 ) -> None:
