@@ -1,7 +1,7 @@
 """Resources, resource templates, prompts and completion at the border with the MCP SDK.
 
 SDK models in, plain JSON (wire keys) and our errors out, as in :mod:`anvia_nb.core._sdk`, whose
-:func:`~anvia_nb.core._sdk.error_from_exception` translates every failure. Listings follow
+:func:`~anvia_nb.core._sdk_errors.error_from_exception` translates every failure. Listings follow
 ``nextCursor`` page by page, bounded in pages and in items. A server that does not declare the
 capability is not asked at all: its listing is empty and nothing reaches it.
 """
@@ -14,7 +14,8 @@ from typing import Any
 import anyio
 import mcp_types
 
-from anvia_nb.core._sdk import SdkSession, error_from_exception
+from anvia_nb.core._sdk import SdkSession
+from anvia_nb.core._sdk_errors import error_from_exception
 from anvia_nb.core.types import JsonObject
 
 __all__ = [

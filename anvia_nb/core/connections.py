@@ -22,9 +22,19 @@ import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import urlsplit
 
 from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
+from anvia_nb.core._secret_discovery import (
+    Named,
+    arg_secrets,
+    header_secrets,
+    is_secret_header,
+    is_secret_name,
+    secret_values,
+    unmasked_places,
+    url_secrets,
+)
 from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
@@ -33,7 +43,7 @@ from anvia_nb.core.recording import Recorder
 from anvia_nb.core.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.roots import root_paths
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
-from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy, maskable
+from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy
 
 __all__ = [
     "HttpConnection",
@@ -48,90 +58,7 @@ __all__ = [
     "url_secrets",
 ]
 
-_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASS|AUTH|CREDENTIAL", re.IGNORECASE)
-_SECRET_HEADER = re.compile(r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL|COOKIE|SESSION|SIGNATURE", re.IGNORECASE)
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s\"'<>]+")
-_OPTION = re.compile(r"^-{1,2}([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:=(.*))?$", re.DOTALL)
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_.\-]*)=(.*)$", re.DOTALL)
-
-Named = tuple[tuple[str, str], ...]
-"""Secrets with where they were found (``("env AUTH_TOKEN", value)``), for the connect note."""
-
-
-def is_secret_name(name: str) -> bool:
-    """Whether an env or query name marks its value as a secret (TOKEN, KEY, SECRET, PASS...)."""
-    return bool(_SECRET_NAME.search(name))
-
-
-def is_secret_header(name: str) -> bool:
-    """Whether a header carries a credential: Authorization, Cookie, X-Api-Key, X-Auth-Token...
-
-    ``X-Api-Version`` or ``Accept`` do not: their values are shown as they are.
-    """
-    return bool(_SECRET_HEADER.search(name))
-
-
-def url_secrets(text: str, where: str) -> Named:
-    """The user name, password and every query or fragment value of each URL in ``text``."""
-    found: list[tuple[str, str]] = []
-    for match in _URL.finditer(text):
-        try:
-            parts = urlsplit(match.group())
-            username, password = parts.username, parts.password
-        except ValueError:
-            continue
-        for label, value in (("user name", username), ("password", password)):
-            if value:
-                found.append((f"{where} URL {label}", value))
-                found.append((f"{where} URL {label}", unquote(value)))
-        for key, value in (*parse_qsl(parts.query), *parse_qsl(parts.fragment)):
-            if value:
-                found.append((f"{where} URL query {key}", value))
-    return tuple(found)
-
-
-def _header_secrets(headers: Mapping[str, str]) -> Named:
-    found: list[tuple[str, str]] = []
-    for key, value in headers.items():
-        if not value or not is_secret_header(key):
-            continue
-        found.append((f"header {key}", value))
-        # "Bearer abc", "Basic abc": the credential alone is a secret too
-        found.extend((f"header {key}", part) for part in value.split()[1:])
-    return tuple(found)
-
-
-def _arg_secrets(args: Sequence[str]) -> Named:
-    """``--api-key VALUE``, ``--token=VALUE``, ``API_KEY=VALUE`` and URLs in a command line."""
-    found: list[tuple[str, str]] = []
-    for index, arg in enumerate(args):
-        found.extend(url_secrets(arg, f"argument {index}"))
-        option, assignment = _OPTION.match(arg), _ASSIGNMENT.match(arg)
-        if option and is_secret_name(option.group(1)):
-            if option.group(2) is not None:
-                found.append((f"option --{option.group(1)}", option.group(2)))
-            elif index + 1 < len(args) and not args[index + 1].startswith("-"):
-                found.append((f"option --{option.group(1)}", args[index + 1]))
-        elif assignment and is_secret_name(assignment.group(1)):
-            found.append((f"argument {assignment.group(1)}", assignment.group(2)))
-    return tuple(found)
-
-
-def _values(named: Named) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(value for _, value in named if value))
-
-
-def _unmasked(named: Named) -> tuple[str, ...]:
-    """Where a value named as a secret was too short to mask, each place once (a URL's user name
-    or query value is a secret by position only: a short one, ``page=2``, is not worth a note)."""
-    return tuple(
-        dict.fromkeys(
-            where
-            for where, value in named
-            if value and not maskable(value) and not where.endswith(" URL user name") and " URL query " not in where
-        )
-    )
 
 
 def unmasked_note(connection: McpConnection) -> str | None:
@@ -222,14 +149,14 @@ class StdioConnection:
                 found.append((f"env {key}", value))
             found.extend(url_secrets(value, f"env {key}"))
         found.extend(url_secrets(self.command, "command"))
-        return (*found, *_arg_secrets(self.args))
+        return (*found, *arg_secrets(self.args))
 
     def secrets(self) -> tuple[str, ...]:
-        return _values(self.named_secrets())
+        return secret_values(self.named_secrets())
 
     def unmasked(self) -> tuple[str, ...]:
         """Where a secret was found whose value is too short to mask (it is shown as is)."""
-        return _unmasked(self.named_secrets())
+        return unmasked_places(self.named_secrets())
 
     def __repr__(self) -> str:
         return _repr(self, self.secrets())
@@ -282,17 +209,17 @@ class HttpConnection:
         OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
         tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
         return (
-            *_header_secrets(self.headers),
+            *header_secrets(self.headers),
             *url_secrets(self.url, "the"),
             *(("OAuth token", token) for token in tokens),
         )
 
     def secrets(self) -> tuple[str, ...]:
-        return _values(self.named_secrets())
+        return secret_values(self.named_secrets())
 
     def unmasked(self) -> tuple[str, ...]:
         """Where a secret was found whose value is too short to mask (it is shown as is)."""
-        return _unmasked(self.named_secrets())
+        return unmasked_places(self.named_secrets())
 
     def __repr__(self) -> str:
         return _repr(self, self.secrets())

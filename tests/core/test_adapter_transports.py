@@ -33,8 +33,15 @@ DEMO = DEMO_ARGS
 
 
 
-@pytest.fixture(params=["stdio", "http", "memory"])
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so one session per transport serves all its tests."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module", params=["stdio", "http", "memory"])
 async def server(request: pytest.FixtureRequest, demo_http_url: str) -> AsyncIterator[McpServer]:
+    """One connection per transport, shared by the tests that only call tools on it."""
     if request.param == "stdio":
         connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO)
     elif request.param == "http":
