@@ -46,7 +46,7 @@ class Plan:
     map_ms: float
 
 
-FULL = Plan(rounds=5, trivial_calls=50, payloads=(20 * MB, 50 * MB), first_rounds=3, map_rows=64, map_ms=50)
+FULL = Plan(rounds=5, trivial_calls=200, payloads=(20 * MB, 50 * MB), first_rounds=3, map_rows=64, map_ms=50)
 QUICK = Plan(rounds=2, trivial_calls=5, payloads=(200_000,), first_rounds=1, map_rows=8, map_ms=10)
 
 
