@@ -19,14 +19,13 @@ from anvia_nb.core._sdk_errors import error_from_exception
 from anvia_nb.core.types import JsonObject
 
 __all__ = [
+    "LISTINGS",
     "MAX_LISTED",
     "MAX_PAGES",
     "capabilities",
     "complete",
     "get_prompt",
-    "list_prompts",
-    "list_resource_templates",
-    "list_resources",
+    "list_items",
     "read_resource",
 ]
 
@@ -76,43 +75,23 @@ async def _follow(items: list[JsonObject], key: str, fetch: Callable[[str | None
             return
 
 
-async def list_resources(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
-    if "resources" not in capabilities(session):
+LISTINGS: dict[str, tuple[str, str, str]] = {
+    "resources": ("resources", "list_resources", "listing resources"),
+    "resourceTemplates": ("resources", "list_resource_templates", "listing resource templates"),
+    "prompts": ("prompts", "list_prompts", "listing prompts"),
+}
+"""Each listing other than tools: the capability it needs, the SDK client's method, and what an
+error says was being done."""
+
+
+async def list_items(session: SdkSession, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+    """Every page of one listing of :data:`LISTINGS` (``[]``, asking nothing, when the server did
+    not declare its capability)."""
+    capability, method, during = LISTINGS[key]
+    if capability not in capabilities(session):
         return []
-    client = session.sdk_client
-    return await _pages(
-        session,
-        "resources",
-        "listing resources",
-        lambda cursor: client.list_resources(cursor=cursor, cache_mode="bypass"),
-        timeout_seconds,
-    )
-
-
-async def list_resource_templates(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
-    if "resources" not in capabilities(session):
-        return []
-    client = session.sdk_client
-    return await _pages(
-        session,
-        "resourceTemplates",
-        "listing resource templates",
-        lambda cursor: client.list_resource_templates(cursor=cursor, cache_mode="bypass"),
-        timeout_seconds,
-    )
-
-
-async def list_prompts(session: SdkSession, timeout_seconds: float | None) -> list[JsonObject]:
-    if "prompts" not in capabilities(session):
-        return []
-    client = session.sdk_client
-    return await _pages(
-        session,
-        "prompts",
-        "listing prompts",
-        lambda cursor: client.list_prompts(cursor=cursor, cache_mode="bypass"),
-        timeout_seconds,
-    )
+    fetch = getattr(session.sdk_client, method)
+    return await _pages(session, key, during, lambda cursor: fetch(cursor=cursor, cache_mode="bypass"), timeout_seconds)
 
 
 async def read_resource(session: SdkSession, uri: str, timeout_seconds: float | None) -> JsonObject:

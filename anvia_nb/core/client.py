@@ -265,9 +265,7 @@ class McpClient:
         ``prompts`` (``[]`` when the server does not offer it)."""
         from anvia_nb.core import _sdk_features as sdk
 
-        read = {"resources": sdk.list_resources, "resourceTemplates": sdk.list_resource_templates,
-                "prompts": sdk.list_prompts}[key]  # fmt: skip
-        return await self.in_session(lambda session: read(session, timeout_seconds))
+        return await self.in_session(lambda session: sdk.list_items(session, key, timeout_seconds))
 
     async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
         """Run ``work(session)`` on the owner's loop (resources, prompts, completion)."""

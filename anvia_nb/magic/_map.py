@@ -51,7 +51,7 @@ def _count(text: str) -> int:
 
 
 def _seconds(text: str) -> float | None:
-    from anvia_nb.magic._parser import _seconds as seconds
+    from anvia_nb.magic._parser import seconds_value as seconds
 
     return seconds(text, "--timeout")
 

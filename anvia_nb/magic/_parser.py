@@ -23,8 +23,6 @@ from anvia_nb.magic._commands import (
     CallCommand,
     CloseCommand,
     Command,
-    ConfigConnectCommand,
-    ConnectCommand,
     FormCommand,
     HelpCommand,
     HistoryCommand,
@@ -37,13 +35,10 @@ from anvia_nb.magic._variables import VariableWord, variable_name
 
 __all__ = [
     "CALL_OPTIONS",
-    "CONNECT_OPTIONS",
     "CallCommand",
     "CloseCommand",
     "Command",
     "CommandLineError",
-    "ConfigConnectCommand",
-    "ConnectCommand",
     "FormCommand",
     "HelpCommand",
     "HistoryCommand",
@@ -56,7 +51,6 @@ __all__ = [
     "no_arguments",
     "parse_call",
     "parse_close",
-    "parse_connect",
     "parse_form",
     "parse_log",
     "parse_panel",
@@ -65,11 +59,7 @@ __all__ = [
     "split_first_word",
 ]
 
-CONNECT_OPTIONS = (
-    "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
-    "--record", "--replay", "--soft",
-)  # fmt: skip
-_CONNECT_FLAGS = ("--cell", "--soft")
+CONNECT_FLAGS = ("--cell", "--soft")
 CALL_OPTIONS = ("--timeout", "--args")
 CALL_FLAGS = ("--background",)
 
@@ -96,7 +86,7 @@ def close_words(word: str, known: Iterable[str]) -> str:
     return f"Did you mean {' or '.join(close)}? " if close else ""
 
 
-def _seconds(value: str, option: str) -> float | None:
+def seconds_value(value: str, option: str) -> float | None:
     if value.lower() in ("none", "inf", "off"):
         return None
     try:
@@ -115,7 +105,7 @@ def _target(text: str, subcommand: str) -> tuple[str, str]:
     return server, tool
 
 
-def _option_words(words: list[str], valued: Iterable[str], stop: str = "") -> list[str]:
+def option_words(words: list[str], valued: Iterable[str], stop: str = "") -> list[str]:
     """``--name=value`` as ``--name value`` for options that take a value (up to ``stop``)."""
     valued = tuple(valued)
     out: list[str] = []
@@ -127,7 +117,7 @@ def _option_words(words: list[str], valued: Iterable[str], stop: str = "") -> li
             out += [name, value]
             if stop and name == stop:
                 return out + words[index + 1 :]
-        elif eq and name in _CONNECT_FLAGS:
+        elif eq and name in CONNECT_FLAGS:
             raise CommandLineError(f"{name} takes no value, got {word!r}.")
         else:
             out.append(word)
@@ -164,7 +154,7 @@ def parse_panel(rest: str, _cell: str | None = None) -> PanelCommand:
     usage = "Usage: %mcp panel [NAME] [--tools TOOL,TOOL...]"
     name: str | None = None
     tools: tuple[str, ...] | None = None
-    items = iter(_option_words(split(rest), ("--tools",)))
+    items = iter(option_words(split(rest), ("--tools",)))
     for item in items:
         if item == "--tools":
             tools = tuple(t.strip() for t in next(items, "").split(",") if t.strip())
@@ -183,7 +173,7 @@ def parse_log(rest: str, _cell: str | None = None) -> LogCommand:
     usage = "Usage: %mcp log NAME [--lines N]"
     name = ""
     lines = DEFAULT_LOG_LINES
-    items = iter(_option_words(split(rest), ("--lines", "-n")))
+    items = iter(option_words(split(rest), ("--lines", "-n")))
     for item in items:
         if item in ("--lines", "-n"):
             value = next(items, "")
@@ -216,114 +206,6 @@ def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
     return CloseCommand(names, close_all)
 
 
-_CONNECT_USAGE = (
-    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
-    'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
-    "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
-    "--soft shows a failed connect as a notice"
-)
-
-
-def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | ConfigConnectCommand:
-    words = _option_words(split(rest), [o for o in CONNECT_OPTIONS if o not in _CONNECT_FLAGS], stop="--stdio")
-    positional: list[str] = []
-    env: dict[str, str] = {}
-    inherit: list[str] = []
-    secret_env: set[str] = set()
-    headers: dict[str, str] = {}
-    roots: list[str] = []
-    options: dict[str, Any] = {}
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--stdio":
-            command = words[i + 1 :]
-            if not command:
-                raise CommandLineError("--stdio needs the server's command line after it, e.g. --stdio uvx my-server")
-            options["stdio"] = command
-            break
-        if word in _CONNECT_FLAGS:
-            options[word[2:]] = True
-            i += 1
-            continue
-        if word not in CONNECT_OPTIONS:
-            if word.startswith("-"):
-                raise CommandLineError(f"Unknown option {word!r}. {close_words(word, CONNECT_OPTIONS)}{_CONNECT_USAGE}")
-            positional.append(word)
-            i += 1
-            continue
-        if i + 1 >= len(words):
-            raise CommandLineError(f"{word} needs a value. {_CONNECT_USAGE}")
-        value = words[i + 1]
-        i += 2
-        if word in ("--env", "--secret-env"):
-            key, eq, env_value = value.partition("=")
-            if not key or key.startswith("-"):
-                raise CommandLineError(
-                    f"{word} takes NAME (from the kernel's environment) or NAME=VALUE, not {value!r}."
-                )
-            if eq:
-                env[key] = env_value
-            else:  # the kernel's own value: kept out of the notebook's source, and masked
-                inherit.append(key)
-            if word == "--secret-env" or not eq:
-                secret_env.add(key)
-        elif word == "--header":
-            key, colon, header_value = value.partition(":")
-            if not colon or not key.strip():
-                raise CommandLineError(f'--header takes "Name: value", not {value!r}.')
-            headers[key.strip()] = header_value.strip()
-        elif word == "--timeout":
-            options["timeout"] = _seconds(value, "--timeout")
-        elif word == "--root":
-            roots.append(value)
-        else:
-            options[word[2:]] = value
-    cell, soft = bool(options.get("cell")), bool(options.get("soft"))
-    if "config" in options:
-        if "record" in options or "replay" in options:
-            raise CommandLineError("--record and --replay take one named connection, not --config.")
-        if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
-            raise CommandLineError("--config takes only a file and server names; other options go in the file.")
-        return ConfigConnectCommand(options["config"], tuple(positional), cell, soft=soft)
-    if len(positional) != 1:
-        raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
-    name = positional[0]
-    if "replay" in options:
-        return _replay_command(name, options, bool(env or inherit or headers or roots or "cwd" in options), cell)
-    record = options.get("record")
-    if "stdio" in options and "http" in options:
-        raise CommandLineError("Choose one transport: --stdio or --http, not both.")
-    if "stdio" in options:
-        if headers or "timeout" in options:
-            raise CommandLineError("--header and --timeout are for --http connections; stdio servers take --env.")
-        command, *args = options["stdio"]
-        return ConnectCommand(
-            name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
-            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
-            record=record,
-            soft=soft,
-        )  # fmt: skip
-    if "http" in options:
-        if env or secret_env or "cwd" in options:
-            raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
-        return ConnectCommand(
-            name, "http", url=options["http"], headers=headers,
-            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
-        )  # fmt: skip
-    raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
-
-
-def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell: bool) -> ConnectCommand:
-    """``connect NAME --replay FILE``: no server, so none of the options that reach one."""
-    if "stdio" in options or "http" in options or "record" in options or live_options or "timeout" in options:
-        raise CommandLineError(
-            "--replay FILE answers from a recording and starts no server: give it alone (drop --stdio, --http, "
-            "--record and their options), or connect live without --replay."
-        )
-    return ConnectCommand(name, "replay", replay=options["replay"], cell=cell)
-
-
 _JSON_HERE = "\0json"  # where the JSON object stood among the words
 _CALL_USAGE = (
     "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL [--args DICT] key=value|key=$var ... "
@@ -345,7 +227,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     target = ""
     pairs: dict[str, Any] = {}
     texts: list[tuple[str, str]] = []
-    items = iter([*_option_words(before, CALL_OPTIONS), _JSON_HERE, *_option_words(after, CALL_OPTIONS)])
+    items = iter([*option_words(before, CALL_OPTIONS), _JSON_HERE, *option_words(after, CALL_OPTIONS)])
     for word in items:
         if word == _JSON_HERE:
             if arguments is not None and not target:
@@ -354,7 +236,7 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
             value = next(items, "")
             if value in ("", _JSON_HERE):
                 raise CommandLineError(f"--timeout needs a number of seconds. {_CALL_USAGE}")
-            timeout, has_timeout = _seconds(value, "--timeout"), True
+            timeout, has_timeout = seconds_value(value, "--timeout"), True
         elif word in CALL_FLAGS:
             background = True
         elif word == "--args":

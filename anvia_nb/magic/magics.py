@@ -26,6 +26,7 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
+from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import ShowPolicy
@@ -193,7 +194,7 @@ class McpMagics(Magics):
         """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
         with self._usage_errors():
             entry, command = parse_line(line, cell)
-        if isinstance(command, p.ConnectCommand | p.ConfigConnectCommand) and cell is not None:
+        if isinstance(command, ConnectCommand | ConfigConnectCommand) and cell is not None:
             return self._connect_for_cell(command, cell)
         with self._usage_errors():
             return entry.run(self, command)
@@ -208,7 +209,7 @@ class McpMagics(Magics):
 
     # -- connect -----------------------------------------------------------------------------
 
-    def _connections(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
+    def _connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
         """The command's connections, each bounded to ``max_calls_in_flight`` calls at once."""
         from anvia_nb.core.replay import ReplayConnection
 
@@ -218,11 +219,11 @@ class McpMagics(Magics):
             for c in self._described(command)
         ]
 
-    def _described(self, command: p.ConnectCommand | p.ConfigConnectCommand) -> list[McpConnection]:
+    def _described(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
         from anvia_nb.core.connections import mcp
         from anvia_nb.magic.config_files import servers_from_config_file
 
-        if isinstance(command, p.ConfigConnectCommand):
+        if isinstance(command, ConfigConnectCommand):
             found = servers_from_config_file(command.path, command.names)
             for note in found.notes:
                 print(f"note: {note}")
@@ -251,12 +252,12 @@ class McpMagics(Magics):
             )
         ]  # fmt: skip
 
-    def connect_command(self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope) -> None:
+    def connect_command(self, command: ConnectCommand | ConfigConnectCommand, scope: Scope) -> None:
         """``%mcp connect``: open the connections, one printed line each."""
         self._connect(command, scope)
 
     def _connect(
-        self, command: p.ConnectCommand | p.ConfigConnectCommand, scope: Scope, opened: list[str] | None = None
+        self, command: ConnectCommand | ConfigConnectCommand, scope: Scope, opened: list[str] | None = None
     ) -> list[str]:
         """Open every connection of the command, one printed line each; ``opened`` gets their names."""
         runtime = self.runtime
@@ -315,7 +316,7 @@ class McpMagics(Magics):
         timeout = self.connect_timeout_seconds
         return await runtime.connect_async(connection, scope, timeout_seconds=timeout, log_level=self.log_level)
 
-    def _connect_for_cell(self, command: p.ConnectCommand | p.ConfigConnectCommand, cell: str) -> Any:
+    def _connect_for_cell(self, command: ConnectCommand | ConfigConnectCommand, cell: str) -> Any:
         """``%%mcp connect``: run the body with the connections open; close them however it ends."""
         opened: list[str] = []
         try:

@@ -28,6 +28,8 @@ from anvia_nb.core.connections import HttpConnection, mcp
 from anvia_nb.core.oauth import OAuth, forget_tokens
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic._commands import ConnectCommand
+from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
 
 if TYPE_CHECKING:
     from anvia_nb.magic.magics import McpMagics
@@ -50,7 +52,7 @@ _REDIRECT_USAGE = "Usage: %mcp connect NAME --oauth-redirect URL (the URL your b
 class OAuthConnectCommand:
     """``connect NAME --oauth [--client-id ID] [--scope S]... --http URL``."""
 
-    base: p.ConnectCommand
+    base: ConnectCommand
     client_id: str | None = None
     scopes: tuple[str, ...] = ()
 
@@ -83,7 +85,7 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
             raise CommandLineError(_REDIRECT_USAGE)
         return OAuthRedirectCommand(words[0], words[2])
     if not any(w in head for w in ("--oauth", "--client-id", "--scope")):
-        return p.parse_connect(rest, cell)
+        return parse_plain_connect(rest, cell)
     kept: list[str] = []
     client_id: str | None = None
     scopes: list[str] = []
@@ -108,8 +110,8 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
         i += 1
     if not oauth:
         raise CommandLineError("--client-id and --scope go with --oauth.")
-    base = p.parse_connect(shlex.join(kept), cell)
-    if not isinstance(base, p.ConnectCommand) or base.transport != "http" or base.cell:
+    base = parse_plain_connect(shlex.join(kept), cell)
+    if not isinstance(base, ConnectCommand) or base.transport != "http" or base.cell:
         raise CommandLineError("--oauth is for one --http connection (not --stdio, --config or %%mcp connect).")
     return OAuthConnectCommand(base, client_id, tuple(scopes))
 

@@ -18,6 +18,7 @@ from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
 from anvia_nb.magic._history import parse_history
+from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
 
@@ -254,7 +255,7 @@ def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
         return []  # the server's own command line
     if len(words) > 1 and words[-2] in ("--env", "--secret-env"):
         return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
-    return [*p.CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect"]
+    return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect"]
 
 
 # -- the table -------------------------------------------------------------------------------

@@ -1,0 +1,125 @@
+"""Parsing ``%mcp connect`` (stdio, HTTP, a config file, a recording to replay) into its command.
+
+Pure, like :mod:`anvia_nb.magic._parser`, whose word splitting and option reading it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from anvia_nb.magic._arguments import CommandLineError
+from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
+from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split
+
+__all__ = ["CONNECT_OPTIONS", "parse_connect"]
+
+CONNECT_OPTIONS = (
+    "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
+    "--record", "--replay", "--soft",
+)  # fmt: skip
+_CONNECT_USAGE = (
+    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
+    'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
+    "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
+    "--soft shows a failed connect as a notice"
+)
+
+
+def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | ConfigConnectCommand:
+    words = option_words(split(rest), [o for o in CONNECT_OPTIONS if o not in CONNECT_FLAGS], stop="--stdio")
+    positional: list[str] = []
+    env: dict[str, str] = {}
+    inherit: list[str] = []
+    secret_env: set[str] = set()
+    headers: dict[str, str] = {}
+    roots: list[str] = []
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--stdio":
+            command = words[i + 1 :]
+            if not command:
+                raise CommandLineError("--stdio needs the server's command line after it, e.g. --stdio uvx my-server")
+            options["stdio"] = command
+            break
+        if word in CONNECT_FLAGS:
+            options[word[2:]] = True
+            i += 1
+            continue
+        if word not in CONNECT_OPTIONS:
+            if word.startswith("-"):
+                raise CommandLineError(f"Unknown option {word!r}. {close_words(word, CONNECT_OPTIONS)}{_CONNECT_USAGE}")
+            positional.append(word)
+            i += 1
+            continue
+        if i + 1 >= len(words):
+            raise CommandLineError(f"{word} needs a value. {_CONNECT_USAGE}")
+        value = words[i + 1]
+        i += 2
+        if word in ("--env", "--secret-env"):
+            key, eq, env_value = value.partition("=")
+            if not key or key.startswith("-"):
+                raise CommandLineError(
+                    f"{word} takes NAME (from the kernel's environment) or NAME=VALUE, not {value!r}."
+                )
+            if eq:
+                env[key] = env_value
+            else:  # the kernel's own value: kept out of the notebook's source, and masked
+                inherit.append(key)
+            if word == "--secret-env" or not eq:
+                secret_env.add(key)
+        elif word == "--header":
+            key, colon, header_value = value.partition(":")
+            if not colon or not key.strip():
+                raise CommandLineError(f'--header takes "Name: value", not {value!r}.')
+            headers[key.strip()] = header_value.strip()
+        elif word == "--timeout":
+            options["timeout"] = seconds_value(value, "--timeout")
+        elif word == "--root":
+            roots.append(value)
+        else:
+            options[word[2:]] = value
+    cell, soft = bool(options.get("cell")), bool(options.get("soft"))
+    if "config" in options:
+        if "record" in options or "replay" in options:
+            raise CommandLineError("--record and --replay take one named connection, not --config.")
+        if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
+            raise CommandLineError("--config takes only a file and server names; other options go in the file.")
+        return ConfigConnectCommand(options["config"], tuple(positional), cell, soft=soft)
+    if len(positional) != 1:
+        raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
+    name = positional[0]
+    if "replay" in options:
+        return _replay_command(name, options, bool(env or inherit or headers or roots or "cwd" in options), cell)
+    record = options.get("record")
+    if "stdio" in options and "http" in options:
+        raise CommandLineError("Choose one transport: --stdio or --http, not both.")
+    if "stdio" in options:
+        if headers or "timeout" in options:
+            raise CommandLineError("--header and --timeout are for --http connections; stdio servers take --env.")
+        command, *args = options["stdio"]
+        return ConnectCommand(
+            name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
+            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
+            record=record,
+            soft=soft,
+        )  # fmt: skip
+    if "http" in options:
+        if env or secret_env or "cwd" in options:
+            raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
+        return ConnectCommand(
+            name, "http", url=options["http"], headers=headers,
+            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
+        )  # fmt: skip
+    raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
+
+
+def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell: bool) -> ConnectCommand:
+    """``connect NAME --replay FILE``: no server, so none of the options that reach one."""
+    if "stdio" in options or "http" in options or "record" in options or live_options or "timeout" in options:
+        raise CommandLineError(
+            "--replay FILE answers from a recording and starts no server: give it alone (drop --stdio, --http, "
+            "--record and their options), or connect live without --replay."
+        )
+    return ConnectCommand(name, "replay", replay=options["replay"], cell=cell)
