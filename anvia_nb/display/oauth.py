@@ -31,7 +31,8 @@ def authorization_text(server: str, server_url: str, authorization_url: str, pol
         f"{policy.line(_host(authorization_url))}. Open this link in your browser (nothing opens it for you):\n"
         f"{shown_url}\n"
         "When your browser is redirected, paste the whole URL from its address bar below "
-        f"(or run %mcp connect {server} --oauth-redirect URL). On this machine the redirect completes by itself."
+        f"(or run %mcp connect {server} --oauth-redirect URL). If your browser runs on the machine of this "
+        "kernel, the redirect completes by itself."
     )
 
 
@@ -54,7 +55,7 @@ def authorization_html(server: str, server_url: str, authorization_url: str, pol
                 [
                     "When your browser is redirected, paste the whole URL from its address bar below, or run ",
                     element("code", f"%mcp connect {policy.line(server)} --oauth-redirect URL"),
-                    ". On this machine the redirect completes by itself.",
+                    ". If your browser runs on the machine of this kernel, the redirect completes by itself.",
                 ]
             ),
         ),

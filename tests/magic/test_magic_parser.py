@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import (
     CallCommand,
     CloseCommand,
     CommandLineError,
-    ConfigConnectCommand,
-    ConnectCommand,
     FormCommand,
     HelpCommand,
     HistoryCommand,
