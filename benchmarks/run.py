@@ -73,6 +73,12 @@ def workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
 class Table:
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self.shown = 0
+
+    def show_new_rows(self) -> None:
+        """Write the rows measured since the last call to stderr: a long run stopped early keeps them."""
+        print("\n".join(self.lines[self.shown:]), file=sys.stderr, flush=True)
+        self.shown = len(self.lines)
 
     def section(self, title: str) -> None:
         self.lines += ["", f"## {title}", "", "| contender | median | spread | ratio | note |",
@@ -205,12 +211,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="every row, tiny sizes, few rounds (for CI)")
     parser.add_argument("--transports", default="stdio,http")
     parser.add_argument("--rounds", type=int, help="rounds per measurement (default: 5, quick: 2)")
+    parser.add_argument("--payloads", help="sizes of the large results in bytes, comma-separated "
+                                           "(default: 20 MB and 50 MB, quick: 0.2 MB)")
     parser.add_argument("--parts", default="first,warm,peers,other",
                         help="which parts to run (first connect, warm calls, peers, DataFrame and map)")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.rounds:
         plan = dataclasses.replace(plan, rounds=args.rounds, first_rounds=min(plan.first_rounds, args.rounds))
+    if args.payloads:
+        plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
     parts = set(args.parts.split(","))
     transports = args.transports.split(",")
     table = Table()
@@ -222,23 +232,25 @@ def main(argv: list[str] | None = None) -> None:
             _step("first connect and first call, fresh processes")
             first_section(plan, table)
         for transport in transports if "warm" in parts else ():
-            _step(f"{transport}: warm calls")
+            _step(f"{transport}: warm calls", table)
             transport_section(transport, None if transport == "stdio" else url, plan, table, loop)
         if "peers" in parts:
-            _step("peers")
+            _step("peers", table)
             peers_section(plan, url, table)
     finally:
         if server is not None:
             server[0].terminate()
             server[0].wait(timeout=30)
     if "other" in parts:
-        _step("the tools DataFrame and the map")
+        _step("the tools DataFrame and the map", table)
         other_sections(plan, table)
     print(f"Machine: {machine()}")
     print("\n".join(table.lines))
 
 
-def _step(what: str) -> None:
+def _step(what: str, table: Table | None = None) -> None:
+    if table is not None:
+        table.show_new_rows()
     print(f"[{datetime.now().strftime('%H:%M:%S')}] {what}", file=sys.stderr, flush=True)
 
 
