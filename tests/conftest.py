@@ -10,12 +10,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from support import DEMO_ARGS, child_pids, pid_alive, wait_until
 
 if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
+    from oauth_server import OAuthTestServer
+
     from anvia_nb.runtime import Runtime
 
 START_TIMEOUT_SECONDS = 30.0
@@ -129,6 +132,26 @@ def http_demo_factory() -> Iterator[Callable[..., HttpDemo]]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def oauth_server() -> Iterator[OAuthTestServer]:
+    """The OAuth-protected MCP test server (tests/oauth_server.py), stopped after the test."""
+    from oauth_server import OAuthTestServer
+
+    server = OAuthTestServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def token_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where tokens are cached for the test (``ANVIA_NB_OAUTH_DIR``), empty at first."""
+    directory = tmp_path / "oauth"
+    monkeypatch.setenv("ANVIA_NB_OAUTH_DIR", str(directory))
+    return directory
 
 
 @pytest.fixture

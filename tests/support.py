@@ -8,6 +8,7 @@ reason names the setup command, or, under ``CI=true``, into a failure.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import time
@@ -108,3 +109,16 @@ def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, wha
 # How long a test waits for something that should happen (a call, a progress step, a prompt): a
 # bound that only proves nothing hangs, far beyond what a busy machine needs.
 WAIT_SECONDS = 30.0
+
+
+async def until(predicate: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    """Wait, in async code, until ``predicate()`` holds; the bound only proves nothing hangs."""
+
+    async def poll() -> None:
+        while not predicate():
+            await asyncio.sleep(0.02)
+
+    try:
+        await asyncio.wait_for(poll(), seconds)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None

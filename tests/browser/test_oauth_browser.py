@@ -35,15 +35,6 @@ WAIT_MS = 60_000
 
 
 @pytest.fixture
-def oauth_server() -> Iterator[OAuthTestServer]:
-    server = OAuthTestServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
 def refused_port() -> Iterator[int]:
     """A port on 127.0.0.1 that is bound but not listening: every connection to it is refused."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:

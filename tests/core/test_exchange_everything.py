@@ -3,23 +3,15 @@ exchange in the trace, and the ``tools/list_changed`` it sends at start that cha
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
-from support import npm_servers, require_setup
+from support import npm_servers, require_setup, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.server import McpServer
 
 pytestmark = pytest.mark.thirdparty
 
-WAIT_SECONDS = 30.0
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")
@@ -28,17 +20,6 @@ def everything() -> str:
     return str(npm_servers() / "node_modules" / ".bin" / "mcp-server-everything")
 
 
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    """Wait for a condition; the bound only proves nothing hangs."""
-
-    async def poll() -> None:
-        while not predicate():
-            await asyncio.sleep(0.05)
-
-    try:
-        await asyncio.wait_for(poll(), WAIT_SECONDS)
-    except asyncio.TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
 
 
 async def _open(command: str, level: str) -> McpServer:

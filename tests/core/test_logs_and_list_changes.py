@@ -4,14 +4,12 @@ is kept until it is noted. Real servers: the demo (stdio and HTTP) and ``log_ser
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support import DEMO_ARGS
+from support import DEMO_ARGS, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.server import McpServer
@@ -19,25 +17,9 @@ from anvia_nb.policy import MASK
 
 LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 SECRET = "sk-live-logs-51d0e2"
-WAIT_SECONDS = 30.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    """Wait for a condition; the bound only proves nothing hangs."""
-
-    async def poll() -> None:
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-    try:
-        await asyncio.wait_for(poll(), WAIT_SECONDS)
-    except asyncio.TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
 
 
 def _log_server(mode: str) -> Any:

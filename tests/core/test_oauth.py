@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
@@ -26,22 +25,6 @@ from anvia_nb.errors import (
 from anvia_nb.policy import ShowPolicy
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def oauth_server() -> Iterator[OAuthTestServer]:
-    server = OAuthTestServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def token_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "oauth"
-    monkeypatch.setenv("ANVIA_NB_OAUTH_DIR", str(directory))
-    return directory
 
 
 class Person:

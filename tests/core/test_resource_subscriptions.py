@@ -4,38 +4,20 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, npm_servers, require_setup
+from support import DEMO_ARGS, npm_servers, require_setup, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import NotOfferedError
 
 LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 COUNTER = "demo://counter"
-WAIT_SECONDS = 30.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    """Wait for a condition; the bound only proves nothing hangs."""
-
-    async def poll() -> None:
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-    try:
-        await asyncio.wait_for(poll(), WAIT_SECONDS)
-    except asyncio.TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None
 
 
 @pytest.mark.anyio

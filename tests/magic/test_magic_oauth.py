@@ -4,7 +4,6 @@ Finish, or ``--oauth-redirect``); the cached token is used next time; ``%mcp log
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2
@@ -18,22 +17,6 @@ from support import wait_until
 from anvia_nb.core._token_store import token_path
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
-
-
-@pytest.fixture
-def oauth_server() -> Iterator[OAuthTestServer]:
-    server = OAuthTestServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def token_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "oauth"
-    monkeypatch.setenv("ANVIA_NB_OAUTH_DIR", str(directory))
-    return directory
 
 
 def _redirected(authorization_url: str, **change: str) -> str:
