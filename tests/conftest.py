@@ -5,6 +5,7 @@ here is stopped here. Plain helpers (not fixtures) live in support.py."""
 from __future__ import annotations
 
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +23,18 @@ if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests
     from anvia_nb.runtime import Runtime
 
 START_TIMEOUT_SECONDS = 30.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def interrupts_raise_keyboard_interrupt() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt in the main thread, as in every Jupyter kernel, even when
+    the suite was started as a background job (which inherits SIGINT ignored): the interrupt
+    tests send SIGINT to this process and expect what a kernel's interrupt does."""
+    previous = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if previous is not None:  # None: a handler installed outside Python, which cannot be restored
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture
