@@ -3,8 +3,12 @@
 Why: anvia_nb renders untrusted MCP output, and only a real browser shows what a person
 sees (and whether an `<img onerror>` ran). These fixtures start one isolated JupyterLab per
 test session (its own config, data, runtime, settings and workspace dirs, its own kernelspec
-pointing at this interpreter) and give each test a fresh Chromium page whose console
-messages, page errors and dialogs are recorded.
+pointing at this interpreter) and give each test file one Chromium page whose console
+messages, page errors and dialogs are recorded: JupyterLab loads once per file and each test
+opens its notebook in a new tab of it (`lab.open_notebook`). The lab leaves out the server
+extensions and the JupyterLab plugins no test uses (language servers, debugger, extension
+manager, terminals, Voila's preview...), which start it sooner; every plugin that renders
+outputs (HTML, JSON, MathJax, widgets, images, ...) stays.
 
 Without /usr/bin/chromium the browser tests are skipped with a reason; with the CI
 environment variable set they fail instead (scripts/setup-test installs it, as root on Debian).
@@ -39,6 +43,8 @@ if str(REPO_ROOT) not in sys.path:
 from tests.browser.lab import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
+    VIEWPORT,
+    FilePage,
     LabServer,
     PageEvents,
     record_page_events,
@@ -54,6 +60,31 @@ LAB_SETTINGS: dict[str, dict[str, Any]] = {
     # releases read it from the document manager, so both are written.
     "@jupyterlab/docmanager-extension/plugin": {"autoStartDefaultKernel": True},
 }
+# Plugins that only add panels, menus or viewers of files no test opens; none renders outputs.
+LAB_DISABLED = [
+    "@jupyterlab/extensionmanager-extension", "@jupyterlab/lsp-extension", "@jupyterlab/debugger-extension",
+    "@jupyterlab/help-extension", "@jupyterlab/hub-extension", "@jupyterlab/pluginmanager-extension",
+    "@jupyterlab/running-extension", "@jupyterlab/terminal-extension", "@jupyterlab/toc-extension",
+    "@jupyterlab/celltags-extension", "@jupyterlab/metadataform-extension", "@jupyterlab/inspector-extension",
+    "@jupyterlab/csvviewer-extension", "@jupyterlab/htmlviewer-extension", "@jupyterlab/imageviewer-extension",
+    "@jupyterlab/audio-extension", "@jupyterlab/video-extension", "@jupyterlab/logconsole-extension",
+    "@jupyterlab/tooltip-extension", "@jupyterlab/settingeditor-extension", "@jupyterlab/launcher-extension",
+    "@jupyterlab/theme-dark-extension", "@jupyterlab/theme-dark-high-contrast-extension",
+    "@voila-dashboards/jupyterlab-preview",
+]  # fmt: skip
+# This folder's files, longest first (measured on 2 busy cores: from about 90 s down to 30 s).
+# pytest-xdist (--dist loadfile --no-loadscope-reorder) hands each file whole to the next free
+# worker in collection order, so the long files start first and the short ones fill in at the end.
+LONGEST_FIRST = (
+    "test_hostile_output_browser.py",
+    "test_voila_browser.py",
+    "test_panel_browser.py",
+    "test_hostile_text_browser.py",
+    "test_oauth_browser.py",
+    "test_lab_harness.py",
+)
+# Server extensions no test uses (Voila's takes seconds to import; jupyter_lsp scans for servers).
+SERVER_EXTENSIONS_OFF = ["jupyter_lsp", "jupyter_server_terminals", "notebook_shim", "voila.server_extension"]
 
 
 def _require_chromium() -> None:
@@ -103,6 +134,9 @@ def _write_lab_home(home: Path) -> None:
         target = home / "settings" / f"{plugin}.jupyterlab-settings"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(values, indent=2))
+    page_config = home / "config" / "labconfig" / "page_config.json"
+    page_config.parent.mkdir(parents=True, exist_ok=True)
+    page_config.write_text(json.dumps({"disabledExtensions": {name: True for name in LAB_DISABLED}}))
     kernel_dir = home / "data" / "kernels" / "python3"
     kernel_dir.mkdir(parents=True, exist_ok=True)
     kernel_spec = {
@@ -148,6 +182,20 @@ def _stop_lab(process: subprocess.Popen[bytes]) -> None:
     _kill_leftovers({pid for pid in descendants if Path(f"/proc/{pid}").exists()})
 
 
+@pytest.hookimpl(trylast=True)  # after tests/conftest.py has put the browser tests last
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order this folder's files as LONGEST_FIRST says (others after them), each file's tests as written."""
+    here = Path(__file__).parent
+    slots = [index for index, item in enumerate(items) if item.path.parent == here]
+    names = list(LONGEST_FIRST)
+
+    def rank(item: pytest.Item) -> int:
+        return names.index(item.path.name) if item.path.name in names else len(names)
+
+    for slot, item in zip(slots, sorted((items[index] for index in slots), key=rank), strict=True):
+        items[slot] = item
+
+
 @pytest.fixture(scope="session")
 def jupyter_lab() -> Iterator[LabServer]:
     """One JupyterLab for the whole session, on 127.0.0.1, with a known token.
@@ -172,6 +220,7 @@ def jupyter_lab() -> Iterator[LabServer]:
             "--KernelSpecManager.ensure_native_kernel=False",
             f"--LabApp.user_settings_dir={home / 'settings'}",
             f"--LabApp.workspaces_dir={home / 'workspaces'}",
+            *(f"--ServerApp.jpserver_extensions={name}=False" for name in SERVER_EXTENSIONS_OFF),
         ]  # fmt: skip
         log_path = home / "lab.log"
         with log_path.open("wb") as log:
@@ -201,23 +250,32 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture
-def page_events() -> PageEvents:
-    """Console messages, page errors and dialogs seen by the `page` fixture's page."""
-    return PageEvents()
+@pytest.fixture(scope="module")
+def file_page(chromium: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
+    """One page in a fresh browser context (no cookies or storage) for the tests of one file.
 
-
-@pytest.fixture
-def page(chromium: Any, jupyter_lab: LabServer, page_events: PageEvents) -> Iterator[Any]:
-    """A fresh page in a fresh browser context (no cookies or storage shared between tests).
-
-    Dialogs are dismissed and recorded in `page_events`; the lab's kernels are shut down after.
+    Dialogs are dismissed and recorded; at the end the context closes and the lab's kernels shut down.
     """
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context = chromium.new_context(viewport=VIEWPORT)
     new_page = context.new_page()
-    record_page_events(new_page, page_events)
+    events = PageEvents()
+    record_page_events(new_page, events)
     try:
-        yield new_page
+        yield FilePage(new_page, events)
     finally:
         context.close()
         shutdown_all_kernels(jupyter_lab)
+
+
+@pytest.fixture
+def page_events(file_page: FilePage) -> PageEvents:
+    """Console messages, page errors and dialogs seen by the `page` fixture's page during this test."""
+    file_page.events.clear()
+    return file_page.events
+
+
+@pytest.fixture
+def page(file_page: FilePage, page_events: PageEvents) -> Any:
+    """The file's page at the usual window size; a test opens its own notebook in it (`lab.open_notebook`)."""
+    file_page.page.set_viewport_size(VIEWPORT)
+    return file_page.page

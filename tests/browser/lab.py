@@ -4,7 +4,10 @@ Selectors were measured against JupyterLab 4.6: a notebook is a `.jp-NotebookPan
 holding `.jp-Notebook`; each cell is a `.jp-Cell` (code cells `.jp-CodeCell`) with an
 `.jp-InputPrompt` that reads `[ ]:`, `[*]:` while running, `[n]:` after; outputs are
 `.jp-OutputArea-output`; the toolbar's `.jp-Notebook-ExecutionIndicator` carries the
-kernel state in `data-status`. Every wait here is bounded and raises with what it saw.
+kernel state in `data-status`; the main area's current tab (`#jp-main-dock-panel
+.lm-TabBar-tab.lm-mod-current`) is labelled with the notebook's file name, and a tab whose
+notebook is unsaved carries `jp-mod-dirty`. A notebook in a tab that is not current is
+`display: none` (`lm-mod-hidden`). Every wait here is bounded and raises with what it saw.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import re
 import time
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import nbformat
@@ -42,7 +46,10 @@ _NOTEBOOK_VIEW_JS = """() => {
   if (!panel) return null;
   const indicator = panel.querySelector('.jp-Notebook-ExecutionIndicator');
   const dialog = [...document.querySelectorAll('.jp-Dialog')].find(d => d.checkVisibility());
+  const tab = document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current');
   return {
+    tab: tab ? tab.querySelector('.lm-TabBar-tabLabel').textContent : null,
+    dirty: tab ? tab.classList.contains('jp-mod-dirty') : null,
     cells: panel.querySelectorAll('.jp-Notebook .jp-Cell').length,
     prompts: [...panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim()),
     status: indicator ? indicator.dataset.status : null,
@@ -84,8 +91,25 @@ class PageEvents:
     page_errors: list[str] = field(default_factory=list)
     dialogs: list[tuple[str, str]] = field(default_factory=list)
 
+    def clear(self) -> None:
+        """Forget what was recorded so far (the page lives on for the next test)."""
+        self.console.clear()
+        self.page_errors.clear()
+        self.dialogs.clear()
+
     def console_errors(self) -> list[str]:
         return [text for kind, text in self.console if kind == "error"]
+
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+@dataclass
+class FilePage:
+    """The one page the tests of a file share (JupyterLab loads once), and what it recorded."""
+
+    page: Any
+    events: PageEvents
 
 
 def record_page_events(page: Any, events: PageEvents) -> None:
@@ -101,11 +125,10 @@ def record_page_events(page: Any, events: PageEvents) -> None:
 
 
 def shutdown_all_kernels(server: LabServer) -> None:
-    """Shut down every session and kernel, so one test's kernel never serves the next."""
-    for session in server.api("/api/sessions"):
-        server.api(f"/api/sessions/{session['id']}", method="DELETE")
-    for kernel in server.api("/api/kernels"):
-        server.api(f"/api/kernels/{kernel['id']}", method="DELETE")
+    """Shut down every session and kernel, so one file's kernels never serve the next (all at once)."""
+    with ThreadPoolExecutor() as pool:
+        list(pool.map(lambda s: server.api(f"/api/sessions/{s['id']}", method="DELETE"), server.api("/api/sessions")))
+        list(pool.map(lambda k: server.api(f"/api/kernels/{k['id']}", method="DELETE"), server.api("/api/kernels")))
 
 
 def write_notebook(server: LabServer, path: str, sources: list[str]) -> str:
@@ -149,26 +172,69 @@ def accept_kernel_dialog(page: Any) -> bool:
     return True
 
 
+def _lab_is_loaded(page: Any, base_url: str) -> bool:
+    return bool(page.url.startswith(f"{base_url}/lab")) and page.locator("#jp-main-dock-panel").count() == 1
+
+
+def _click_menu(page: Any, menu: str, item: str) -> None:
+    """Click menu bar item `menu`, then its visible entry labelled `item` (or `item…`)."""
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^\s*{re.escape(menu)}\s*$")).click()
+    label = page.locator(".lm-Menu-itemLabel", has_text=re.compile(rf"^{re.escape(item)}(…|\.\.\.)?$"))
+    page.locator(".lm-Menu .lm-Menu-item", has=label).filter(visible=True).click()
+
+
 def open_notebook(
     page: Any, base_url: str, path: str, token: str = "", timeout_seconds: float = OPEN_TIMEOUT_SECONDS
 ) -> None:
-    """Open `path` in JupyterLab and wait until its cells show and its kernel is idle.
+    """Open `path` in JupyterLab and wait until its tab is current, its cells show and its kernel is idle.
 
-    Idle is read twice: from the notebook toolbar's indicator (what a person sees) and from
-    the REST API (sessions, then the kernel). A "Select Kernel" dialog is answered with the
-    default kernel. `?reset` starts from an empty workspace, so earlier tests' tabs stay closed.
+    A page not showing this lab yet loads it at the notebook's URL (`?reset` starts from an
+    empty workspace); a page already showing it opens the notebook in a new tab with
+    File > Open from Path..., as a person would, so JupyterLab starts once per page. Idle is
+    read twice: from the notebook toolbar's indicator (what a person sees) and from the REST
+    API (sessions, then the kernel). A "Select Kernel" dialog is answered with the default kernel.
     """
-    page.goto(notebook_url(base_url, path, token))
+    if _lab_is_loaded(page, base_url):
+        _click_menu(page, "File", "Open from Path")
+        dialog = page.locator(".jp-Dialog").filter(visible=True)
+        dialog.locator("input").fill(path)
+        dialog.locator(".jp-mod-accept").click()
+        dialog.wait_for(state="detached", timeout=timeout_seconds * 1000)
+    else:
+        page.goto(notebook_url(base_url, path, token))
+    name = PurePosixPath(path).name
     deadline = time.monotonic() + timeout_seconds
     view = None
     while time.monotonic() < deadline:
         view = notebook_view(page)
         if view and view["dialog"]:
             accept_kernel_dialog(page)
-        elif view and view["cells"] and view["status"] == "idle" and kernel_state(base_url, token, path) == "idle":
+        elif (
+            view
+            and view["tab"] == name
+            and view["cells"]
+            and view["status"] == "idle"
+            and kernel_state(base_url, token, path) == "idle"
+        ):
             return
         page.wait_for_timeout(100)  # polling interval of a bounded wait
     raise TimeoutError(f"{path} not open with an idle kernel after {timeout_seconds} s; last view: {view}")
+
+
+def save_notebook(page: Any, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> None:
+    """File > Save Notebook, then wait until the current tab no longer marks unsaved changes."""
+    _click_menu(page, "File", "Save Notebook")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(f"() => ({_NOTEBOOK_VIEW_JS})().dirty === false", timeout=timeout_seconds * 1000)
+    except PlaywrightTimeoutError as error:
+        raise TimeoutError(f"notebook still unsaved after {timeout_seconds} s: {notebook_view(page)}") from error
+
+
+def visible_notebook(page: Any) -> Any:
+    """A locator of the notebook in the current tab (other tabs' notebooks are hidden, not gone)."""
+    return page.locator(".jp-NotebookPanel").filter(visible=True)
 
 
 def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> None:
@@ -181,9 +247,7 @@ def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> No
     before = notebook_view(page)
     if not before or not before["cells"]:
         raise RuntimeError(f"no visible notebook to run: {before}")
-    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^\s*Run\s*$")).click()
-    label = page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$"))
-    page.locator(".lm-Menu .lm-Menu-item", has=label).filter(visible=True).click()
+    _click_menu(page, "Run", "Run All Cells")
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
@@ -203,13 +267,38 @@ def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> No
 
 def cell_outputs(page: Any) -> list[Any]:
     """Locators of every output area item in the visible notebook, in order."""
-    outputs: list[Any] = page.locator(".jp-NotebookPanel").filter(visible=True).locator(".jp-OutputArea-output").all()
+    outputs: list[Any] = visible_notebook(page).locator(".jp-OutputArea-output").all()
     return outputs
 
 
 def cell_output_texts(page: Any) -> list[str]:
     """The visible text of every output, in order (what a person reads)."""
     return [output.inner_text() for output in cell_outputs(page)]
+
+
+def fit_viewport_to_notebook(page: Any) -> None:
+    """Make the window as tall as the notebook, so every output is on screen and in the screenshot."""
+    measure = """async () => {
+      const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
+      const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel.querySelector('.jp-Notebook');
+      scroller.scrollTop = 0;
+      await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const cells = panel.querySelectorAll('.jp-Notebook .jp-Cell');
+      const top = scroller.getBoundingClientRect().top;
+      return {
+        last: cells[cells.length - 1].getBoundingClientRect().bottom - top,
+        client: scroller.clientHeight,
+        window: window.innerHeight,
+      };
+    }"""
+    # Offscreen cells have estimated heights (content-visibility) until shown; the notebook also
+    # pads its end by a screenful. So grow the window until the last cell's bottom is on screen.
+    for _attempt in range(6):
+        size = page.evaluate(measure)
+        if size["last"] <= size["client"]:
+            return
+        height = int(size["window"] + size["last"] - size["client"] + 40)
+        page.set_viewport_size({"width": 1280, "height": min(height, 30_000)})
 
 
 def screenshot(page: Any, name: str) -> Path:

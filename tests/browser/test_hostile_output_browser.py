@@ -5,13 +5,9 @@ runs (tests/browser/test_lab_harness.py proves the detector sees it). Here a not
 the bundled demo server and to an independent hostile server (tests/browser/hostile_server.py),
 shows every hostile payload of both with `ResultView`, and the browser must show them as text:
 no script ran, no dialog opened, no request left the lab's origin, valid images still show, and
-every result carries anvia_nb's own provenance header. The same cells exported to HTML with
-nbconvert must hold no live payload either.
-
-JupyterLab also typesets TeX in outputs and ipywidgets Labels with MathJax, so server text such as
-``$\\href{https://evil.example}{\\text{OK ✔ safe}}$`` could become a link reading "OK ✔ safe".
-The last test shows server TeX on every surface (results, resource summaries, the DataFrames,
-history errors, form labels) and counts the MathJax elements made from it: none.
+every result carries anvia_nb's own provenance header. The same cells, as JupyterLab saved them
+after running them, exported to HTML with nbconvert must hold no live payload either. Server text
+on the other surfaces (TeX, log lines, trace summaries) is checked in test_hostile_text_browser.py.
 """
 
 from __future__ import annotations
@@ -28,14 +24,17 @@ import nbformat
 import pytest
 
 from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, HOSTILE_RESOURCES, hostile_names
-from tests.browser.hostile_server import ERROR_PAYLOADS, MATH_TOOL, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
+from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,
+    VIEWPORT,
+    FilePage,
     LabServer,
-    PageEvents,
     eval_global,
+    fit_viewport_to_notebook,
     open_notebook,
     run_all_cells,
+    save_notebook,
     screenshot,
     write_notebook,
 )
@@ -45,7 +44,6 @@ pytestmark = pytest.mark.browser
 HOSTILE_SERVER_PATH = Path(__file__).resolve().with_name("hostile_server.py")
 VALID_IMAGE_KINDS = ("png", "jpeg", "gif", "webp", "svg")
 SETTLE_TIMEOUT_SECONDS = 30.0
-EXPORT_TIMEOUT_SECONDS = 90
 
 # The markup anvia_nb's display layer may produce (anvia_nb/display/_html.py); anything else in a
 # rendered result came from a server.
@@ -189,63 +187,77 @@ def _allowed_request(url: str, lab_origin: str) -> bool:
     return f"{parts.scheme}://{parts.netloc}" in (lab_origin, lab_origin.replace("http", "ws", 1))
 
 
-def _fit_viewport_to_notebook(page: Any) -> None:
-    """Make the window as tall as the notebook, so every output is on screen and in the screenshot."""
-    measure = """async () => {
-      const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
-      const scroller = panel.querySelector('.jp-WindowedPanel-outer') || panel.querySelector('.jp-Notebook');
-      scroller.scrollTop = 0;
-      await new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const cells = panel.querySelectorAll('.jp-Notebook .jp-Cell');
-      const top = scroller.getBoundingClientRect().top;
-      return {
-        last: cells[cells.length - 1].getBoundingClientRect().bottom - top,
-        client: scroller.clientHeight,
-        window: window.innerHeight,
-      };
-    }"""
-    # Offscreen cells have estimated heights (content-visibility) until shown; the notebook also
-    # pads its end by a screenful. So grow the window until the last cell's bottom is on screen.
-    for _attempt in range(6):
-        size = page.evaluate(measure)
-        if size["last"] <= size["client"]:
-            return
-        height = int(size["window"] + size["last"] - size["client"] + 40)
-        page.set_viewport_size({"width": 1280, "height": min(height, 30_000)})
+@dataclass(frozen=True)
+class OutputsRun:
+    """What the notebook of every hostile result showed in JupyterLab, and the notebook it saved."""
+
+    views: list[dict[str, Any]]
+    close_text: str
+    requests: list[str]
+    pwned: Any
+    dialogs: list[tuple[str, str]]
+    saved: Any  # the .ipynb JupyterLab wrote after running it (nbformat.NotebookNode)
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+def outputs_run(file_page: FilePage, jupyter_lab: LabServer) -> OutputsRun:
+    """Run the cells of every hostile result once in JupyterLab, read what each shows, save the notebook.
+
+    Two tests read it: what the browser shows, and the HTML export of the saved notebook.
+    """
+    page, events = file_page.page, file_page.events
+    events.clear()
+    page.set_viewport_size(VIEWPORT)
+    started = time.monotonic()
+    requests: list[str] = []
+
+    def on_request(request: Any) -> None:
+        requests.append(request.url)
+
+    def on_websocket(socket: Any) -> None:
+        requests.append(socket.url)
+
+    page.on("request", on_request)
+    page.on("websocket", on_websocket)
+    try:
+        path = write_notebook(jupyter_lab, "hostile_outputs.ipynb", CELLS)
+        open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+        run_all_cells(page)
+        fit_viewport_to_notebook(page)
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)""",
+            timeout=SETTLE_TIMEOUT_SECONDS * 1000,
+        )
+        views = [page.evaluate(_RESULT_VIEW_JS, len(SETUP_CELLS) + index) for index in range(len(CASES))]
+        close_text = page.evaluate(_RESULT_VIEW_JS, len(CELLS) - 1)["text"]
+        screenshot(page, "hostile_outputs")
+        pwned = eval_global(page, "window.__anvia_pwned")
+        save_notebook(page)
+        saved = nbformat.read(str(jupyter_lab.root_dir / path), as_version=4)
+    finally:
+        page.remove_listener("request", on_request)
+        page.remove_listener("websocket", on_websocket)
+    return OutputsRun(views, close_text, requests, pwned, list(events.dialogs), saved, time.monotonic() - started)
 
 
 def test_hostile_results_of_two_servers_render_inert_attributed_and_unfetched_in_jupyterlab(
-    page: Any, jupyter_lab: LabServer, page_events: PageEvents
+    outputs_run: OutputsRun, jupyter_lab: LabServer
 ) -> None:
-    started = time.monotonic()
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.on("websocket", lambda socket: requests.append(socket.url))
-    path = write_notebook(jupyter_lab, "hostile_outputs.ipynb", CELLS)
-    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
-    run_all_cells(page)
-    _fit_viewport_to_notebook(page)
-    page.wait_for_function(
-        """() => [...document.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)""",
-        timeout=SETTLE_TIMEOUT_SECONDS * 1000,
-    )
-    views = [page.evaluate(_RESULT_VIEW_JS, len(SETUP_CELLS) + index) for index in range(len(CASES))]
-    close_text = page.evaluate(_RESULT_VIEW_JS, len(CELLS) - 1)["text"]
-    screenshot(page, "hostile_outputs")
-
-    assert eval_global(page, "window.__anvia_pwned") is None
-    assert page_events.dialogs == []
+    assert outputs_run.pwned is None
+    assert outputs_run.dialogs == []
     lab_origin = jupyter_lab.base_url
+    requests = outputs_run.requests
     assert [url for url in requests if "127.0.0.1:9/" in url] == []
     assert [url for url in requests if not _allowed_request(url, lab_origin)] == []
-    assert close_text.split() == ["closed:", "False", "False"]
+    assert outputs_run.close_text.split() == ["closed:", "False", "False"]
 
     problems: list[str] = []
     known: list[str] = []
-    for case, view in zip(CASES, views, strict=True):
+    for case, view in zip(CASES, outputs_run.views, strict=True):
         problems += _problems_of(case, view, known)
     assert problems == []
-    print(f"hostile browser test: {len(CASES)} results in {time.monotonic() - started:.1f} s")
+    print(f"hostile browser test: {len(CASES)} results in {outputs_run.seconds:.1f} s")
     assert known == []
 
 
@@ -320,21 +332,13 @@ class _LiveMarkup(HTMLParser):
             self.text.append(data)
 
 
-def _executed_notebook() -> Any:
-    from nbconvert.preprocessors import ExecutePreprocessor
-
-    notebook = nbformat.v4.new_notebook()
-    notebook.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    executor = ExecutePreprocessor(timeout=EXPORT_TIMEOUT_SECONDS, kernel_name="python3")
-    executor.preprocess(notebook, {"metadata": {"path": str(HOSTILE_SERVER_PATH.parent)}})
-    return notebook
-
-
-def test_notebook_of_hostile_results_exported_to_html_holds_no_live_payload() -> None:
+def test_notebook_of_hostile_results_exported_to_html_holds_no_live_payload(outputs_run: OutputsRun) -> None:
     from nbconvert import HTMLExporter
 
-    notebook = _executed_notebook()
+    notebook = outputs_run.saved
+    assert [cell.source for cell in notebook.cells] == CELLS
+    assert [cell.execution_count for cell in notebook.cells if cell.execution_count is None] == []  # all ran
+    assert [o for cell in notebook.cells for o in cell.outputs if o.output_type == "error"] == []
     body, _resources = HTMLExporter().from_notebook_node(notebook)
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     (ARTIFACTS_DIR / "hostile_outputs_export.html").write_text(body)
@@ -351,119 +355,3 @@ def test_notebook_of_hostile_results_exported_to_html_holds_no_live_payload() ->
     for case in CASES:
         assert case.visible in text, case.label
     assert text.count("error text from server hostile") >= 1
-
-
-MATH_CONTROL = 'from IPython.display import Markdown\nMarkdown("control: $x^2$")'
-MATH_CELLS = [
-    "%load_ext anvia_nb",
-    "import sys\n"
-    f'get_ipython().run_line_magic("mcp", f"connect hostile --stdio {{sys.executable}} {HOSTILE_SERVER_PATH}")',
-    MATH_CONTROL,
-    "%mcp tools hostile",
-    f"%mcp call hostile.{MATH_TOOL} mode=plain",
-    f"%mcp call hostile.{MATH_TOOL}",
-    "%mcp history",
-    f"%mcp form hostile.{MATH_TOOL}",
-    "%mcp connect demo --stdio python -m anvia_nb.demo_server",
-    "%mcp resources demo",
-    "%mcp prompts demo",
-    "%mcp read demo 'demo://hostile/<script>window.__anvia_pwned=1</script>'",
-    "%mcp prompt demo.hostile",
-    MATH_CONTROL,
-]
-SERVER_TEXT_CELLS = (3, 4, 5, 6, 7, 9, 10, 11, 12)
-
-_MATH_JS = """(index) => {
-  const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
-  const cell = panel.querySelectorAll('.jp-Notebook .jp-Cell')[index];
-  const outputs = [...cell.querySelectorAll('.jp-OutputArea-output')];
-  return {
-    math: cell.querySelectorAll('.jp-OutputArea-output mjx-container').length,
-    links: cell.querySelectorAll('.jp-OutputArea-output a[href*="evil.example"]').length,
-    labels: [...cell.querySelectorAll('.widget-label')].map(l => l.textContent),
-    text: outputs.map(o => o.innerText).join('\\n'),
-  };
-}"""
-
-
-def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
-    page: Any, jupyter_lab: LabServer, page_events: PageEvents
-) -> None:
-    path = write_notebook(jupyter_lab, "hostile_math.ipynb", MATH_CELLS)
-    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
-    run_all_cells(page)
-    _fit_viewport_to_notebook(page)
-    last = len(MATH_CELLS) - 1
-    # MathJax works in this lab: the last control cell is typeset (outputs are typeset in order).
-    page.wait_for_function(
-        f"() => ({_MATH_JS})({last}).math > 0 && ({_MATH_JS})(2).math > 0", timeout=SETTLE_TIMEOUT_SECONDS * 4000
-    )
-    page.locator("button.widget-button", has_text="Call").first.wait_for(timeout=SETTLE_TIMEOUT_SECONDS * 2000)
-    page.wait_for_function(f"() => ({_MATH_JS})(7).labels.length > 1", timeout=SETTLE_TIMEOUT_SECONDS * 1000)
-    views = {index: page.evaluate(_MATH_JS, index) for index in SERVER_TEXT_CELLS}
-    screenshot(page, "hostile_math")
-
-    made = {MATH_CELLS[i]: (v["math"], v["links"]) for i, v in views.items() if v["math"] or v["links"]}
-    assert made == {}
-    # ... and each shows the server's TeX as the characters it sent.
-    literal = r"\href{https://evil.example}"
-    assert literal in views[3]["text"]  # the tools frame: a name, a title, a description
-    assert literal in views[4]["text"]  # a result and its resource <summary>
-    assert r"$$\text{display}$$" in views[5]["text"]  # an error result
-    assert f"hostile.{MATH_TOOL} answered with MCP error" in views[6]["text"]  # the history's error column
-    form_labels = views[7]["labels"]
-    assert any(literal in label for label in form_labels)
-    assert any(r"\(\text{paren}\)" in label for label in form_labels)
-    for index in (9, 10, 11, 12):  # resources, prompts, a resource read and a prompt got
-        assert literal in views[index]["text"], MATH_CELLS[index]
-    assert eval_global(page, "window.__anvia_pwned") is None
-
-
-REPO = HOSTILE_SERVER_PATH.parents[2]
-EXCHANGE_CELLS = [
-    "%load_ext anvia_nb",
-    f'import sys\nconnect = f"connect demo --cwd {REPO} --stdio {{sys.executable}} -m anvia_nb.demo_server"',
-    'get_ipython().run_line_magic("mcp", connect)',
-    "%mcp call demo.log_levels hostile=true",
-    "%mcp log demo --lines 40",
-    "%mcp trace demo --last 40",
-    "t = %mcp trace demo --last 40\nt.message(t.index[-2])['params']['logger']",
-    MATH_CONTROL,
-]
-EXCHANGE_SHOWN = range(4, 7)
-
-
-def test_hostile_log_lines_and_trace_summaries_render_inert_in_jupyterlab(
-    page: Any, jupyter_lab: LabServer, page_events: PageEvents
-) -> None:
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    path = write_notebook(jupyter_lab, "hostile_exchange.ipynb", EXCHANGE_CELLS)
-    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
-    run_all_cells(page)
-    _fit_viewport_to_notebook(page)
-    last = len(EXCHANGE_CELLS) - 1
-    page.wait_for_function(f"() => ({_MATH_JS})({last}).math > 0", timeout=SETTLE_TIMEOUT_SECONDS * 4000)
-    views = {index: page.evaluate(_MATH_JS, index) for index in EXCHANGE_SHOWN}
-    live = page.evaluate(
-        """(indexes) => indexes.map(index => {
-          const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
-          const cell = panel.querySelectorAll('.jp-Notebook .jp-Cell')[index];
-          return cell.querySelectorAll('.jp-OutputArea-output img, .jp-OutputArea-output iframe, '
-            + '.jp-OutputArea-output script, .jp-OutputArea-output svg, .jp-OutputArea-output form').length;
-        })""",
-        list(EXCHANGE_SHOWN),
-    )
-    screenshot(page, "hostile_exchange")
-
-    assert eval_global(page, "window.__anvia_pwned") is None
-    assert page_events.dialogs == []
-    assert [url for url in requests if "127.0.0.1:9/" in url] == []
-    assert live == [0, 0, 0]  # no element a server's text could have made
-    assert {index: (v["math"], v["links"]) for index, v in views.items() if v["math"] or v["links"]} == {}
-    for index in EXCHANGE_SHOWN:
-        text = views[index]["text"]
-        assert "<img src=x onerror=" in text, text[:300]  # shown as characters
-        assert "\u202e" not in text
-    assert "⟨U+202E⟩" in views[4]["text"]  # the log frame's logger column
-    assert "\\u202e" in views[6]["text"]  # a message is a Python value: its repr escapes the override

@@ -19,6 +19,7 @@ from tests.browser.lab import (
     open_notebook,
     run_all_cells,
     screenshot,
+    visible_notebook,
     write_notebook,
 )
 
@@ -46,20 +47,22 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
     path = write_notebook(jupyter_lab, "panel_browser.ipynb", NOTEBOOK)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     run_all_cells(page)
+    notebook = visible_notebook(page)  # earlier tests' notebooks stay open in hidden tabs
 
-    panel = page.locator(".jp-OutputArea-output .jupyter-widgets").first
+    panel = notebook.locator(".jp-OutputArea-output .jupyter-widgets").first
     panel.wait_for(timeout=WAIT_MS)
-    assert page.locator(".widget-button").count() >= 2  # Refresh and Run again, drawn by ipywidgets
-    tools = page.locator(".widget-select", has=page.locator("label", has_text=re.compile(r"^Tools$"))).locator("select")
+    assert notebook.locator(".widget-button").count() >= 2  # Refresh and Run again, drawn by ipywidgets
+    tools_label = page.locator("label", has_text=re.compile(r"^Tools$"))
+    tools = notebook.locator(".widget-select", has=tools_label).locator("select")
     tools.select_option(label="echo — Echo")
 
     # a field is a row of ipywidgets: its name Label, then the Text control
     field_name = page.locator(".widget-label", has_text=re.compile(r"^message", re.IGNORECASE))
-    message_input = page.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
+    message_input = notebook.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
     message_input.wait_for(timeout=WAIT_MS)
-    call = page.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
+    call = notebook.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
     page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
-    reason = page.get_by_text("Cannot call yet: message: required, but empty")
+    reason = notebook.get_by_text("Cannot call yet: message: required, but empty")
     reason.first.wait_for(timeout=WAIT_MS)  # the reason arrives in its own widget update
     assert reason.count() == 1
 
@@ -67,11 +70,11 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
     page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
     call.click()
 
-    result = page.locator(".widget-output .anvia-result")
+    result = notebook.locator(".widget-output .anvia-result")
     result.wait_for(timeout=WAIT_MS)
     page.wait_for_function(
-        "text => [...document.querySelectorAll('.widget-output')].some(o => o.innerText.includes(text))",
-        arg=HOSTILE,
+        "([nb, text]) => [...nb.querySelectorAll('.widget-output')].some(o => o.innerText.includes(text))",
+        arg=[notebook.element_handle(), HOSTILE],
         timeout=WAIT_MS,
     )
     assert "[MCP" not in result.inner_text()  # the HTML view is shown, not the text/plain copy
@@ -83,7 +86,7 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
 
     message_input.fill("")
     page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
-    reason = page.get_by_text("Cannot call yet: message: required, but empty")
+    reason = notebook.get_by_text("Cannot call yet: message: required, but empty")
     reason.first.wait_for(timeout=WAIT_MS)  # the reason arrives in its own widget update
     assert reason.count() == 1
     call.scroll_into_view_if_needed()
@@ -101,30 +104,33 @@ def test_a_person_answers_a_servers_question_in_the_form_while_the_call_waits(
     path = write_notebook(jupyter_lab, "form_elicitation_browser.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     run_all_cells(page)
+    notebook = visible_notebook(page)  # earlier tests' notebooks stay open in hidden tabs
 
     field_name = page.locator(".widget-label", has_text=re.compile(r"^action", re.IGNORECASE))
-    action_input = page.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
+    action_input = notebook.locator(".widget-hbox", has=field_name).locator(".widget-text input").last
     action_input.wait_for(timeout=WAIT_MS)
     action_input.fill("deploy")
-    call = page.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
+    call = notebook.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
     page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
     call.click()
 
-    accept = page.locator("button.widget-button", has_text=re.compile(r"^\s*Accept\s*$"))
+    accept = notebook.locator("button.widget-button", has_text=re.compile(r"^\s*Accept\s*$"))
     accept.wait_for(timeout=WAIT_MS)  # the prompt appeared in the form's result area
-    assert page.locator(".anvia-request-header", has_text="asks you for input").count() == 1
-    confirm_box = page.locator(".widget-hbox", has=page.locator(".widget-label", has_text=re.compile(r"^Confirm")))
+    assert notebook.locator(".anvia-request-header", has_text="asks you for input").count() == 1
+    confirm_label = page.locator(".widget-label", has_text=re.compile(r"^Confirm"))
+    confirm_box = notebook.locator(".widget-hbox", has=confirm_label)
     confirm_box.locator("input[type=checkbox]").check()
     page.wait_for_function("b => !b.disabled", arg=accept.element_handle(), timeout=WAIT_MS)
     accept.click()
 
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.widget-output')].some(o => o.innerText.includes('Confirmed: deploy'))",
+        "nb => [...nb.querySelectorAll('.widget-output')].some(o => o.innerText.includes('Confirmed: deploy'))",
+        arg=notebook.element_handle(),
         timeout=WAIT_MS,
     )
-    page.locator(".widget-output .anvia-result").scroll_into_view_if_needed()
+    notebook.locator(".widget-output .anvia-result").scroll_into_view_if_needed()
     screenshot(page, "form_elicitation_browser")
-    assert page.get_by_text("You accepted; the answer was sent.").count() == 1
+    assert notebook.get_by_text("You accepted; the answer was sent.").count() == 1
     assert page_events.page_errors == []
 
 
@@ -150,9 +156,12 @@ def test_a_long_description_wraps_and_nothing_scrolls_sideways_in_a_narrow_noteb
     run_all_cells(page)  # at the lab's usual width, where its toolbar shows the kernel's state
     page.set_viewport_size(NARROW_NOTEBOOK)  # then narrow: the widgets must reflow to fit
 
-    roots = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+    notebook = visible_notebook(page)  # earlier tests' notebooks stay open in hidden tabs
+    roots = notebook.locator(".jp-OutputArea-output > .jupyter-widgets")
     page.wait_for_function(
-        "() => document.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length >= 2", timeout=WAIT_MS
+        "nb => nb.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length >= 2",
+        arg=notebook.element_handle(),
+        timeout=WAIT_MS,
     )
     panel, form = roots.nth(0), roots.nth(1)
     tools_label = page.locator("label", has_text=re.compile(r"^Tools$"))
