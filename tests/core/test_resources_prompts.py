@@ -26,8 +26,15 @@ from anvia_nb.errors import (
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(params=["stdio", "http"])
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so one connection per transport serves all its tests."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module", params=["stdio", "http"])
 async def demo(request: pytest.FixtureRequest) -> AsyncIterator[McpServer]:
+    """One connection per transport, shared by the tests: they only list, read, get and complete."""
     if request.param == "stdio":
         connection = mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"])
     else:
