@@ -1,11 +1,13 @@
 """What a server may ask of the client: roots, sampling and tasks, against the demo server over
-real stdio (``ask_model`` asks for sampling, ``long_job`` only runs as a task on 2026-07-28)."""
+real stdio and streamable HTTP (``ask_model`` asks for sampling, ``long_job`` only runs as a task
+on 2026-07-28). One stdio process serves the tests that leave nothing on their connection; a test
+that counts or sets something on its connection gets a session of its own on the shared HTTP demo."""
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,9 +31,36 @@ async def until(predicate: Callable[[], bool], what: str) -> None:
         await asyncio.sleep(0.02)
 
 
-@pytest.fixture
-async def demo() -> AsyncIterator[McpServer]:
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so one stdio connection serves the tests that share it."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def shared_demo() -> AsyncIterator[McpServer]:
+    """One demo process over stdio for the tests that leave nothing on the connection they share."""
     server = await connect_mcp(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS))
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+def demo(shared_demo: McpServer) -> Iterator[McpServer]:
+    """The shared stdio connection; sampling is declined again after each test."""
+    try:
+        yield shared_demo
+    finally:
+        disable_sampling(server=shared_demo)
+        disable_sampling()
+
+
+@pytest.fixture
+async def fresh(demo_http_url: str) -> AsyncIterator[McpServer]:
+    """A new session of the shared demo HTTP process: its own counts and handlers."""
+    server = await connect_mcp(mcp.http(name="demo", url=demo_http_url))
     try:
         yield server
     finally:
@@ -42,12 +71,12 @@ async def demo() -> AsyncIterator[McpServer]:
 # -- sampling --------------------------------------------------------------------------------------
 
 
-async def test_a_sampling_request_is_declined_with_a_clear_message_and_noted_in_the_log(demo: McpServer) -> None:
+async def test_a_sampling_request_is_declined_with_a_clear_message_and_noted_in_the_log(fresh: McpServer) -> None:
     with pytest.raises(ProtocolError) as caught:
-        await demo.tool("ask_model").call({"question": "2+2?"})
+        await fresh.tool("ask_model").call({"question": "2+2?"})
     assert DECLINED_MESSAGE in str(caught.value)
-    assert demo.client.declined_samplings == 1
-    assert any("sampling" in entry.text() and "declined" in entry.text() for entry in demo.client.log.entries)
+    assert fresh.client.declined_samplings == 1
+    assert any("sampling" in entry.text() and "declined" in entry.text() for entry in fresh.client.log.entries)
 
 
 async def test_an_installed_handler_answers_sampling_on_its_connection_only_when_asked(demo: McpServer) -> None:
@@ -57,6 +86,7 @@ async def test_an_installed_handler_answers_sampling_on_its_connection_only_when
         requests.append(request)
         return "four"
 
+    declined = demo.client.declined_samplings  # the connection is shared: count what this test declines
     enable_sampling(answer, server=demo)
     assert await demo.tool("ask_model").call({"question": "2+2?"}) == "anvia_nb-sampling-handler says: four"
     assert requests[0]["server"] == "demo"
@@ -64,7 +94,7 @@ async def test_an_installed_handler_answers_sampling_on_its_connection_only_when
     disable_sampling(server=demo)
     enable_sampling(lambda _request: {"content": {"type": "text", "text": "4"}, "model": "mine"})  # every connection
     assert await demo.tool("ask_model").call({"question": "2+2?"}) == "mine says: 4"
-    assert demo.client.declined_samplings == 0
+    assert demo.client.declined_samplings == declined
 
 
 async def test_enable_sampling_refuses_what_is_not_a_function() -> None:
@@ -108,7 +138,8 @@ async def test_a_background_task_is_cancelled_and_the_server_is_told(demo: McpSe
     assert not call.cancel()  # already done
 
 
-async def test_a_task_that_asks_for_input_is_answered_through_the_elicitation_handler(demo: McpServer) -> None:
+async def test_a_task_that_asks_for_input_is_answered_through_the_elicitation_handler(fresh: McpServer) -> None:
+    demo = fresh  # its own session: the handler set here stays on it
     asked: list[dict[str, object]] = []
 
     async def answer(request: dict[str, object]) -> dict[str, object]:
