@@ -1,19 +1,21 @@
 """Failures that explain themselves: a server that will not start says why, its log stays
 readable and is removed when no longer needed, log messages arrive from every protocol version,
-and protocol errors keep what the server sent. Real servers over stdio (``log_server.py``)."""
+and protocol errors keep what the server sent. Real servers over stdio (``log_server.py``); the
+server that will not start is a few lines of Python that write to stderr and exit, with no SDK to
+import, and one ``log_server.py modern`` process serves the module's calls to it."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from anvia_nb import ConnectError, ProtocolError, connect_mcp, mcp
-from anvia_nb.core import StdioConnection
+from anvia_nb.core import McpServer, StdioConnection
 from anvia_nb.errors import UnknownConnectionError, UrlElicitationRequiredError
 from anvia_nb.magic._logs import log_text
 from anvia_nb.policy import MASK
@@ -21,7 +23,29 @@ from anvia_nb.runtime import Runtime
 
 LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 TOKEN = "tok-123456789"
+FATAL = """
+import os, sys
+sys.stderr.write("starting up\\n")
+sys.stderr.write(f"fatal: missing API key (token was {os.environ.get('DEMO_TOKEN', '')})\\n")
+sys.exit(1)
+"""
+"""A server without its configuration: says why on stderr and exits before any handshake."""
 
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so one ``modern`` server serves the tests that call it."""
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def modern() -> AsyncIterator[McpServer]:
+    """``log_server.py modern`` at log level info, shared: each test reads only what its calls added."""
+    srv = await connect_mcp(server("files", "modern"), log_level="info")
+    try:
+        yield srv
+    finally:
+        await srv.close()
 
 
 @pytest.fixture
@@ -38,7 +62,7 @@ def server(name: str, mode: str, **options: object) -> StdioConnection:
 
 
 def fatal(name: str = "typo", **options: object) -> StdioConnection:
-    return server(name, "fatal", env={"DEMO_TOKEN": TOKEN}, **options)
+    return mcp.stdio(name=name, command=sys.executable, args=["-c", FATAL], env={"DEMO_TOKEN": TOKEN}, **options)  # type: ignore[arg-type]
 
 
 # -- a server that will not start ----------------------------------------------------------------
@@ -118,21 +142,19 @@ def test_logs_left_open_are_removed_at_interpreter_exit(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
-async def test_log_messages_reach_the_log_on_protocol_2026_07_28_from_the_level_asked() -> None:
-    srv = await connect_mcp(server("modern", "modern"), log_level="info")
-    try:
-        assert srv.client.protocol_version >= "2026-07-28"
-        assert await srv.tool("chatter").call({}) == "done"
-        entries = list(srv.client.log.entries)
-        assert [(e.level, e.logger, e.data) for e in entries] == [
-            ("info", "db", "info message"),
-            ("warning", "db", "warning message"),
-            ("error", "db", "error message"),
-        ]
-        shown = log_text(srv.client.log, lines=20)
-        assert "warning db: warning message" in shown
-    finally:
-        await srv.close()
+async def test_log_messages_reach_the_log_on_protocol_2026_07_28_from_the_level_asked(modern: McpServer) -> None:
+    srv = modern
+    assert srv.client.protocol_version >= "2026-07-28"
+    before = len(srv.client.log.entries)  # the connection is shared: what this call added
+    assert await srv.tool("chatter").call({}) == "done"
+    entries = list(srv.client.log.entries)[before:]
+    assert [(e.level, e.logger, e.data) for e in entries] == [
+        ("info", "db", "info message"),
+        ("warning", "db", "warning message"),
+        ("error", "db", "error message"),
+    ]
+    shown = log_text(srv.client.log, lines=20)
+    assert "warning db: warning message" in shown
 
 
 @pytest.mark.anyio
@@ -154,12 +176,8 @@ async def test_log_messages_reach_the_log_on_an_older_protocol_through_set_level
 
 
 @pytest.mark.anyio
-async def test_url_elicitation_required_keeps_its_url_message_code_and_data() -> None:
-    srv = await connect_mcp(server("files", "modern"))
-    try:
-        outcome = await srv.tool("needs_url").call_outcome({})
-    finally:
-        await srv.close()
+async def test_url_elicitation_required_keeps_its_url_message_code_and_data(modern: McpServer) -> None:
+    outcome = await modern.tool("needs_url").call_outcome({})
     error = outcome.error
     assert isinstance(error, UrlElicitationRequiredError) and isinstance(error, ProtocolError)
     assert error.code == -32042
