@@ -3,11 +3,13 @@
 Against the bundled demo server over stdio and HTTP: the file holds the handshake, the listing
 and every call with its progress and result, never a secret; a replay starts no process, answers
 recorded calls as they were answered live, and refuses any other call naming the closest ones.
+One live stdio session is recorded for the module; each test reads its own copy of the file.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -21,6 +23,12 @@ pytestmark = pytest.mark.anyio
 
 TOKEN = "tok-Secret-Value-123456"
 HEADER_TOKEN = "hdr-Bearer-Token-987654"
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    """One event loop for the module, so the module-scoped recording is made once."""
+    return "asyncio"
 
 
 def lines(path: Path) -> list[dict[str, object]]:
@@ -48,9 +56,27 @@ async def record_demo(path: Path) -> dict[str, object]:
     return seen
 
 
-async def test_a_recording_holds_the_handshake_listing_and_calls_and_no_secret(tmp_path: Path) -> None:
-    path = tmp_path / "demo.jsonl"
+@pytest.fixture(scope="module")
+async def recording(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    """One live session of the demo recorded for the module, and what it answered."""
+    path = tmp_path_factory.mktemp("recording") / "demo.jsonl"
     seen = await record_demo(path)
+    return path, seen
+
+
+@pytest.fixture
+def recorded(recording: tuple[Path, dict[str, object]], tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    """This test's own copy of the module's recording, and what the live session answered."""
+    original, seen = recording
+    path = tmp_path / "demo.jsonl"
+    shutil.copyfile(original, path)
+    return path, seen
+
+
+async def test_a_recording_holds_the_handshake_listing_and_calls_and_no_secret(
+    recorded: tuple[Path, dict[str, object]],
+) -> None:
+    path, seen = recorded
     assert seen["token"] == TOKEN  # the server really echoed the secret back
     text = path.read_text(encoding="utf-8")
     assert TOKEN not in text and TOKEN[:12] not in text
@@ -81,9 +107,8 @@ async def test_an_http_recording_masks_the_header_token(tmp_path: Path, demo_htt
     assert lines(path)[0]["transport"] == "http"
 
 
-async def test_a_replay_starts_no_process_and_answers_as_live(tmp_path: Path) -> None:
-    path = tmp_path / "demo.jsonl"
-    seen = await record_demo(path)
+async def test_a_replay_starts_no_process_and_answers_as_live(recorded: tuple[Path, dict[str, object]]) -> None:
+    path, seen = recorded
     before = child_pids()
     server = await connect_mcp(mcp.replay(name="demo", path=path))
     try:
@@ -110,9 +135,10 @@ async def test_a_replay_starts_no_process_and_answers_as_live(tmp_path: Path) ->
         await server.close()
 
 
-async def test_a_replay_lists_the_recorded_resources_templates_and_prompts(tmp_path: Path) -> None:
-    path = tmp_path / "demo.jsonl"
-    seen = await record_demo(path)
+async def test_a_replay_lists_the_recorded_resources_templates_and_prompts(
+    recorded: tuple[Path, dict[str, object]],
+) -> None:
+    path, seen = recorded
     assert seen["resources"] and seen["templates"] and seen["prompts"]  # the demo has all three
     kinds = {line["kind"] for line in lines(path) if line["type"] == "listing"}
     assert {"tools", "resources", "resourceTemplates", "prompts"} <= kinds
@@ -129,9 +155,8 @@ async def test_a_replay_lists_the_recorded_resources_templates_and_prompts(tmp_p
         await server.close()
 
 
-async def test_an_unrecorded_call_is_refused_naming_the_closest(tmp_path: Path) -> None:
-    path = tmp_path / "demo.jsonl"
-    await record_demo(path)
+async def test_an_unrecorded_call_is_refused_naming_the_closest(recorded: tuple[Path, dict[str, object]]) -> None:
+    path, _ = recorded
     async with await connect_mcp(mcp.replay(name="demo", path=path)) as server:
         with pytest.raises(UnrecordedCallError) as refused:
             await server.tool("add").call({"a": 2, "b": 4})
