@@ -1,5 +1,6 @@
 """The protocol trace holds what went over the wire, masked and bounded; a call's own messages can
-be picked out of it. Real demo servers over stdio and HTTP, and the trace buffer on its own."""
+be picked out of it. Real demo servers over stdio and HTTP (a session of its own per test on the
+session's shared HTTP process: the trace wraps any transport's streams), and the buffer on its own."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def _stdio(**env: str) -> Any:
     return mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env=env)
 
 
+def _http(url: str, **headers: str) -> Any:
+    return mcp.http(name="web", url=url, headers=headers)
+
+
 @pytest.mark.anyio
 async def test_the_trace_shows_the_handshake_listing_and_a_call_with_its_progress() -> None:
     async with await connect_mcp(_stdio()) as server:
@@ -47,11 +52,11 @@ async def test_the_trace_shows_the_handshake_listing_and_a_call_with_its_progres
 
 
 @pytest.mark.anyio
-async def test_a_call_that_asks_for_input_shows_each_round() -> None:
+async def test_a_call_that_asks_for_input_shows_each_round(demo_http_url: str) -> None:
     async def confirm(request: dict[str, Any]) -> dict[str, Any]:
         return {"action": "accept", "content": {"confirm": True}}
 
-    async with await connect_mcp(_stdio()) as server:
+    async with await connect_mcp(_http(demo_http_url)) as server:
         server.client.set_elicitation_handler(confirm)
         outcome = await server.tool("confirm_action").call_outcome({"action": "deploy"})
         assert outcome.output == "Confirmed: deploy"
@@ -69,12 +74,11 @@ async def test_a_call_that_asks_for_input_shows_each_round() -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-async def test_secrets_are_masked_in_the_trace(transport: str, http_demo_factory: Any) -> None:
+async def test_secrets_are_masked_in_the_trace(transport: str, demo_http_url: str) -> None:
     if transport == "stdio":
         connection: Any = _stdio(API_TOKEN=SECRET)
     else:
-        demo = http_demo_factory("--require-header", f"Authorization: Bearer {SECRET}")
-        connection = mcp.http(name="web", url=demo.url, headers={"Authorization": f"Bearer {SECRET}"})
+        connection = _http(demo_http_url, Authorization=f"Bearer {SECRET}")
     async with await connect_mcp(connection) as server:
         await server.tool("echo").call_outcome({"message": f"the token is {SECRET}"})
         entries = server.trace.entries()
@@ -86,8 +90,8 @@ async def test_secrets_are_masked_in_the_trace(transport: str, http_demo_factory
 
 
 @pytest.mark.anyio
-async def test_a_huge_message_is_kept_as_a_summary_with_its_size() -> None:
-    async with await connect_mcp(_stdio()) as server:
+async def test_a_huge_message_is_kept_as_a_summary_with_its_size(demo_http_url: str) -> None:
+    async with await connect_mcp(_http(demo_http_url)) as server:
         await server.tool("large").call_outcome({"size_chars": 500_000})
         trace = server.trace
         answer = [e for e in trace.entries() if e.method == "tools/call" and e.kind == "result"][-1]
