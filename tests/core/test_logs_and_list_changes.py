@@ -1,10 +1,13 @@
 """A server's log messages and stderr in one bounded, masked, ordered view, on protocol
 2026-07-28 and on an older one; a server whose tool list changes is listed again, and the change
-is kept until it is noted. Real servers: the demo (stdio and HTTP) and ``log_server.py``."""
+is kept until it is noted. Real servers: the demo (stdio, and the session's shared HTTP process)
+and ``log_server.py``; the client's own notes need no server process (the demo in memory)."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +16,11 @@ from support import DEMO_ARGS, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.server import McpServer
+from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.policy import MASK
 
 LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 SECRET = "sk-live-logs-51d0e2"
-
-
-
 
 
 def _log_server(mode: str) -> Any:
@@ -40,8 +41,8 @@ async def test_demo_log_messages_at_every_level_on_2026_07_28() -> None:
 
 
 @pytest.mark.anyio
-async def test_the_level_asked_for_is_honoured_on_2026_07_28() -> None:
-    demo = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
+async def test_the_level_asked_for_is_honoured_on_2026_07_28(demo_http_url: str) -> None:
+    demo = mcp.http(name="demo", url=demo_http_url)  # the level travels with each request: a session of its own
     async with await connect_mcp(demo, log_level="warning") as server:
         await server.tool("log_levels").call_outcome({})
         levels = [r.level for r in server.log.rows(100) if r.source == "server log"]
@@ -72,7 +73,7 @@ async def test_log_messages_and_stderr_are_merged_in_the_order_written(mode: str
 
 @pytest.mark.anyio
 async def test_the_clients_own_notes_are_marked_as_such() -> None:
-    async with await connect_mcp(_log_server("modern")) as server:
+    async with await connect_mcp(mcp.memory(name="modern", server=build_server())) as server:
         server.client.record_unanswered_elicitation("no form was open")
         rows = server.log.rows(10)
     assert rows[-1].source == "client" and rows[-1].logger == "anvia_nb"
@@ -81,9 +82,19 @@ async def test_the_clients_own_notes_are_marked_as_such() -> None:
 
 @pytest.mark.anyio
 async def test_a_server_cannot_pass_its_log_messages_off_as_the_clients() -> None:
-    async with await connect_mcp(_log_server("modern"), log_level="debug") as server:
+    async with await connect_mcp(mcp.memory(name="modern", server=build_server()), log_level="debug") as server:
         server.client.log.add("error", "anvia_nb", "a server using the client's logger name")
         assert server.log.rows(1)[0].source == "server log"
+
+
+@contextlib.asynccontextmanager
+async def _bonus_removed_after(server: McpServer) -> AsyncIterator[None]:
+    """Leave the demo's tool list as found: ``bonus`` listed is this test's doing."""
+    try:
+        yield
+    finally:
+        if server.is_open and "bonus" in [t.name for t in server.tools]:
+            await server.tool("change_tools").call_outcome({})
 
 
 async def _changed(server: McpServer, tool: str, before: int) -> None:
@@ -93,12 +104,14 @@ async def _changed(server: McpServer, tool: str, before: int) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-async def test_a_changed_tool_list_is_listed_again_and_kept_until_noted(transport: str, http_demo_factory: Any) -> None:
+async def test_a_changed_tool_list_is_listed_again_and_kept_until_noted(
+    transport: str, request: pytest.FixtureRequest
+) -> None:
     if transport == "stdio":
         connection: Any = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
-    else:
-        connection = mcp.http(name="web", url=http_demo_factory().url)
-    async with await connect_mcp(connection) as server:
+    else:  # the shared process: the test takes bonus away again, even when it fails half-way
+        connection = mcp.http(name="web", url=request.getfixturevalue("demo_http_url"))
+    async with await connect_mcp(connection) as server, _bonus_removed_after(server):
         before = len(server.tools)
         assert "bonus" not in [t.name for t in server.tools]
         told: list[tuple[str, str]] = []
