@@ -1,7 +1,9 @@
 """The demo server as a real process: over stdio and over streamable HTTP on 127.0.0.1.
 
-The HTTP server is started by the shared ``http_demo_factory`` fixture (tests/conftest.py), which
-reads the announced URL from stderr with a bounded wait and stops every process it started.
+The HTTP servers are started by the fixtures of tests/conftest.py, which read the announced URL
+from stderr with a bounded wait and stop every process they started: the session's shared
+``demo_http_url`` (its announced free port is checked here), and ``http_demo_factory`` for a
+server of this test's own (one that requires a header).
 """
 
 from __future__ import annotations
@@ -52,10 +54,8 @@ async def test_over_stdio_tools_and_elicitation_work_and_crash_ends_the_process(
     assert "crash requested: exiting with code 3" in errlog_path.read_text()
 
 
-async def test_over_http_a_free_port_is_announced_and_progress_and_elicitation_work(
-    http_demo_factory: Callable[..., Any],
-) -> None:
-    url: str = http_demo_factory().url
+async def test_over_http_a_free_port_is_announced_and_progress_and_elicitation_work(demo_http_url: str) -> None:
+    url = demo_http_url
     assert url.startswith("http://127.0.0.1:")
     assert url.endswith("/mcp")
     reported: list[float] = []
