@@ -25,6 +25,9 @@ FAULTS = str(REPO / "tests" / "runtime" / "fault_servers.py")
 FAILING_INIT = str(REPO / "tests" / "magic" / "failing_init_server.py")
 BOUND_SECONDS = 60.0
 """How long an attack may take before it counts as a freeze (a bound, never a measured figure)."""
+QUICK_TIMEOUT_SECONDS = 0.5
+"""The timeout an attack of the quick mode asks for when it waits for one to pass (the full mode
+asks for seconds): what is shown is that the bound asked for ends the wait, whatever its size."""
 
 T = TypeVar("T")
 
@@ -48,15 +51,19 @@ class Attack:
     full_only: bool = False
     """Runs only in the full mode: it needs a kernel, or spends seconds waiting on servers (the
     demo server behind a proxy, the SDK's fallback for old servers) that its own tests cover."""
+    overlaps: bool = False
+    """Touches nothing the whole process shares (the limits, file descriptors 1 and 2, the list of
+    widgets made), so the quick mode runs it beside the other attacks that overlap: most of them
+    wait on a server, not on the processor."""
 
 
 ATTACKS: dict[str, Attack] = {}
 
 
-def attack(name: str, group: str, what: str, *, full_only: bool = False) -> Callable[
+def attack(name: str, group: str, what: str, *, full_only: bool = False, overlaps: bool = False) -> Callable[
         [Callable[[bool], Result]], Callable[[bool], Result]]:
     def register(run: Callable[[bool], Result]) -> Callable[[bool], Result]:
-        ATTACKS[name] = Attack(name, group, what, run, full_only)
+        ATTACKS[name] = Attack(name, group, what, run, full_only, overlaps)
         return run
 
     return register

@@ -16,6 +16,7 @@ from benchmarks import attacks_servers as servers
 from benchmarks.attacks_common import (
     BOUND_SECONDS,
     FAULTS,
+    QUICK_TIMEOUT_SECONDS,
     REPO,
     ROGUE,
     Result,
@@ -41,7 +42,7 @@ def pids(server: McpServer, word: str) -> list[int]:
 
 # -- freezes and hangs ------------------------------------------------------------------------
 
-@attack("regex-output-schema", "freeze", "outputSchema pattern ^(a+)+$ on 40 a's and '!'")
+@attack("regex-output-schema", "freeze", "outputSchema pattern ^(a+)+$ on 40 a's and '!'", overlaps=True)
 def regex_output(full: bool) -> Result:
     async def run() -> Any:
         server = await connect_mcp(mcp.memory(name="regex", server=servers.regex_output()))
@@ -57,7 +58,8 @@ def regex_output(full: bool) -> Result:
                   sum(map(len, problems)))
 
 
-@attack("regex-input-schema", "freeze", "inputSchema ^([a-zA-Z0-9 ]+)*$ on a sentence with punctuation")
+@attack("regex-input-schema", "freeze", "inputSchema ^([a-zA-Z0-9 ]+)*$ on a sentence with punctuation",
+        overlaps=True)
 def regex_input(full: bool) -> Result:
     from anvia_nb.widgets.arguments_form import ArgumentsForm
 
@@ -89,12 +91,12 @@ def _protocol_error_at_once(connection: Any, what: str) -> Result:
                   f"{type(error).__name__}, {what}; connection still usable: {still_open}", len(line))
 
 
-@attack("deep-structured-stdio", "freeze", "structuredContent nested 200 deep, over stdio")
+@attack("deep-structured-stdio", "freeze", "structuredContent nested 200 deep, over stdio", overlaps=True)
 def deep_stdio(full: bool) -> Result:
     return _protocol_error_at_once(stdio(ROGUE, "deep"), "naming the server")
 
 
-@attack("deep-structured-http", "freeze", "structuredContent nested 200 deep, over HTTP")
+@attack("deep-structured-http", "freeze", "structuredContent nested 200 deep, over HTTP", overlaps=True)
 def deep_http(full: bool) -> Result:
     rogue = rogue_http.RogueHttp()
     try:
@@ -103,7 +105,7 @@ def deep_http(full: bool) -> Result:
         rogue.stop()
 
 
-@attack("crash-child-holds-stdout", "freeze", "server exits; its child keeps the stdout pipe open")
+@attack("crash-child-holds-stdout", "freeze", "server exits; its child keeps the stdout pipe open", overlaps=True)
 def crash(full: bool) -> Result:
     found: dict[str, Any] = {}
 
@@ -122,7 +124,7 @@ def crash(full: bool) -> Result:
                   f"{type(found.get('error')).__name__}; orphaned child stopped at close: {stopped}")
 
 
-@attack("setsid-escapee", "freeze", "server starts a child in a session of its own (setsid)")
+@attack("setsid-escapee", "freeze", "server starts a child in a session of its own (setsid)", overlaps=True)
 def setsid(full: bool) -> Result:
     found: list[int] = []
 
@@ -153,40 +155,44 @@ def _connect_bounded(connection: Any, seconds: float) -> Result:
                   len(str(error)))
 
 
-@attack("mute-stdio-server", "freeze", "stdio server that never answers the handshake")
+@attack("mute-stdio-server", "freeze", "stdio server that never answers the handshake", overlaps=True)
 def mute(full: bool) -> Result:
-    return _connect_bounded(stdio(FAULTS, "mute"), 3.0)
+    return _connect_bounded(stdio(FAULTS, "mute"), 3.0 if full else QUICK_TIMEOUT_SECONDS)
 
 
-@attack("slow-drip-http", "freeze", "HTTP answer whose body comes one byte every half second")
+def _dripping(event_stream: bool, name: str, full: bool) -> Result:
+    # the quick mode's bound still lets two drips arrive first: only the whole wait is bounded
+    seconds = 3.0 if full else 2.4 * servers.DRIP_SECONDS
+    raw = servers.RawHttp(servers.drip(event_stream=event_stream))
+    try:
+        return _connect_bounded(mcp.http(name=name, url=raw.url, timeout_seconds=seconds), seconds)
+    finally:
+        raw.stop()
+
+
+@attack("slow-drip-http", "freeze", "HTTP answer whose body comes one byte every half second", overlaps=True)
 def slow_drip(full: bool) -> Result:
-    raw = servers.RawHttp(servers.drip(event_stream=False))
-    try:
-        return _connect_bounded(mcp.http(name="drip", url=raw.url, timeout_seconds=3.0), 3.0)
-    finally:
-        raw.stop()
+    return _dripping(False, "drip", full)
 
 
-@attack("endless-keepalive-stream", "freeze", "SSE stream of keep-alive comments, never an answer")
+@attack("endless-keepalive-stream", "freeze", "SSE stream of keep-alive comments, never an answer", overlaps=True)
 def keepalive(full: bool) -> Result:
-    raw = servers.RawHttp(servers.drip(event_stream=True))
-    try:
-        return _connect_bounded(mcp.http(name="stream", url=raw.url, timeout_seconds=3.0), 3.0)
-    finally:
-        raw.stop()
+    return _dripping(True, "stream", full)
 
 
-@attack("silent-call", "freeze", "server never answers tools/call")
+@attack("silent-call", "freeze", "server never answers tools/call", overlaps=True)
 def silent(full: bool) -> Result:
+    seconds = 2.0 if full else QUICK_TIMEOUT_SECONDS
+
     async def run() -> Any:
         server = await connect_mcp(stdio(ROGUE, "silent"), timeout_seconds=BOUND_SECONDS)
         try:
-            return (await server.tool("attack").call_outcome({}, timeout_seconds=2.0)).error
+            return (await server.tool("attack").call_outcome({}, timeout_seconds=seconds)).error
         finally:
             await server.close()
 
     error = sync(run)
-    return Result(isinstance(error, ToolTimeoutError), f"{type(error).__name__} after the 2 s asked")
+    return Result(isinstance(error, ToolTimeoutError), f"{type(error).__name__} after the {seconds:g} s asked")
 
 
 @attack("ignores-sigterm", "freeze", "server swallows calls and ignores SIGTERM and end of stdin", full_only=True)
@@ -284,7 +290,8 @@ def huge_http(full: bool) -> Result:
         process.wait(30)
 
 
-@attack("progress-flood", "memory", "progress notifications of 1,000 characters (20,000 full, 2,000 quick)")
+@attack("progress-flood", "memory", "progress notifications of 1,000 characters (20,000 full, 2,000 quick)",
+        overlaps=True)
 def progress(full: bool) -> Result:
     count = 20_000 if full else 2_000
 

@@ -212,16 +212,19 @@ def initialize_with_version(version: str) -> Callable[[bytes, socket.socket, thr
     return answer
 
 
+DRIP_SECONDS = 0.5
+
+
 def drip(event_stream: bool) -> Callable[[bytes, socket.socket, threading.Event], None]:
     """Answers every request with a head, then one byte of body (or an SSE keep-alive comment)
-    every half second, for ever: a server that is slow, not silent."""
+    every ``DRIP_SECONDS``, for ever: a server that is slow, not silent."""
     head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" if event_stream else
             b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{")
     piece = b": keep-alive\n\n" if event_stream else b" "
 
     def answer(request: bytes, conn: socket.socket, stopped: threading.Event) -> None:
         conn.sendall(head)
-        while not stopped.wait(0.5):
+        while not stopped.wait(DRIP_SECONDS):
             conn.sendall(piece)
 
     return answer

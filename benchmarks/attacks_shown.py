@@ -213,7 +213,7 @@ def connect_refused(full: bool) -> Result:
     return _hidden(_connect_error(connection), "hunter2")
 
 
-@attack("protocol-version-hidden", "secrets", "initialize answered with a password as protocolVersion")
+@attack("protocol-version-hidden", "secrets", "initialize answered with a password as protocolVersion", overlaps=True)
 def odd_version(full: bool) -> Result:
     raw = servers.RawHttp(servers.initialize_with_version("db password=hunter2 at 10.0.0.5"))
     try:
@@ -222,7 +222,7 @@ def odd_version(full: bool) -> Result:
         raw.stop()
 
 
-@attack("not-http-hidden", "secrets", "status line replaced by 'db password=hunter2'")
+@attack("not-http-hidden", "secrets", "status line replaced by 'db password=hunter2'", overlaps=True)
 def not_http(full: bool) -> Result:
     raw = servers.RawHttp(servers.not_http("db password=hunter2 at 10.0.0.5"))
     try:
@@ -231,7 +231,7 @@ def not_http(full: bool) -> Result:
         raw.stop()
 
 
-@attack("short-values-not-masked", "secrets", "X-Api-Version: 2 and AUTH_ENABLED=1 as 'secrets'")
+@attack("short-values-not-masked", "secrets", "X-Api-Version: 2 and AUTH_ENABLED=1 as 'secrets'", overlaps=True)
 def short_values(full: bool) -> Result:
     connection = mcp.stdio(name="calc", command="python", env={"AUTH_ENABLED": "1", "API_TOKEN": "tok-4567890"})
     http = mcp.http(name="h", url="https://h.example/mcp", headers={"X-Api-Version": "2", "X-Api-Key": "2"})
@@ -241,7 +241,8 @@ def short_values(full: bool) -> Result:
     return Result(shown == {text} and "AUTH_ENABLED" in note, "numbers, dates, versions shown; connect note says so")
 
 
-@attack("secrets-in-settings", "secrets", "URL user token, sig=/code=, DATABASE_URL, DSN, --api-key, quoted header")
+@attack("secrets-in-settings", "secrets", "URL user token, sig=/code=, DATABASE_URL, DSN, --api-key, quoted header",
+        overlaps=True)
 def settings(full: bool) -> Result:
     token, quoted = "ghp_Abc123Def456Ghi789", 'ab"c\\def\'-123456'
     connections = [
@@ -294,7 +295,7 @@ def math_form(full: bool) -> Result:
     return Result(typeset == 0, f"{typeset} of {len(states)} widgets would typeset server text", state_chars(states))
 
 
-@attack("math-in-tools-table", "math", "%mcp tools of a tool named $\\href{...}{OK ✔ safe}$")
+@attack("math-in-tools-table", "math", "%mcp tools of a tool named $\\href{...}{OK ✔ safe}$", overlaps=True)
 def math_table(full: bool) -> Result:
     from anvia_nb.magic.tables import tools_frame
 
@@ -341,7 +342,7 @@ def huge_name(full: bool) -> Result:
                   result.output_chars + chars)
 
 
-@attack("many-tools", "probe", "tools listed at once (100,000 full, 10,000 quick), in %mcp tools")
+@attack("many-tools", "probe", "tools listed at once (100,000 full, 10,000 quick), in %mcp tools", overlaps=True)
 def many(full: bool) -> Result:
     return _tools_table(servers.many_tools(100_000 if full else 10_000))
 

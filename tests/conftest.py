@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from support import DEMO_ARGS, child_pids, pid_alive, wait_until
+from hypothesis import settings
+from support import DEMO_ARGS, QUICK_EXAMPLES, child_pids, pid_alive, wait_until
 
 if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
     from oauth_server import OAuthTestServer
@@ -175,6 +176,17 @@ def unused_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A run that leaves the slow tests out (the quick set: ``scripts/test --quick``, or any
+    ``-m "not slow"``) tries each property on fewer examples (``support.examples``); the full suite
+    tries each test's own count."""
+    if "not slow" in (config.getoption("markexpr") or ""):
+        settings.load_profile("quick")
 
 
 def _is_browser(item: pytest.Item) -> bool:

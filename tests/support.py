@@ -106,6 +106,20 @@ def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, wha
             raise AssertionError(f"timed out after {timeout_seconds}s waiting for {what}")
         time.sleep(0.02)
 
+# The quick set (a run whose -m leaves the slow tests out, as ``scripts/test --quick`` does) tries
+# each property test on at most this many examples: tests/conftest.py then loads the hypothesis
+# profile "quick". The full suite tries each test's own count.
+QUICK_EXAMPLES = 50
+
+
+def examples(full: int) -> int:
+    """A property test's ``max_examples``: ``full``, or at most ``QUICK_EXAMPLES`` in the quick set."""
+    from hypothesis import settings
+
+    quick = settings.get_profile("quick")
+    return min(full, QUICK_EXAMPLES) if settings.default is quick else full
+
+
 # How long a test waits for something that should happen (a call, a progress step, a prompt): a
 # bound that only proves nothing hangs, far beyond what a busy machine needs.
 WAIT_SECONDS = 30.0

@@ -1,4 +1,6 @@
-"""Properties over arbitrary server text: the HTML only ever holds our tags, and secrets never survive."""
+"""Properties over arbitrary server text: the HTML only ever holds our tags, and secrets never survive.
+
+The quick set tries each property on fewer examples than the full suite (``support.examples``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import string
 from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from anvia_nb.display import RenderSettings, bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.policy import ShowPolicy
@@ -34,7 +37,7 @@ SECRET = st.text(alphabet=string.ascii_letters + string.digits + "&<>\"'%/+=", m
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(texts=st.lists(SERVER_TEXT, min_size=1, max_size=4), cap=st.integers(min_value=0, max_value=300))
 def test_rendered_html_of_any_text_holds_only_allowed_tags_and_shows_the_text(texts: list[str], cap: int) -> None:
     bundle = bundle_from_outcome(outcome(text_result(*texts)), RenderSettings(max_output_chars=cap + 400))
@@ -43,7 +46,7 @@ def test_rendered_html_of_any_text_holds_only_allowed_tags_and_shows_the_text(te
     assert len(audit.with_class("anvia-header")) == 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(secret=SECRET, before=SERVER_TEXT, after=SERVER_TEXT, cap=st.integers(min_value=200, max_value=2000))
 def test_masking_removes_every_secret_from_every_rendering(secret: str, before: str, after: str, cap: int) -> None:
     text = before + secret + after + html.escape(secret) + secret
@@ -58,6 +61,7 @@ def test_masking_removes_every_secret_from_every_rendering(secret: str, before: 
         assert html.escape(secret) not in rendering
 
 
+@settings(max_examples=examples(100))
 @given(secret=SECRET, text=SERVER_TEXT)
 def test_mask_secrets_and_mask_json_leave_no_secret(secret: str, text: str) -> None:
     combined = text + secret + text
@@ -95,7 +99,7 @@ RAW = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(raw=RAW)
 def test_any_malformed_result_renders_safely_without_raising(raw: dict[str, object]) -> None:
     bundle = bundle_from_outcome(outcome(raw))

@@ -1,5 +1,7 @@
 """tool.map over a Dask DataFrame on a LocalCluster with two worker processes: each partition is
-mapped on a worker that opens its own connection, and no secret value is in what is sent to them."""
+mapped on a worker that opens its own connection, and no secret value is in what is sent to them.
+
+The cluster test is slow (left out of the quick set): the cluster is started only when it runs."""
 
 from __future__ import annotations
 
@@ -16,14 +18,13 @@ from anvia_nb.errors import SecretNotPortableError
 from anvia_nb.runtime import Runtime
 
 dd = pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
-distributed = pytest.importorskip("distributed")
-cloudpickle = pytest.importorskip("cloudpickle")
 
 SECRET = "dask-secret-7c1f0e93b2a4"
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
+    distributed = pytest.importorskip("distributed")  # imported here: seconds, for the cluster test only
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env={"ANVIA_TEST_TOKEN": SECRET}
     )
@@ -34,6 +35,7 @@ def client() -> Iterator[Any]:
         cluster.close()
 
 
+@pytest.mark.slow  # a two-process Dask cluster: seconds to start its workers and to stop them
 def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
     runtime: Runtime, client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -47,6 +49,7 @@ def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
     ddf = dd.from_pandas(frame, npartitions=2)
     result = server.tool("env_value").map_sync(ddf)
     assert isinstance(result, dd.DataFrame)
+    cloudpickle = pytest.importorskip("cloudpickle")
     graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
     assert SECRET.encode() not in graph
     computed = result.compute()

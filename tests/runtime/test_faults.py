@@ -16,16 +16,21 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS
+from support import DEMO_ARGS, until
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
-from anvia_nb.core import McpServer, limits
+from anvia_nb.core import McpServer, _process, limits
 from anvia_nb.core.connections import StdioConnection
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 
 DEMO = DEMO_ARGS
 FAULT_SERVERS = str(Path(__file__).with_name("fault_servers.py"))
+# A hand-written stdio server that answers every call with "ok" (mode "progress" with no
+# notifications): it starts in milliseconds, where the demo server takes a second of imports.
+LIGHT_SERVER = [str(Path(__file__).parents[1] / "core" / "rogue_server.py"), "progress", "0"]
+SHORT_SECONDS = 0.25
+"""The timeouts and grace periods a test sets when it waits for one to pass."""
 Children = Callable[..., set[int]]
 Eventually = Callable[..., None]
 
@@ -58,11 +63,13 @@ async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_proces
 ) -> None:
     before_children, before_tasks = live_children(), other_tasks()
 
-    async def connect_cancelled_after_three_seconds() -> None:
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(connect_mcp(fault("mute", "mute")), 3)
+    async def connect_cancelled_once_the_server_runs() -> None:
+        connect = asyncio.ensure_future(connect_mcp(fault("mute", "mute")))
+        await until(lambda: bool(live_children() - before_children), "the mute server to start")
+        with pytest.raises(TimeoutError):  # the server is up and mute: only wait_for ends this
+            await asyncio.wait_for(connect, SHORT_SECONDS)
 
-    await asyncio.wait_for(connect_cancelled_after_three_seconds(), 60)  # the clean-up does not hang
+    await asyncio.wait_for(connect_cancelled_once_the_server_runs(), 60)  # the clean-up does not hang
     assert live_children() <= before_children
     eventually(lambda: other_tasks() <= before_tasks, 30, "the session's tasks to end")
 
@@ -103,13 +110,17 @@ async def _count_tasks() -> int:
 
 @pytest.mark.anyio
 async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_sigkill(
-    live_children: Children, pid_alive: Callable[[int], bool]
+    live_children: Children, pid_alive: Callable[[int], bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # close waits this long after the end of stdin, then after SIGTERM, before it sends SIGKILL
+    monkeypatch.setattr(_process, "_EXIT_GRACE_SECONDS", SHORT_SECONDS)
+    monkeypatch.setattr(_process, "_TERM_GRACE_SECONDS", SHORT_SECONDS)
     before = live_children()
     server = await connect_mcp(fault("stubborn", "swallow-calls"))
     started = live_children() - before
     assert started
-    outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}, timeout_seconds=1), 60)
+    call = server.tool("echo").call_outcome({"message": "x"}, timeout_seconds=SHORT_SECONDS)
+    outcome = await asyncio.wait_for(call, 60)
     assert isinstance(outcome.error, ToolTimeoutError)
     assert outcome.status == "timeout"
     await asyncio.wait_for(server.close(), 60)  # a server that ignores EOF and SIGTERM is killed
@@ -205,8 +216,8 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
         assert runtime.close("mem") == []
 
     def stdio_cycle(i: int) -> None:
-        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=DEMO))
-        assert runtime.call("proc", "echo", {"message": f"p{i}"}).output == f"p{i}"
+        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=LIGHT_SERVER))
+        assert runtime.call("proc", "attack", {"round": i}).output == "ok"
         assert runtime.close("proc") == []
         assert not server.is_open
 

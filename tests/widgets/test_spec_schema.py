@@ -1,4 +1,7 @@
-"""Reading inputSchemas into field specs: every kind servers send, and a JSON field for the rest."""
+"""Reading inputSchemas into field specs: every kind servers send, and a JSON field for the rest.
+
+The properties over arbitrary schema-like values try fewer examples in the quick set than in the
+full suite (``support.examples``): generating nested schemas is most of their time."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
+from support import examples
 
 from anvia_nb.core.schema import argument_problems
 from anvia_nb.widgets.spec import (
@@ -245,7 +249,7 @@ def test_a_root_map_without_properties_is_a_json_field() -> None:
     assert field_spec_from_schema({"type": "object", "additionalProperties": {"type": "string"}}).kind == "json"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(schema_like)
 def test_arbitrary_schema_like_values_never_crash_the_spec_builder(schema: Any) -> None:
     spec = field_spec_from_schema(schema)
@@ -253,7 +257,7 @@ def test_arbitrary_schema_like_values_never_crash_the_spec_builder(schema: Any) 
                                            "choice", "multi_choice", "list"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(schema_like, json_values)
 def test_arbitrary_schemas_never_crash_reading_or_validating_a_form(schema: Any, value: Any) -> None:
     spec = field_spec_from_schema(schema)
