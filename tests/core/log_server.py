@@ -10,16 +10,11 @@
   its ``change`` adds the tool ``extra`` (or takes it away) and sends ``tools/list_changed``.
 """
 
-from __future__ import annotations
 
 import json
 import os
 import sys
 from typing import Any
-
-from mcp import UrlElicitationRequiredError
-from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ElicitRequestURLParams
 
 LEVELS = ("debug", "info", "warning", "error")
 URL = "https://auth.example.com/sign-in?session=abc"
@@ -33,6 +28,13 @@ def fatal() -> None:
 
 
 def modern() -> None:
+    # The SDK is imported here: ``fatal`` and ``legacy`` need none of it (about 1.3 s of CPU a start).
+    # The module has no ``from __future__ import annotations``: the SDK resolves a tool's annotations
+    # (``Context``) when it is defined, and these names exist only in this function.
+    from mcp import UrlElicitationRequiredError
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp_types import ElicitRequestURLParams
+
     server = MCPServer("log-server")
 
     @server.tool()
