@@ -14,8 +14,8 @@ import asyncio
 import concurrent.futures
 import contextlib
 import threading
-from collections.abc import Coroutine
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Generic, TypeVar
 
 from anvia_nb.errors import LoopMisuseError
 
@@ -73,31 +73,21 @@ class BackgroundLoop:
         """Schedule ``coro`` on the loop; the future can be waited on from any thread."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop())
 
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+    def run(self, coro: Coroutine[Any, Any, T], *, meanwhile: Callable[[], object] | None = None) -> T:
         """Run ``coro`` on the loop and block until it ends.
 
+        ``meanwhile``, if given, is called in this thread once ``coro`` is handed to the loop, before the
+        wait (work that would otherwise come later, done while the loop waits on a server).
         A ``KeyboardInterrupt`` (the kernel's interrupt) cancels the coroutine, waits a bounded
         time for its cancellation to finish (so the server is told), then propagates.
         """
         if threading.current_thread() is self._thread:
             coro.close()
             raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
-        finished = threading.Event()
-
-        async def tracked() -> T:
-            try:
-                return await coro
-            finally:
-                finished.set()
-
-        future = self.submit(tracked())
+        handoff = _Handoff(self.loop(), coro)
         self._blocked_callers += 1
         try:
-            return future.result()
-        except KeyboardInterrupt:
-            future.cancel()
-            finished.wait(_CANCEL_WAIT_SECONDS)
-            raise
+            return handoff.result(meanwhile)
         finally:
             self._blocked_callers -= 1
 
@@ -135,6 +125,72 @@ class BackgroundLoop:
         thread.join(_STOP_WAIT_SECONDS)
         if not thread.is_alive():
             loop.close()
+
+
+class _Handoff(Generic[T]):
+    """One coroutine run on the loop for a caller blocked on it: the cheapest hand-off there is.
+
+    One ``call_soon_threadsafe`` starts a task, and the task itself releases a plain lock the
+    caller waits on, as it ends (no concurrent future, no condition, no extra turn of the loop):
+    a synchronous call pays the two thread wake-ups and little else.
+    """
+
+    __slots__ = ("_coro", "_done", "_error", "_loop", "_started", "_task", "_value")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
+        self._loop = loop
+        self._coro = coro
+        self._done = threading.Lock()
+        self._done.acquire()
+        self._started = False
+        self._task: asyncio.Task[None] | None = None
+        self._error: BaseException | None = None
+        loop.call_soon_threadsafe(self._start)
+
+    def _start(self) -> None:  # on the loop
+        self._started = True
+        self._task = self._loop.create_task(self._body())
+
+    async def _body(self) -> None:
+        try:
+            self._value = await self._coro
+        except (Exception, asyncio.CancelledError) as exc:
+            self._error = exc  # the caller's to raise: the task itself ends quietly
+        except BaseException as exc:  # SystemExit and the like end the loop, as they would anyway
+            self._error = exc
+            raise
+        finally:
+            self._done.release()
+
+    def _cancel(self) -> None:  # on the loop
+        if self._task is not None:
+            self._task.cancel()
+        elif not self._started:  # cancelled before it started: it never will
+            self._started = True
+            self._coro.close()
+            self._error = asyncio.CancelledError()
+            self._done.release()
+
+    def result(self, meanwhile: Callable[[], object] | None = None) -> T:
+        """Block until the coroutine ends (after calling ``meanwhile``); its value, or its
+        exception raised here."""
+        try:
+            if meanwhile is not None:
+                meanwhile()
+            self._done.acquire()
+        except KeyboardInterrupt:
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile has nothing to cancel
+                self._loop.call_soon_threadsafe(self._cancel)
+            if self._done.acquire(timeout=_CANCEL_WAIT_SECONDS):
+                self._done.release()
+            raise
+        error = self._error
+        if error is None:
+            return self._value
+        self._error = None  # no cycle through the traceback
+        if isinstance(error, asyncio.CancelledError):
+            raise concurrent.futures.CancelledError() from None
+        raise error
 
 
 async def _cancel_the_rest() -> None:

@@ -60,9 +60,10 @@ class Runtime:
 
     # -- running coroutines ------------------------------------------------------------------
 
-    def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Block on ``coro`` on the background loop (interruptible)."""
-        return self.loop.run(coro)
+    def run(self, coro: Coroutine[Any, Any, T], *, meanwhile: Callable[[], object] | None = None) -> T:
+        """Block on ``coro`` on the background loop (interruptible); ``meanwhile`` is called in
+        this thread while it runs (see :meth:`BackgroundLoop.run`)."""
+        return self.loop.run(coro, meanwhile=meanwhile)
 
     async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
         return await self.loop.run_async(coro)

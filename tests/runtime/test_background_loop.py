@@ -1,0 +1,77 @@
+"""The background loop's blocking door: values, errors and cancellation reach the caller as
+they happened on the loop, and work given as ``meanwhile`` runs in the caller's thread while the
+coroutine runs (``%mcp connect`` builds the first call's display that way)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from anvia_nb.errors import LoopMisuseError
+from anvia_nb.runtime.loop import BackgroundLoop
+
+BOUND_SECONDS = 30
+
+
+@pytest.fixture
+def loop() -> Iterator[BackgroundLoop]:
+    background = BackgroundLoop(name="anvia_nb-test-loop")
+    yield background
+    background.stop()
+
+
+async def _value(value: int) -> int:
+    await asyncio.sleep(0)
+    return value
+
+
+async def _fails() -> None:
+    await asyncio.sleep(0)
+    raise ValueError("the server said no")
+
+
+async def _cancelled() -> None:
+    task = asyncio.current_task()
+    assert task is not None
+    task.cancel()
+    await asyncio.sleep(0)
+
+
+def test_values_and_errors_reach_the_caller_and_the_loop_keeps_serving(loop: BackgroundLoop) -> None:
+    assert loop.run(_value(7)) == 7
+    with pytest.raises(ValueError, match="the server said no"):
+        loop.run(_fails())
+    with pytest.raises(concurrent.futures.CancelledError):
+        loop.run(_cancelled())
+    assert [loop.run(_value(n)) for n in range(3)] == [0, 1, 2]
+    assert not loop.caller_blocked
+
+
+def test_meanwhile_runs_in_the_callers_thread_while_the_coroutine_runs(loop: BackgroundLoop) -> None:
+    told = threading.Event()
+    seen: list[threading.Thread] = []
+
+    async def waits_for_the_caller() -> str:
+        # Ends only once the caller's meanwhile has run: it ran while this coroutine was running.
+        await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, told.wait), BOUND_SECONDS)
+        return "done"
+
+    def meanwhile() -> None:
+        seen.append(threading.current_thread())
+        told.set()
+
+    assert loop.run(waits_for_the_caller(), meanwhile=meanwhile) == "done"
+    assert seen == [threading.current_thread()]
+
+
+def test_run_from_the_loops_own_thread_is_refused(loop: BackgroundLoop) -> None:
+    async def nested() -> None:
+        inner = _value(1)
+        with pytest.raises(LoopMisuseError):
+            loop.run(inner)
+
+    loop.run(nested())
