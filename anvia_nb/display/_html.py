@@ -16,6 +16,7 @@ Misuse is a programming error and raises ``ValueError``: it is never a server's 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterable
@@ -102,7 +103,7 @@ def text(value: str) -> Html:
 
 def join(children: Iterable[Child]) -> Html:
     """Concatenate children; plain strings are escaped."""
-    return Html("".join(_markup(c) for c in children), _BUILDER)
+    return Html("".join([_markup(c) for c in children]), _BUILDER)
 
 
 def _markup(child: Child) -> str:
@@ -124,6 +125,33 @@ def element(
     is_open: bool = False,
 ) -> Html:
     """One element. Attributes are a closed set; values are escaped; there is no ``on*`` and no ``href``."""
+    if title is None and alt is None and src is None and not is_open:
+        start = _start_tag(tag, cls, style)  # the usual element: its checked start tag, made once
+    else:
+        start = _checked_start_tag(tag, cls, style, title, alt, src, is_open)
+    if tag in VOID_TAGS:
+        if children:
+            raise UnsafeMarkupError(f"<{tag}> takes no children")
+        return Html(start, _BUILDER)
+    inner = "".join([_markup(c) for c in children])
+    return Html(f"{start}{inner}</{tag}>", _BUILDER)
+
+
+@functools.lru_cache(maxsize=256)
+def _start_tag(tag: str, cls: str | None, style: str | None) -> str:
+    """The start tag of an element with only our class and style: the same few every time."""
+    return _checked_start_tag(tag, cls, style, None, None, None, False)
+
+
+def _checked_start_tag(
+    tag: str,
+    cls: str | None,
+    style: str | None,
+    title: str | None,
+    alt: str | None,
+    src: str | None,
+    is_open: bool,
+) -> str:
     if tag not in ALLOWED_TAGS:
         raise UnsafeMarkupError(f"tag {tag!r} is not allowed in anvia_nb output")
     attrs: list[tuple[str, str | None]] = []
@@ -148,12 +176,7 @@ def element(
     rendered = "".join(
         f" {name}" if value is None else f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs
     )
-    if tag in VOID_TAGS:
-        if children:
-            raise UnsafeMarkupError(f"<{tag}> takes no children")
-        return Html(f"<{tag}{rendered}>", _BUILDER)
-    inner = "".join(_markup(c) for c in children)
-    return Html(f"<{tag}{rendered}>{inner}</{tag}>", _BUILDER)
+    return f"<{tag}{rendered}>"
 
 
 _LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -39,8 +40,19 @@ class RenderSettings:
                 raise InvalidValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")
 
     def policy(self, secrets: Iterable[str] = ()) -> ShowPolicy:
-        """The show policy of these settings, masking ``secrets`` (a connection's)."""
-        limits = Limits(
-            output_chars=self.max_output_chars, preview_chars=self.preview_chars, image_bytes=self.max_image_bytes
-        )
-        return ShowPolicy(hide_server_errors=self.hide_server_errors, limits=limits).with_secrets(secrets)
+        """The show policy of these settings, masking ``secrets`` (a connection's).
+
+        The same settings and secrets give the same policy object, so what it builds from the
+        secrets (every escaped form, one regex) is built once per connection, not per result.
+        """
+        return _policy(self, secrets if isinstance(secrets, tuple) else tuple(secrets))
+
+
+@functools.lru_cache(maxsize=64)
+def _policy(settings: RenderSettings, secrets: tuple[str, ...]) -> ShowPolicy:
+    limits = Limits(
+        output_chars=settings.max_output_chars,
+        preview_chars=settings.preview_chars,
+        image_bytes=settings.max_image_bytes,
+    )
+    return ShowPolicy(hide_server_errors=settings.hide_server_errors, limits=limits).with_secrets(secrets)
