@@ -28,6 +28,7 @@ from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._variables import resolve_arguments
+from anvia_nb.magic._warm import warm_first_call
 from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import ShowPolicy
 
@@ -127,6 +128,7 @@ class McpMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)
         self._pending_secrets: tuple[str, ...] = ()
+        self._settings: tuple[tuple[int, bool], RenderSettings] | None = None
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -145,7 +147,11 @@ class McpMagics(Magics):
         return runtime
 
     def render_settings(self) -> RenderSettings:
-        return RenderSettings(max_output_chars=self.max_output_chars, hide_server_errors=self.hide_server_errors)
+        """The settings every result is rendered with; made again only when a setting changed."""
+        key = (int(self.max_output_chars), bool(self.hide_server_errors))
+        if self._settings is None or self._settings[0] != key:
+            self._settings = (key, RenderSettings(max_output_chars=key[0], hide_server_errors=key[1]))
+        return self._settings[1]
 
     def show_policy(self, secrets: tuple[str, ...] = ()) -> ShowPolicy:
         """What may be shown, from these settings: the one policy every output goes through."""
@@ -290,7 +296,9 @@ class McpMagics(Magics):
         runtime = self.runtime
         name = connection.name
         try:
-            opened: tuple[Any, list[str]] = runtime.run(self._bounded_connect(connection, scope))
+            opened: tuple[Any, list[str]] = runtime.run(
+                self._bounded_connect(connection, scope), meanwhile=lambda: warm_first_call(self.shell)
+            )
         except KeyboardInterrupt:
             if self.show_tracebacks:
                 raise
