@@ -135,14 +135,14 @@ class _Handoff(Generic[T]):
     a synchronous call pays the two thread wake-ups and little else.
     """
 
-    __slots__ = ("_coro", "_done", "_error", "_loop", "_started", "_task", "_value")
+    __slots__ = ("_coro", "_done", "_error", "_loop", "_released", "_started", "_task", "_value")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
         self._loop = loop
         self._coro = coro
         self._done = threading.Lock()
         self._done.acquire()
-        self._started = False
+        self._started = self._released = False
         self._task: asyncio.Task[None] | None = None
         self._error: BaseException | None = None
         loop.call_soon_threadsafe(self._start)
@@ -150,6 +150,7 @@ class _Handoff(Generic[T]):
     def _start(self) -> None:  # on the loop
         self._started = True
         self._task = self._loop.create_task(self._body())
+        self._task.add_done_callback(self._ended)
 
     async def _body(self) -> None:
         try:
@@ -160,13 +161,21 @@ class _Handoff(Generic[T]):
             self._error = exc
             raise
         finally:
+            self._released = True
+            self._done.release()
+
+    def _ended(self, task: asyncio.Task[None]) -> None:  # on the loop
+        if not self._released:  # cancelled before its first step: the body never ran
+            self._released = True
+            self._coro.close()
+            self._error = asyncio.CancelledError()
             self._done.release()
 
     def _cancel(self) -> None:  # on the loop
         if self._task is not None:
             self._task.cancel()
         elif not self._started:  # cancelled before it started: it never will
-            self._started = True
+            self._started = self._released = True
             self._coro.close()
             self._error = asyncio.CancelledError()
             self._done.release()

@@ -8,6 +8,7 @@ import asyncio
 import concurrent.futures
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -75,3 +76,29 @@ def test_run_from_the_loops_own_thread_is_refused(loop: BackgroundLoop) -> None:
             loop.run(inner)
 
     loop.run(nested())
+
+
+def test_a_call_cancelled_before_it_began_is_told_so_and_never_runs(loop: BackgroundLoop) -> None:
+    ran = threading.Event()
+
+    async def never() -> None:
+        ran.set()
+
+    armed: list[bool] = []
+
+    def cancelled_at_birth(running: asyncio.AbstractEventLoop, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=running)
+        if armed:
+            armed.clear()
+            task.cancel()  # before its first step, as stopping the loop cancels a task just made
+        return task
+
+    async def install() -> None:
+        asyncio.get_running_loop().set_task_factory(cancelled_at_birth)
+
+    loop.run(install())
+    armed.append(True)  # the next task made on the loop is the next call's
+    with pytest.raises(concurrent.futures.CancelledError):
+        loop.run(never())
+    assert not ran.is_set()
+    assert loop.run(_value(3)) == 3
