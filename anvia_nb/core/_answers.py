@@ -26,7 +26,7 @@ from mcp_types import (
     jsonrpc_message_adapter,
 )
 
-__all__ = ["MARK", "Outstanding", "parse_line"]
+__all__ = ["MARK", "Outstanding", "read_line"]
 
 MARK = "anvia_nb"
 """The key in ``error.data`` that says the error was made here, not sent by the server."""
@@ -67,16 +67,18 @@ class Outstanding:
         return [self.fail(request_id, message, kind) for request_id in list(self._ids)]
 
 
-def parse_line(line: bytes, outstanding: Outstanding) -> SessionMessage | Exception:
+def read_line(line: bytes, outstanding: Outstanding) -> tuple[SessionMessage | Exception, bool]:
     """One line from the server: a message, an error answer to the request it was meant to
-    answer, or the parse error (a line answering nothing we wait for)."""
+    answer, or the parse error (a line answering nothing we wait for); and whether that is the
+    line's own message (``False``: an answer made here, or no message)."""
     try:
-        return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False))
+        return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False)), True
     except pydantic.ValidationError as exc:
         request_id = answer_id(line)
         if outstanding.waiting(request_id):
-            return outstanding.fail(request_id, f"sent an answer that could not be read ({reason(exc)})", "unreadable")
-        return exc
+            message = f"sent an answer that could not be read ({reason(exc)})"
+            return outstanding.fail(request_id, message, "unreadable"), False
+        return exc, False
 
 
 def reason(exc: pydantic.ValidationError) -> str:

@@ -10,6 +10,7 @@ Each method of :class:`SdkSession` translates SDK exceptions with
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -179,12 +180,18 @@ class SdkSession:
         ``as_task``: before 2026-07-28, ask the server to run it as a task (``_sdk_tasks``); from
         2026-07-28 on the server decides, and a task it makes is followed either way."""
         try:
-            with anyio.fail_after(timeout_seconds):
+            # anyio.fail_after's own cancel scope, without the two generator context managers it
+            # wraps around it: they cost more than the rest of this method on a trivial call.
+            deadline = math.inf if timeout_seconds is None else anyio.current_time() + timeout_seconds
+            scope = anyio.CancelScope(deadline=deadline)
+            with scope:
                 if as_task and self.protocol_version < "2026-07-28":
                     return await call_as_task(self._client.session, name, arguments, server=self._server)
                 result = await self._client.call_tool(
                     name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
                 )
+            if scope.cancelled_caught and anyio.current_time() >= scope.deadline:
+                raise TimeoutError
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -254,7 +261,7 @@ async def open_sdk_session(
             if isinstance(launch, MemoryLaunch):
                 transport = launch.server
             elif isinstance(launch, StdioLaunch):
-                transport = stdio_transport(launch)
+                transport = stdio_transport(launch, handlers.trace)  # traced at the pipe itself
             else:
                 timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
@@ -263,7 +270,7 @@ async def open_sdk_session(
                 http.event_hooks = {"request": [], "response": [remember_status, bound_json_bodies(largest)]}
                 http = await stack.enter_async_context(http)
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
-            if handlers.trace is not None and not isinstance(launch, MemoryLaunch):
+            if handlers.trace is not None and isinstance(launch, HttpLaunch):
                 transport = traced_transport(transport, handlers.trace)
             client = Client(
                 transport,

@@ -30,10 +30,11 @@ from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
 from anvia_nb.core import limits
-from anvia_nb.core._answers import Outstanding, parse_line
+from anvia_nb.core._answers import Outstanding, read_line
 from anvia_nb.core._pipe_lines import open_line_reader, wide_pipe
 from anvia_nb.core._process import TOKEN_VARIABLE, kill_all_process_groups, live_process_groups, new_token, remember
 from anvia_nb.core._process import stop_process as _stop_process
+from anvia_nb.core.trace import ProtocolTrace, record_safely
 
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]
 
@@ -62,8 +63,11 @@ def _resolve_command(command: str) -> str:
 
 
 @asynccontextmanager
-async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
-    """Start the server in its own process group and bridge its pipes to message streams."""
+async def stdio_transport(launch: StdioLaunch, trace: ProtocolTrace | None = None) -> AsyncIterator[Any]:
+    """Start the server in its own process group and bridge its pipes to message streams.
+
+    ``trace`` records every message with the JSON that went over the pipe (each line is
+    serialized or read once, for the server and the trace alike)."""
     limit = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
     token = new_token()
     errlog: IO[bytes] | None = open(launch.stderr_path, "ab") if launch.stderr_path else None  # noqa: SIM115
@@ -99,9 +103,11 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
     read_done = anyio.Event()
 
     async def deliver(line: bytes) -> None:
-        item = parse_line(line, outstanding)
+        item, as_sent = read_line(line, outstanding)
         if isinstance(item, SessionMessage):
             outstanding.answered(item.message)
+            if trace is not None:
+                record_safely(trace, "received", item.message, line.decode("utf-8", "replace") if as_sent else None)
         await read_writer.send(item)
 
     async def too_large() -> None:
@@ -109,6 +115,8 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
             f"sent a message larger than the limit of {limit:,} bytes; the connection was closed",
             "too large",
         ):
+            if trace is not None:
+                record_safely(trace, "received", answer.message)
             await read_writer.send(answer)
 
     async def read_stdout() -> None:
@@ -141,6 +149,8 @@ async def stdio_transport(launch: StdioLaunch) -> AsyncIterator[Any]:
                 async for message in write_reader:
                     outstanding.sent(message.message)
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    if trace is not None:
+                        record_safely(trace, "sent", message.message, data)
                     await process.stdin.send(data.encode("utf-8") + b"\n")
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 await read_writer.aclose()

@@ -37,6 +37,7 @@ __all__ = [
     "ProtocolTrace",
     "TraceEntry",
     "call_entries",
+    "record_safely",
     "traced",
     "traced_transport",
 ]
@@ -165,10 +166,11 @@ class ProtocolTrace:
 
     # -- recording ---------------------------------------------------------------------------
 
-    def record(self, direction: Direction, message: Any) -> TraceEntry:
-        """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict)."""
+    def record(self, direction: Direction, message: Any, wire: str | None = None) -> TraceEntry:
+        """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
+        transport has it, is the model's JSON as it went over the wire (not serialized again)."""
         if hasattr(message, "model_dump_json"):
-            text = message.model_dump_json(by_alias=True, exclude_unset=True)
+            text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
             fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
             error: Any = fields.get("error")
             if hasattr(error, "model_dump"):
@@ -269,14 +271,19 @@ async def traced_transport(transport: Any, trace: ProtocolTrace) -> AsyncIterato
         yield traced(trace, read_stream, write_stream)
 
 
+def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | None = None) -> None:
+    """:meth:`ProtocolTrace.record` for a transport: the trace never breaks the connection it watches."""
+    try:
+        trace.record(direction, message, wire)
+    except Exception:
+        trace.dropped += 1
+
+
 def _record(trace: ProtocolTrace, direction: Direction, item: Any) -> None:
     message = getattr(item, "message", None)
     if message is None:
         return  # an exception passed up the read stream: not a message
-    try:
-        trace.record(direction, message)
-    except Exception:  # the trace must never break the connection it watches
-        trace.dropped += 1
+    record_safely(trace, direction, message)
 
 
 class _TracedRead:
