@@ -1,22 +1,27 @@
 """Failures that explain themselves in the cell: a failed connect shows why and where its whole log
 is, closes quietly, hides server text when asked; -32042 shows its URL as text and as a link the
-person may follow; ``key=value`` with a JSON value sends that JSON. Real servers over stdio."""
+person may follow; ``key=value`` with a JSON value sends that JSON. Real servers over stdio: one
+that exits at once (exiting_server.py) and one answering -32042 with the URL it is given
+(url_server.py), whose connection the module's tests share."""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import displayed, run
+from magic_helpers import displayed, kept_open, open_kept, run
 
 from anvia_nb.magic._help import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
 from anvia_nb.runtime import get_runtime
 
-LOG_SERVER = str(Path(__file__).parents[1] / "core" / "log_server.py")
+FATAL = f"--stdio {sys.executable} {Path(__file__).with_name('exiting_server.py')}"
+URL_SERVER = f"--stdio {sys.executable} {Path(__file__).with_name('url_server.py')}"
 TOKEN = "tok-5e7c1d9a2b8f"
 SIGN_IN = "https://auth.example.com/sign-in?session=abc"
 
@@ -24,16 +29,26 @@ SIGN_IN = "https://auth.example.com/sign-in?session=abc"
 def _fatal(ip: InteractiveShell, name: str = "typo") -> str:
     """``%mcp connect`` of a server that exits at once; the cell's error text."""
     with pytest.raises(UsageError) as caught:
-        run(ip, f"connect {name} --env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {LOG_SERVER} fatal")
+        run(ip, f"connect {name} --env DEMO_TOKEN={TOKEN} {FATAL}")
     return str(caught.value)
 
 
-def _needs_url(ip: InteractiveShell, url: str = "", secret: str = "") -> dict[str, str]:
-    """``%mcp call m.needs_url`` of a server answering -32042 with ``url``; the result's bundle."""
-    env = f"--env NEEDS_URL={url!r} " if url else ""
-    env += f"--env API_TOKEN={secret} " if secret else ""
-    run(ip, f"connect m {env}--stdio {sys.executable} {LOG_SERVER} modern")
-    view = run(ip, "call m.needs_url")
+@pytest.fixture(scope="module")
+def _url_server_scope(shell: InteractiveShell) -> Iterator[str]:
+    with kept_open("m") as name:
+        yield name
+
+
+@pytest.fixture
+def url_server(ip: InteractiveShell, _url_server_scope: str) -> str:
+    """``m``: url_server.py over stdio, with the secret ``API_TOKEN`` in its env; opened once for the module."""
+    open_kept(ip, _url_server_scope, f"--env API_TOKEN={TOKEN} {URL_SERVER}")
+    return _url_server_scope
+
+
+def _needs_url(ip: InteractiveShell, name: str, url: str = SIGN_IN) -> dict[str, str]:
+    """``%mcp call NAME.needs_url``, answered with -32042 and ``url``; the result's bundle."""
+    view = run(ip, f"call {name}.needs_url {json.dumps({'url': url})}")
     assert view.status == "failed"
     bundle: dict[str, str] = view._repr_mimebundle_()
     return bundle
@@ -71,7 +86,7 @@ def test_with_server_errors_hidden_a_failed_connect_is_a_notice_for_viewers_with
     ip: InteractiveShell,
 ) -> None:
     ip.run_line_magic("config", "McpMagics.hide_server_errors = True")
-    value, bundles = displayed(ip, f"connect typo --env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {LOG_SERVER} fatal")
+    value, bundles = displayed(ip, f"connect typo --env DEMO_TOKEN={TOKEN} {FATAL}")
     assert value is None and len(bundles) == 1  # no error: the notebook goes on
     shown = bundles[0]["text/plain"] + bundles[0]["text/html"]
     assert "fatal" not in shown and "starting up" not in shown and "API key" not in shown
@@ -87,9 +102,9 @@ def test_with_server_errors_hidden_a_failed_connect_is_a_notice_for_viewers_with
 
 
 def test_url_elicitation_shows_the_url_as_text_and_as_a_link_that_opens_nothing_by_itself(
-    ip: InteractiveShell,
+    ip: InteractiveShell, url_server: str
 ) -> None:
-    bundle = _needs_url(ip)
+    bundle = _needs_url(ip, url_server)
     assert SIGN_IN in bundle["text/plain"]
     html = bundle["text/html"]
     assert html.count("<a ") == 1
@@ -97,9 +112,9 @@ def test_url_elicitation_shows_the_url_as_text_and_as_a_link_that_opens_nothing_
     assert "<script" not in html and "window.open" not in html and "<iframe" not in html
 
 
-def test_a_url_link_is_escaped_and_masked(ip: InteractiveShell) -> None:
+def test_a_url_link_is_escaped_and_masked(ip: InteractiveShell, url_server: str) -> None:
     url = f'https://auth.example.com/in?a=1&b="x"><script>alert(1)</script>&t={TOKEN}'
-    bundle = _needs_url(ip, url, secret=TOKEN)
+    bundle = _needs_url(ip, url_server, url)  # TOKEN is the connection's API_TOKEN: a secret
     html = bundle["text/html"]
     assert TOKEN not in html and TOKEN not in bundle["text/plain"]
     assert "<script" not in html
@@ -108,15 +123,15 @@ def test_a_url_link_is_escaped_and_masked(ip: InteractiveShell) -> None:
 
 
 @pytest.mark.parametrize("url", ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,<b>hi</b>"])
-def test_only_http_and_https_urls_become_links(ip: InteractiveShell, url: str) -> None:
-    bundle = _needs_url(ip, url)
+def test_only_http_and_https_urls_become_links(ip: InteractiveShell, url_server: str, url: str) -> None:
+    bundle = _needs_url(ip, url_server, url)
     assert "<a " not in bundle["text/html"]
     assert url in bundle["text/plain"]
 
 
-def test_with_server_errors_hidden_the_url_is_not_shown(ip: InteractiveShell) -> None:
+def test_with_server_errors_hidden_the_url_is_not_shown(ip: InteractiveShell, url_server: str) -> None:
     ip.run_line_magic("config", "McpMagics.hide_server_errors = True")
-    bundle = _needs_url(ip)
+    bundle = _needs_url(ip, url_server)
     assert "auth.example.com" not in str(bundle) and "<a " not in bundle["text/html"]
     assert HIDDEN_SERVER_ERROR in bundle["text/plain"]
 
