@@ -1,6 +1,7 @@
 """``%mcp`` on a dashboard, in a real IPython shell: ``connect --soft`` shows a notice and the
 notebook goes on, ``hide_server_errors`` speaks to viewers (what happened, nothing to type), and
-``%mcp panel NAME --tools a,b`` offers only those tools. Real servers over stdio."""
+``%mcp panel NAME --tools a,b`` offers only those tools. Real servers: one that exits at once
+(exiting_server.py), the demo over stdio where it must die, and the shared ones otherwise."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ from anvia_nb.policy import MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets import Panel, UnavailableForm
 
-LOG_SERVER = str(Path(__file__).parents[1] / "core" / "log_server.py")
+EXITING_SERVER = str(Path(__file__).with_name("exiting_server.py"))
 TOKEN = "tok-5e7c1d9a2b8f"
-FATAL = f"--env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {LOG_SERVER} fatal"
+FATAL = f"--env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {EXITING_SERVER}"
 NOT_STARTED = "The server “broken” could not be started, so the parts of this page that use it are not available."
 
 
@@ -102,18 +103,17 @@ def test_panel_name_tools_offers_only_those_tools(ip: InteractiveShell, demo: st
         run(ip, "panel dmeo")
 
 
-def test_soft_connect_from_python_returns_a_notice_instead_of_raising() -> None:
+def test_soft_connect_from_python_returns_a_notice_instead_of_raising(demo_http_url: str) -> None:
     from anvia_nb.runtime import Runtime
 
     runtime = Runtime()
     try:
-        broken = mcp.stdio(name="broken", command=sys.executable, args=[LOG_SERVER, "fatal"])
+        broken = mcp.stdio(name="broken", command=sys.executable, args=[EXITING_SERVER])
         notice = soft_connect(broken, runtime=runtime, settings=RenderSettings(hide_server_errors=True))
         assert not notice.ok and isinstance(notice.error, ConnectError) and notice.server is None
         assert notice._repr_mimebundle_()["text/plain"] == NOT_STARTED
         assert "fatal: missing API key" in runtime.log("broken").stderr_text(10_000)  # the author's details
-        opened = soft_connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]),
-                              runtime=runtime)
-        assert opened.ok and opened.server is runtime.server("demo") and "demo: stdio" in opened.text
+        opened = soft_connect(mcp.http(name="demo", url=demo_http_url), runtime=runtime)
+        assert opened.ok and opened.server is runtime.server("demo") and "demo: http" in opened.text
     finally:
         runtime.shutdown()
