@@ -1,5 +1,7 @@
 """The panel's Server, Log and Trace tabs, and its tool list following a server whose tools change,
-against the demo server over stdio (an in-memory connection has no wire to trace)."""
+against the demo server over a wire (an in-memory connection has none to trace): sessions on the
+shared HTTP demo server, and a stdio process of its own for the test that changes the tool list
+(the listing is per process)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ from anvia_nb.widgets.exchange_tabs import TAB_TITLES
 TOKEN = "sk-live-tabs-3e8b21"
 
 
-def _connect(runtime: Runtime, name: str = "demo", **env: str) -> None:
-    runtime.connect(mcp.stdio(name=name, command=sys.executable, args=DEMO_ARGS, env=env), log_level="debug")
+def _connect_http(runtime: Runtime, url: str, name: str = "demo", headers: dict[str, str] | None = None) -> None:
+    runtime.connect(mcp.http(name=name, url=url, headers=headers), log_level="debug")
 
 
-def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime) -> None:
-    _connect(runtime)
+def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime, demo_http_url: str) -> None:
+    _connect_http(runtime, demo_http_url)
     explorer = panel(runtime=runtime)
     tabs = explorer.exchange
     titles = list(explorer.tabs.titles)
@@ -42,7 +44,7 @@ def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime) -> 
 
 
 def test_the_panel_lists_the_tools_again_when_the_server_changes_them(runtime: Runtime) -> None:
-    _connect(runtime)
+    runtime.connect(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS), log_level="debug")
     explorer = panel(runtime=runtime)
     assert "bonus" not in explorer.tool_names()
     runtime.call("demo", "change_tools")
@@ -52,11 +54,11 @@ def test_the_panel_lists_the_tools_again_when_the_server_changes_them(runtime: R
     wait_until(lambda: "bonus" not in explorer.tool_names(), what="the panel to drop the tool")
 
 
-def test_hostile_log_lines_and_summaries_are_escaped_and_secrets_masked(runtime: Runtime) -> None:
-    _connect(runtime, "hostile", API_TOKEN=TOKEN)
+def test_hostile_log_lines_and_summaries_are_escaped_and_secrets_masked(runtime: Runtime, demo_http_url: str) -> None:
+    _connect_http(runtime, demo_http_url, "hostile", {"X-Api-Key": TOKEN})  # the connection's secret
     explorer = panel(runtime=runtime)
     runtime.call("hostile", "log_levels", {"hostile": True, "message": TOKEN})
-    runtime.call("hostile", "env_value", {"name": "API_TOKEN"})
+    runtime.call("hostile", "echo", {"message": TOKEN})  # the server answers with the secret
     explorer.exchange.refresh()
     for view in (explorer.exchange.log_view, explorer.exchange.trace_view):
         html = view.value

@@ -3,7 +3,6 @@ are shown masked, made visible and bounded; the values sent stay exactly the ser
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -128,12 +127,13 @@ def test_an_elicitation_prompt_masks_the_secrets_of_the_session_that_asks() -> N
     assert_nothing_hidden_or_unbounded(prompt.widget)
 
 
-def test_a_tool_form_masks_the_secrets_of_its_connection(live_children: Callable[[], set[int]]) -> None:
+def test_a_tool_form_masks_the_secrets_of_its_connection(
+    live_children: Callable[[], set[int]], demo_http_url: str
+) -> None:
     before = live_children()
     rt = Runtime()
-    try:
-        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"],
-                             env={"API_TOKEN": SECRET}))
+    try:  # the secret is a header of the connection: a session on the shared HTTP demo server
+        rt.connect(mcp.http(name="demo", url=demo_http_url, headers={"X-Api-Key": SECRET}))
         server = rt.server("demo")
         assert server.secrets == (SECRET,)
         hostile = Tool(ToolInfo(server="demo", name="hostile", title=TITLE, description=HUGE,

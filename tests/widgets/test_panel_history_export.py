@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from support import DEMO_ARGS, WAIT_SECONDS
+from support import WAIT_SECONDS
 
 from anvia_nb import mcp
 from anvia_nb.demo_server.handlers import build_server
@@ -25,8 +24,8 @@ def call_add(runtime: Runtime) -> object:
     return explorer
 
 
-def test_save_as_pytest_writes_the_panels_calls(runtime: Runtime, tmp_path: Path) -> None:
-    runtime.connect(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS))
+def test_save_as_pytest_writes_the_panels_calls(runtime: Runtime, tmp_path: Path, demo_http_url: str) -> None:
+    runtime.connect(mcp.http(name="demo", url=demo_http_url))
     explorer = call_add(runtime)
     explorer.export.path.value = str(tmp_path / "test_panel.py")  # type: ignore[attr-defined]
     explorer.export.button.click()  # type: ignore[attr-defined]

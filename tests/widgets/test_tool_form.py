@@ -1,7 +1,8 @@
 """ToolForm without a browser: fill fields as a person would, click, wait, read the result area.
 
-The demo server runs in-process (the SDK's in-memory transport) for speed, and once over stdio;
-calls go through a fresh Runtime's background loop, exactly as in a kernel.
+The demo server runs in-process (the SDK's in-memory transport) for speed, once over stdio, and
+once on the session's shared HTTP demo server (a connection with a secret); calls go through a
+fresh Runtime's background loop, exactly as in a kernel.
 """
 
 from __future__ import annotations
@@ -226,14 +227,13 @@ def test_a_reconnected_name_without_the_tool_says_so_and_keeps_call_disabled(dem
 
 
 def test_without_widgets_a_form_reads_as_what_it_is_for_with_its_tool_and_server(
-    live_children: Callable[[], set[int]],
+    live_children: Callable[[], set[int]], demo_http_url: str
 ) -> None:
     before = live_children()
     rt = Runtime()
     secret = "sk-live-51HqMASKME"
-    try:
-        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"],
-                             env={"API_TOKEN": secret}))
+    try:  # the secret is a header of the connection: a session on the shared HTTP demo server
+        rt.connect(mcp.http(name="demo", url=demo_http_url, headers={"X-Api-Key": secret}))
         server = rt.server("demo")
         hostile = Tool(ToolInfo(server="demo", name="leaky", title="Title\u202e " + secret,
                                 description="Uses " + secret + " " + "d" * 50_000,
