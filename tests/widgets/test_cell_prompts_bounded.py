@@ -27,6 +27,7 @@ def kernel() -> Iterator[Kernel]:
         started.stop()
 
 
+@pytest.mark.slow  # starts a real kernel: left out of scripts/test --quick
 def test_many_requests_in_a_cell_show_a_bounded_number_of_prompts_and_count_the_rest(kernel: Kernel) -> None:
     bound = Limits().prompts
     setup = kernel.run(
