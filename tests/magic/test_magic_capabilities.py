@@ -33,8 +33,10 @@ def test_a_missing_root_is_one_line_and_nothing_connects(ip: InteractiveShell, t
     assert "fs" not in get_runtime().names()
 
 
-def test_roots_show_in_servers_and_the_task_column_in_tools(ip: InteractiveShell, tmp_path: Path) -> None:
-    run(ip, f"connect rooted --root {tmp_path} {DEMO_STDIO}")
+def test_roots_show_in_servers_and_the_task_column_in_tools(
+    ip: InteractiveShell, tmp_path: Path, demo_http_url: str
+) -> None:
+    run(ip, f"connect rooted --root {tmp_path} --http {demo_http_url}")
     servers = run(ip, "servers")
     assert servers.set_index("name").loc["rooted", "roots"] == [str(tmp_path.resolve())]
     tools = run(ip, "tools rooted").set_index("name")

@@ -63,8 +63,8 @@ def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raise
     eventually(lambda: live_children() <= before, 30, "the --cell servers to exit")
 
 
-def test_kernel_scoped_connections_survive_the_cell(ip: InteractiveShell) -> None:
-    ip.run_cell(f"%mcp connect kept {DEMO_STDIO}\n")
+def test_kernel_scoped_connections_survive_the_cell(ip: InteractiveShell, demo_http_url: str) -> None:
+    ip.run_cell(f"%mcp connect kept --http {demo_http_url}\n")  # the scope is the runtime's, whatever the transport
     ip.run_cell("x = 1\n")
     assert "kept" in get_runtime().names()
     assert get_runtime().entry("kept").scope == "kernel"

@@ -41,8 +41,10 @@ def test_connect_over_http_and_list_servers(
     assert frame["protocol"][0]
 
 
-def test_tools_is_a_dataframe_of_every_tool_with_hints_and_arguments(ip: InteractiveShell, demo: str) -> None:
-    connect_demo(ip, "other")
+def test_tools_is_a_dataframe_of_every_tool_with_hints_and_arguments(
+    ip: InteractiveShell, demo: str, demo_http_url: str
+) -> None:
+    run(ip, f"connect other --http {demo_http_url}")  # a second connection; its own process is not needed
     ip.run_cell("_anvia_test_tools = %mcp tools")
     frame = ip.user_ns["_anvia_test_tools"]
     assert isinstance(frame, pd.DataFrame)

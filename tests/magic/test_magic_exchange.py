@@ -1,5 +1,7 @@
 """``%mcp log``, ``%mcp trace`` and the note ``%mcp tools`` prints when a tool list changed, in a
-real IPython shell against the demo server over stdio."""
+real IPython shell against the demo server: the module's shared stdio connection, a session of
+its own on the shared HTTP demo server when a test needs a connection of its own, and a process
+of its own only to change the tool list (the listing is per process)."""
 
 from __future__ import annotations
 
@@ -48,8 +50,10 @@ def test_trace_of_one_call_shows_its_request_progress_and_answer(ip: Interactive
         run(ip, "trace demo --call 5")
 
 
-def test_trace_of_a_call_to_another_server_says_which_to_ask(ip: InteractiveShell, demo: str) -> None:
-    run(ip, f"connect other {DEMO_STDIO}")
+def test_trace_of_a_call_to_another_server_says_which_to_ask(
+    ip: InteractiveShell, demo: str, demo_http_url: str
+) -> None:
+    run(ip, f"connect other --http {demo_http_url}")
     run(ip, "call other.echo message=x")
     with pytest.raises(UsageError, match="went to 'other', not 'demo': use %mcp trace other --call -1"):
         run(ip, "trace demo --call -1")
@@ -75,8 +79,8 @@ def test_trace_options_parse_both_ways() -> None:
     assert parse_trace("--call 2 a") == TraceCommand("a", None, 2)
 
 
-def test_log_shows_the_servers_log_messages_from_the_level_asked(ip: InteractiveShell) -> None:
-    run(ip, f"connect logs {DEMO_STDIO}")
+def test_log_shows_the_servers_log_messages_from_the_level_asked(ip: InteractiveShell, demo_http_url: str) -> None:
+    run(ip, f"connect logs --http {demo_http_url}")
     run(ip, "call logs.log_levels message=hi")
     frame = run(ip, "log logs")
     messages = frame[frame["source"] == "server log"]
@@ -85,9 +89,9 @@ def test_log_shows_the_servers_log_messages_from_the_level_asked(ip: Interactive
     assert list(messages["logger"]) == ["demo.logs"] * 4
 
 
-def test_secrets_are_masked_in_log_and_trace(ip: InteractiveShell) -> None:
-    run(ip, f"connect sec --env API_TOKEN={TOKEN} {DEMO_STDIO}")
-    run(ip, "call sec.env_value name=API_TOKEN")
+def test_secrets_are_masked_in_log_and_trace(ip: InteractiveShell, demo_http_url: str) -> None:
+    run(ip, f'connect sec --header "X-Api-Key: {TOKEN}" --http {demo_http_url}')
+    run(ip, f"call sec.echo message={TOKEN}")  # the server answers with the secret
     run(ip, f"call sec.log_levels message={TOKEN}")
     log, trace = run(ip, "log sec"), run(ip, "trace sec")
     shown = log.to_string() + log._repr_html_() + trace.to_string() + trace._repr_html_()
@@ -96,8 +100,8 @@ def test_secrets_are_masked_in_log_and_trace(ip: InteractiveShell) -> None:
     assert MASK in log.to_string() and MASK in "".join(trace.json(n) for n in trace.index)
 
 
-def test_hostile_log_lines_and_trace_summaries_are_inert(ip: InteractiveShell) -> None:
-    run(ip, f"connect hostile {DEMO_STDIO}")
+def test_hostile_log_lines_and_trace_summaries_are_inert(ip: InteractiveShell, demo_http_url: str) -> None:
+    run(ip, f"connect hostile --http {demo_http_url}")
     run(ip, "call hostile.log_levels hostile=true")
     for frame in (run(ip, "log hostile --lines 40"), run(ip, "trace hostile --last 40")):
         html = frame._repr_html_()
@@ -125,8 +129,10 @@ def test_tools_notes_a_changed_tool_list_once(ip: InteractiveShell, capsys: pyte
     assert capsys.readouterr().out == ""  # said once
 
 
-def test_with_server_errors_hidden_the_log_and_the_errors_of_the_trace_say_so(ip: InteractiveShell) -> None:
-    run(ip, f"connect quiet {DEMO_STDIO}")
+def test_with_server_errors_hidden_the_log_and_the_errors_of_the_trace_say_so(
+    ip: InteractiveShell, demo_http_url: str
+) -> None:
+    run(ip, f"connect quiet --http {demo_http_url}")
     ip.magics_manager.registry["McpMagics"].hide_server_errors = True
     run(ip, "call quiet.log_levels message=internal-path-/srv/x")
     assert "internal-path" not in run(ip, "log quiet").to_string()

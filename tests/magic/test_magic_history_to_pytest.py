@@ -75,8 +75,8 @@ def test_the_written_tests_pass_against_the_same_server_and_fail_when_it_changes
     run(ip, "close reader plain")
 
 
-def test_only_the_named_connections_are_written(ip: InteractiveShell, tmp_path: Path) -> None:
-    run(ip, f"connect one {DEMO_STDIO}")
+def test_only_the_named_connections_are_written(ip: InteractiveShell, tmp_path: Path, demo_http_url: str) -> None:
+    run(ip, f"connect one --http {demo_http_url}")
     run(ip, "call one.add a=1 b=1")
     written = tmp_path / "test_one.py"
     run(ip, f"history --to-pytest {written} one")
@@ -96,10 +96,10 @@ def test_history_options_without_a_file_are_refused() -> None:
 
 
 def test_a_replayed_session_is_written_as_a_replay_and_its_tests_pass(
-    ip: InteractiveShell, tmp_path: Path
+    ip: InteractiveShell, tmp_path: Path, demo_http_url: str
 ) -> None:
     recording = tmp_path / "demo.jsonl"
-    run(ip, f"connect live --record {recording} {DEMO_STDIO}")
+    run(ip, f"connect live --record {recording} --http {demo_http_url}")
     run(ip, "call live.add a=2 b=3")
     run(ip, "close live")
     get_runtime().history.clear()  # only the replayed call is written
