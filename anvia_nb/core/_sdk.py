@@ -191,7 +191,8 @@ class SdkSession:
                     name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
                 )
             if scope.cancelled_caught and anyio.current_time() >= scope.deadline:
-                raise TimeoutError
+                # What anyio.fail_after would raise, translated where every foreign error is.
+                raise error_from_exception(TimeoutError(), server=self._server, tool=name)
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
