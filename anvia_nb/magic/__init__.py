@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.magic.magics import McpMagics, report_warnings
+from anvia_nb.magic._cell_output import report_warnings
+from anvia_nb.magic.magics import McpMagics
 
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime

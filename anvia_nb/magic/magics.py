@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -26,7 +25,9 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
+from anvia_nb.magic._cell_output import report_warnings, show_in_cell
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
+from anvia_nb.magic._connect_text import connect_error_line, connect_line, kernel_env
 from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic._warm import warm_first_call
 from anvia_nb.magic.subcommands import parse_line
@@ -38,58 +39,7 @@ if TYPE_CHECKING:
 
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
-__all__ = ["McpMagics", "connect_error_line", "connect_line", "report_warnings"]
-
-
-def report_warnings(warnings: list[str]) -> None:
-    """Close problems, once, on stderr of the cell that caused them."""
-    for warning in warnings:
-        print(f"anvia_nb warning: {warning}", file=sys.stderr)
-
-
-def show_in_cell(value: object) -> None:
-    """Display ``value`` in the output of the running cell (a notice that must not stop it)."""
-    from IPython.display import display
-
-    display(value)  # type: ignore[no-untyped-call]
-
-
-def _kernel_env(names: tuple[str, ...]) -> dict[str, str]:
-    """The kernel's own values of ``--secret-env NAME`` / ``--env NAME``; a missing one is an error."""
-    missing = [name for name in names if name not in os.environ]
-    if missing:
-        raise CommandLineError(
-            f"The kernel has no environment variable {missing[0]}: export it before starting Jupyter "
-            "(or add it to the kernel's environment some other way that keeps it out of the notebook), "
-            "then connect again."
-        )
-    return {name: os.environ[name] for name in names}
-
-
-def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
-    """A failed connect in one line: anvia_nb's words, then the server's stderr tail, masked (a
-    viewer's sentence instead when server errors are hidden)."""
-    return policy.error_line(error, policy.limits.text_chars)
-
-
-def connect_line(connection: McpConnection, runtime: Runtime) -> str:
-    """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
-    server = runtime.server(connection.name)
-    info = server.client.server_info
-    # The name and version are the server's own words: made visible, masked and bounded.
-    # (Not through magic.tables: that imports pandas, which this one line does not need.)
-    policy = ShowPolicy().with_secrets(server.secrets)
-    label = policy.name(f"{info.get('name', '?')} {info.get('version', '')}".strip())
-    count = len(server.tools)
-    how = connection.target() if connection.transport == "replay" else connection.transport
-    text = (
-        f"{connection.name}: {how} · {label} · protocol {server.client.protocol_version} · "
-        f"{count} tool{'s' if count != 1 else ''}"
-    )
-    record = getattr(connection, "record", None)
-    if record:
-        text += f" · recording to {record}"
-    return policy.mask(" ".join(text.split()))
+__all__ = ["McpMagics"]
 
 
 @magics_class
@@ -242,7 +192,7 @@ class McpMagics(Magics):
                     name=command.name,
                     command=command.command,
                     args=list(command.args),
-                    env={**command.env, **_kernel_env(command.inherit_env)},
+                    env={**command.env, **kernel_env(command.inherit_env)},
                     cwd=command.cwd,
                     secret_env=command.secret_env,
                     roots=command.roots,

@@ -176,7 +176,8 @@ def _wait_seconds(magics: McpMagics) -> float:
 
 def _finish(magics: McpMagics, pending: _Pending) -> str:
     """The connect's line, once it ended: connected (the usual line) or why not (raised)."""
-    from anvia_nb.magic.magics import connect_line, report_warnings
+    from anvia_nb.magic._cell_output import report_warnings
+    from anvia_nb.magic._connect_text import connect_line
 
     assert pending.future is not None
     name = pending.connection.name

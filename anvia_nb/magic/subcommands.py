@@ -181,7 +181,7 @@ def _trace(magics: McpMagics, command: TraceCommand) -> Any:
 
 
 def _close(magics: McpMagics, command: p.CloseCommand) -> None:
-    from anvia_nb.magic.magics import report_warnings
+    from anvia_nb.magic._cell_output import report_warnings
 
     runtime = magics.runtime
     if command.all:
