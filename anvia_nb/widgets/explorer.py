@@ -37,6 +37,7 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
+from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, row_layout
 from anvia_nb.widgets.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.history_export import HistoryExport
@@ -54,34 +55,12 @@ HOW_TO_CONNECT = (
 _HISTORY_LIMIT = 200
 
 
-def _row() -> widgets.Layout:
-    """A row that wraps rather than grow past its container."""
-    return widgets.Layout(flex_flow="row wrap", width="100%", max_width="100%")
-
-
-def _fill() -> widgets.Layout:
-    """A list that takes the room its row has, and no more."""
-    return widgets.Layout(width="auto", max_width="100%", flex="1 1 auto", min_width="0")
-
-
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
     title = tool.info.shown_title
     label = plain(tool.name, secrets, OPTION_CHARS)
     if isinstance(title, str) and title and title != tool.name:
         label += f" — {plain(title, secrets, OPTION_CHARS)}"
     return label
-
-
-_TABS_CLASS = "anvia-panel-tabs"
-_TABS_STYLE = (
-    "<style>"
-    f".{_TABS_CLASS} > .lm-TabBar {{ height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }}"
-    f".{_TABS_CLASS} > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}"
-    f".{_TABS_CLASS} > .lm-TabBar .lm-TabBar-tab {{ flex: 0 0 auto; }}"
-    "</style>"
-)
-"""Six tabs do not fit a narrow notebook at Lumino's fixed tab width: each tab takes its label's
-width and the row wraps, so no label is cut."""
 
 
 class Panel:
@@ -119,12 +98,12 @@ class Panel:
                                              tooltip="read the open connections and their tools again")
         self.filter = widgets.Text(value="", placeholder="filter tools by name, title or description",
                                    description="Filter", continuous_update=True)
-        self.tools = widgets.Select(options=[], rows=8, description="Tools", layout=_fill())
+        self.tools = widgets.Select(options=[], rows=8, description="Tools", layout=fill_layout())
         self.count = text_label(value="")
         self.notice = widgets.HTML(value="")
         self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])
-        self.history_select = widgets.Select(options=[], rows=5, description="History", layout=_fill())
+        self.history_select = widgets.Select(options=[], rows=5, description="History", layout=fill_layout())
         self.rerun_button = widgets.Button(description="Run again", icon="repeat", disabled=True,
                                            tooltip="refill the form with these arguments and call")
         self.exchange = ExchangeTabs(settings.policy(()) if settings is not None else None)
@@ -142,17 +121,17 @@ class Panel:
         self.resources_tab = ResourcesTab(self.runtime, settings, timeout_seconds)
         self.prompts_tab = PromptsTab(self.runtime, settings, timeout_seconds)
         self.tabs = widgets.Tab(children=[widgets.VBox([
-            widgets.HBox([self.filter, self.count], layout=_row()),
+            widgets.HBox([self.filter, self.count], layout=row_layout()),
             self.tools,
             self.form_box,
-            widgets.HBox([self.history_select, self.rerun_button], layout=_row()),
+            widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
             self.export.widget,
         ]), self.resources_tab.widget, self.prompts_tab.widget, *self.exchange.pages],
             titles=("Tools", "Resources", "Prompts", *EXCHANGE_TITLES))
-        self.tabs.add_class(_TABS_CLASS)
+        self.tabs.add_class(TABS_CLASS)
         self.widget = widgets.VBox([
-            widgets.HTML(_TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
-            widgets.HBox([self.connection, self.refresh_button], layout=_row()),
+            widgets.HTML(TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
+            widgets.HBox([self.connection, self.refresh_button], layout=row_layout()),
             self.notice,
             self.instructions,
             self.tabs,

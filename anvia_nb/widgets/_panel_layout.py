@@ -1,0 +1,31 @@
+"""How the explorer panel lays itself out so that it fits a narrow notebook: rows that wrap, lists
+that take the room their row has, and tabs that wrap instead of cutting their labels. Our own CSS
+only: no server text reaches it."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "row_layout"]
+
+
+def row_layout() -> widgets.Layout:
+    """A row that wraps rather than grow past its container."""
+    return widgets.Layout(flex_flow="row wrap", width="100%", max_width="100%")
+
+
+def fill_layout() -> widgets.Layout:
+    """A list that takes the room its row has, and no more."""
+    return widgets.Layout(width="auto", max_width="100%", flex="1 1 auto", min_width="0")
+
+
+TABS_CLASS = "anvia-panel-tabs"
+TABS_STYLE = (
+    "<style>"
+    f".{TABS_CLASS} > .lm-TabBar {{ height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }}"
+    f".{TABS_CLASS} > .lm-TabBar .lm-TabBar-content {{ flex-wrap: wrap; }}"
+    f".{TABS_CLASS} > .lm-TabBar .lm-TabBar-tab {{ flex: 0 0 auto; }}"
+    "</style>"
+)
+"""Six tabs do not fit a narrow notebook at Lumino's fixed tab width: each tab takes its label's
+width and the row wraps, so no label is cut."""
