@@ -166,19 +166,21 @@ class _Handoff(Generic[T]):
 
     def _ended(self, task: asyncio.Task[None]) -> None:  # on the loop
         if not self._released:  # cancelled before its first step: the body never ran
-            self._released = True
-            self._coro.close()
-            self._error = asyncio.CancelledError()
-            self._done.release()
+            self._never_ran()
 
     def _cancel(self) -> None:  # on the loop
         if self._task is not None:
             self._task.cancel()
         elif not self._started:  # cancelled before it started: it never will
-            self._started = self._released = True
-            self._coro.close()
-            self._error = asyncio.CancelledError()
-            self._done.release()
+            self._started = True
+            self._never_ran()
+
+    def _never_ran(self) -> None:  # on the loop
+        """The coroutine will not run: close it and let the caller raise CancelledError."""
+        self._released = True
+        self._coro.close()
+        self._error = asyncio.CancelledError()
+        self._done.release()
 
     def result(self, meanwhile: Callable[[], object] | None = None) -> T:
         """Block until the coroutine ends (after calling ``meanwhile``); its value, or its
