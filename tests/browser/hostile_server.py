@@ -14,6 +14,7 @@ The test imports :data:`PAYLOADS` and :data:`VISIBLE_TEXT` to know what must sho
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 BEACON = "http://127.0.0.1:9"
@@ -203,6 +204,9 @@ VISIBLE_TEXT: dict[str, str] = {
 ERROR_PAYLOADS = frozenset({"tool_error", "tool_error_structured"})
 
 MATH_LINK = r"$\href{https://evil.example}{\text{OK ✔ safe}}$"
+SERVER_PATH = Path(__file__).resolve()
+"""This server's file, which the notebooks start over stdio."""
+
 MATH_TOOL = "math$x$"
 r"""A tool whose name, title, description, argument names and errors are TeX a front end could
 typeset: inline ``$...$``, display ``$$...$$`` and ``\(...\)``. Called, it fails with such text."""

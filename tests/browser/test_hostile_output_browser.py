@@ -17,14 +17,13 @@ import time
 import urllib.parse
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
 
 from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, HOSTILE_RESOURCES, hostile_names
-from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, TOOL, VISIBLE_TEXT
+from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, SERVER_PATH, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,
     VIEWPORT,
@@ -41,7 +40,6 @@ from tests.browser.lab import (
 
 pytestmark = pytest.mark.browser
 
-HOSTILE_SERVER_PATH = Path(__file__).resolve().with_name("hostile_server.py")
 VALID_IMAGE_KINDS = ("png", "jpeg", "gif", "webp", "svg")
 SETTLE_TIMEOUT_SECONDS = 30.0
 
@@ -53,7 +51,7 @@ OWN_ATTRIBUTES = {"class", "style", "title", "alt", "src", "open"}
 SETUP_CELLS = [
     "from anvia_nb import connect_mcp, mcp\nfrom anvia_nb.display import PromptView, ReadView, ResultView",
     'demo = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))',
-    f'hostile = await connect_mcp(mcp.stdio(name="hostile", command="python", args=[{str(HOSTILE_SERVER_PATH)!r}]))',
+    f'hostile = await connect_mcp(mcp.stdio(name="hostile", command="python", args=[{str(SERVER_PATH)!r}]))',
 ]
 CLOSE_CELL = "await demo.close()\nawait hostile.close()\nprint('closed:', demo.is_open, hostile.is_open)"
 

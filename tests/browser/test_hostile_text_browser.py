@@ -10,12 +10,11 @@ The results themselves are checked in tests/browser/test_hostile_output_browser.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.hostile_server import MATH_TOOL
+from tests.browser.hostile_server import MATH_TOOL, SERVER_PATH
 from tests.browser.lab import (
     LabServer,
     PageEvents,
@@ -30,14 +29,13 @@ from tests.browser.lab import (
 
 pytestmark = pytest.mark.browser
 
-HOSTILE_SERVER_PATH = Path(__file__).resolve().with_name("hostile_server.py")
 SETTLE_TIMEOUT_SECONDS = 30.0
 
 MATH_CONTROL = 'from IPython.display import Markdown\nMarkdown("control: $x^2$")'
 MATH_CELLS = [
     "%load_ext anvia_nb",
     "import sys\n"
-    f'get_ipython().run_line_magic("mcp", f"connect hostile --stdio {{sys.executable}} {HOSTILE_SERVER_PATH}")',
+    f'get_ipython().run_line_magic("mcp", f"connect hostile --stdio {{sys.executable}} {SERVER_PATH}")',
     MATH_CONTROL,
     "%mcp tools hostile",
     f"%mcp call hostile.{MATH_TOOL} mode=plain",
@@ -100,7 +98,7 @@ def test_server_tex_is_never_typeset_on_any_surface_in_jupyterlab(
     assert eval_global(page, "window.__anvia_pwned") is None
 
 
-REPO = HOSTILE_SERVER_PATH.parents[2]
+REPO = SERVER_PATH.parents[2]
 EXCHANGE_CELLS = [
     "%load_ext anvia_nb",
     f'import sys\nconnect = f"connect demo --cwd {REPO} --stdio {{sys.executable}} -m anvia_nb.demo_server"',
