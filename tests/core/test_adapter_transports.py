@@ -1,5 +1,7 @@
 """The adapter's API against the bundled demo server, as a new user would call it, over stdio,
-streamable HTTP on 127.0.0.1, and the SDK's in-memory transport."""
+streamable HTTP on 127.0.0.1, and the SDK's in-memory transport. The tests of a stdio process's
+life (a crash, closing twice, a missing directory) start ``lite_server.py``, which has the demo's
+echo and crash and starts in milliseconds."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from lite_server import LITE_ARGS
 from support import DEMO_ARGS
 
 from anvia_nb import (
@@ -197,7 +200,7 @@ async def test_a_server_that_exits_during_handshake_fails_clearly() -> None:
 
 async def test_a_crashed_server_fails_the_call_and_later_calls(live_children: Callable[[], set[int]]) -> None:
     before = live_children()
-    srv = await connect_mcp(mcp.stdio(name="crashy", command=sys.executable, args=DEMO))
+    srv = await connect_mcp(mcp.stdio(name="crashy", command=sys.executable, args=LITE_ARGS))
     try:
         outcome = await srv.tool("crash").call_outcome({}, timeout_seconds=20)
         assert outcome.error is not None
@@ -235,7 +238,7 @@ async def test_closed_server_refuses_calls_with_a_clear_error() -> None:
 def test_closing_twice_even_from_another_event_loop_is_harmless() -> None:
     import asyncio
 
-    srv = asyncio.run(connect_mcp(mcp.stdio(name="twice", command=sys.executable, args=DEMO)))
+    srv = asyncio.run(connect_mcp(mcp.stdio(name="twice", command=sys.executable, args=LITE_ARGS)))
     log = srv.client.launch.stderr_path  # type: ignore[union-attr]
     asyncio.run(srv.close())
     asyncio.run(srv.close())
@@ -246,4 +249,4 @@ def test_closing_twice_even_from_another_event_loop_is_harmless() -> None:
 
 async def test_a_missing_working_directory_is_named_as_such() -> None:
     with pytest.raises(ConnectError, match="working directory /no/such/dir does not exist"):
-        await connect_mcp(mcp.stdio(name="nowhere", command=sys.executable, args=DEMO, cwd="/no/such/dir"))
+        await connect_mcp(mcp.stdio(name="nowhere", command=sys.executable, args=LITE_ARGS, cwd="/no/such/dir"))

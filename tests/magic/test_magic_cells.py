@@ -1,11 +1,15 @@
-"""Per-cell connections, re-running connects, unload, and no server process outliving its close."""
+"""Per-cell connections, re-running connects, unload, and no server process outliving its close.
+
+The stdio servers here are ``lite_server.py`` (the demo's echo in a process that starts in
+milliseconds): these tests follow a process's life, not the demo's tools."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, connect_demo, run
+from lite_server import LITE_STDIO
+from magic_helpers import run
 
 from anvia_nb.runtime import get_runtime
 
@@ -15,7 +19,7 @@ def test_a_cell_magic_connect_runs_its_body_with_the_connection_and_then_closes_
 ) -> None:
     before = live_children()
     result = ip.run_cell(
-        f"%%mcp connect percell {DEMO_STDIO}\n"
+        f"%%mcp connect percell {LITE_STDIO}\n"
         "_anvia_test_names = list(get_ipython().run_line_magic('mcp', 'servers')['name'])\n"
         "_anvia_test_view = %mcp call percell.echo message=inside\n"
         "_anvia_test_view.output * 2\n"
@@ -31,7 +35,7 @@ def test_a_cell_magic_connect_closes_when_its_body_raises(
     ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
 ) -> None:
     before = live_children()
-    result = ip.run_cell(f"%%mcp connect percell {DEMO_STDIO}\nraise ValueError('body failed')\n")
+    result = ip.run_cell(f"%%mcp connect percell {LITE_STDIO}\nraise ValueError('body failed')\n")
     assert isinstance(result.error_in_exec, ValueError)
     assert "percell" not in get_runtime().names()
     eventually(lambda: live_children() <= before, 30, "the per-cell server to exit")
@@ -41,7 +45,7 @@ def test_a_cell_magic_connect_closes_when_the_cell_is_interrupted(
     ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
 ) -> None:
     before = live_children()
-    result = ip.run_cell(f"%%mcp connect percell {DEMO_STDIO}\nraise KeyboardInterrupt\n")
+    result = ip.run_cell(f"%%mcp connect percell {LITE_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(result.error_in_exec, KeyboardInterrupt)
     assert "percell" not in get_runtime().names()
     eventually(lambda: live_children() <= before, 30, "the interrupted cell's server to exit")
@@ -52,12 +56,12 @@ def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raise
 ) -> None:
     before = live_children()
     ok = ip.run_cell(
-        f"%mcp connect c1 --cell {DEMO_STDIO}\n"
+        f"%mcp connect c1 --cell {LITE_STDIO}\n"
         "_anvia_test_open = 'c1' in get_ipython().run_line_magic('mcp', 'servers')['name'].tolist()\n"
     )
     assert ok.error_in_exec is None and ip.user_ns["_anvia_test_open"] is True
     assert "c1" not in get_runtime().names()
-    failed = ip.run_cell(f"%mcp connect c2 --cell {DEMO_STDIO}\nraise KeyboardInterrupt\n")
+    failed = ip.run_cell(f"%mcp connect c2 --cell {LITE_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(failed.error_in_exec, KeyboardInterrupt)
     assert "c2" not in get_runtime().names()
     eventually(lambda: live_children() <= before, 30, "the --cell servers to exit")
@@ -74,7 +78,7 @@ def test_rerunning_a_connect_cell_replaces_the_connection_without_leaking_its_pr
     ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
 ) -> None:
     before = live_children()
-    cell = f"%mcp connect again {DEMO_STDIO}\n"
+    cell = f"%mcp connect again {LITE_STDIO}\n"
     ip.run_cell(cell)
     first = get_runtime().server("again")
     after_first = live_children()
@@ -90,8 +94,8 @@ def test_close_all_leaves_no_child_process(
     ip: InteractiveShell, demo_http_url: str, live_children: Callable[[], set[int]], eventually: Callable[..., None]
 ) -> None:
     before = live_children()
-    connect_demo(ip, "one")
-    connect_demo(ip, "two", "--env LOG_LEVEL=debug")
+    run(ip, f"connect one {LITE_STDIO}")
+    run(ip, f"connect two --env LOG_LEVEL=debug {LITE_STDIO}")
     run(ip, f"connect three --http {demo_http_url}")
     assert len(live_children() - before) >= 2
     run(ip, "close one")
@@ -104,7 +108,7 @@ def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
     ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
 ) -> None:
     before = live_children()
-    connect_demo(ip, "unloaded")
+    run(ip, f"connect unloaded {LITE_STDIO}")
     ip.run_line_magic("unload_ext", "anvia_nb")
     try:
         assert get_runtime().names() == []

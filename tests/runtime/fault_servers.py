@@ -1,9 +1,9 @@
 """Tiny misbehaving MCP servers for the fault tests, started as ``python fault_servers.py MODE``.
 
 ``mute`` reads stdin and never answers anything (a server hung before its handshake). The other
-modes are a line proxy in front of the real demo server (``python -m anvia_nb.demo_server``, a
-child in the same process group), so the handshake and the tools are the real ones and only the
-fault is made up here:
+modes are a line proxy in front of ``lite_server.py`` (a child in the same process group that
+speaks MCP with the demo server's echo and slow, and starts in milliseconds), so the handshake and
+the tools are a working server's and only the fault is made up here:
 
 - ``swallow-calls``: drops every ``tools/call`` request, so calls never get an answer; it also
   ignores SIGTERM and the end of its stdin, so only SIGKILL ends it;
@@ -21,8 +21,10 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import IO
 
+LITE_SERVER = str(Path(__file__).resolve().parents[1] / "lite_server.py")
 GARBAGE = b"this is not JSON {{{ \x1b[31m and not MCP either\n"
 
 
@@ -59,11 +61,11 @@ def _pump_out(child_stdout: IO[bytes], mode: str) -> None:
 
 
 def _proxy(mode: str) -> None:
-    # After "exit-after-tools" the orphaned demo server may still write (a listen stream, a
-    # notification) and print a broken-pipe traceback; this server's last words are its own line.
+    # After "exit-after-tools" the orphaned server may still write and print a broken-pipe
+    # traceback; this server's last words are its own line.
     quiet_child = subprocess.DEVNULL if mode == "exit-after-tools" else None
     child = subprocess.Popen(
-        [sys.executable, "-m", "anvia_nb.demo_server"],
+        [sys.executable, LITE_SERVER],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=quiet_child,

@@ -10,6 +10,7 @@ import weakref
 from pathlib import Path
 
 import pytest
+from lite_server import LITE_ARGS
 from support import wait_until
 
 from anvia_nb import connect_mcp, mcp
@@ -29,7 +30,8 @@ def anyio_backend() -> str:
 
 
 def demo() -> object:
-    return mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"])
+    """The demo server's ``large`` and ``fail``, served by a process that starts in milliseconds."""
+    return mcp.stdio(name="demo", command=sys.executable, args=LITE_ARGS)
 
 
 @pytest.mark.anyio

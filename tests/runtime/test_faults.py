@@ -1,7 +1,9 @@
 """Faults and leaks: hung, killed, noisy, huge and vanishing servers, and many connect/close cycles.
 
 Every wait here is bounded; every server is a real process over our stdio transport (or the SDK's
-in-memory transport for the fast leak cycles). Misbehaving servers come from ``fault_servers.py``.
+in-memory transport for the fast leak cycles). Misbehaving servers come from ``fault_servers.py``;
+the well-behaved one is ``lite_server.py``, with the demo server's echo, slow and large in a
+process that starts in milliseconds: these tests are about processes and pipes, not the demo's tools.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, until
+from lite_server import LITE_ARGS
+from support import until
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core import McpServer, _process, limits
@@ -24,11 +27,7 @@ from anvia_nb.core.connections import StdioConnection
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 
-DEMO = DEMO_ARGS
 FAULT_SERVERS = str(Path(__file__).with_name("fault_servers.py"))
-# A hand-written stdio server that answers every call with "ok" (mode "progress" with no
-# notifications): it starts in milliseconds, where the demo server takes a second of imports.
-LIGHT_SERVER = [str(Path(__file__).parents[1] / "core" / "rogue_server.py"), "progress", "0"]
 SHORT_SECONDS = 0.25
 """The timeouts and grace periods a test sets when it waits for one to pass."""
 Children = Callable[..., set[int]]
@@ -46,8 +45,8 @@ def other_tasks() -> set[asyncio.Task[object]]:
 
 
 @pytest.fixture
-async def demo() -> AsyncIterator[McpServer]:
-    server = await connect_mcp(mcp.stdio(name="demo", command=sys.executable, args=DEMO))
+async def lite() -> AsyncIterator[McpServer]:
+    server = await connect_mcp(mcp.stdio(name="lite", command=sys.executable, args=LITE_ARGS))
     try:
         yield server
     finally:
@@ -133,7 +132,7 @@ async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_
 @pytest.mark.anyio
 async def test_a_server_killed_mid_call_ends_the_call_and_later_calls_fail_fast(live_children: Children) -> None:
     before = live_children()
-    server = await connect_mcp(mcp.stdio(name="victim", command=sys.executable, args=DEMO))
+    server = await connect_mcp(mcp.stdio(name="victim", command=sys.executable, args=LITE_ARGS))
     (pid,) = live_children() - before
     progressed = asyncio.Event()
 
@@ -174,12 +173,12 @@ async def test_lines_that_are_not_json_between_messages_do_not_break_the_session
 
 
 @pytest.mark.anyio
-async def test_a_thirty_megabyte_result_line_arrives_intact_in_bounded_time(demo: McpServer) -> None:
-    out = await asyncio.wait_for(demo.tool("large").call({"size_chars": 30_000_000}), 120)
+async def test_a_thirty_megabyte_result_line_arrives_intact_in_bounded_time(lite: McpServer) -> None:
+    out = await asyncio.wait_for(lite.tool("large").call({"size_chars": 30_000_000}), 120)
     assert isinstance(out, str)
     assert len(out) == 30_000_000
     assert out == ("0123456789abcdef" * 1_875_000)[:30_000_000]
-    assert await demo.tool("echo").call({"message": "after"}) == "after"
+    assert await lite.tool("echo").call({"message": "after"}) == "after"
 
 
 # -- 5. leaks over many connect/close cycles on one runtime --------------------------------------
@@ -216,8 +215,8 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
         assert runtime.close("mem") == []
 
     def stdio_cycle(i: int) -> None:
-        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=LIGHT_SERVER))
-        assert runtime.call("proc", "attack", {"round": i}).output == "ok"
+        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=LITE_ARGS))
+        assert runtime.call("proc", "echo", {"message": f"s{i}"}).output == f"s{i}"
         assert runtime.close("proc") == []
         assert not server.is_open
 
@@ -241,11 +240,11 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
 
 
 @pytest.mark.anyio
-async def test_as_many_concurrent_calls_as_a_session_allows_run_side_by_side(demo: McpServer) -> None:
+async def test_as_many_concurrent_calls_as_a_session_allows_run_side_by_side(lite: McpServer) -> None:
     """Each call lasts 30 s, so sixteen calls (the default bound of calls in flight) all report
     progress only if none waits for another."""
     count = limits.DEFAULT_MAX_CALLS_IN_FLIGHT
-    slow = demo.tool("slow")
+    slow = lite.tool("slow")
     progressed: set[int] = set()
     all_progressed = asyncio.Event()
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from jupyter_client.manager import KernelManager
+from lite_server import LITE_ARGS, LITE_STDIO
 
 pytestmark = pytest.mark.slow  # each test starts a real kernel: left out of scripts/test --quick
 
@@ -72,9 +73,11 @@ def kernel() -> Iterator[Kernel]:
         k.stop()
 
 
+# The kernel's servers are ``lite_server.py`` (the demo's echo and slow, started in milliseconds)
+# where a test follows processes and cells; the demo server where it uses the demo's own tools.
 CONNECT = (
     "import sys\nfrom anvia_nb import connect_mcp, mcp\n"
-    "server = await connect_mcp(mcp.stdio(name='demo', command=sys.executable, args=['-m', 'anvia_nb.demo_server']))"
+    f"server = await connect_mcp(mcp.stdio(name='demo', command=sys.executable, args={LITE_ARGS!r}))"
 )
 
 
@@ -101,7 +104,7 @@ def test_a_kernel_restart_leaves_no_server_process(
     live_children: Callable[[int], set[int]],
     pid_alive: Callable[[int], bool],
 ) -> None:
-    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    kernel.run(f"%load_ext anvia_nb\n%mcp connect demo {LITE_STDIO}")
     kernel.run(CONNECT.replace("'demo'", "'unclosed'"))  # never closed by the user
     servers = live_children(kernel.pid)
     assert len(servers) >= 2
@@ -161,7 +164,7 @@ def test_a_kernel_interrupt_during_a_connect_stops_the_server_and_says_so_in_one
 def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     kernel: Kernel, eventually: Callable[..., Any]
 ) -> None:
-    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+    kernel.run(f"%load_ext anvia_nb\n%mcp connect demo {LITE_STDIO}")
     log = kernel.run(
         "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.launch.stderr_path)"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
+from lite_server import LITE_ARGS
 from support import DEMO_ARGS
 
 from anvia_nb import UnknownConnectionError, mcp
@@ -20,16 +22,26 @@ DEMO = DEMO_ARGS
 
 
 def demo(name: str = "demo") -> object:
+    """The bundled demo server: for the test here that follows the real server's life."""
     return mcp.stdio(name=name, command=sys.executable, args=DEMO)
+
+
+def lite(name: str = "demo") -> object:
+    """A standard-library server with the demo's echo, fail, slow and crash: it starts in
+    milliseconds, for the tests whose subject is the process's life, not the demo's tools."""
+    return mcp.stdio(name=name, command=sys.executable, args=LITE_ARGS)
 
 
 def test_reconnecting_a_name_replaces_the_old_session_and_its_process(
     runtime: Runtime, live_children: Callable[[], set[int]]
 ) -> None:
+    # The replaced server is the real demo server, so its own way of ending is covered here; the
+    # replacement only has to start.
     before = live_children()
     first, _ = runtime.connect(demo())
     first_pids = live_children() - before
-    second, warnings = runtime.connect(demo())
+    assert first_pids
+    second, warnings = runtime.connect(lite())
     assert warnings == []
     assert not first.is_open
     assert second.is_open
@@ -38,20 +50,20 @@ def test_reconnecting_a_name_replaces_the_old_session_and_its_process(
 
 
 def test_unknown_connection_names_the_open_ones(runtime: Runtime) -> None:
-    runtime.connect(demo("alpha"))
+    runtime.connect(lite("alpha"))
     with pytest.raises(UnknownConnectionError, match="alpha"):
         runtime.server("alpah")
 
 
 def test_calls_are_recorded_in_the_history(runtime: Runtime) -> None:
-    runtime.connect(demo())
+    runtime.connect(lite())
     runtime.call("demo", "echo", {"message": "one"})
     runtime.call("demo", "fail", {"message": "two"})
     assert [(o.tool, o.status) for o in runtime.history] == [("echo", "ok"), ("fail", "tool error")]
 
 
 def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Runtime) -> None:
-    server, _ = runtime.connect(demo())
+    server, _ = runtime.connect(lite())
     timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -67,14 +79,14 @@ def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Run
 def test_closing_everything_stops_every_server(runtime: Runtime, live_children: Callable[[], set[int]]) -> None:
     before = live_children()
     for name in ("a", "b", "c"):
-        runtime.connect(demo(name))
+        runtime.connect(lite(name))
     assert len(live_children() - before) >= 3
     assert runtime.close_all() == []
     assert live_children() <= before
 
 
 def test_a_dead_server_is_reported_not_hung(runtime: Runtime) -> None:
-    runtime.connect(demo())
+    runtime.connect(lite())
     outcome = runtime.call("demo", "crash", {}, timeout_seconds=30)
     assert outcome.is_error
     assert runtime.close("demo") == []
@@ -82,17 +94,18 @@ def test_a_dead_server_is_reported_not_hung(runtime: Runtime) -> None:
 
 SCRIPT_EXIT = """
 import sys
+LITE_ARGS = sys.argv[1:]
 from anvia_nb import mcp
 from anvia_nb.runtime import get_runtime
 from anvia_nb.core.server import connect_mcp
 import asyncio
 
 rt = get_runtime()
-rt.connect(mcp.stdio(name="kept", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+rt.connect(mcp.stdio(name="kept", command=sys.executable, args=LITE_ARGS))
 
 async def leak():
     # A session opened on a loop that then ends, never closed: the atexit hook must kill it.
-    await connect_mcp(mcp.stdio(name="leaked", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+    await connect_mcp(mcp.stdio(name="leaked", command=sys.executable, args=LITE_ARGS))
 
 loop = asyncio.new_event_loop()
 loop.run_until_complete(leak())
@@ -106,7 +119,7 @@ def test_interpreter_exit_closes_every_session_and_process(
     eventually: Callable[..., None], pid_alive: Callable[[int], bool]
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT), *LITE_ARGS], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
     pids = [int(p) for p in done.stdout.split()]
@@ -120,13 +133,14 @@ def test_interpreter_exit_closes_every_session_and_process(
 
 SCRIPT_NEST = """
 import asyncio, sys
+LITE_ARGS = sys.argv[1:]
 import nest_asyncio
 nest_asyncio.apply()
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.runtime import get_runtime
 
 rt = get_runtime()
-rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+rt.connect(mcp.stdio(name="demo", command=sys.executable, args=LITE_ARGS))
 print(rt.call("demo", "echo", {"message": "sync"}).output)
 
 async def cell():
@@ -145,7 +159,7 @@ print(rt.close("demo"))
 @pytest.mark.slow
 def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SCRIPT_NEST)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_NEST), *LITE_ARGS], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:3] == ["sync", "nested inner", "[]"]
@@ -159,7 +173,7 @@ def test_closing_also_ends_what_the_server_started_itself(
 ) -> None:
     before = live_children()
     # The server leaves a grandchild behind in its process group, as npx/uvx wrappers do.
-    wrapper = f"sleep 300 & exec {sys.executable} -m anvia_nb.demo_server"
+    wrapper = f"sleep 300 & exec {shlex.join([sys.executable, *LITE_ARGS])}"
     runtime.connect(mcp.stdio(name="wrapped", command="sh", args=["-c", wrapper]))
     started = live_children() - before
     assert len(started) >= 2
@@ -176,7 +190,7 @@ def test_two_concurrent_connects_of_one_name_leave_one_session_and_one_server(
     before = live_children()
 
     async def both() -> None:
-        await asyncio.gather(runtime.connect_async(demo("twin")), runtime.connect_async(demo("twin")))
+        await asyncio.gather(runtime.connect_async(lite("twin")), runtime.connect_async(lite("twin")))
 
     asyncio.run(both())
     assert runtime.names() == ["twin"]
@@ -186,7 +200,7 @@ def test_two_concurrent_connects_of_one_name_leave_one_session_and_one_server(
 
 
 def test_the_history_can_be_read_while_calls_are_recorded(runtime: Runtime) -> None:
-    runtime.connect(demo())
+    runtime.connect(lite())
     runtime.set_history_limit(3)
     for word in "abcd":
         runtime.call("demo", "echo", {"message": word})
