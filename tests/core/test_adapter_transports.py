@@ -198,6 +198,21 @@ async def test_a_server_that_exits_during_handshake_fails_clearly() -> None:
         await connect_mcp(mcp.stdio(name="quits", command=sys.executable, args=["-c", "print('not mcp')"]))
 
 
+@pytest.mark.parametrize(("options", "era"), [([], "2026-07-28"), (["--legacy"], "2025-11-25")])
+async def test_a_stdio_server_of_either_protocol_era_connects_and_answers(
+    options: list[str], era: str, live_children: Callable[[], set[int]]
+) -> None:
+    """``--legacy`` refuses ``server/discover``: the client falls back to the initialize handshake."""
+    before = live_children()
+    srv = await connect_mcp(mcp.stdio(name="era", command=sys.executable, args=[*LITE_ARGS, *options]))
+    try:
+        assert srv.client.protocol_version == era
+        assert await srv.tool("echo").call({"message": "either"}) == "either"
+    finally:
+        await srv.close()
+    assert live_children() <= before
+
+
 async def test_a_crashed_server_fails_the_call_and_later_calls(live_children: Callable[[], set[int]]) -> None:
     before = live_children()
     srv = await connect_mcp(mcp.stdio(name="crashy", command=sys.executable, args=LITE_ARGS))
