@@ -34,6 +34,7 @@ LITE_STDIO = "--stdio " + shlex.join([sys.executable, *LITE_ARGS])
 MODERN = "2026-07-28"
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 CRASH_EXIT_CODE = 3
+SERVER_INFO = {"name": "lite", "version": "1"}
 CACHE = {"cacheScope": "private", "ttlMs": 0}
 """What 2026-07-28 requires of ``server/discover`` and list results: no one may cache them."""
 
@@ -101,14 +102,13 @@ class LiteServer:
             return
         if method == "server/discover" and not self.legacy:
             self.modern = True
-            info = {"io.modelcontextprotocol/serverInfo": {"name": "lite", "version": "1"}}
-            found = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}, "_meta": info}
+            stamp = {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
+            found = {"supportedVersions": [MODERN], "capabilities": {"tools": {}}, "_meta": stamp}
             self.answer(ident, {**found, **CACHE})
         elif method == "initialize":
             asked = params.get("protocolVersion")
             version = asked if asked in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
-            info = {"name": "lite", "version": "1"}
-            self.answer(ident, {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": info})
+            self.answer(ident, {"protocolVersion": version, "capabilities": {"tools": {}}, "serverInfo": SERVER_INFO})
         elif method == "ping":
             self.answer(ident, {})
         elif method == "tools/list":
