@@ -259,20 +259,24 @@ def _bounded_pattern(validator: Validator, pattern: Any, instance: Any, schema: 
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-def _lines(schema: Any, instance: Any, owner: str = "") -> list[str]:
-    found = schema_check(schema).verdict(instance)
+def _lines(check: SchemaCheck, instance: Any, owner: str = "") -> list[str]:
+    found = check.verdict(instance)
     if isinstance(found, str):
         return [f"{owner}{found}"] if owner else []
     return [problem.line() for problem in found if problem.blocking]
 
 
-def output_problems(schema: Any, structured: Any) -> list[str]:
+def output_problems(schema: Any | SchemaCheck, structured: Any) -> list[str]:
     """The outputSchema verdict: one line per violation, ``[]`` if valid. A schema that cannot be
-    applied is itself reported, since the data it promises cannot be checked."""
-    return _lines(schema, structured, owner="outputSchema: ")
+    applied is itself reported, since the data it promises cannot be checked. ``schema`` may be its
+    :func:`schema_check` already (a tool keeps its own, so a call does not look it up again)."""
+    check = schema if isinstance(schema, SchemaCheck) else schema_check(schema)
+    return _lines(check, structured, owner="outputSchema: ")
 
 
-def argument_problems(schema: Any, arguments: Any) -> list[str]:
+def argument_problems(schema: Any | SchemaCheck, arguments: Any) -> list[str]:
     """Arguments against an inputSchema, before sending: ``[]`` when they fit or when the schema
-    cannot be applied (the server still validates; we only stop what is surely wrong)."""
-    return _lines(schema, arguments)
+    cannot be applied (the server still validates; we only stop what is surely wrong). ``schema``
+    may be its :func:`schema_check` already."""
+    check = schema if isinstance(schema, SchemaCheck) else schema_check(schema)
+    return _lines(check, arguments)

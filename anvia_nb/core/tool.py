@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from anvia_nb.core import features, limits
 from anvia_nb.core._sdk_tasks import TaskWatch
 from anvia_nb.core.mapping import arguments_from_input, output_from_result
-from anvia_nb.core.schema import argument_problems, output_problems
+from anvia_nb.core.schema import SchemaCheck, argument_problems, output_problems, schema_check
 from anvia_nb.core.tasks import BackgroundCall, start_call
 from anvia_nb.core.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.errors import (
@@ -48,6 +48,8 @@ class Tool:
     def __init__(self, info: ToolInfo, server: McpServer) -> None:
         self.info = info
         self._server = server
+        self._checks: dict[str, SchemaCheck] = {}
+        """The compiled checks of this tool's two schemas, looked up once (``"input"``, ``"output"``)."""
 
     @property
     def name(self) -> str:
@@ -87,7 +89,15 @@ class Tool:
 
     def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
         """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
-        return argument_problems(self.info.input_schema, dict(arguments or {}))
+        return argument_problems(self._check("input", self.info.input_schema), dict(arguments or {}))
+
+    def _check(self, which: str, schema: JsonObject) -> SchemaCheck:
+        """The schema's compiled check from the one cache (:func:`schema_check`), kept on the tool:
+        finding it again means serializing the schema, on every call."""
+        check = self._checks.get(which)
+        if check is None:
+            check = self._checks[which] = schema_check(schema)
+        return check
 
     async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
         """Call the tool; return the mapped output or raise the mapping's error."""
@@ -251,7 +261,7 @@ class Tool:
             return None
         if "structuredContent" not in raw:
             return ["the tool declares an outputSchema but sent no structuredContent"]
-        return output_problems(schema, raw["structuredContent"])
+        return output_problems(self._check("output", schema), raw["structuredContent"])
 
 
 def _frames() -> Any:

@@ -51,6 +51,7 @@ _PENDING_IDS = 10_000
 
 Direction = Literal["sent", "received"]
 Kind = Literal["request", "notification", "result", "error"]
+_ID_TYPES = (str, int)
 
 
 @dataclass(frozen=True)
@@ -181,58 +182,52 @@ class ProtocolTrace:
         return self._add(direction, text, fields)
 
     def _add(self, direction: Direction, text: str, fields: dict[str, Any]) -> TraceEntry:
+        # On the path of every message: one lock, and each field read once.
         ident = fields.get("id")
-        ident = ident if isinstance(ident, str | int) and not isinstance(ident, bool) else None
-        method = fields.get("method") if isinstance(fields.get("method"), str) else None
+        if type(ident) not in _ID_TYPES:  # a bool is not an id
+            ident = None
+        method = fields.get("method")
+        if not isinstance(method, str):
+            method = None
+        params = fields.get("params")
+        if not isinstance(params, dict):
+            params = {}
         kind: Kind
         if method is not None:
             kind = "request" if ident is not None else "notification"
         else:
             kind = "error" if fields.get("error") is not None else "result"
-        with self._lock:
-            if kind == "request" and ident is not None:
-                self._methods[(direction, ident)] = str(method)
-                while len(self._methods) > _PENDING_IDS:
-                    self._methods.popitem(last=False)
-            elif kind in ("result", "error") and ident is not None:
-                asker: Direction = "received" if direction == "sent" else "sent"
-                method = self._methods.pop((asker, ident), None)
-        params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
         size = len(text)
         truncated = size > self.max_message_chars
-        said: str | None = None
-        if truncated:  # the whole message is not kept: summarise it now
-            said = self.policy.mask(_summary(kind, method, params or {}, fields))[: _SUMMARY_CHARS * 2]
-            head, _ = self.policy.head(text, _HEAD_CHARS)
-            kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
-            stored = json.dumps(kept, ensure_ascii=False)
-        else:
-            stored = self.policy.mask(text)
-        refers_to = _refers_to(method, params or {}) if kind == "notification" else None
-        target = _target(params or {}) if kind == "request" else None
+        refers_to = _refers_to(method, params) if kind == "notification" else None
+        target = _target(params) if kind == "request" else None
         with self._lock:
+            if ident is not None:
+                if kind == "request":
+                    self._methods[(direction, ident)] = str(method)
+                    if len(self._methods) > _PENDING_IDS:
+                        self._methods.popitem(last=False)
+                elif kind != "notification":
+                    method = self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+            said: str | None = None
+            if truncated:  # the whole message is not kept: summarise it now
+                said = self.policy.mask(_summary(kind, method, params, fields))[: _SUMMARY_CHARS * 2]
+                head, _ = self.policy.head(text, _HEAD_CHARS)
+                kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
+                stored = json.dumps(kept, ensure_ascii=False)
+            else:
+                stored = self.policy.mask(text)
             entry = TraceEntry(
-                seq=next(self._seq),
-                time=time.time(),
-                direction=direction,
-                kind=kind,
-                method=method,
-                id=ident,
-                size=size,
-                json=stored,
-                truncated=truncated,
-                refers_to=refers_to,
-                target=target,
-                said=said,
+                next(self._seq), time.time(), direction, kind, method, ident, size, stored, truncated,
+                refers_to, target, said,
             )
             self.recorded += 1
             self.truncated += truncated
-            self._entries.append(entry)
-            self._chars += len(entry.json)
-            while len(self._entries) > self.max_messages or (
-                self._chars > self.max_total_chars and len(self._entries) > 1
-            ):
-                gone = self._entries.popleft()
+            entries = self._entries
+            entries.append(entry)
+            self._chars += len(stored)
+            while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
+                gone = entries.popleft()
                 self._chars -= len(gone.json)
                 self.dropped += 1
         return entry
