@@ -12,7 +12,8 @@ about 1.4 s of CPU importing the MCP SDK. It speaks MCP as JSON lines on stdin/s
   notifications ``delay_seconds`` apart; it writes ``slow started`` and, when the client cancels
   it, ``slow cancelled`` to stderr) and ``crash`` (the process exits with status 3);
 - notifications are ignored (``notifications/cancelled`` ends a ``slow`` call); it exits at the
-  end of its stdin.
+  end of its stdin, unless started with ``--ignore-eof`` (then it stays until it is killed, or
+  five minutes: a server that only a signal ends, to prove the client sends one).
 
 It writes ``ready pid=<pid>`` to stderr once started. Tests import ``LITE_ARGS`` (the arguments
 after the interpreter) and ``LITE_STDIO`` (the ``%mcp connect`` option) from here.
@@ -34,6 +35,7 @@ LITE_STDIO = "--stdio " + shlex.join([sys.executable, *LITE_ARGS])
 MODERN = "2026-07-28"
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 CRASH_EXIT_CODE = 3
+IGNORED_EOF_SECONDS = 300
 SERVER_INFO = {"name": "lite", "version": "1"}
 CACHE = {"cacheScope": "private", "ttlMs": 0}
 """What 2026-07-28 requires of ``server/discover`` and list results: no one may cache them."""
@@ -150,7 +152,7 @@ class LiteServer:
             else:
                 call.due = now + call.delay
 
-    def run(self) -> None:
+    def run(self, ignore_eof: bool = False) -> None:
         selector = selectors.DefaultSelector()
         selector.register(sys.stdin.fileno(), selectors.EVENT_READ)
         pending = b""
@@ -160,6 +162,8 @@ class LiteServer:
             if selector.select(timeout):
                 chunk = os.read(sys.stdin.fileno(), 1 << 16)
                 if not chunk:
+                    if ignore_eof:
+                        time.sleep(IGNORED_EOF_SECONDS)
                     return  # the end of stdin: the client closed
                 pending += chunk
                 *lines, pending = pending.split(b"\n")
@@ -171,4 +175,4 @@ class LiteServer:
 
 if __name__ == "__main__":
     say(f"ready pid={os.getpid()}")
-    LiteServer(legacy="--legacy" in sys.argv[1:]).run()
+    LiteServer(legacy="--legacy" in sys.argv[1:]).run(ignore_eof="--ignore-eof" in sys.argv[1:])

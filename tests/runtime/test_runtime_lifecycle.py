@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -109,6 +110,7 @@ async def leak():
 
 loop = asyncio.new_event_loop()
 loop.run_until_complete(leak())
+import contextlib
 import os
 print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 """
@@ -118,8 +120,10 @@ print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 def test_interpreter_exit_closes_every_session_and_process(
     eventually: Callable[..., None], pid_alive: Callable[[int], bool]
 ) -> None:
+    # Servers that outlive the end of their stdin: only the exit hook's signal ends them.
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT), *LITE_ARGS], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT), *LITE_ARGS, "--ignore-eof"],
+        capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     pids = [int(p) for p in done.stdout.split()]
@@ -128,7 +132,12 @@ def test_interpreter_exit_closes_every_session_and_process(
     def all_gone() -> bool:
         return not any(pid_alive(pid) for pid in pids)
 
-    eventually(all_gone, timeout_seconds=30, what="the servers to exit with the interpreter")
+    try:
+        eventually(all_gone, timeout_seconds=30, what="the servers to exit with the interpreter")
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 SCRIPT_NEST = """
