@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -69,7 +70,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     socket_path = work / "clients.sock"
     forks = subprocess.Popen(
         [sys.executable, str(HERE / "client_forks.py"), "serve", str(socket_path)],
-        env=env, stdout=subprocess.PIPE, text=True,
+        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
@@ -84,8 +85,8 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             said += done.stdout + done.stderr
         (work / "said.txt").write_text(said)
         yield work
-    finally:
-        forks.terminate()
+    finally:  # the server and any client still running (a forked child stays in its group)
+        os.killpg(forks.pid, signal.SIGTERM)
         forks.wait(timeout=60)
 
 
