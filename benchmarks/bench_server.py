@@ -77,6 +77,10 @@ async def _serve_stdio() -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
+def run_stdio() -> None:
+    anyio.run(_serve_stdio)
+
+
 def _serve_http() -> None:
     import uvicorn
 
@@ -98,7 +102,7 @@ def main() -> None:
     if parser.parse_args().http:
         _serve_http()
     else:
-        anyio.run(_serve_stdio)
+        run_stdio()
 
 
 if __name__ == "__main__":

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import time
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 from benchmarks.measure import AsyncContender, Call
+from benchmarks.server_forks import SERVER, server_command
 
-SERVER = str(Path(__file__).with_name("bench_server.py"))
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
 __all__ = ["SERVER", "Contender", "main_contenders"]
@@ -38,8 +36,9 @@ def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncCon
         from mcp.client.stdio import stdio_client
         from mcp.client.streamable_http import streamable_http_client
 
+        server = server_command()
         streams: Any = (
-            stdio_client(StdioServerParameters(command=sys.executable, args=[SERVER])) if target is None
+            stdio_client(StdioServerParameters(command=server[0], args=server[1:])) if target is None
             else streamable_http_client(target, max_sse_event_size=LARGEST_MESSAGE)
         )
         async with streams as (read, write), ClientSession(read, write) as session:
@@ -55,7 +54,8 @@ def _sdk_client(target: str | None) -> Callable[[], contextlib.AbstractAsyncCont
     async def opener() -> AsyncIterator[Call]:
         from mcp import Client, StdioServerParameters
 
-        server: Any = StdioServerParameters(command=sys.executable, args=[SERVER]) if target is None else target
+        command = server_command()
+        server: Any = StdioServerParameters(command=command[0], args=command[1:]) if target is None else target
         async with Client(server) as client:
             await client.list_tools()
             yield client.call_tool
@@ -67,7 +67,8 @@ def _connection(name: str, target: str | None) -> Any:
     from anvia_nb import mcp
 
     if target is None:
-        return mcp.stdio(name=name, command=sys.executable, args=[SERVER])
+        command = server_command()
+        return mcp.stdio(name=name, command=command[0], args=command[1:])
     return mcp.http(name=name, url=target)
 
 
@@ -113,7 +114,7 @@ def _magic(target: str | None) -> Contender:
     shell = InteractiveShell.instance()
     if "anvia_nb" not in shell.extension_manager.loaded:
         shell.run_line_magic("load_ext", "anvia_nb")
-    where = f"--stdio {sys.executable} {SERVER}" if target is None else f"--http {target}"
+    where = f"--stdio {' '.join(server_command())}" if target is None else f"--http {target}"
     with contextlib.redirect_stdout(None):
         shell.run_line_magic("mcp", f"connect bench_magic {where}")
 

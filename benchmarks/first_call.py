@@ -16,10 +16,11 @@ import json
 import resource
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-SERVER = str(Path(__file__).with_name("bench_server.py"))
+from server_forks import server_command  # run as a script: benchmarks/ is on the path
+
+SERVER = server_command()
 HEAVY = ("pandas", "numpy", "jsonschema", "ipywidgets", "rfc3987_syntax")
 
 
@@ -28,7 +29,7 @@ async def sdk() -> dict[str, float]:
     from mcp import Client, StdioServerParameters
 
     imported = time.perf_counter()
-    async with Client(StdioServerParameters(command=sys.executable, args=[SERVER])) as client:
+    async with Client(StdioServerParameters(command=SERVER[0], args=SERVER[1:])) as client:
         await client.list_tools()
         connected = time.perf_counter()
         await client.call_tool("echo", {"message": "hi"})
@@ -41,7 +42,7 @@ async def anvia() -> dict[str, float]:
     from anvia_nb import connect_mcp, mcp
 
     imported = time.perf_counter()
-    server = await connect_mcp(mcp.stdio(name="bench", command=sys.executable, args=[SERVER]))
+    server = await connect_mcp(mcp.stdio(name="bench", command=SERVER[0], args=SERVER[1:]))
     try:
         connected = time.perf_counter()
         await server.tool("echo").call({"message": "hi"})
@@ -59,7 +60,7 @@ def magic() -> dict[str, float]:
     shell.run_line_magic("load_ext", "anvia_nb")
     imported = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
-        shell.run_line_magic("mcp", f"connect bench --stdio {sys.executable} {SERVER}")
+        shell.run_line_magic("mcp", f"connect bench --stdio {' '.join(SERVER)}")
     connected = time.perf_counter()
     try:
         shell.display_formatter.format(shell.run_line_magic("mcp", "call bench.echo message=hi"))

@@ -24,8 +24,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from measure import AsyncContender, Call, interleave
+from server_forks import server_command
 
-SERVER = str(Path(__file__).with_name("bench_server.py"))
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
 
@@ -36,7 +36,8 @@ async def sdk_streams(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any]
         from mcp import StdioServerParameters
         from mcp.client.stdio import stdio_client
 
-        async with stdio_client(StdioServerParameters(command=args.server_python, args=[SERVER])) as (read, write):
+        server = server_command(args.server_python)
+        async with stdio_client(StdioServerParameters(command=server[0], args=server[1:])) as (read, write):
             yield read, write
         return
     from mcp.client import streamable_http
@@ -87,7 +88,8 @@ def fastmcp(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncCo
         from fastmcp import Client
         from fastmcp.client.transports import StdioTransport
 
-        target: Any = args.url if args.url is not None else StdioTransport(command=args.server_python, args=[SERVER])
+        server = server_command(args.server_python)
+        target: Any = args.url if args.url is not None else StdioTransport(command=server[0], args=server[1:])
         async with Client(target) as client:
             await client.list_tools()
             yield client.call_tool

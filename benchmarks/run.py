@@ -1,7 +1,8 @@
 """anvia_nb beside the MCP SDK and its peers, measured in one interleaved run; prints one table.
 
     python -m benchmarks            # the full run (several minutes)
-    python -m benchmarks --quick    # every row, tiny sizes and one or two rounds (CI runs this)
+    python -m benchmarks --quick    # every row, tiny sizes and one or two rounds (CI runs this);
+                                    # its stdio servers are forked from one (server_forks.py)
 
 Every contender keeps one warm session (its own server over stdio; one shared server over HTTP),
 is warmed up before it is measured, and is measured in rounds whose order rotates; the table
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import os
@@ -29,6 +31,7 @@ from typing import Any
 from benchmarks import sections
 from benchmarks.contenders import SERVER, Contender, main_contenders
 from benchmarks.measure import Stats, interleave
+from benchmarks.server_forks import ServerForks
 
 REPO = Path(__file__).resolve().parents[1]
 PEERS = ("langchain", "fastmcp")
@@ -222,7 +225,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.payloads:
         plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
     parts = set(args.parts.split(","))
-    transports = args.transports.split(",")
+    with ServerForks() if args.quick else contextlib.nullcontext():
+        _run(plan, parts, args.transports.split(","))
+
+
+def _run(plan: Plan, parts: set[str], transports: list[str]) -> None:
     table = Table()
     loop = asyncio.new_event_loop()
     server = _http_server() if "http" in transports and parts & {"warm", "peers"} else None

@@ -16,6 +16,7 @@ from typing import Any
 
 from benchmarks.contenders import SERVER, Contender
 from benchmarks.measure import Stats, interleave
+from benchmarks.server_forks import server_command
 
 HERE = Path(__file__).parent
 
@@ -135,7 +136,8 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
     from anvia_nb import connect_mcp, mcp
 
     async def measure() -> dict[str, Stats]:
-        server = await connect_mcp(mcp.stdio(name="bench_map", command=sys.executable, args=[SERVER]))
+        command = server_command()
+        server = await connect_mcp(mcp.stdio(name="bench_map", command=command[0], args=command[1:]))
         tool = server.tool("sleep")
         frame = pd.DataFrame({"ms": [ms] * rows})
         gate = asyncio.Semaphore(8)

@@ -1,4 +1,5 @@
-"""The benchmark runs and prints every row (its quick mode: tiny sizes, one or two rounds).
+"""The benchmark runs and prints every row (its quick mode: tiny sizes, one or two rounds, the stdio
+bench servers forked from one that imported the SDK once: benchmarks/server_forks.py).
 
 Nothing about time is asserted: this only keeps ``python -m benchmarks`` from rotting. A peer
 whose venv ``scripts/setup-test`` did not build is printed as skipped, with the reason; under

@@ -1,22 +1,31 @@
 """The MCP conformance suite's client authorization scenarios (``@modelcontextprotocol/conformance``,
 ``auth/*``), run against anvia_nb's OAuth through ``on_authorize`` (tests/conformance/oauth_client.py).
 
-scripts/setup-test caches the suite and the Node 22 it needs in ``.cache/conformance``. The
-scenarios run one at a time: each starts its own authorization and MCP servers on localhost."""
+scripts/setup-test caches the suite and the Node 22 it needs in ``.cache/conformance``. The suite
+runs twice, once per group of scenarios (``--suite auth``, ``--suite backcompat``), each scenario
+with its own authorization and MCP servers on localhost and a fresh client forked from one Python
+that imported anvia_nb once (tests/conformance/client_forks.py). Each scenario is judged here as the
+suite judges a single ``--scenario`` run: every check passed, no warnings, and the client finished
+with status 0 (or at all, where the scenario expects it to give up)."""
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from client_forks import EXIT_LINE
 from support import REPO, cache_dir, require_setup
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
 
-CLIENT = Path(__file__).with_name("oauth_client.py")
+HERE = Path(__file__).parent
+SUITES = ("auth", "backcompat")  # together: every auth/* scenario of the 2025-03-26..2025-11-25 specs
 PASSING = [
     "auth/metadata-default",
     "auth/metadata-var1",
@@ -34,6 +43,8 @@ PASSING = [
     "auth/pre-registration",
     "auth/2025-03-26-oauth-endpoint-fallback",
 ]
+# The scenario where the suite expects the client to give up (it does not count the exit status).
+GIVES_UP = {"auth/scope-retry-limit"}
 REFUSED_BY_THE_SDK = pytest.param(
     "auth/2025-03-26-oauth-metadata-backcompat",
     marks=pytest.mark.xfail(
@@ -44,8 +55,9 @@ REFUSED_BY_THE_SDK = pytest.param(
 )
 
 
-@pytest.mark.parametrize("scenario", [*PASSING, REFUSED_BY_THE_SDK])
-def test_client_auth_scenario(scenario: str) -> None:
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The suite's saved results (``<dir>/auth/<scenario>-<time>/``), both groups run once."""
     suite = cache_dir() / "conformance"
     require_setup(suite / "anvia-ready", "the MCP conformance suite")
     node_bin = suite / "node_modules" / "node" / "bin"
@@ -54,11 +66,38 @@ def test_client_auth_scenario(scenario: str) -> None:
         "PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
     }
-    command = f"{sys.executable} {CLIENT}"
-    done = subprocess.run(
-        [str(node_bin / "node"), str(suite / "node_modules" / ".bin" / "conformance"), "client",
-         "--command", command, "--scenario", scenario, "--timeout", "120000"],
-        env=env, capture_output=True, text=True, timeout=300, cwd=suite,
+    work = tmp_path_factory.mktemp("conformance")
+    socket_path = work / "clients.sock"
+    forks = subprocess.Popen(
+        [sys.executable, str(HERE / "client_forks.py"), "serve", str(socket_path)],
+        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
-    said = done.stdout + done.stderr  # the suite reports on stderr
-    assert done.returncode == 0 and "OVERALL: PASSED" in said, said[-4000:]
+    try:
+        assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
+        command = f"{sys.executable} -I -S {HERE / 'client_forks.py'} run {socket_path}"
+        said = ""
+        for name in SUITES:
+            done = subprocess.run(
+                [str(node_bin / "node"), str(suite / "node_modules" / ".bin" / "conformance"), "client",
+                 "--command", command, "--suite", name, "--timeout", "120000", "-o", str(work / "out")],
+                env=env, capture_output=True, text=True, timeout=600, cwd=suite,
+            )  # fmt: skip
+            said += done.stdout + done.stderr
+        (work / "said.txt").write_text(said)
+        yield work
+    finally:  # the server and any client still running (a forked child stays in its group)
+        os.killpg(forks.pid, signal.SIGTERM)
+        forks.wait(timeout=60)
+
+
+@pytest.mark.parametrize("scenario", [*PASSING, REFUSED_BY_THE_SDK])
+def test_client_auth_scenario(results: Path, scenario: str) -> None:
+    runs = sorted((results / "out").glob(f"{scenario}-*/checks.json"))
+    assert len(runs) == 1, f"the suite did not run {scenario}:\n" + (results / "said.txt").read_text()[-4000:]
+    checks = json.loads(runs[0].read_text())
+    client_said = (runs[0].parent / "stdout.txt").read_text() + (runs[0].parent / "stderr.txt").read_text()
+    bad = [check for check in checks if check["status"] in ("FAILURE", "WARNING")]
+    assert checks and not bad, json.dumps(bad, indent=1)[-4000:] + "\n" + client_said[-4000:]
+    finished = [line for line in client_said.splitlines() if line.startswith(EXIT_LINE)]
+    assert finished, "the client timed out:\n" + client_said[-4000:]
+    assert scenario in GIVES_UP or finished[-1] == f"{EXIT_LINE} 0", client_said[-4000:]

@@ -1,7 +1,8 @@
 """Binder's environment: scripts/setup-test builds a virtual environment with exactly the install
 steps the ``binder/`` files give (as repo2docker runs them, from the repository root), and rebuilds it
-when they change; these tests run the quickstart notebook top to bottom in a kernel of that
-environment and check its kernel and JupyterLab. They install nothing.
+when they change; these tests run the quickstart and real-servers notebooks top to bottom, each in a fresh kernel
+of that environment (one ``jupyter nbconvert`` for both: each Jupyter command there spends seconds
+importing), and check its kernel and JupyterLab. They install nothing.
 
 Its packages come from the registry: the tests are marked ``thirdparty`` (deselect with
 ``-m "not thirdparty"``) and skip with the reason when setup could not build it, except in CI.
@@ -14,6 +15,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -21,6 +23,7 @@ from support import REPO, binder_venv, require_setup
 
 BINDER = REPO / "binder"
 QUICKSTART = REPO / "notebooks" / "01-quickstart.ipynb"
+REAL_SERVERS = REPO / "notebooks" / "05-real-servers.ipynb"
 RUN_TIMEOUT_SECONDS = 240
 
 
@@ -53,18 +56,35 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
     return venv, _environment(venv, tmp_path_factory.mktemp("binder"))
 
 
-@pytest.mark.thirdparty
-@pytest.mark.timeout(RUN_TIMEOUT_SECONDS + 120)
-def test_the_quickstart_notebook_runs_top_to_bottom_in_the_binder_environment(
-    binder_env: tuple[Path, dict[str, str]], tmp_path: Path
-) -> None:
+@pytest.fixture(scope="module")
+def executed(binder_env: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both notebooks executed by one ``jupyter nbconvert``, each in its own fresh kernel; a cell's
+    error is kept in its notebook (``--allow-errors``) so that each test judges its own. No
+    third-party server is installed for the kernels: the real-servers notebook replays its
+    recordings, and the quickstart uses only the bundled demo server."""
     venv, env = binder_env
-    _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", str(QUICKSTART),
-          "--output-dir", str(tmp_path), f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}",
-          "--ExecutePreprocessor.kernel_name=python3"], env, RUN_TIMEOUT_SECONDS + 60)
-    executed = nbformat.read(tmp_path / QUICKSTART.name, as_version=4)
-    outputs = [output for cell in executed.cells if cell.cell_type == "code" for output in cell.outputs]
+    env = {key: value for key, value in env.items() if key != "ANVIA_NB_SERVERS_VENV"}
+    out = tmp_path_factory.mktemp("executed")
+    env["ANVIA_NB_SERVERS_VENV"] = str(out / "no-servers-here")  # nothing to start: all replayed
+    _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
+          str(QUICKSTART), str(REAL_SERVERS), "--output-dir", str(out),
+          f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}", "--ExecutePreprocessor.kernel_name=python3"],
+         env, 2 * RUN_TIMEOUT_SECONDS + 60)  # fmt: skip
+    return out
+
+
+def _outputs(executed: Path, notebook: Path) -> list[Any]:
+    """The code cells' outputs of ``notebook`` as executed, after checking that none is an error."""
+    found = nbformat.read(executed / notebook.name, as_version=4)
+    outputs = [output for cell in found.cells if cell.cell_type == "code" for output in cell.outputs]
     assert [o for o in outputs if o.output_type == "error"] == []
+    return outputs
+
+
+@pytest.mark.thirdparty
+@pytest.mark.timeout(2 * RUN_TIMEOUT_SECONDS + 120)
+def test_the_quickstart_notebook_runs_top_to_bottom_in_the_binder_environment(executed: Path) -> None:
+    outputs = _outputs(executed, QUICKSTART)
     texts = "\n".join(str(o.get("text", "") or o.get("data", {}).get("text/plain", "")) for o in outputs)
     assert "demo: stdio · anvia-demo" in texts
     assert "Hello from a notebook" in texts
@@ -88,9 +108,6 @@ def test_the_binder_jupyterlab_has_the_widgets_extension_so_forms_render(
     text = listing.stdout + listing.stderr
     line = next((ln for ln in text.splitlines() if "@jupyter-widgets/jupyterlab-manager" in ln), "")
     assert "enabled" in line and "OK" in line, text
-
-
-REAL_SERVERS = REPO / "notebooks" / "05-real-servers.ipynb"
 
 
 def _pins() -> dict[str, str]:
@@ -139,19 +156,11 @@ def test_post_build_installed_the_third_party_servers(binder_env: tuple[Path, di
 
 
 @pytest.mark.thirdparty
-@pytest.mark.timeout(RUN_TIMEOUT_SECONDS + 120)
+@pytest.mark.timeout(2 * RUN_TIMEOUT_SECONDS + 120)
 def test_the_real_servers_notebook_runs_offline_from_its_recordings_in_the_binder_environment(
-    binder_env: tuple[Path, dict[str, str]], tmp_path: Path
+    executed: Path,
 ) -> None:
-    venv, env = binder_env
-    env = {key: value for key, value in env.items() if key != "ANVIA_NB_SERVERS_VENV"}
-    env["ANVIA_NB_SERVERS_VENV"] = str(tmp_path / "no-servers-here")  # nothing to start: all replayed
-    _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", str(REAL_SERVERS),
-          "--output-dir", str(tmp_path), f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}",
-          "--ExecutePreprocessor.kernel_name=python3"], env, RUN_TIMEOUT_SECONDS + 60)
-    executed = nbformat.read(tmp_path / REAL_SERVERS.name, as_version=4)
-    outputs = [output for cell in executed.cells if cell.cell_type == "code" for output in cell.outputs]
-    assert [o for o in outputs if o.output_type == "error"] == []
+    outputs = _outputs(executed, REAL_SERVERS)
     texts = "\n".join(str(o.get("text", "") or o.get("data", {}).get("text/plain", "")) for o in outputs)
     assert "time: replayed from recordings/time.jsonl · mcp-time" in texts
     assert "Start the notes" in texts and "replayed from recordings/git.jsonl" in texts
