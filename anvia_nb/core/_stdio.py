@@ -107,7 +107,7 @@ async def stdio_transport(launch: StdioLaunch, trace: ProtocolTrace | None = Non
         if isinstance(item, SessionMessage):
             outstanding.answered(item.message)
             if trace is not None:
-                record_safely(trace, "received", item.message, line.decode("utf-8", "replace") if as_sent else None)
+                record_safely(trace, "received", item.message, line if as_sent else None)
         await read_writer.send(item)
 
     async def too_large() -> None:

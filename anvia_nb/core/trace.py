@@ -47,6 +47,9 @@ DEFAULT_MAX_MESSAGE_CHARS = 64_000
 DEFAULT_MAX_TOTAL_CHARS = 8_000_000
 _SUMMARY_CHARS = 160
 _HEAD_CHARS = 2_000
+_MAX_BYTES_PER_CHAR = 4
+"""UTF-8 takes at most four bytes per character: a line of more bytes than four times the limit
+has more characters than the limit."""
 _PENDING_IDS = 10_000
 
 Direction = Literal["sent", "received"]
@@ -68,7 +71,8 @@ class TraceEntry:
     """The method; for a result or an error, the method of the request it answers (when known)."""
     id: str | int | None
     size: int
-    """Characters of the message's JSON as sent or received."""
+    """Characters of the message's JSON as sent or received; for a line received over stdio too large
+    to keep (more than four bytes per kept character), its bytes, counted without decoding it."""
     json: str
     """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
     truncated: bool = False
@@ -167,9 +171,19 @@ class ProtocolTrace:
 
     # -- recording ---------------------------------------------------------------------------
 
-    def record(self, direction: Direction, message: Any, wire: str | None = None) -> TraceEntry:
+    def record(self, direction: Direction, message: Any, wire: str | bytes | None = None) -> TraceEntry:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
-        transport has it, is the model's JSON as it went over the wire (not serialized again)."""
+        transport has it, is the model's JSON as it went over the wire (not serialized again).
+
+        Given the line's bytes, a message surely too large to keep (more bytes than four times
+        ``max_message_chars``) is not decoded: only its head is, and its size is its bytes."""
+        size: int | None = None
+        if isinstance(wire, bytes):
+            if len(wire) > _MAX_BYTES_PER_CHAR * self.max_message_chars:
+                size = len(wire)
+                wire = wire[: _MAX_BYTES_PER_CHAR * _HEAD_CHARS].decode("utf-8", "ignore")
+            else:
+                wire = wire.decode("utf-8", "replace")
         if hasattr(message, "model_dump_json"):
             text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
             fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
@@ -179,9 +193,9 @@ class ProtocolTrace:
         else:
             text = json.dumps(message, ensure_ascii=False, default=str)
             fields = dict(message) if isinstance(message, dict) else {}
-        return self._add(direction, text, fields)
+        return self._add(direction, text, fields, size)
 
-    def _add(self, direction: Direction, text: str, fields: dict[str, Any]) -> TraceEntry:
+    def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> TraceEntry:
         # On the path of every message: one lock, and each field read once.
         ident = fields.get("id")
         if type(ident) not in _ID_TYPES:  # a bool is not an id
@@ -197,7 +211,8 @@ class ProtocolTrace:
             kind = "request" if ident is not None else "notification"
         else:
             kind = "error" if fields.get("error") is not None else "result"
-        size = len(text)
+        if size is None:
+            size = len(text)
         truncated = size > self.max_message_chars
         refers_to = _refers_to(method, params) if kind == "notification" else None
         target = _target(params) if kind == "request" else None
@@ -266,7 +281,7 @@ async def traced_transport(transport: Any, trace: ProtocolTrace) -> AsyncIterato
         yield traced(trace, read_stream, write_stream)
 
 
-def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | None = None) -> None:
+def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
     """:meth:`ProtocolTrace.record` for a transport: the trace never breaks the connection it watches."""
     try:
         trace.record(direction, message, wire)
