@@ -28,8 +28,8 @@ import json, sys
 print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
 """
 EXTENSION = """
-from IPython.testing.globalipapp import start_ipython
-shell = start_ipython()
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
 shell.run_line_magic("load_ext", "anvia_nb")
 shell.run_cell("1 + 1")  # the end-of-cell hook runs too
 shell.run_line_magic("mcp", "help")
