@@ -33,6 +33,7 @@ from anvia_nb.core._http_limits import bound_json_bodies
 from anvia_nb.core._sdk_capabilities import SamplingState, roots_callback, sampling_callback
 from anvia_nb.core._sdk_errors import connect_error, error_from_exception
 from anvia_nb.core._sdk_listen import start_listening
+from anvia_nb.core._sdk_protocol import client_mode, settle_protocol
 from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.trace import ProtocolTrace, traced_transport
@@ -63,6 +64,8 @@ class HttpLaunch:
     auth: Any = field(default=None, repr=False)
     max_message_bytes: int | None = None
     """Largest SSE event or JSON body accepted (``None``: :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES`)."""
+    protocol: str | None = None
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocols`; ``None``: discover, then fall back)."""
 
 
 @dataclass(frozen=True)
@@ -273,9 +276,10 @@ async def open_sdk_session(
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
             if handlers.trace is not None and isinstance(launch, HttpLaunch):
                 transport = traced_transport(transport, handlers.trace)
+            protocol = None if isinstance(launch, MemoryLaunch) else launch.protocol
             client = Client(
                 transport,
-                mode="auto",
+                mode=client_mode(protocol),
                 elicitation_callback=_elicitation_callback(handlers, server),
                 logging_callback=_log_callback(handlers),
                 sampling_callback=sampling_callback(handlers.sampling, server, _client_notes(handlers)),
@@ -287,6 +291,7 @@ async def open_sdk_session(
                 cache=None,
             )
             await stack.enter_async_context(client)
+            await settle_protocol(client, protocol, server)
             await _ask_for_logs(client, handlers.log_level)
             await start_listening(stack, client, handlers.notification, handlers.note)
         except Exception as exc:

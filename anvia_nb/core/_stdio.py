@@ -53,6 +53,8 @@ class StdioLaunch:
     stderr_path: str | None = None
     max_message_bytes: int | None = None
     """Largest line accepted from the server (``None``: :data:`anvia_nb.core.limits.MAX_MESSAGE_BYTES`)."""
+    protocol: str | None = None
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocols`; ``None``: discover, then fall back)."""
 
 
 def _resolve_command(command: str) -> str:

@@ -39,6 +39,7 @@ from anvia_nb.core._stdio import StdioLaunch
 from anvia_nb.core.client import McpClient
 from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.oauth import OAuth, forget_tokens, oauth
+from anvia_nb.core.protocols import check_protocol
 from anvia_nb.core.recording import Recorder
 from anvia_nb.core.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.roots import root_paths
@@ -139,6 +140,9 @@ class StdioConnection:
     """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
     max_calls_in_flight: int | None = None
     """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
+    protocol: str | None = None
+    """The MCP protocol generation to speak (:mod:`anvia_nb.core.protocols`): ``None`` discovers, then
+    falls back; ``"2025-11-25"`` is the initialize handshake only; ``"2026-07-28"`` discover only."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -173,7 +177,12 @@ class StdioConnection:
 
     def launch(self, stderr_path: str | None = None) -> StdioLaunch:
         return StdioLaunch(
-            command=self.command, args=self.args, env=dict(self.env), cwd=self.cwd, stderr_path=stderr_path
+            command=self.command,
+            args=self.args,
+            env=dict(self.env),
+            cwd=self.cwd,
+            stderr_path=stderr_path,
+            protocol=self.protocol,
         )
 
     def client(self, *, log_level: str | None = None) -> McpClient:
@@ -202,6 +211,9 @@ class HttpConnection:
     """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording`)."""
     max_calls_in_flight: int | None = None
     """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
+    protocol: str | None = None
+    """The MCP protocol generation to speak (:mod:`anvia_nb.core.protocols`): ``None`` discovers, then
+    falls back; ``"2025-11-25"`` is the initialize handshake only; ``"2026-07-28"`` discover only."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
@@ -235,7 +247,10 @@ class HttpConnection:
 
     def launch(self) -> HttpLaunch:
         auth = self.auth.provider(self.name, self.url) if isinstance(self.auth, OAuth) else self.auth
-        return HttpLaunch(url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth)
+        return HttpLaunch(
+            url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth,
+            protocol=self.protocol,
+        )  # fmt: skip
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
@@ -311,6 +326,7 @@ class _Factories:
         roots: Iterable[str | os.PathLike[str]] | None = None,
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
+        protocol: str | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -323,7 +339,11 @@ class _Factories:
         ``record=PATH`` writes what the connection exchanges to a JSON Lines file, secrets masked,
         which ``mcp.replay`` answers from.
         ``max_calls_in_flight`` bounds the calls sent at once (default 16).
+        ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
+        ``"2025-11-25"`` (the handshake only; the server may answer an older version) or
+        ``"2026-07-28"`` (discover only).
         """
+        protocol = check_protocol(protocol)
         if isinstance(args, str):
             raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
         return StdioConnection(
@@ -337,6 +357,7 @@ class _Factories:
             roots=root_paths(roots),
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
         )
 
     @staticmethod
@@ -350,13 +371,15 @@ class _Factories:
         roots: Iterable[str | os.PathLike[str]] | None = None,
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
+        protocol: str | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
-        may take is each call's own timeout. ``roots``, ``record=PATH`` and ``max_calls_in_flight``
-        as for :meth:`stdio`.
+        may take is each call's own timeout. ``roots``, ``record=PATH``, ``max_calls_in_flight`` and
+        ``protocol`` as for :meth:`stdio`.
         """
+        protocol = check_protocol(protocol)
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
             raise InvalidValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
@@ -369,6 +392,7 @@ class _Factories:
             roots=root_paths(roots),
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
         )
 
     oauth = staticmethod(oauth)
