@@ -62,6 +62,8 @@ class ConnectCommand:
     replay: str = ""
     soft: bool = False
     """``--soft``: a failed connect is a shown notice, not an error that stops the notebook."""
+    protocol: str | None = None
+    """``--protocol VERSION``: the MCP protocol generation to speak (``None``: discover, then fall back)."""
 
 
 @dataclass(frozen=True)

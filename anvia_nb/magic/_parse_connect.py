@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.core.protocols import check_protocol
 from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split
@@ -15,13 +16,13 @@ __all__ = ["CONNECT_OPTIONS", "parse_connect"]
 
 CONNECT_OPTIONS = (
     "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
-    "--record", "--replay", "--soft",
+    "--record", "--replay", "--soft", "--protocol",
 )  # fmt: skip
 _CONNECT_USAGE = (
     "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
     'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
     "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
-    "--soft shows a failed connect as a notice"
+    "--soft shows a failed connect as a notice; --protocol 2025-11-25|2026-07-28 speaks only that generation"
 )
 
 
@@ -78,6 +79,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             options["timeout"] = seconds_value(value, "--timeout")
         elif word == "--root":
             roots.append(value)
+        elif word == "--protocol":
+            options["protocol"] = check_protocol(value)  # the one-line error of mcp.stdio(protocol=)
         else:
             options[word[2:]] = value
     cell, soft = bool(options.get("cell")), bool(options.get("soft"))
@@ -91,7 +94,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
     name = positional[0]
     if "replay" in options:
-        return _replay_command(name, options, bool(env or inherit or headers or roots or "cwd" in options), cell)
+        live_options = bool(env or inherit or headers or roots or "cwd" in options or "protocol" in options)
+        return _replay_command(name, options, live_options, cell)
     record = options.get("record")
     if "stdio" in options and "http" in options:
         raise CommandLineError("Choose one transport: --stdio or --http, not both.")
@@ -102,7 +106,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         return ConnectCommand(
             name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
             cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
-            record=record,
+            record=record, protocol=options.get("protocol"),
             soft=soft,
         )  # fmt: skip
     if "http" in options:
@@ -111,6 +115,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         return ConnectCommand(
             name, "http", url=options["http"], headers=headers,
             timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
+            protocol=options.get("protocol"),
         )  # fmt: skip
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 

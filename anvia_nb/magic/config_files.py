@@ -2,7 +2,8 @@
 
 Claude Desktop (``{"mcpServers": {name: {command, args, env}}}``), Cursor and Claude Code (also
 ``url``, ``headers``, ``type``, ``${VAR}`` / ``${env:VAR}`` / ``${VAR:-default}``), and VS Code's
-``mcp.json`` (top-level ``servers``, ``//`` comments, ``inputs`` prompts we cannot show). Reading
+``mcp.json`` (top-level ``servers``, ``//`` comments, ``inputs`` prompts we cannot show). An
+entry's ``"protocol"`` (anvia_nb's own key) is ``mcp.stdio``/``mcp.http``'s ``protocol=``. Reading
 a file starts nothing; it only produces ``mcp.stdio``/``mcp.http`` objects and notes to print.
 """
 
@@ -17,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
-from anvia_nb.errors import ConfigFileError
+from anvia_nb.core.protocols import check_protocol
+from anvia_nb.errors import ConfigFileError, InvalidValueError
 
 __all__ = ["ConfigFileError", "ConfigServers", "servers_from_config_file", "servers_from_config_text"]
 
@@ -123,6 +125,10 @@ def _connection(
             f"{where} uses the SSE transport, which anvia_nb does not support: only stdio and streamable "
             "HTTP are; if the server also serves streamable HTTP (often at /mcp), use that URL with type http."
         )
+    try:
+        protocol = check_protocol(entry.get("protocol"))
+    except InvalidValueError as exc:
+        raise ConfigFileError(f"{where}: {exc}") from exc
     url = entry.get("url") or entry.get("serverUrl")
     if kind in _HTTP_TYPES or (not kind and url and "command" not in entry):
         if not isinstance(url, str) or not url:
@@ -130,7 +136,7 @@ def _connection(
         substitute = _Substitution(where, environ, workspace)
         headers = {k: substitute(v) for k, v in _mapping(entry.get("headers"), "headers", where).items()}
         try:
-            return mcp.http(name=name, url=substitute(url), headers=headers)
+            return mcp.http(name=name, url=substitute(url), headers=headers, protocol=protocol)
         except ValueError as exc:
             raise ConfigFileError(f"{where}: {exc}") from exc
     if kind not in ("", "stdio"):
@@ -155,6 +161,7 @@ def _connection(
         env=env,
         cwd=substitute(cwd) if isinstance(cwd, str) and cwd else None,
         secret_env=secret_env,
+        protocol=protocol,
     )
 
 

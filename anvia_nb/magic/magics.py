@@ -197,6 +197,7 @@ class McpMagics(Magics):
                     secret_env=command.secret_env,
                     roots=command.roots,
                     record=command.record,
+                    protocol=command.protocol,
                 )
             ]
         timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
@@ -205,6 +206,7 @@ class McpMagics(Magics):
                 name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout,
                 roots=command.roots,
                 record=command.record,
+                protocol=command.protocol,
             )
         ]  # fmt: skip
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.core.protocols import PROTOCOLS
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
@@ -255,6 +256,8 @@ def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
         return []  # the server's own command line
     if len(words) > 1 and words[-2] in ("--env", "--secret-env"):
         return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
+    if len(words) > 1 and words[-2] == "--protocol":
+        return list(PROTOCOLS)
     return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect"]
 
 
@@ -268,6 +271,7 @@ _ENTRIES = (
             ("connect NAME --root PATH ... --stdio|--http ...", "directories offered to the server (roots)"),
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
+            ("connect NAME --protocol 2025-11-25|2026-07-28 --stdio|--http ...", "speak only that protocol generation"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
             ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "sign in (OAuth), see docs/oauth.md"),
