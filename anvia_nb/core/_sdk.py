@@ -298,6 +298,8 @@ async def open_sdk_session(
             cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
             authorized = not isinstance(launch, HttpLaunch) or launch.auth is not None
             authorized = authorized or any(key.lower() == "authorization" for key in getattr(launch, "headers", {}))
+            with contextlib.suppress(Exception):  # closed here, or the SDK's task groups would wrap the error
+                await stack.aclose()
             raise connect_error(exc, server, failed_statuses, cwd, has_auth=authorized) from exc
         yield SdkSession(client, server)
 
