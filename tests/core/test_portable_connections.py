@@ -57,3 +57,13 @@ def test_an_in_memory_connection_is_refused() -> None:
     connection = mcp.memory(name="mem", server=build_server())
     with pytest.raises(SecretNotPortableError, match="in-memory"):
         portable(connection)
+
+
+def test_the_protocol_travels_with_the_connection() -> None:
+    stdio = mcp.stdio(name="demo", command="python", args=["-m", "x"], protocol="2025-11-25")
+    http = mcp.http(name="web", url="http://127.0.0.1:9/mcp", protocol="2026-07-28")
+    for connection in (stdio, http):
+        back = pickle.loads(pickle.dumps(connection))
+        assert back == connection
+        assert back.protocol == connection.protocol
+        assert back.launch().protocol == connection.protocol  # what the worker's session will ask for
