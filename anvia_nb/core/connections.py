@@ -141,8 +141,7 @@ class StdioConnection:
     max_calls_in_flight: int | None = None
     """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
     protocol: str | None = None
-    """The MCP protocol generation to speak (:mod:`anvia_nb.core.protocols`): ``None`` discovers, then
-    falls back; ``"2025-11-25"`` is the initialize handshake only; ``"2026-07-28"`` discover only."""
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocols`; ``None``: discover, then fall back)."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -212,8 +211,7 @@ class HttpConnection:
     max_calls_in_flight: int | None = None
     """Calls sent at once on the session (``None``: :data:`~anvia_nb.core.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`)."""
     protocol: str | None = None
-    """The MCP protocol generation to speak (:mod:`anvia_nb.core.protocols`): ``None`` discovers, then
-    falls back; ``"2025-11-25"`` is the initialize handshake only; ``"2026-07-28"`` discover only."""
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocols`; ``None``: discover, then fall back)."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
