@@ -62,6 +62,13 @@ def _is_type(value: Any, name: str) -> bool:
     return _number(value) and (isinstance(value, int) or float(value).is_integer())
 
 
+def _one_of(options: list[Any]) -> Quick:
+    """Equal to one of ``options``; a string by one set lookup (enums of thousands stay cheap to check)."""
+    strings = {option for option in options if isinstance(option, str)}
+    others = [option for option in options if not isinstance(option, str)]
+    return lambda v: v in strings if isinstance(v, str) else any(_same(v, option) for option in others)
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON values, for scalars only (anything else: not sure)."""
     if isinstance(a, bool) or isinstance(b, bool):
@@ -144,7 +151,7 @@ def _keyword(keyword: str, value: Any, depth: int) -> Quick | None:
         options = value if keyword == "enum" else [value]
         if not isinstance(options, list):
             return None
-        return lambda v: any(_same(v, option) for option in options)
+        return _one_of(options)
     if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return _bound(keyword, value)
     if keyword in ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"):

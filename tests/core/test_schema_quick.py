@@ -8,6 +8,7 @@ from typing import Any
 import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import examples
 
 from anvia_nb.core._schema_quick import quick_check
 from anvia_nb.core.schema import argument_problems, schema_check
@@ -50,7 +51,7 @@ def keyword_values(sub: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, A
 schemas = st.recursive(st.just({}), keyword_values, max_leaves=6)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)  # the quick set tries fewer (support.examples)
 @given(schemas, values)
 def test_what_the_quick_check_accepts_the_full_validator_accepts(schema: dict[str, Any], value: Any) -> None:
     quick = quick_check(schema)
@@ -78,3 +79,10 @@ def test_schemas_that_are_not_plain_get_no_quick_check() -> None:
     assert quick_check({"type": "strin"}) is None
     assert quick_check({"required": ["a", "a"]}) is None
     assert quick_check({"$schema": "http://json-schema.org/draft-07/schema#"}) is None
+
+
+def test_a_long_enum_is_checked_as_json_compares_each_kind_of_value() -> None:
+    check = quick_check({"enum": [f"value-{i}" for i in range(20_000)] + [1, None]})
+    assert check is not None
+    assert check("value-19999") and check(1) and check(1.0) and check(None)
+    assert not check("value-20000") and not check(True) and not check("1") and not check(["value-1"])

@@ -1,13 +1,15 @@
 """Nothing is imported that a command does not need: checked in a fresh process, by what is
 loaded, never by how long it took.
 
-``%mcp connect`` prints one line: it needs no pandas. A valid call to a tool with a plain
-inputSchema needs no jsonschema (a quick check accepts it); jsonschema is imported the first time
-a value needs the full validator, and even then without its optional IRI grammar.
+Loading the extension and ``%mcp help`` need no SDK. ``%mcp connect`` prints one line: it needs
+no pandas. A valid call to a tool with a plain inputSchema needs no jsonschema (a quick check
+accepts it); jsonschema is imported the first time a value needs the full validator, and even
+then without its optional IRI grammar.
 
-Both paths run one after the other in one fresh interpreter (starting one costs seconds): the
-magic's first, whose check says it loaded none of the heavy modules, so whatever the second path
-loads is its own.
+The three paths run one after the other in one fresh interpreter (starting one costs seconds):
+each step's check says it loaded none of the modules the next step is asked about, so whatever
+a step loads is its own. Both servers run over stdio: one in this process would load the SDK's
+server side, which validates with jsonschema.
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ import pytest
 from support import DEMO_STDIO, REPO
 
 BOUND_SECONDS = 120
-FLAGS = """
+NOTE = """
 import json, sys
-print(json.dumps({name: name in sys.modules for name in ("pandas", "jsonschema", "rfc3987_syntax", "ipywidgets")}))
+print(json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
 """
-MAGIC = f"""
+EXTENSION = """
 from IPython.core.interactiveshell import InteractiveShell
 shell = InteractiveShell.instance()
 shell.run_line_magic("load_ext", "anvia_nb")
+shell.run_cell("1 + 1")  # the end-of-cell hook runs too
+shell.run_line_magic("mcp", "help")
+"""
+MAGIC = f"""
 shell.run_line_magic("mcp", "connect demo {DEMO_STDIO}")
 view = shell.run_line_magic("mcp", "call demo.echo message=hi")
 shell.display_formatter.format(view)
@@ -59,26 +65,32 @@ assert problems == ["message: 1 is not of type 'string'"], problems
 
 
 @pytest.fixture(scope="module")
-def loaded() -> list[dict[str, bool]]:
-    """Which heavy modules were loaded after the magic's path, then after connect_mcp's."""
-    code = "\n".join(textwrap.dedent(part) for part in (MAGIC, FLAGS, CONNECT_MCP, FLAGS))
+def loaded() -> list[set[str]]:
+    """The top-level modules loaded after the extension's path, the magic's, then connect_mcp's."""
+    code = "\n".join(textwrap.dedent(part) for part in (EXTENSION, NOTE, MAGIC, NOTE, CONNECT_MCP, NOTE))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND_SECONDS,
                           cwd=REPO, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    found: list[dict[str, bool]] = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    assert len(found) == 2, done.stdout[-2000:]
+    found = [set(json.loads(line)) for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(found) == 3, done.stdout[-2000:]
     return found
 
 
-def test_mcp_connect_and_a_valid_call_import_neither_pandas_nor_jsonschema(loaded: list[dict[str, bool]]) -> None:
-    assert loaded[0] == {"pandas": False, "jsonschema": False, "rfc3987_syntax": False, "ipywidgets": False}
-
-
-def test_connect_mcp_imports_jsonschema_only_when_a_value_needs_the_full_validator(
-    loaded: list[dict[str, bool]],
+def test_loading_the_extension_loads_no_sdk_and_no_pandas_until_a_command_needs_them(
+    loaded: list[set[str]],
 ) -> None:
-    assert loaded[0]["jsonschema"] is False  # so the magic's path did not load it for connect_mcp's
-    found = loaded[1]
-    assert found["jsonschema"] is True  # the invalid value needed the full validator's words
-    assert found["rfc3987_syntax"] is False  # imported without the grammar no check here uses
-    assert found["pandas"] is False
+    assert "IPython" in loaded[0]
+    assert not loaded[0] & {"mcp", "mcp_types", "pandas", "httpx2", "jsonschema"}
+
+
+def test_mcp_connect_and_a_valid_call_import_neither_pandas_nor_jsonschema(loaded: list[set[str]]) -> None:
+    assert "mcp" in loaded[1]  # the magic did connect
+    assert not loaded[1] & {"pandas", "jsonschema", "rfc3987_syntax", "ipywidgets"}
+
+
+def test_connect_mcp_imports_jsonschema_only_when_a_value_needs_the_full_validator(loaded: list[set[str]]) -> None:
+    assert "jsonschema" not in loaded[1]  # so the magic's path did not load it for connect_mcp's
+    found = loaded[2]
+    assert "jsonschema" in found  # the invalid value needed the full validator's words
+    assert "rfc3987_syntax" not in found  # imported without the grammar no check here uses
+    assert "pandas" not in found

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
+from support import examples
 
 from anvia_nb.core.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
@@ -149,7 +150,7 @@ def test_the_form_displays_as_its_widget() -> None:
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(schema_like)
 def test_any_schema_like_value_builds_a_form_without_crashing(schema: Any) -> None:
     form = ArgumentsForm(schema=schema if isinstance(schema, dict) else {"type": "object"})
