@@ -23,6 +23,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -136,8 +137,11 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
     parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
     for workload, (tool, arguments, calls) in workloads(plan).items():
         table.section(f"{transport}: {workload}")
+        cpu: dict[str, list[float]] = {name: [] for name in contenders}
+
         measured = interleave(
-            {name: (lambda c=c, t=tool, a=arguments, n=calls: c.timed(t, a, n)) for name, c in contenders.items()},
+            {name: (lambda c=c, t=tool, a=arguments, n=calls, kept=cpu[name]: _timed_cpu(c, t, a, n, kept))
+             for name, c in contenders.items()},
             plan.rounds,
         )
         base = measured.get(BASE)
@@ -150,10 +154,24 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
                 continue
             vs_parse = f"{measured[name].median / parse.median:.2f} × the parse" if parse is not None else ""
             table.stat(name, measured[name], base, vs_parse)
+        if parse is not None:
+            table.section(f"{transport}: {workload}, the client's own CPU per call (ratio to the SDK's parse)")
+            table.stat("SDK parse of the same bytes, in memory", parse, parse, "the floor for any client")
+            for name in contenders:
+                table.stat(name, Stats(cpu[name]), parse, "this process's CPU; the server's is not counted")
     if transport == "stdio":
         _memory_section(contenders, plan, table)
     for contender in contenders.values():
         contender.close()
+
+
+def _timed_cpu(contender: Contender, tool: str, arguments: dict[str, Any], calls: int, cpu: list[float]) -> float:
+    """Seconds per call, keeping this process's CPU seconds per call in ``cpu`` (the client's own
+    work: a stdio server is another process; so is the HTTP server)."""
+    start = time.process_time()
+    seconds = contender.timed(tool, arguments, calls)
+    cpu.append((time.process_time() - start) / calls)
+    return seconds
 
 
 def _memory_section(contenders: dict[str, Contender], plan: Plan, table: Table) -> None:

@@ -84,11 +84,11 @@ def sdk_parse(size_chars: int, rounds: int) -> Stats:
     message = JSONRPCResponse(jsonrpc="2.0", id=7, result=result.model_dump(by_alias=True, exclude_none=True))
     line = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
-    def parse() -> float:
-        start = time.perf_counter()
+    def parse() -> float:  # CPU time: all of it is CPU, and a busy machine's pauses are not counted
+        start = time.process_time()
         parsed: Any = jsonrpc_message_adapter.validate_json(line, by_name=False)
         CallToolResult.model_validate(parsed.result)
-        return time.perf_counter() - start
+        return time.process_time() - start
 
     parse()
     return interleave({"parse": parse}, rounds)["parse"]

@@ -154,7 +154,11 @@ class CallOutcome:
             ("output", self.output, self.output is not None),
             ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
         ):
-            if present and len(json.dumps(value, ensure_ascii=False, default=str)) <= SEEN_CHARS:
+            if (
+                present
+                and _least_json_chars(value, SEEN_CHARS) <= SEEN_CHARS
+                and len(json.dumps(value, ensure_ascii=False, default=str)) <= SEEN_CHARS
+            ):
                 kept[name] = value
         return kept
 
@@ -216,6 +220,28 @@ def bounded_json(value: Any, depth: int = 0) -> Any:
         items = [bounded_json(v, depth + 1) for v in value[:_KEPT_ITEMS]]
         return [*items, f"… {len(value) - _KEPT_ITEMS} more"] if len(value) > _KEPT_ITEMS else items
     return value
+
+
+def _least_json_chars(value: Any, limit: int) -> int:
+    """At least how many characters ``value``'s JSON takes, counted until it passes ``limit``:
+    deciding that a 20 MB result is too large to keep must not serialize it."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, dict):
+        total = 2
+        for key, item in value.items():  # "key": value, then ", " before the next
+            total += (2 if total > 2 else 0) + len(str(key)) + 4 + _least_json_chars(item, limit - total)
+            if total > limit:
+                break
+        return total
+    if isinstance(value, list | tuple):
+        total = 2
+        for item in value:
+            total += (2 if total > 2 else 0) + _least_json_chars(item, limit - total)
+            if total > limit:
+                break
+        return total
+    return 1
 
 
 def _result_shape(raw: JsonObject | None) -> JsonObject | None:
