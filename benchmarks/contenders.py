@@ -63,21 +63,23 @@ def _sdk_client(target: str | None) -> Callable[[], contextlib.AbstractAsyncCont
     return opener
 
 
-def _connection(name: str, target: str | None) -> Any:
+def _connection(name: str, target: str | None, protocol: str | None = None) -> Any:
     from anvia_nb import mcp
 
     if target is None:
         command = server_command()
-        return mcp.stdio(name=name, command=command[0], args=command[1:])
-    return mcp.http(name=name, url=target)
+        return mcp.stdio(name=name, command=command[0], args=command[1:], protocol=protocol)
+    return mcp.http(name=name, url=target, protocol=protocol)
 
 
-def _anvia_async(target: str | None) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+def _anvia_async(
+    target: str | None, protocol: str | None = None
+) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
         from anvia_nb import connect_mcp
 
-        server = await connect_mcp(_connection("bench_async", target))
+        server = await connect_mcp(_connection(f"bench_async_{protocol or 'auto'}", target, protocol))
         try:
             async def call(tool: str, arguments: dict[str, Any]) -> Any:
                 return await server.tool(tool).call(arguments)
@@ -141,6 +143,8 @@ def main_contenders(loop: asyncio.AbstractEventLoop, target: str | None) -> dict
         "SDK ClientSession": lambda: _async(loop, _sdk_session(target)),
         "SDK Client": lambda: _async(loop, _sdk_client(target)),
         "anvia_nb async API": lambda: _async(loop, _anvia_async(target)),
+        # Like for like: ClientSession speaks the initialize handshake's protocol, 2025-11-25.
+        "anvia_nb async API, protocol 2025-11-25": lambda: _async(loop, _anvia_async(target, "2025-11-25")),
         "anvia_nb sync runtime": lambda: _sync_runtime(target),
         "anvia_nb %mcp call, rendered": lambda: _magic(target),
     }
