@@ -58,6 +58,27 @@ _NOTEBOOK_VIEW_JS = """() => {
 }"""
 
 
+# The notebook `name` shows in the current tab with its cells and an idle kernel, or a dialog asks.
+_OPEN_OR_ASKING_JS = f"""(name) => {{
+  const view = ({_NOTEBOOK_VIEW_JS})();
+  return view !== null && (view.dialog !== null || (view.tab === name && view.cells > 0 && view.status === 'idle'));
+}}"""
+# How often a wait re-reads the page: a tenth of a second is quick enough for a person, and
+# costs the browser far less than re-reading on every animation frame (Playwright's default).
+POLL_MS = 100
+
+
+def wait_js(page: Any, predicate: str, arg: Any, timeout_seconds: float) -> bool:
+    """Wait (bounded) until the JavaScript function `predicate(arg)` is truthy; say whether it became so."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout_seconds * 1000, polling=POLL_MS)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class LabServer:
     """A running JupyterLab: where it listens, its token, and the notebook root on disk."""
@@ -205,19 +226,17 @@ def open_notebook(
     name = PurePosixPath(path).name
     deadline = time.monotonic() + timeout_seconds
     view = None
-    while time.monotonic() < deadline:
+    while (remaining := deadline - time.monotonic()) > 0:
+        # The page is watched in the page (cheap); the REST API is asked once the page shows idle.
+        if not wait_js(page, _OPEN_OR_ASKING_JS, name, remaining):
+            break
         view = notebook_view(page)
         if view and view["dialog"]:
             accept_kernel_dialog(page)
-        elif (
-            view
-            and view["tab"] == name
-            and view["cells"]
-            and view["status"] == "idle"
-            and kernel_state(base_url, token, path) == "idle"
-        ):
+        elif kernel_state(base_url, token, path) == "idle":
             return
-        page.wait_for_timeout(100)  # polling interval of a bounded wait
+        else:
+            page.wait_for_timeout(POLL_MS)  # polling interval of a bounded wait: the REST view lags the page
     raise TimeoutError(f"{path} not open with an idle kernel after {timeout_seconds} s; last view: {view}")
 
 
@@ -227,7 +246,9 @@ def save_notebook(page: Any, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> N
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
-        page.wait_for_function(f"() => ({_NOTEBOOK_VIEW_JS})().dirty === false", timeout=timeout_seconds * 1000)
+        page.wait_for_function(
+            f"() => ({_NOTEBOOK_VIEW_JS})().dirty === false", timeout=timeout_seconds * 1000, polling=POLL_MS
+        )
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"notebook still unsaved after {timeout_seconds} s: {notebook_view(page)}") from error
 
@@ -260,6 +281,7 @@ def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> No
             }}""",
             arg=before["prompts"],
             timeout=timeout_seconds * 1000,
+            polling=POLL_MS,
         )
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"cells still running after {timeout_seconds} s: {notebook_view(page)}") from error
@@ -322,7 +344,7 @@ def wait_for_global(page: Any, expression: str, timeout_seconds: float = 10.0) -
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
-        handle = page.wait_for_function(f"() => ({expression})", timeout=timeout_seconds * 1000)
+        handle = page.wait_for_function(f"() => ({expression})", timeout=timeout_seconds * 1000, polling=POLL_MS)
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"{expression} stayed falsy for {timeout_seconds} s") from error
     return handle.json_value()
