@@ -3,13 +3,15 @@
 Why: anvia_nb renders untrusted MCP output, and only a real browser shows what a person
 sees (and whether an `<img onerror>` ran). These fixtures start one isolated JupyterLab per
 test session (its own config, data, runtime, settings and workspace dirs, its own kernelspec
-pointing at this interpreter) and give each test file one Chromium page whose console
-messages, page errors and dialogs are recorded: JupyterLab loads once per file and each test
+pointing at this interpreter) and give each test file one new Chromium page (no cookies,
+no storage; one browser context holds the session's HTTP cache) whose console messages, page
+errors and dialogs are recorded: JupyterLab loads once per file and each test
 opens its notebook in a new tab of it (`lab.open_notebook`). The lab leaves out the server
 extensions and the JupyterLab plugins no test uses (language servers, debugger, extension
 manager, terminals, Voila's preview...), which start it sooner; every plugin that renders
 outputs (HTML, JSON, MathJax, widgets, images, ...) stays.
 
+Chromium is Debian's headless shell, or the full browser without it (see `lab.CHROMIUM_PATH`).
 Without /usr/bin/chromium the browser tests are skipped with a reason; with the CI
 environment variable set they fail instead (scripts/setup-test installs it, as root on Debian).
 """
@@ -250,20 +252,38 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def file_page(chromium: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
-    """One page in a fresh browser context (no cookies or storage) for the tests of one file.
+@pytest.fixture(scope="session")
+def lab_context(chromium: Any) -> Iterator[Any]:
+    """The browser context of the session's JupyterLab pages: they share its HTTP cache only.
 
-    Dialogs are dismissed and recorded; at the end the context closes and the lab's kernels shut down.
+    JupyterLab's scripts are fetched and compiled once per session, not once per test file (the
+    cache holds nothing a test checks); `file_page` clears cookies and storage before each file.
     """
     context = chromium.new_context(viewport=VIEWPORT)
-    new_page = context.new_page()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def file_page(lab_context: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
+    """A new page, with no cookies or storage (only the context's HTTP cache), for the tests of one file.
+
+    Dialogs are dismissed and recorded; at the end the page closes and the lab's kernels shut down.
+    """
+    lab_context.clear_cookies()
+    new_page = lab_context.new_page()
+    cdp = lab_context.new_cdp_session(new_page)
+    # "all" is every kind of site storage (local storage, IndexedDB, service workers...), not the HTTP cache
+    cdp.send("Storage.clearDataForOrigin", {"origin": jupyter_lab.base_url, "storageTypes": "all"})
+    cdp.detach()
     events = PageEvents()
     record_page_events(new_page, events)
     try:
         yield FilePage(new_page, events)
     finally:
-        context.close()
+        new_page.close()
         shutdown_all_kernels(jupyter_lab)
 
 

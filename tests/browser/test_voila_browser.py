@@ -140,6 +140,16 @@ def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
             _stop(process)
 
 
+@pytest.fixture(scope="module")
+def voila_context(chromium: Any) -> Iterator[Any]:
+    """One browser context for this file's pages: they share its HTTP cache, so Voilà's scripts load once."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
+
+
 def _serve(root: Path, name: str, replace: dict[str, str] | None = None, extra: list[str] | None = None) -> str:
     """notebooks/07 under the Voilà root as ``name``, with source replaced and cells added."""
     notebook = nbformat.read(str(DASHBOARD), as_version=4)
@@ -175,11 +185,10 @@ def _call_add(page: Any, a: str) -> Any:
 
 
 def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argument(
-    voila: tuple[str, Path], chromium: Any
+    voila: tuple[str, Path], voila_context: Any
 ) -> None:
     base, root = voila
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = voila_context.new_page()
     events = PageEvents()
     record_page_events(page, events)
     try:
@@ -198,11 +207,11 @@ def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argume
         screenshot(page, "voila_dashboard")
         assert events.page_errors == []
     finally:
-        context.close()
+        page.close()
 
 
 def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_viewers_words(
-    voila: tuple[str, Path], chromium: Any
+    voila: tuple[str, Path], voila_context: Any
 ) -> None:
     base, root = voila
     failing = f"python {FAILING_SERVER}"
@@ -211,8 +220,7 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         replace={"python -m anvia_nb.demo_server --no-such-option": failing},
         extra=["%mcp connect fragile --soft --stdio python -m anvia_nb.demo_server", "%mcp form fragile.crash"],
     )  # fmt: skip
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = voila_context.new_page()
     events = PageEvents()
     record_page_events(page, events)
     try:
@@ -240,4 +248,4 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         assert "The server reported an error" not in outputs  # a server that died says so
         assert events.page_errors == []
     finally:
-        context.close()
+        page.close()
