@@ -45,6 +45,7 @@ if str(REPO_ROOT) not in sys.path:
 from tests.browser.lab import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
+    QUICK_JUPYTER,
     VIEWPORT,
     FilePage,
     LabServer,
@@ -138,7 +139,10 @@ def _write_lab_home(home: Path) -> None:
         target.write_text(json.dumps(values, indent=2))
     page_config = home / "config" / "labconfig" / "page_config.json"
     page_config.parent.mkdir(parents=True, exist_ok=True)
-    page_config.write_text(json.dumps({"disabledExtensions": {name: True for name in LAB_DISABLED}}))
+    # No build check: on every page load it runs node over the installed extensions (about 1 s of CPU)
+    # to offer a rebuild no test wants.
+    disabled = {name: True for name in LAB_DISABLED}
+    page_config.write_text(json.dumps({"disabledExtensions": disabled, "buildCheck": False, "buildAvailable": False}))
     kernel_dir = home / "data" / "kernels" / "python3"
     kernel_dir.mkdir(parents=True, exist_ok=True)
     kernel_spec = {
@@ -213,7 +217,7 @@ def jupyter_lab() -> Iterator[LabServer]:
         token = secrets.token_hex(16)
         server = LabServer(base_url=f"http://127.0.0.1:{port}", token=token, root_dir=home / "root")
         command = [
-            sys.executable, "-m", "jupyterlab",
+            sys.executable, "-c", QUICK_JUPYTER, "jupyterlab",
             "--no-browser", "--allow-root",
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={server.root_dir}",

@@ -40,6 +40,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# `[sys.executable, "-c", QUICK_JUPYTER, "jupyterlab" or "voila", *arguments]` runs that Jupyter
+# application as `python -m` would, but without the IRI grammar jsonschema builds at import (about
+# 3 s of CPU per process, for formats no Jupyter schema uses): anvia_nb's import_jsonschema, as
+# tests/jsonschema_first.py does for pytest.
+QUICK_JUPYTER = (
+    "import runpy, sys\n"
+    "from anvia_nb.core.schema import import_jsonschema\n"
+    "import_jsonschema()\n"
+    "del sys.argv[0]\n"
+    "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)"
+)
 ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 OPEN_TIMEOUT_SECONDS = 60.0

@@ -34,7 +34,7 @@ import pytest
 from support import REPO, child_pids, in_ci
 
 from tests.browser.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
-from tests.browser.lab import POLL_MS, PageEvents, record_page_events, screenshot
+from tests.browser.lab import POLL_MS, QUICK_JUPYTER, PageEvents, record_page_events, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -105,7 +105,8 @@ def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
         port = _free_port()
         command = [
             sys.executable,
-            "-m",
+            "-c",
+            QUICK_JUPYTER,
             "voila",
             str(root),
             "--no-browser",
