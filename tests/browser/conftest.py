@@ -75,12 +75,12 @@ LAB_DISABLED = [
     "@jupyterlab/theme-dark-extension", "@jupyterlab/theme-dark-high-contrast-extension",
     "@voila-dashboards/jupyterlab-preview",
 ]  # fmt: skip
-# This folder's files, longest first (measured on 2 busy cores: from about 90 s down to 30 s).
+# This folder's files, longest first (each alone on 2 busy cores: from about 65 s down to 20 s).
 # pytest-xdist (--dist loadfile --no-loadscope-reorder) hands each file whole to the next free
 # worker in collection order, so the long files start first and the short ones fill in at the end.
 LONGEST_FIRST = (
-    "test_hostile_output_browser.py",
     "test_voila_browser.py",
+    "test_hostile_output_browser.py",
     "test_panel_browser.py",
     "test_hostile_text_browser.py",
     "test_oauth_browser.py",
