@@ -203,6 +203,7 @@ def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argume
         assert re.search(r"demo\s*·\s*add\s*ok", result.locator(".anvia-header").inner_text())
         tools_label = page.locator("label", has_text=re.compile(r"^Tools$"))
         panel_tools = _output(page, "2 of 2 tools").locator(".widget-select", has=tools_label).locator("select")
+        panel_tools.locator("option").first.wait_for(timeout=WAIT_MS)  # the list arrives in its own widget update
         options = [" ".join(t.replace("\xa0", " ").split()) for t in panel_tools.locator("option").all_inner_texts()]
         assert options == ["echo — Echo", "add — Add"]  # the panel offers these two tools, no other
         screenshot(page, "voila_dashboard")
