@@ -3,13 +3,15 @@
 Why: anvia_nb renders untrusted MCP output, and only a real browser shows what a person
 sees (and whether an `<img onerror>` ran). These fixtures start one isolated JupyterLab per
 test session (its own config, data, runtime, settings and workspace dirs, its own kernelspec
-pointing at this interpreter) and give each test file one Chromium page whose console
-messages, page errors and dialogs are recorded: JupyterLab loads once per file and each test
+pointing at this interpreter) and give each test file one new Chromium page (no cookies,
+no storage; one browser context holds the session's HTTP cache) whose console messages, page
+errors and dialogs are recorded: JupyterLab loads once per file and each test
 opens its notebook in a new tab of it (`lab.open_notebook`). The lab leaves out the server
 extensions and the JupyterLab plugins no test uses (language servers, debugger, extension
 manager, terminals, Voila's preview...), which start it sooner; every plugin that renders
 outputs (HTML, JSON, MathJax, widgets, images, ...) stays.
 
+Chromium is Debian's headless shell, or the full browser without it (see `lab.CHROMIUM_PATH`).
 Without /usr/bin/chromium the browser tests are skipped with a reason; with the CI
 environment variable set they fail instead (scripts/setup-test installs it, as root on Debian).
 """
@@ -43,6 +45,7 @@ if str(REPO_ROOT) not in sys.path:
 from tests.browser.lab import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
+    QUICK_JUPYTER,
     VIEWPORT,
     FilePage,
     LabServer,
@@ -72,12 +75,12 @@ LAB_DISABLED = [
     "@jupyterlab/theme-dark-extension", "@jupyterlab/theme-dark-high-contrast-extension",
     "@voila-dashboards/jupyterlab-preview",
 ]  # fmt: skip
-# This folder's files, longest first (measured on 2 busy cores: from about 90 s down to 30 s).
+# This folder's files, longest first (each alone on 2 busy cores: from about 65 s down to 20 s).
 # pytest-xdist (--dist loadfile --no-loadscope-reorder) hands each file whole to the next free
 # worker in collection order, so the long files start first and the short ones fill in at the end.
 LONGEST_FIRST = (
-    "test_hostile_output_browser.py",
     "test_voila_browser.py",
+    "test_hostile_output_browser.py",
     "test_panel_browser.py",
     "test_hostile_text_browser.py",
     "test_oauth_browser.py",
@@ -136,7 +139,10 @@ def _write_lab_home(home: Path) -> None:
         target.write_text(json.dumps(values, indent=2))
     page_config = home / "config" / "labconfig" / "page_config.json"
     page_config.parent.mkdir(parents=True, exist_ok=True)
-    page_config.write_text(json.dumps({"disabledExtensions": {name: True for name in LAB_DISABLED}}))
+    # No build check: on every page load it runs node over the installed extensions (about 1 s of CPU)
+    # to offer a rebuild no test wants.
+    disabled = {name: True for name in LAB_DISABLED}
+    page_config.write_text(json.dumps({"disabledExtensions": disabled, "buildCheck": False, "buildAvailable": False}))
     kernel_dir = home / "data" / "kernels" / "python3"
     kernel_dir.mkdir(parents=True, exist_ok=True)
     kernel_spec = {
@@ -211,7 +217,7 @@ def jupyter_lab() -> Iterator[LabServer]:
         token = secrets.token_hex(16)
         server = LabServer(base_url=f"http://127.0.0.1:{port}", token=token, root_dir=home / "root")
         command = [
-            sys.executable, "-m", "jupyterlab",
+            sys.executable, "-c", QUICK_JUPYTER, "jupyterlab",
             "--no-browser", "--allow-root",
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={server.root_dir}",
@@ -250,20 +256,38 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-@pytest.fixture(scope="module")
-def file_page(chromium: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
-    """One page in a fresh browser context (no cookies or storage) for the tests of one file.
+@pytest.fixture(scope="session")
+def lab_context(chromium: Any) -> Iterator[Any]:
+    """The browser context of the session's JupyterLab pages: they share its HTTP cache only.
 
-    Dialogs are dismissed and recorded; at the end the context closes and the lab's kernels shut down.
+    JupyterLab's scripts are fetched and compiled once per session, not once per test file (the
+    cache holds nothing a test checks); `file_page` clears cookies and storage before each file.
     """
     context = chromium.new_context(viewport=VIEWPORT)
-    new_page = context.new_page()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def file_page(lab_context: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
+    """A new page, with no cookies or storage (only the context's HTTP cache), for the tests of one file.
+
+    Dialogs are dismissed and recorded; at the end the page closes and the lab's kernels shut down.
+    """
+    lab_context.clear_cookies()
+    new_page = lab_context.new_page()
+    cdp = lab_context.new_cdp_session(new_page)
+    # "all" is every kind of site storage (local storage, IndexedDB, service workers...), not the HTTP cache
+    cdp.send("Storage.clearDataForOrigin", {"origin": jupyter_lab.base_url, "storageTypes": "all"})
+    cdp.detach()
     events = PageEvents()
     record_page_events(new_page, events)
     try:
         yield FilePage(new_page, events)
     finally:
-        context.close()
+        new_page.close()
         shutdown_all_kernels(jupyter_lab)
 
 

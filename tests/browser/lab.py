@@ -24,7 +24,12 @@ from typing import Any
 
 import nbformat
 
-CHROMIUM_PATH = "/usr/bin/chromium"
+# Debian's chromium-headless-shell (Chromium's "old headless" build, the one Playwright itself runs
+# headless) draws the same pages as the full browser with about a third less CPU; scripts/setup-test
+# installs both. Without the shell the full browser runs, headless.
+HEADLESS_SHELL_PATH = "/usr/bin/chromium-headless-shell"
+FULL_CHROMIUM_PATH = "/usr/bin/chromium"
+CHROMIUM_PATH = HEADLESS_SHELL_PATH if Path(HEADLESS_SHELL_PATH).exists() else FULL_CHROMIUM_PATH
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -35,6 +40,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# `[sys.executable, "-c", QUICK_JUPYTER, "jupyterlab" or "voila", *arguments]` runs that Jupyter
+# application as `python -m` would, but without the IRI grammar jsonschema builds at import (about
+# 3 s of CPU per process, for formats no Jupyter schema uses): anvia_nb's import_jsonschema, as
+# tests/jsonschema_first.py does for pytest.
+QUICK_JUPYTER = (
+    "import runpy, sys\n"
+    "from anvia_nb.core.schema import import_jsonschema\n"
+    "import_jsonschema()\n"
+    "del sys.argv[0]\n"
+    "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)"
+)
 ARTIFACTS_DIR = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 OPEN_TIMEOUT_SECONDS = 60.0
@@ -56,6 +72,27 @@ _NOTEBOOK_VIEW_JS = """() => {
     dialog: dialog ? dialog.innerText : null,
   };
 }"""
+
+
+# The notebook `name` shows in the current tab with its cells and an idle kernel, or a dialog asks.
+_OPEN_OR_ASKING_JS = f"""(name) => {{
+  const view = ({_NOTEBOOK_VIEW_JS})();
+  return view !== null && (view.dialog !== null || (view.tab === name && view.cells > 0 && view.status === 'idle'));
+}}"""
+# How often a wait re-reads the page: a tenth of a second is quick enough for a person, and
+# costs the browser far less than re-reading on every animation frame (Playwright's default).
+POLL_MS = 100
+
+
+def wait_js(page: Any, predicate: str, arg: Any, timeout_seconds: float) -> bool:
+    """Wait (bounded) until the JavaScript function `predicate(arg)` is truthy; say whether it became so."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout_seconds * 1000, polling=POLL_MS)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -205,19 +242,17 @@ def open_notebook(
     name = PurePosixPath(path).name
     deadline = time.monotonic() + timeout_seconds
     view = None
-    while time.monotonic() < deadline:
+    while (remaining := deadline - time.monotonic()) > 0:
+        # The page is watched in the page (cheap); the REST API is asked once the page shows idle.
+        if not wait_js(page, _OPEN_OR_ASKING_JS, name, remaining):
+            break
         view = notebook_view(page)
         if view and view["dialog"]:
             accept_kernel_dialog(page)
-        elif (
-            view
-            and view["tab"] == name
-            and view["cells"]
-            and view["status"] == "idle"
-            and kernel_state(base_url, token, path) == "idle"
-        ):
+        elif kernel_state(base_url, token, path) == "idle":
             return
-        page.wait_for_timeout(100)  # polling interval of a bounded wait
+        else:
+            page.wait_for_timeout(POLL_MS)  # polling interval of a bounded wait: the REST view lags the page
     raise TimeoutError(f"{path} not open with an idle kernel after {timeout_seconds} s; last view: {view}")
 
 
@@ -227,7 +262,9 @@ def save_notebook(page: Any, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> N
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
-        page.wait_for_function(f"() => ({_NOTEBOOK_VIEW_JS})().dirty === false", timeout=timeout_seconds * 1000)
+        page.wait_for_function(
+            f"() => ({_NOTEBOOK_VIEW_JS})().dirty === false", timeout=timeout_seconds * 1000, polling=POLL_MS
+        )
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"notebook still unsaved after {timeout_seconds} s: {notebook_view(page)}") from error
 
@@ -260,6 +297,7 @@ def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> No
             }}""",
             arg=before["prompts"],
             timeout=timeout_seconds * 1000,
+            polling=POLL_MS,
         )
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"cells still running after {timeout_seconds} s: {notebook_view(page)}") from error
@@ -322,7 +360,7 @@ def wait_for_global(page: Any, expression: str, timeout_seconds: float = 10.0) -
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
-        handle = page.wait_for_function(f"() => ({expression})", timeout=timeout_seconds * 1000)
+        handle = page.wait_for_function(f"() => ({expression})", timeout=timeout_seconds * 1000, polling=POLL_MS)
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"{expression} stayed falsy for {timeout_seconds} s") from error
     return handle.json_value()

@@ -26,6 +26,7 @@ from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, HOSTILE_RESOURCES, host
 from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, SERVER_PATH, TOOL, VISIBLE_TEXT
 from tests.browser.lab import (
     ARTIFACTS_DIR,
+    POLL_MS,
     VIEWPORT,
     FilePage,
     LabServer,
@@ -126,8 +127,13 @@ def _cases() -> list[Case]:
         for listed, content in HOSTILE_RESOURCES
     ]
     cases.append(
-        Case("demo:prompt:hostile", "demo", "hostile", 'PromptView(await demo.get_prompt("hostile"))',
-             "</pre></div></details><h1>Anvia: all checks passed</h1>")
+        Case(
+            "demo:prompt:hostile",
+            "demo",
+            "hostile",
+            'PromptView(await demo.get_prompt("hostile"))',
+            "</pre></div></details><h1>Anvia: all checks passed</h1>",
+        )
     )
     cases += [
         Case(
@@ -226,6 +232,7 @@ def outputs_run(file_page: FilePage, jupyter_lab: LabServer) -> OutputsRun:
         page.wait_for_function(
             """() => [...document.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)""",
             timeout=SETTLE_TIMEOUT_SECONDS * 1000,
+            polling=POLL_MS,
         )
         views = [page.evaluate(_RESULT_VIEW_JS, len(SETUP_CELLS) + index) for index in range(len(CASES))]
         close_text = page.evaluate(_RESULT_VIEW_JS, len(CELLS) - 1)["text"]

@@ -22,6 +22,7 @@ import pytest
 from oauth_server import OAuthTestServer
 
 from tests.browser.lab import (
+    POLL_MS,
     LabServer,
     PageEvents,
     open_notebook,
@@ -61,6 +62,7 @@ def _run_cell(page: Any, index: int) -> str:
         }""",
         arg=[cell.element_handle(), prompt_before],
         timeout=WAIT_MS,
+        polling=POLL_MS,
     )
     return "\n".join(output.inner_text() for output in cell.locator(".jp-OutputArea-output").all())
 
@@ -87,6 +89,7 @@ def _restart_and_clear(page: Any) -> None:
             && panel.querySelectorAll('.jp-OutputArea-output').length === 0;
         }""",
         timeout=WAIT_MS,
+        polling=POLL_MS,
     )
 
 

@@ -34,7 +34,7 @@ import pytest
 from support import REPO, child_pids, in_ci
 
 from tests.browser.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
-from tests.browser.lab import PageEvents, record_page_events, screenshot
+from tests.browser.lab import POLL_MS, QUICK_JUPYTER, PageEvents, record_page_events, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -60,12 +60,20 @@ def _environment(home: Path) -> dict[str, str]:
         (home / name).mkdir(parents=True, exist_ok=True)
     kernel_dir = home / "data" / "kernels" / "python3"
     kernel_dir.mkdir(parents=True)
-    spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": "Python 3 (ipykernel)", "language": "python"}
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     (kernel_dir / "kernel.json").write_text(json.dumps(spec))
-    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
-               JUPYTER_PREFER_ENV_PATH="0", PYTHONUNBUFFERED="1")
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        JUPYTER_PREFER_ENV_PATH="0",
+        PYTHONUNBUFFERED="1",
+    )
     return env
 
 
@@ -95,12 +103,27 @@ def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
         root = home / "root"
         root.mkdir()
         port = _free_port()
-        command = [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
-                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]
+        command = [
+            sys.executable,
+            "-c",
+            QUICK_JUPYTER,
+            "voila",
+            str(root),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+        ]
         log_path = home / "voila.log"
         with log_path.open("wb") as log:
-            process = subprocess.Popen(command, env=_environment(home), cwd=root, stdout=log,
-                                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            process = subprocess.Popen(
+                command,
+                env=_environment(home),
+                cwd=root,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -116,6 +139,16 @@ def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
             yield base, root
         finally:
             _stop(process)
+
+
+@pytest.fixture(scope="module")
+def voila_context(chromium: Any) -> Iterator[Any]:
+    """One browser context for this file's pages: they share its HTTP cache, so Voilà's scripts load once."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def _serve(root: Path, name: str, replace: dict[str, str] | None = None, extra: list[str] | None = None) -> str:
@@ -146,18 +179,17 @@ def _call_add(page: Any, a: str) -> Any:
     a_field = form.locator(".widget-hbox", has=page.locator(".widget-label", has_text=re.compile(r"^a\b")))
     a_field.locator(".widget-text input").first.fill(a)
     call = form.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
-    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS)
+    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS, polling=POLL_MS)
     call.click()
     form.locator(".widget-output .anvia-result").wait_for(timeout=WAIT_MS)
     return form
 
 
 def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argument(
-    voila: tuple[str, Path], chromium: Any
+    voila: tuple[str, Path], voila_context: Any
 ) -> None:
     base, root = voila
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = voila_context.new_page()
     events = PageEvents()
     record_page_events(page, events)
     try:
@@ -165,20 +197,23 @@ def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argume
         assert page.get_by_text(NOT_STARTED).count() == 1  # the failed connect, and the page went on
         form = _call_add(page, "2")
         result = form.locator(".widget-output .anvia-result")
-        page.wait_for_function("e => e.innerText.includes('102')", arg=result.element_handle(), timeout=WAIT_MS)
+        page.wait_for_function(
+            "e => e.innerText.includes('102')", arg=result.element_handle(), timeout=WAIT_MS, polling=POLL_MS
+        )
         assert re.search(r"demo\s*·\s*add\s*ok", result.locator(".anvia-header").inner_text())
         tools_label = page.locator("label", has_text=re.compile(r"^Tools$"))
         panel_tools = _output(page, "2 of 2 tools").locator(".widget-select", has=tools_label).locator("select")
+        panel_tools.locator("option").first.wait_for(timeout=WAIT_MS)  # the list arrives in its own widget update
         options = [" ".join(t.replace("\xa0", " ").split()) for t in panel_tools.locator("option").all_inner_texts()]
         assert options == ["echo — Echo", "add — Add"]  # the panel offers these two tools, no other
         screenshot(page, "voila_dashboard")
         assert events.page_errors == []
     finally:
-        context.close()
+        page.close()
 
 
 def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_viewers_words(
-    voila: tuple[str, Path], chromium: Any
+    voila: tuple[str, Path], voila_context: Any
 ) -> None:
     base, root = voila
     failing = f"python {FAILING_SERVER}"
@@ -187,8 +222,7 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         replace={"python -m anvia_nb.demo_server --no-such-option": failing},
         extra=["%mcp connect fragile --soft --stdio python -m anvia_nb.demo_server", "%mcp form fragile.crash"],
     )  # fmt: skip
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+    page = voila_context.new_page()
     events = PageEvents()
     record_page_events(page, events)
     try:
@@ -197,7 +231,9 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         assert page.get_by_text("The server “weather” is not available right now.").count() == 1
         form = _call_add(page, "5")  # the rest of the page works
         result = form.locator(".widget-output .anvia-result")
-        page.wait_for_function("e => e.innerText.includes('105')", arg=result.element_handle(), timeout=WAIT_MS)
+        page.wait_for_function(
+            "e => e.innerText.includes('105')", arg=result.element_handle(), timeout=WAIT_MS, polling=POLL_MS
+        )
 
         crash = _output(page, "Exits the server process abruptly")
         crash.locator("button.widget-button", has_text=re.compile(r"^\s*Call")).click()
@@ -214,5 +250,4 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         assert "The server reported an error" not in outputs  # a server that died says so
         assert events.page_errors == []
     finally:
-        context.close()
-
+        page.close()
