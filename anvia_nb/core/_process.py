@@ -12,6 +12,7 @@ import atexit
 import contextlib
 import os
 import signal
+import threading
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -26,8 +27,9 @@ _EXIT_GRACE_SECONDS = 2.0
 _TERM_GRACE_SECONDS = 2.0
 _POLL_SECONDS = 0.01
 
-_live_groups: dict[int, str] = {}
-"""Process group of each stdio server started here and not yet stopped, with its token."""
+_live_groups: dict[int, tuple[str, threading.Thread]] = {}
+"""Process group of each stdio server started here and not yet stopped, with its token and the
+thread (a runtime's loop) that started it."""
 
 
 def new_token() -> str:
@@ -35,7 +37,7 @@ def new_token() -> str:
 
 
 def remember(pgid: int, token: str) -> None:
-    _live_groups[pgid] = token
+    _live_groups[pgid] = (token, threading.current_thread())
 
 
 def live_process_groups() -> frozenset[int]:
@@ -81,9 +83,14 @@ def _kill_carriers(token: str, sig: int) -> bool:
     return bool(pids)
 
 
-def kill_all_process_groups() -> None:
-    """Last resort at interpreter exit: SIGKILL every server group, and its escapees, still alive."""
-    for pgid, token in list(_live_groups.items()):
+def kill_all_process_groups(started_in: threading.Thread | None = None) -> None:
+    """Last resort at interpreter exit: SIGKILL every server group, and its escapees, still alive.
+
+    With ``started_in``, only the servers started in that thread: a runtime shutting down kills
+    what its own loop started, never the servers of another runtime in the same process."""
+    for pgid, (token, thread) in list(_live_groups.items()):
+        if started_in is not None and thread is not started_in:
+            continue
         _kill_group(pgid, signal.SIGKILL)
         _kill_carriers(token, signal.SIGKILL)
         _live_groups.pop(pgid, None)

@@ -301,13 +301,15 @@ class Runtime:
     def shutdown(self) -> list[str]:
         """Close everything and stop the loop; run at interpreter exit and on unload."""
         warnings: list[str] = []
+        thread = self.loop.thread
         if self.loop.running:
             try:
                 warnings = self.close_all()
             finally:
                 self.loop.stop()
         self._forget_failed()
-        kill_all_process_groups()
+        if thread is not None:  # what this runtime's loop started, not another runtime's servers
+            kill_all_process_groups(started_in=thread)
         return warnings
 
 

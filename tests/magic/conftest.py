@@ -1,8 +1,8 @@
 """A real IPython shell with ``%load_ext anvia_nb`` (helpers such as ``run`` are in magic_helpers.py).
 
 Every test starts with no connection but the shared ones (magic_helpers.KEPT: the ``demo``
-fixture's, and a module's own) and ends by closing whatever else it opened, so a failing test
-cannot leave a server process behind for the next one.
+fixture's, one per test process, and a module's own) and ends by closing whatever else it
+opened, so a failing test cannot leave a server process behind for the next one.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections.abc import Iterator
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.testing.globalipapp import start_ipython
-from magic_helpers import DEMO_STDIO, KEPT, SHARED_DEMO, kept_open, open_kept
+from magic_helpers import DEMO_STDIO, KEPT, SHARED_DEMO, Fresh, answers, kept_open, open_kept
 
+from anvia_nb.core import McpServer
 from anvia_nb.runtime import get_runtime
 
 
@@ -45,22 +46,38 @@ def ip(shell: InteractiveShell) -> Iterator[InteractiveShell]:
         setattr(magics, name, magics.trait_defaults(name))
 
 
-@pytest.fixture(scope="module")
-def _shared_demo_scope(shell: InteractiveShell) -> Iterator[None]:
+@pytest.fixture(scope="session")
+def _shared_demo_scope(shell: InteractiveShell) -> Iterator[dict[str, McpServer]]:
+    """Keeps ``demo`` open from the first test that asks for it to the end of the session; the
+    dict holds the connection the ``demo`` fixture opened (a test may have replaced it)."""
     with kept_open(SHARED_DEMO):
-        yield
+        yield {}
     get_runtime().close_all()
 
 
 @pytest.fixture
-def demo(ip: InteractiveShell, _shared_demo_scope: None) -> str:
-    """A stdio demo connection named ``demo``, opened once per module (and again if a test closed it).
+def demo(ip: InteractiveShell, _shared_demo_scope: dict[str, McpServer]) -> Iterator[str]:
+    """A stdio demo connection named ``demo``, shared by the tests of this process: opened once, and
+    again when a test closed or replaced it, its server died, or a test left it in a state that
+    cannot be put back (see magic_helpers.Fresh). Its handlers, listings and offered links are put
+    back after each test; the ``ip`` fixture resets the settings and the history.
 
     The first call on a fresh demo server waits for it to import jsonschema (about a second), so
     the warm-up call is made here, not in the test that happens to run first.
     """
+    opened = _shared_demo_scope
+
+    def ours_and_alive(server: McpServer) -> bool:
+        return server is opened.get(SHARED_DEMO) and answers(server)
+
     runtime = get_runtime()
-    if open_kept(ip, SHARED_DEMO, DEMO_STDIO):
+    if open_kept(ip, SHARED_DEMO, DEMO_STDIO, alive=ours_and_alive):
+        opened[SHARED_DEMO] = runtime.server(SHARED_DEMO)
         runtime.call(SHARED_DEMO, "echo", {"message": "warm up"})
     runtime.history.clear()
-    return SHARED_DEMO
+    server = opened[SHARED_DEMO]
+    fresh = Fresh.of(server)
+    yield SHARED_DEMO
+    runtime = get_runtime()  # a test may have unloaded and loaded the extension
+    if SHARED_DEMO in runtime.names() and runtime.server(SHARED_DEMO) is server and not fresh.put_back(server):
+        runtime.close(SHARED_DEMO)

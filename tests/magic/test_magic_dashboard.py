@@ -117,3 +117,18 @@ def test_soft_connect_from_python_returns_a_notice_instead_of_raising(demo_http_
         assert opened.ok and opened.server is runtime.server("demo") and "demo: http" in opened.text
     finally:
         runtime.shutdown()
+
+
+def test_shutting_down_a_runtime_of_its_own_leaves_the_kernels_servers_running(
+    ip: InteractiveShell, demo: str, demo_http_url: str
+) -> None:
+    """A dashboard's own runtime (``soft_connect(..., runtime=)``) stops what it started, not the
+    stdio servers of the kernel's ``%mcp`` connections."""
+    from anvia_nb.runtime import Runtime
+
+    runtime = Runtime()
+    try:
+        assert soft_connect(mcp.http(name="web", url=demo_http_url), runtime=runtime).ok
+    finally:
+        runtime.shutdown()
+    assert run(ip, f"call {demo}.echo message=still").output == "still"

@@ -1,5 +1,5 @@
 """``%mcp log``, ``%mcp trace`` and the note ``%mcp tools`` prints when a tool list changed, in a
-real IPython shell against the demo server: the module's shared stdio connection, a session of
+real IPython shell against the demo server: the shared stdio connection, a session of
 its own on the shared HTTP demo server when a test needs a connection of its own, and a process
 of its own only to change the tool list (the listing is per process)."""
 
