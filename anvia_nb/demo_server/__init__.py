@@ -17,6 +17,9 @@ __all__ = ["main"]
 
 def main() -> None:
     """The ``anvia-demo-server`` command: the same as ``python -m anvia_nb.demo_server``."""
-    from anvia_nb.demo_server.server import main as run
+    from anvia_nb.demo_server.cli import arguments
 
-    run()
+    args = arguments(None)  # a wrong option exits here, before the SDK is imported
+    from anvia_nb.demo_server.server import run
+
+    run(args)

@@ -17,9 +17,10 @@ from mcp.server.lowlevel import NotificationOptions
 from mcp.server.stdio import stdio_server
 
 from anvia_nb.core.schema import import_jsonschema
+from anvia_nb.demo_server.cli import arguments
 from anvia_nb.demo_server.handlers import build_server
 
-__all__ = ["LISTENING_PREFIX", "main", "parse_header", "serve_stdio"]
+__all__ = ["LISTENING_PREFIX", "main", "run", "serve_stdio"]
 
 LISTENING_PREFIX = "anvia demo server listening on "
 """Start of the one stderr line that announces the HTTP URL (tests read the port from it)."""
@@ -35,37 +36,13 @@ async def serve_stdio() -> None:
         await server.run(read_stream, write_stream, options)
 
 
-def parse_header(text: str) -> tuple[str, str]:
-    """``"Name: value"`` as ``(name, value)``; raises ``argparse.ArgumentTypeError`` otherwise."""
-    name, colon, value = text.partition(":")
-    if not colon or not name.strip() or not value.strip():
-        raise argparse.ArgumentTypeError('expected "Name: value"')
-    return name.strip(), value.strip()
-
-
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="anvia-demo-server",
-        description="The MCP demo server bundled with anvia_nb (stdio unless --http).",
-    )
-    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=0, help="HTTP port; 0 picks a free one (default)")
-    parser.add_argument(
-        "--require-header",
-        type=parse_header,
-        metavar='"NAME: VALUE"',
-        help="HTTP only: answer 401 to requests without this header",
-    )
-    args = parser.parse_args(argv)
-    if args.require_header is not None and not args.http:
-        parser.error("--require-header needs --http")
-    return args
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of ``python -m anvia_nb.demo_server`` and the ``anvia-demo-server`` script."""
-    args = _arguments(argv)
+    run(arguments(argv))
+
+
+def run(args: argparse.Namespace) -> None:
+    """Serve as ``args`` (from :func:`anvia_nb.demo_server.cli.arguments`) say."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="anvia-demo %(levelname)s %(message)s")
     logger.setLevel(logging.INFO)
     # The first argument check needs jsonschema: load it while the client is still connecting,

@@ -364,3 +364,17 @@ async def test_confirm_action_without_an_elicitation_capable_client_is_a_tool_er
         result = await client.call_tool("confirm_action", {"action": "deploy"})
     assert result.is_error
     assert "elicitation" in texts(result)[0]
+
+
+@pytest.mark.parametrize("argv", [["--no-such-option"], ["--require-header", "X-Token: t"], ["--port", "x"]])
+def test_a_wrong_option_is_refused_before_the_sdk_is_imported(argv: list[str]) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "anvia_nb.demo_server", *argv],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and "usage: anvia-demo-server" in done.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "argparse" in imported and not {"mcp", "mcp_types", "anyio"} & imported
