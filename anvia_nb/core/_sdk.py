@@ -94,6 +94,8 @@ class SdkHandlers:
     sampling: SamplingState = field(default_factory=SamplingState)
     trace: ProtocolTrace | None = None
     """Where the JSON-RPC messages of a stdio or HTTP connection are recorded (``%mcp trace``)."""
+    server_exit_status: int | None = None
+    """A stdio server's exit status once its process ended (negative: the signal that ended it)."""
 
 
 def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
@@ -265,7 +267,9 @@ async def open_sdk_session(
             if isinstance(launch, MemoryLaunch):
                 transport = launch.server
             elif isinstance(launch, StdioLaunch):
-                transport = stdio_transport(launch, handlers.trace)  # traced at the pipe itself
+                transport = stdio_transport(  # traced at the pipe itself
+                    launch, handlers.trace, on_exit=lambda status: setattr(handlers, "server_exit_status", status)
+                )
             else:
                 timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -65,11 +65,14 @@ def _resolve_command(command: str) -> str:
 
 
 @asynccontextmanager
-async def stdio_transport(launch: StdioLaunch, trace: ProtocolTrace | None = None) -> AsyncIterator[Any]:
+async def stdio_transport(
+    launch: StdioLaunch, trace: ProtocolTrace | None = None, on_exit: Callable[[int], None] | None = None
+) -> AsyncIterator[Any]:
     """Start the server in its own process group and bridge its pipes to message streams.
 
     ``trace`` records every message with the JSON that went over the pipe (each line is
-    serialized or read once, for the server and the trace alike)."""
+    serialized or read once, for the server and the trace alike); ``on_exit(status)`` is told when
+    the server's process ends, whoever ended it."""
     limit = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
     token = new_token()
     errlog: IO[bytes] | None = open(launch.stderr_path, "ab") if launch.stderr_path else None  # noqa: SIM115
@@ -139,7 +142,9 @@ async def stdio_transport(launch: StdioLaunch, trace: ProtocolTrace | None = Non
 
     async def watch_process() -> None:
         """A server whose process ended is gone, even if a child it left still holds its stdout."""
-        await process.wait()
+        status = await process.wait()
+        if on_exit is not None:
+            on_exit(status)
         with anyio.move_on_after(_DRAIN_SECONDS):
             await read_done.wait()
         reading.cancel()

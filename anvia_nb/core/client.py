@@ -164,6 +164,11 @@ class McpClient:
         return self._session is not None and not self._closed
 
     @property
+    def server_exit_status(self) -> int | None:
+        """A stdio server's exit status once its process ended (``None`` while it runs, or over HTTP)."""
+        return self._handlers.server_exit_status
+
+    @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
         return self._loop
 

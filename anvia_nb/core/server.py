@@ -62,9 +62,17 @@ class McpServer:
     def is_open(self) -> bool:
         return self.client.is_open
 
+    @property
+    def status(self) -> str:
+        """``"open"``, ``"closed"``, or, for an open connection whose stdio server process ended on
+        its own, ``"server exited (status N)"``: calls fail until it is connected again."""
+        if not self.is_open:
+            return "closed"
+        exited = self.client.server_exit_status
+        return "open" if exited is None else f"server exited (status {exited})"
+
     def __repr__(self) -> str:
-        state = "open" if self.is_open else "closed"
-        return f"<McpServer {self.name!r} {self.connection.transport} {state}, {len(self.tools)} tools>"
+        return f"<McpServer {self.name!r} {self.connection.transport} {self.status}, {len(self.tools)} tools>"
 
     @property
     def trace(self) -> ProtocolTrace:

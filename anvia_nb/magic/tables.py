@@ -118,7 +118,7 @@ def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = N
                 "name": server.name,
                 "transport": server.connection.transport,
                 "target": shown.text(server.connection.target()),
-                "status": "open" if server.is_open else "closed",
+                "status": server.status,
                 "server": _server_label(server, shown),
                 "protocol": protocol_version(server),
                 "tools": len(server.tools),

@@ -5,6 +5,7 @@ milliseconds): these tests follow a process's life, not the demo's tools."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from IPython.core.interactiveshell import InteractiveShell
@@ -117,3 +118,20 @@ def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
     finally:
         ip.run_line_magic("load_ext", "anvia_nb")
     assert "mcp" in ip.magics_manager.magics["line"]
+
+
+def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(
+    ip: InteractiveShell, eventually: Callable[..., None]
+) -> None:
+    run(ip, f"connect gone {LITE_STDIO}")
+    assert run(ip, "servers").set_index("name").loc["gone", "status"] == "open"
+    with contextlib.suppress(Exception):  # the call fails: its server is gone (what it says is tested elsewhere)
+        run(ip, "call gone.crash")
+
+    def status() -> str:
+        return str(run(ip, "servers").set_index("name").loc["gone", "status"])
+
+    eventually(lambda: status() == "server exited (status 3)", 30, "%mcp servers to say the server exited")
+    assert "server exited (status 3)" in repr(get_runtime().server("gone"))
+    run(ip, "close gone")
+    assert "gone" not in get_runtime().names()
