@@ -24,7 +24,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from anvia_nb.core._sdk import HttpLaunch, MemoryLaunch
+from anvia_nb.core._memory_connection import MemoryConnection
+from anvia_nb.core._sdk import HttpLaunch
 from anvia_nb.core._secret_discovery import (
     Named,
     arg_secrets,
@@ -269,34 +270,6 @@ class HttpConnection:
         if isinstance(client, RecordingClient):
             client.recorder.policy = client.recorder.policy.with_secrets(self.secrets())
         return client
-
-
-@dataclass(frozen=True)
-class MemoryConnection:
-    """A server object in this process, reached through the SDK's in-memory transport."""
-
-    name: str
-    server: Any
-    max_calls_in_flight: int | None = None
-    transport: Literal["memory"] = "memory"
-
-    def secrets(self) -> tuple[str, ...]:
-        return ()
-
-    def unmasked(self) -> tuple[str, ...]:
-        return ()
-
-    def target(self) -> str:
-        return f"in-memory {type(self.server).__name__}"
-
-    def client(self, *, log_level: str | None = None) -> McpClient:
-        """A client for this connection, not yet open."""
-        return McpClient(
-            self.name, MemoryLaunch(self.server), log_level=log_level, max_calls_in_flight=self.max_calls_in_flight
-        )
-
-    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
-        return await self.client(log_level=log_level).open(timeout_seconds)
 
 
 McpConnection = StdioConnection | HttpConnection | MemoryConnection | ReplayConnection
