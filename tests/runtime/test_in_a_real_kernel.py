@@ -175,7 +175,7 @@ def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     assert status == "error"  # so "Run all" stops here
     assert errors == []  # no traceback
     assert stderr.strip() == "UsageError: demo.slow was interrupted: the call was cancelled on the server."
-    assert "slow cancelled" in kernel.run("%mcp log demo")
+    eventually(lambda: "slow cancelled" in kernel.run("%mcp log demo"), timeout_seconds=30, what="the cancellation")
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
 
 

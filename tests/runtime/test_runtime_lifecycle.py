@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
@@ -63,18 +64,35 @@ def test_calls_are_recorded_in_the_history(runtime: Runtime) -> None:
     assert [(o.tool, o.status) for o in runtime.history] == [("echo", "ok"), ("fail", "tool error")]
 
 
+def wait_for(predicate: Callable[[], bool], stop: threading.Event, timeout_seconds: float = 30.0) -> bool:
+    """Poll ``predicate`` (from a helper thread) until it holds; ``False`` if told to stop or out of time."""
+    deadline = time.monotonic() + timeout_seconds
+    while not stop.is_set() and time.monotonic() < deadline:
+        if predicate():
+            return True
+        stop.wait(0.02)
+    return False
+
+
 def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Runtime) -> None:
     server, _ = runtime.connect(lite())
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    stop = threading.Event()
+
+    def interrupt_once_started() -> None:  # as a person pressing stop once the server is at work
+        if wait_for(lambda: "slow started" in server.client.log.stderr_text(), stop):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    pressing = threading.Thread(target=interrupt_once_started)
+    pressing.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            runtime.call("demo", "slow", {"steps": 200, "delay_seconds": 0.1})
+            runtime.call("demo", "slow", {"steps": 600, "delay_seconds": 0.1})
     finally:
-        timer.cancel()
+        stop.set()
+        pressing.join()
     # The session survives the interrupt and the server logged the cancellation.
     assert runtime.call("demo", "echo", {"message": "after"}).output == "after"
-    assert "slow cancelled" in server.client.log.stderr_text()
+    assert "slow cancelled" in server.client.log.stderr_text()  # written before it answered the echo
 
 
 def test_closing_everything_stops_every_server(runtime: Runtime, live_children: Callable[[], set[int]]) -> None:
