@@ -24,7 +24,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,8 @@ from tests.browser.lab import (  # noqa: E402
     FilePage,
     LabServer,
     PageEvents,
+    free_port,
+    jupyter_environment,
     record_page_events,
     shutdown_all_kernels,
 )
@@ -100,34 +101,6 @@ def _require_chromium() -> None:
     if in_ci():
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _lab_environment(home: Path) -> dict[str, str]:
-    """The environment JupyterLab and its kernels see: isolated dirs, no pytest variables."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTEST_", "JUPYTER", "IPYTHON")) and key != "PYTHONBREAKPOINT"
-    }
-    env.update(
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_DATA_DIR=str(home / "data"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
-        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
-        IPYTHONDIR=str(home / "ipython"),
-        # In a virtualenv jupyter_core prefers sys.prefix over the user dirs: our kernelspec must win.
-        JUPYTER_PREFER_ENV_PATH="0",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
 
 
 def _write_lab_home(home: Path) -> None:
@@ -213,7 +186,7 @@ def jupyter_lab() -> Iterator[LabServer]:
     with tempfile.TemporaryDirectory(prefix="anvia-lab-") as home_text:
         home = Path(home_text)
         _write_lab_home(home)
-        port = _free_port()
+        port = free_port()
         token = secrets.token_hex(16)
         server = LabServer(base_url=f"http://127.0.0.1:{port}", token=token, root_dir=home / "root")
         command = [
@@ -231,7 +204,7 @@ def jupyter_lab() -> Iterator[LabServer]:
         log_path = home / "lab.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                command, env=_lab_environment(home), cwd=server.root_dir,
+                command, env=jupyter_environment(home), cwd=server.root_dir,
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )  # fmt: skip
         try:

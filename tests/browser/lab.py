@@ -13,7 +13,9 @@ notebook is unsaved carries `jp-mod-dirty`. A notebook in a tab that is not curr
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
 import time
 import urllib.parse
 import urllib.request
@@ -364,3 +366,33 @@ def wait_for_global(page: Any, expression: str, timeout_seconds: float = 10.0) -
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"{expression} stayed falsy for {timeout_seconds} s") from error
     return handle.json_value()
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1, for a Jupyter server to listen on."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def jupyter_environment(home: Path) -> dict[str, str]:
+    """The environment a Jupyter server (Lab or Voila) and its kernels see: its own dirs under
+    ``home``, no pytest variables."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "JUPYTER", "IPYTHON")) and key != "PYTHONBREAKPOINT"
+    }
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
+        IPYTHONDIR=str(home / "ipython"),
+        # In a virtualenv jupyter_core prefers sys.prefix over the user dirs: our kernelspec must win.
+        JUPYTER_PREFER_ENV_PATH="0",
+        PYTHONUNBUFFERED="1",
+    )
+    return env

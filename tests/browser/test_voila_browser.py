@@ -18,7 +18,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,15 @@ import pytest
 from support import REPO, child_pids, in_ci
 
 from tests.browser.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
-from tests.browser.lab import POLL_MS, QUICK_JUPYTER, PageEvents, record_page_events, screenshot
+from tests.browser.lab import (
+    POLL_MS,
+    QUICK_JUPYTER,
+    PageEvents,
+    free_port,
+    jupyter_environment,
+    record_page_events,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -47,15 +54,8 @@ STOPPED = "The server “fragile” stopped, so this is not available now."
 NOT_STARTED = "The server “weather” could not be started, so the parts of this page that use it are not available."
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _environment(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "JUPYTER", "IPYTHON"))}
+    """Voila's own Jupyter dirs under ``home``, with the kernelspec of this interpreter."""
     for name in ("config", "data", "runtime", "ipython"):
         (home / name).mkdir(parents=True, exist_ok=True)
     kernel_dir = home / "data" / "kernels" / "python3"
@@ -66,15 +66,7 @@ def _environment(home: Path) -> dict[str, str]:
         "language": "python",
     }
     (kernel_dir / "kernel.json").write_text(json.dumps(spec))
-    env.update(
-        JUPYTER_CONFIG_DIR=str(home / "config"),
-        JUPYTER_DATA_DIR=str(home / "data"),
-        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        JUPYTER_PREFER_ENV_PATH="0",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
+    return jupyter_environment(home)
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -102,7 +94,7 @@ def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
         home = Path(home_text)
         root = home / "root"
         root.mkdir()
-        port = _free_port()
+        port = free_port()
         command = [
             sys.executable,
             "-c",
