@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.payloads:
         plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
     parts = set(args.parts.split(","))
-    with ServerForks() if args.quick else contextlib.nullcontext():
+    with ServerForks(preload=["bench_server"]) if args.quick else contextlib.nullcontext():
         _run(plan, parts, args.transports.split(","))
 
 

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
-from support import DEMO_ARGS, QUICK_EXAMPLES, child_pids, pid_alive, wait_until
+from support import (
+    DEMO_ARGS,
+    FORKED_SERVERS,
+    FORKS_PRELOAD,
+    FORKS_SOCKET,
+    QUICK_EXAMPLES,
+    child_pids,
+    pid_alive,
+    wait_until,
+)
 
 if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
     from oauth_server import OAuthTestServer
@@ -36,6 +45,16 @@ def interrupts_raise_keyboard_interrupt() -> Iterator[None]:
     yield
     if previous is not None:  # None: a handler installed outside Python, which cannot be restored
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def server_forks() -> Iterator[None]:
+    """The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (see support.py), for this pytest
+    process; every server forked from it is killed when it stops."""
+    from benchmarks.server_forks import ServerForks
+
+    with ServerForks(FORKED_SERVERS, FORKS_PRELOAD, where=FORKS_SOCKET):
+        yield
 
 
 @pytest.fixture
@@ -124,7 +143,7 @@ class HttpDemo:
 
 
 @pytest.fixture(scope="session")
-def demo_http_url() -> Iterator[str]:
+def demo_http_url(server_forks: None) -> Iterator[str]:
     """URL of one demo server over streamable HTTP, shared by the session."""
     server = HttpDemo()
     try:

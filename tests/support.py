@@ -2,6 +2,14 @@
 the demo server's command line, the /proc process walker, bounded waits, and where
 scripts/setup-test caches what the tests need.
 
+``DEMO_ARGS`` (and ``forked(...)`` for the other test servers that import the MCP SDK) start a
+server over stdio forked from a process that imported it and the SDK once (benchmarks/server_forks.py;
+the fixture ``server_forks`` in conftest.py runs it in each pytest process): the child runs
+``python -m anvia_nb.demo_server`` on the launcher's own pipes, and the launcher is the server to
+the client (exit status, signals, death). A fresh interpreter per server costs ~1.4 s of CPU, which
+was most of the quick set's time. Without the fork server the launcher runs the server itself.
+``REAL_DEMO_ARGS`` always start a fresh interpreter: for the tests of the server's own start.
+
 Tests never install anything. ``require_setup`` turns a missing cached part into a skip whose
 reason names the setup command, or, under ``CI=true``, into a failure.
 """
@@ -11,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,8 +27,26 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DEMO_ARGS = ["-m", "anvia_nb.demo_server"]
-DEMO_STDIO = f"--stdio {sys.executable} -m anvia_nb.demo_server"
+REAL_DEMO_ARGS = ["-m", "anvia_nb.demo_server"]
+FORKS_SOCKET = str(Path(tempfile.gettempdir()) / f"anvia-test-forks-{os.getpid()}.sock")
+LOG_SERVER = str(REPO / "tests" / "core" / "log_server.py")
+URL_SERVER = str(REPO / "tests" / "magic" / "url_server.py")
+INSTRUCTIONS_SERVER = str(REPO / "tests" / "magic" / "instructions_server.py")
+FORKED_SERVERS = (REAL_DEMO_ARGS, [LOG_SERVER], [URL_SERVER], [INSTRUCTIONS_SERVER])
+FORKS_PRELOAD = (
+    "anvia_nb.demo_server.server", "anvia_nb.demo_server.http", "anvia_nb.demo_server.server:import_jsonschema",
+    "mcp.server.mcpserver", "mcp.server.lowlevel", "mcp.server.stdio", "mcp_types",
+)
+
+
+def forked(*arguments: str) -> list[str]:
+    """The arguments to ``sys.executable`` that start ``python *arguments``, forked from the fork
+    server when it is one of ``FORKED_SERVERS``, else started fresh."""
+    return ["-I", "-S", str(REPO / "benchmarks" / "server_forks.py"), "run", FORKS_SOCKET, *arguments]
+
+
+DEMO_ARGS = forked(*REAL_DEMO_ARGS)
+DEMO_STDIO = f"--stdio {sys.executable} {' '.join(DEMO_ARGS)}"
 SETUP_COMMAND = "scripts/setup-test"
 
 

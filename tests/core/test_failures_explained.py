@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from support import DEMO_ARGS, LOG_SERVER, forked, until
 
 from anvia_nb import ConnectError, ProtocolError, connect_mcp, mcp
 from anvia_nb.core import McpServer, StdioConnection
@@ -21,7 +22,6 @@ from anvia_nb.magic._logs import log_text
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
 
-LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 TOKEN = "tok-123456789"
 FATAL = """
 import os, sys
@@ -58,7 +58,7 @@ def runtime() -> Iterator[Runtime]:
 
 
 def server(name: str, mode: str, **options: object) -> StdioConnection:
-    return mcp.stdio(name=name, command=sys.executable, args=[LOG_SERVER, mode], **options)  # type: ignore[arg-type]
+    return mcp.stdio(name=name, command=sys.executable, args=forked(LOG_SERVER, mode), **options)  # type: ignore[arg-type]
 
 
 def fatal(name: str = "typo", **options: object) -> StdioConnection:
@@ -105,7 +105,7 @@ def test_a_failed_connections_log_is_removed_when_the_runtime_shuts_down() -> No
 
 
 def test_a_log_asked_to_be_kept_survives_the_close(runtime: Runtime) -> None:
-    demo = mcp.stdio(name="kept", command=sys.executable, args=["-m", "anvia_nb.demo_server"], keep_log=True)
+    demo = mcp.stdio(name="kept", command=sys.executable, args=DEMO_ARGS, keep_log=True)
     server_, _ = runtime.connect(demo, timeout_seconds=60)
     path = server_.client.log.stderr_path
     assert path is not None
@@ -124,7 +124,7 @@ def test_logs_left_open_are_removed_at_interpreter_exit(tmp_path: Path) -> None:
         from anvia_nb import mcp, ConnectError
         from anvia_nb.runtime import get_runtime
         rt = get_runtime()
-        server, _ = rt.connect(mcp.stdio(name="left", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+        server, _ = rt.connect(mcp.stdio(name="left", command=sys.executable, args={DEMO_ARGS!r}))
         print(server.client.log.stderr_path)
         try:
             rt.connect(mcp.stdio(name="typo", command=sys.executable, args=[{LOG_SERVER!r}, "fatal"]))
@@ -167,7 +167,8 @@ async def test_log_messages_reach_the_log_on_an_older_protocol_through_set_level
             ("warning", "warning message"),
             ("error", "error message"),
         ]
-        assert "log level set to warning" in srv.client.log.stderr_text()
+        # Written to stderr, another pipe read on its own, before the handshake ended: wait for it.
+        await until(lambda: "log level set to warning" in srv.client.log.stderr_text(), "the server's level note")
     finally:
         await srv.close()
 

@@ -8,23 +8,21 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from support import DEMO_ARGS, until
+from support import DEMO_ARGS, LOG_SERVER, forked, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.server import McpServer
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.policy import MASK
 
-LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
 SECRET = "sk-live-logs-51d0e2"
 
 
 def _log_server(mode: str) -> Any:
-    return mcp.stdio(name=mode, command=sys.executable, args=[LOG_SERVER, mode])
+    return mcp.stdio(name=mode, command=sys.executable, args=forked(LOG_SERVER, mode))
 
 
 @pytest.mark.anyio

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
@@ -36,7 +37,7 @@ def anyio_backend() -> str:
 async def demo(request: pytest.FixtureRequest) -> AsyncIterator[McpServer]:
     """One connection per transport, shared by the tests: they only list, read, get and complete."""
     if request.param == "stdio":
-        connection = mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"])
+        connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
     else:
         connection = mcp.http(name="demo", url=request.getfixturevalue("demo_http_url"))
     server = await connect_mcp(connection)

@@ -17,9 +17,14 @@ from anvia_nb import mcp
 from anvia_nb.errors import SecretNotPortableError
 from anvia_nb.runtime import Runtime
 
-dd = pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
-
 SECRET = "dask-secret-7c1f0e93b2a4"
+
+
+@pytest.fixture(scope="module")
+def dd() -> Any:
+    """``dask.dataframe``, imported when a test needs it: 1.5 s of CPU in every pytest process that
+    merely collects this file otherwise."""
+    return pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +42,7 @@ def client() -> Iterator[Any]:
 
 @pytest.mark.slow  # a two-process Dask cluster: seconds to start its workers and to stop them
 def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
-    runtime: Runtime, client: Any, monkeypatch: pytest.MonkeyPatch
+    runtime: Runtime, client: Any, dd: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANVIA_TEST_TOKEN", SECRET)
     connection = mcp.stdio(
@@ -64,7 +69,7 @@ def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
 
 
 def test_a_connection_whose_secret_cannot_travel_is_refused_before_anything_runs(
-    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+    runtime: Runtime, dd: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("ANVIA_TEST_TOKEN", raising=False)
     connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET})

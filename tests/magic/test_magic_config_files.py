@@ -30,7 +30,7 @@ def test_claude_desktop_entries_become_stdio_connections_with_env_secrets_marked
     found = servers_from_config_text(text)
     connection = found.connections["fs"]
     assert isinstance(connection, StdioConnection)
-    assert connection.command == sys.executable and connection.args == ("-m", "anvia_nb.demo_server")
+    assert connection.command == sys.executable and connection.args == tuple(DEMO_ARGS)
     assert connection.secrets() == ("t0k",)
 
 

@@ -15,13 +15,14 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import displayed, kept_open, open_kept, run
+from support import URL_SERVER, forked
 
 from anvia_nb.magic._help import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
 from anvia_nb.runtime import get_runtime
 
 FATAL = f"--stdio {sys.executable} {Path(__file__).with_name('exiting_server.py')}"
-URL_SERVER = f"--stdio {sys.executable} {Path(__file__).with_name('url_server.py')}"
+URL_STDIO = f"--stdio {sys.executable} {' '.join(forked(URL_SERVER))}"
 TOKEN = "tok-5e7c1d9a2b8f"
 SIGN_IN = "https://auth.example.com/sign-in?session=abc"
 
@@ -42,7 +43,7 @@ def _url_server_scope(shell: InteractiveShell) -> Iterator[str]:
 @pytest.fixture
 def url_server(ip: InteractiveShell, _url_server_scope: str) -> str:
     """``m``: url_server.py over stdio, with the secret ``API_TOKEN`` in its env; opened once for the module."""
-    open_kept(ip, _url_server_scope, f"--env API_TOKEN={TOKEN} {URL_SERVER}")
+    open_kept(ip, _url_server_scope, f"--env API_TOKEN={TOKEN} {URL_STDIO}")
     return _url_server_scope
 
 

@@ -4,19 +4,19 @@ error (never the panel), and %mcp servers shows each server's instructions safel
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import run
+from support import INSTRUCTIONS_SERVER, forked
 
 from anvia_nb.magic import subcommands
 from anvia_nb.magic.subcommands import TABLE, Subcommand
 from anvia_nb.policy import ShowPolicy
 
-CHATTY = f"--stdio {sys.executable} {Path(__file__).with_name('instructions_server.py')}"
+CHATTY = f"--stdio {sys.executable} {' '.join(forked(INSTRUCTIONS_SERVER))}"
 
 
 def _complete(ip: InteractiveShell, line: str) -> list[str]:

@@ -9,6 +9,7 @@ them and compares the outputs.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 import tempfile
@@ -49,6 +50,19 @@ SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASS|AUTH|CREDENTIAL", re.IGNORECASE
 
 def read(name: str) -> Any:
     return nbformat.read(NOTEBOOK_DIR / name, as_version=4)
+
+
+@functools.cache
+def exporter() -> HTMLExporter:
+    """One exporter for the file: each new one loads and compiles its templates again."""
+    return HTMLExporter()
+
+
+@functools.cache
+def rendered(name: str) -> str:
+    """The notebook ``name`` as nbconvert's HTML, rendered once per file."""
+    html, _ = exporter().from_notebook_node(read(name))
+    return str(html)
 
 
 def code_cells(nb: Any) -> list[Any]:
@@ -329,7 +343,7 @@ def test_the_html_check_finds_a_live_payload_when_one_is_there() -> None:
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
     nb.cells[0].outputs = [nbformat.v4.new_output(
         "display_data", data={"text/html": f'<img src=x onerror="{PAYLOAD_MARKER}=1">', "text/plain": "x"})]
-    html, _ = HTMLExporter().from_notebook_node(nb)
+    html, _ = exporter().from_notebook_node(nb)
     assert live_content_with_marker(html)
 
 
@@ -339,7 +353,7 @@ def test_server_text_in_saved_widget_state_stays_data_unless_it_breaks_out() -> 
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {
         "version_major": 2, "version_minor": 0,
         "state": {"m": {"model_name": "SelectModel", "state": {"_options_labels": [payload]}}}}}
-    html, _ = HTMLExporter().from_notebook_node(nb)
+    html, _ = exporter().from_notebook_node(nb)
     assert PAYLOAD_MARKER in html and live_content_with_marker(html) == []  # nbconvert writes <\/script>
     broken = f'<script type="application/vnd.jupyter.widget-state+json">{{"a": "{payload}"}}</script>'
     assert live_content_with_marker(broken)  # had it not, the check would catch the break-out
@@ -347,12 +361,11 @@ def test_server_text_in_saved_widget_state_stays_data_unless_it_breaks_out() -> 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_rendered_html_holds_no_live_script_from_a_server(name: str) -> None:
-    html, _ = HTMLExporter().from_notebook_node(read(name))
-    assert live_content_with_marker(html) == []
+    assert live_content_with_marker(rendered(name)) == []
 
 
 def test_the_hostile_payloads_are_in_the_rendered_html_as_text() -> None:
-    html, _ = HTMLExporter().from_notebook_node(read("04-untrusted-output.ipynb"))
+    html = rendered("04-untrusted-output.ipynb")
     assert "&lt;script&gt;window.__anvia_pwned=1&lt;/script&gt;" in html
     assert '&lt;img src=x onerror="window.__anvia_pwned=1"&gt;' in html
 

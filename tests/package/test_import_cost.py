@@ -20,7 +20,7 @@ import sys
 import textwrap
 
 import pytest
-from support import DEMO_STDIO, REPO
+from support import DEMO_ARGS, DEMO_STDIO, REPO
 
 BOUND_SECONDS = 120
 NOTE = """
@@ -47,7 +47,7 @@ from anvia_nb import connect_mcp, mcp
 
 async def main():
     server = await connect_mcp(mcp.stdio(name="demo", command=sys.executable,
-                                         args=["-m", "anvia_nb.demo_server"]))
+                                         args=DEMO_ARGS))
     try:
         echo = server.tool("echo")
         assert await echo.call({"message": "hi"}) == "hi"
@@ -61,7 +61,7 @@ async def main():
 valid, problems = asyncio.run(main())
 assert valid == {"jsonschema": False}, valid
 assert problems == ["message: 1 is not of type 'string'"], problems
-"""
+""".replace("DEMO_ARGS", repr(DEMO_ARGS))
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 from lite_server import LITE_ARGS
-from support import DEMO_ARGS
+from support import DEMO_ARGS, wait_until
 
 from anvia_nb import UnknownConnectionError, mcp
 from anvia_nb.runtime import Runtime
@@ -92,7 +92,8 @@ def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Run
         pressing.join()
     # The session survives the interrupt and the server logged the cancellation.
     assert runtime.call("demo", "echo", {"message": "after"}).output == "after"
-    assert "slow cancelled" in server.client.log.stderr_text()  # written before it answered the echo
+    # Written before it answered the echo, but stderr is another pipe, read on its own: wait for it.
+    wait_until(lambda: "slow cancelled" in server.client.log.stderr_text(), what="the server's 'slow cancelled'")
 
 
 def test_closing_everything_stops_every_server(runtime: Runtime, live_children: Callable[[], set[int]]) -> None:

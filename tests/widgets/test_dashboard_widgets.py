@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 import pytest
-from support import WAIT_SECONDS
+from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import ConnectError, UnknownToolError, mcp
 from anvia_nb.display import RenderSettings
@@ -158,7 +158,7 @@ def test_a_viewer_reads_that_a_closed_server_is_not_available_with_nothing_to_ty
 
 
 def test_a_viewer_reads_that_a_server_that_died_mid_call_stopped(runtime: Runtime) -> None:
-    runtime.connect(mcp.stdio(name="fragile", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+    runtime.connect(mcp.stdio(name="fragile", command=sys.executable, args=DEMO_ARGS))
     crash = _tool_form(form("fragile.crash", runtime=runtime, settings=FOR_VIEWERS))
     assert crash.call()
     outcome = crash.wait(WAIT_SECONDS)

@@ -16,7 +16,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
-from support import WAIT_SECONDS
+from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
@@ -277,7 +277,7 @@ def test_a_form_calls_a_server_over_stdio(live_children: Callable[[], set[int]])
     before = live_children()  # session-wide servers of other tests may be running
     rt = Runtime()
     try:
-        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]))
+        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS))
         slow = form("demo.slow", runtime=rt)
         fill(slow, steps="3", delay_seconds="0.01")
         slow.call_button.click()
