@@ -36,6 +36,7 @@ async def confirm(context: ClientRequestContext, params: types.ElicitRequestPara
 
 
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow  # a fresh demo server process, not a forked one
 async def test_over_stdio_tools_and_elicitation_work_and_crash_ends_the_process(mode: str, tmp_path: Path) -> None:
     parameters = mcp.StdioServerParameters(command=sys.executable, args=["-m", "anvia_nb.demo_server"])
     errlog_path = tmp_path / "server-stderr.log"

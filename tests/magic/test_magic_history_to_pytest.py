@@ -96,6 +96,7 @@ def test_history_options_without_a_file_are_refused() -> None:
         parse_command("history --to-pytest")
 
 
+@pytest.mark.slow  # runs the written file in a pytest of its own
 def test_a_replayed_session_is_written_as_a_replay_and_its_tests_pass(
     ip: InteractiveShell, tmp_path: Path, demo_http_url: str
 ) -> None:

@@ -22,6 +22,8 @@ import textwrap
 import pytest
 from support import DEMO_ARGS, DEMO_STDIO, REPO
 
+pytestmark = pytest.mark.slow  # one fresh interpreter runs the extension, the magic and the API
+
 BOUND_SECONDS = 120
 NOTE = """
 import json, sys

@@ -36,14 +36,17 @@ def loaded() -> dict[str, set[str]]:
     return dict(zip(STEPS, found, strict=True))
 
 
+@pytest.mark.slow  # a fresh interpreter (the module's one)
 def test_importing_the_package_loads_no_jupyter_pandas_or_sdk(loaded: dict[str, set[str]]) -> None:
     assert not loaded["package"] & set(HEAVY)
 
 
+@pytest.mark.slow  # a fresh interpreter (the module's one)
 def test_the_error_tree_is_importable_without_the_sdk(loaded: dict[str, set[str]]) -> None:
     assert "mcp" not in loaded["errors"]
 
 
+@pytest.mark.slow  # a fresh interpreter (the module's one)
 def test_first_use_of_the_api_loads_the_sdk_but_not_jupyter(loaded: dict[str, set[str]]) -> None:
     assert "mcp" in loaded["first use"]
     assert not loaded["first use"] & {"IPython", "ipywidgets", "pandas"}

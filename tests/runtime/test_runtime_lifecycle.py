@@ -249,6 +249,7 @@ print("closed")
 """
 
 
+@pytest.mark.slow  # a fresh interpreter and a connect that times out
 def test_a_connect_that_timed_out_leaves_no_stray_loop_line_at_close_or_exit() -> None:
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(SCRIPT_TIMED_OUT_CONNECT)], capture_output=True, text=True, timeout=120

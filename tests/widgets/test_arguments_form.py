@@ -214,6 +214,7 @@ def test_switching_to_json_with_only_schema_problems_still_works() -> None:
     assert form.json_mode and json.loads(form.json_text.value) == {"url": "", "max_length": -5}
 
 
+@pytest.mark.slow  # builds a form of thousands of fields
 def test_a_huge_schema_that_does_not_recurse_builds_a_bounded_form() -> None:
     defs = {
         f"L{i}": {

@@ -86,6 +86,7 @@ TEN_ENUMS: dict[str, Any] = {
 }
 
 
+@pytest.mark.slow  # labels 200,000 choices
 def test_huge_enums_carry_a_bounded_number_of_options_and_any_value_can_still_be_sent() -> None:
     arguments = ArgumentsForm(schema=TEN_ENUMS)
     bound = Limits().choices
