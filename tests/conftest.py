@@ -4,6 +4,7 @@ here is stopped here. Plain helpers (not fixtures) live in support.py."""
 
 from __future__ import annotations
 
+import os
 import queue
 import signal
 import subprocess
@@ -50,9 +51,13 @@ def interrupts_raise_keyboard_interrupt() -> Iterator[None]:
 @pytest.fixture(scope="session", autouse=True)
 def server_forks() -> Iterator[None]:
     """The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (see support.py), for this pytest
-    process; every server forked from it is killed when it stops."""
+    process; every server forked from it is killed when it stops. Linux only (it watches processes
+    through pidfds): elsewhere each launcher starts its server afresh."""
     from benchmarks.server_forks import ServerForks
 
+    if not hasattr(os, "pidfd_open"):
+        yield
+        return
     with ServerForks(FORKED_SERVERS, FORKS_PRELOAD, where=FORKS_SOCKET):
         yield
 

@@ -15,6 +15,7 @@ import pytest
 from support import DEMO_ARGS, LOG_SERVER, forked, wait_until
 
 BOUND_SECONDS = 60
+pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the fork server runs on Linux only")
 
 
 def start(*arguments: str, **options: object) -> subprocess.Popen[bytes]:
