@@ -19,6 +19,8 @@ class MemoryConnection:
     name: str
     server: Any
     max_calls_in_flight: int | None = None
+    protocol: str | None = None
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocols`; ``None``: discover, then fall back)."""
     transport: Literal["memory"] = "memory"
 
     def secrets(self) -> tuple[str, ...]:
@@ -33,7 +35,8 @@ class MemoryConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
         return McpClient(
-            self.name, MemoryLaunch(self.server), log_level=log_level, max_calls_in_flight=self.max_calls_in_flight
+            self.name, MemoryLaunch(self.server, self.protocol), log_level=log_level,
+            max_calls_in_flight=self.max_calls_in_flight,
         )
 
     async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:

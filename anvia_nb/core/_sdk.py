@@ -73,6 +73,7 @@ class MemoryLaunch:
     """An in-process server object (``mcp.server.lowlevel.Server`` or ``MCPServer``), for tests and teaching."""
 
     server: Any
+    protocol: str | None = None
 
 
 @dataclass
@@ -280,7 +281,7 @@ async def open_sdk_session(
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
             if handlers.trace is not None and isinstance(launch, HttpLaunch):
                 transport = traced_transport(transport, handlers.trace)
-            protocol = None if isinstance(launch, MemoryLaunch) else launch.protocol
+            protocol = launch.protocol
             client = Client(
                 transport,
                 mode=client_mode(protocol),

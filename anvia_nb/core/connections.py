@@ -381,10 +381,15 @@ class _Factories:
         return ReplayConnection(name=_check_name(name), path=os.fspath(path))
 
     @staticmethod
-    def memory(*, name: str, server: Any, max_calls_in_flight: int | None = None) -> MemoryConnection:
-        """A connection to an SDK server object in this process (fast tests, teaching)."""
+    def memory(
+        *, name: str, server: Any, max_calls_in_flight: int | None = None, protocol: str | None = None
+    ) -> MemoryConnection:
+        """A connection to an SDK server object in this process (fast tests, teaching); ``protocol``
+        as for :meth:`stdio` (show a class both generations of the handshake without a process)."""
+        protocol = check_protocol(protocol)
         return MemoryConnection(
-            name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight)
+            name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
         )
 
 

@@ -1,4 +1,4 @@
-"""``protocol=`` of ``mcp.stdio``/``mcp.http``: the demo server speaks both generations, and a
+"""``protocol=`` of ``mcp.stdio``/``mcp.http``/``mcp.memory``: the demo server speaks both generations, and a
 connection speaks the one it was asked for (``server.client.protocol_version``), with the
 server's real capabilities; an unknown value is refused by the factory, before anything starts.
 ``lite_server.py`` (standard library, starts in milliseconds) shows the handshake-only connection
@@ -40,6 +40,13 @@ async def test_over_stdio_the_demo_speaks_the_generation_asked_for() -> None:
 
 
 @pytest.mark.parametrize("protocol", GENERATIONS)
+async def test_in_memory_the_demo_speaks_the_generation_asked_for(protocol: str) -> None:
+    from anvia_nb.demo_server.handlers import build_server
+
+    await _check_demo(await connect_mcp(mcp.memory(name="mem", server=build_server(), protocol=protocol)), protocol)
+
+
+@pytest.mark.parametrize("protocol", GENERATIONS)
 async def test_over_http_the_demo_speaks_the_generation_asked_for(demo_http_url: str, protocol: str) -> None:
     await _check_demo(await connect_mcp(mcp.http(name="web", url=demo_http_url, protocol=protocol)), protocol)
 
@@ -76,6 +83,7 @@ async def test_an_unknown_protocol_is_refused_before_anything_starts(
     for factory in (
         lambda: mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, protocol=bad),  # type: ignore[arg-type]
         lambda: mcp.http(name="web", url="http://127.0.0.1:9/mcp", protocol=bad),  # type: ignore[arg-type]
+        lambda: mcp.memory(name="mem", server=object(), protocol=bad),  # type: ignore[arg-type]
     ):
         with pytest.raises(InvalidValueError) as refused:
             factory()
