@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from spec_helpers import load_schema
+from support import examples
 
 from anvia_nb.core.schema import argument_problems, compiled_count
 from anvia_nb.widgets.arguments_form import ArgumentsForm
@@ -57,7 +58,7 @@ def test_a_date_the_picker_cannot_show_is_still_sent_as_the_magic_would() -> Non
     assert form.value == {"email": "x", "date": "2024-02-30"} and argument_problems(SCHEMA, form.value) == []
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)  # the quick set tries fewer (support.examples)
 @given(st.sampled_from(["email", "date_time", "time", "uri", "uuid", "ipv4", "hostname", "code", "count"]),
        texts)
 def test_the_form_and_argument_problems_accept_and_refuse_the_same_arguments(field: str, text: str) -> None:
