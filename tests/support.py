@@ -42,7 +42,9 @@ FORKS_PRELOAD = (
 def forked(*arguments: str) -> list[str]:
     """The arguments to ``sys.executable`` that start ``python *arguments``, forked from the fork
     server when it is one of ``FORKED_SERVERS``, else started fresh."""
-    return ["-I", "-S", str(REPO / "benchmarks" / "server_forks.py"), "run", FORKS_SOCKET, *arguments]
+    from benchmarks.server_forks import launcher  # the standard library only
+
+    return launcher(FORKS_SOCKET, arguments)[1:]
 
 
 DEMO_ARGS = forked(*REAL_DEMO_ARGS)
