@@ -194,6 +194,7 @@ def serve(path: str, servers: list[list[str]], preload: list[str]) -> None:
 def _start(conn: socket.socket, servers: list[list[str]], inherited: list[int]) -> int | None:
     """Fork the child for one launcher; its pid, or None when the request is not for this server."""
     conn.settimeout(30)
+    fds: list[int] = []
     try:
         header, fds, _flags, _address = socket.recv_fds(conn, _HEADER.size, 3)
         size, = _HEADER.unpack(header)
@@ -205,6 +206,8 @@ def _start(conn: socket.socket, servers: list[list[str]], inherited: list[int]) 
             body += chunk
         request = json.loads(body)
     except (OSError, ValueError, struct.error):
+        for fd in fds:
+            os.close(fd)
         return None
     try:
         asked: list[str] = request["arguments"]
