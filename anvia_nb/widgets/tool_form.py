@@ -12,6 +12,7 @@ server claims about it (annotation hints), and warns visibly when it declares it
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import threading
 from collections.abc import Callable
@@ -125,6 +126,9 @@ class ToolForm:
         self.result: ResultView | None = None
         self.last_error: BaseException | None = None
         self._future: concurrent.futures.Future[CallOutcome] | None = None
+        self._task: asyncio.Task[Any] | None = None
+        """The running call's task on the loop: :meth:`cancel` cancels it there, so the call ends
+        (and stops hosting prompts) before the form says it has."""
         self._running = False
         self._settled = threading.Event()
         """Set once a call has ended *and* everything showing it (widgets, on_outcome callbacks,
@@ -192,16 +196,27 @@ class ToolForm:
         self.progress.layout.display = "none"
         self.progress_message.value = "Calling…"
         self._refresh()
+        self._task = None
         future = self.runtime.loop.submit(self._run(tool, arguments))
         self._future = future
         future.add_done_callback(self._finished)
         return True
 
     def cancel(self) -> None:
-        """Cancel the running call: the request is cancelled on the server; the form is usable at once."""
+        """Cancel the running call: the request is cancelled on the server, and the form is usable
+        again once the call has wound down (prompts it hosted withdrawn), which :meth:`wait` waits for."""
         future = self._future
-        if future is not None and not future.done():
-            future.cancel()
+        if future is None or future.done():
+            return
+
+        def cancel_on_loop() -> None:
+            task = self._task
+            if task is not None and not task.done():
+                task.cancel()  # its finally blocks run; the future ends after them
+            else:
+                future.cancel()  # not started yet: it never will
+
+        self.runtime.loop.loop().call_soon_threadsafe(cancel_on_loop)
 
     def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
         """Block until the running call ends and the widgets show it (for tests and scripts)."""
@@ -212,6 +227,7 @@ class ToolForm:
     # -- the call, on the background loop ------------------------------------------------------
 
     async def _run(self, tool: Tool, arguments: dict[str, Any]) -> CallOutcome:
+        self._task = asyncio.current_task()
         if self.elicitation:
             ensure_elicitation(tool.server)
         with hosting(tool.server.client, self):

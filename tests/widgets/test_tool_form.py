@@ -140,6 +140,27 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     slow.wait(30)
 
 
+def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(
+    demo_runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    from anvia_nb.widgets.elicitation import _host_for
+
+    slow = form("demo.slow", runtime=demo_runtime)
+    fill(slow, steps="2000", delay_seconds="0.05")
+    slow.call()
+    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    client = demo_runtime.server("demo").client
+    assert _host_for(client) is slow  # while it runs, the server's requests for input show in it
+    slow.cancel()
+    slow.wait(30)
+    assert _host_for(client) is None and not slow.running
+    # So a later call that asks for input is not routed to this finished form (where it would wait
+    # for a click until its prompt timed out): outside a notebook it is cancelled at once, and counted.
+    before = client.unanswered_elicitations
+    outcome = demo_runtime.call("demo", "confirm_action", {"action": "rotate the keys"}, timeout_seconds=30)
+    assert outcome.error is None and client.unanswered_elicitations == before + 1
+
+
 def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(demo_runtime: Runtime) -> None:
     first = form("demo.add", runtime=demo_runtime)
     fill(first, a="1.5", b="4")
