@@ -137,12 +137,16 @@ def hosting(client: McpClient, host: PromptHost) -> Iterator[None]:
 
 
 def _host_for(client: McpClient) -> PromptHost | None:
+    """The form whose running call a request of ``client``'s server belongs to, if any. The context
+    variable only counts while its form still hosts (a task started during a form's call keeps the
+    variable after the call ended: its requests must not wait in a form nobody is looking at)."""
     host = _current_host.get()
-    if host is not None:
-        return host
     with _sessions_lock:
         found = _sessions.get(client)
-        return found.hosts[-1] if found is not None and found.hosts else None
+        hosts = found.hosts if found is not None else []
+        if host is not None and host in hosts:
+            return host
+        return hosts[-1] if hosts else None
 
 
 def in_notebook() -> bool:

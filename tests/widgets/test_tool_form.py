@@ -161,6 +161,23 @@ def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_
     assert outcome.error is None and client.unanswered_elicitations == before + 1
 
 
+def test_a_task_started_during_a_forms_call_does_not_route_prompts_to_it_after_the_call(
+    demo_runtime: Runtime,
+) -> None:
+    from anvia_nb.widgets.elicitation import _current_host, _host_for
+
+    echo = form("demo.echo", runtime=demo_runtime)
+    fill(echo, message="hi")
+    echo.call()
+    assert echo.wait(WAIT_SECONDS) is not None
+    client = demo_runtime.server("demo").client
+    token = _current_host.set(echo)  # the context such a task copied while the call ran
+    try:
+        assert _host_for(client) is None  # the call ended: the form shows no more prompts
+    finally:
+        _current_host.reset(token)
+
+
 def test_a_new_form_for_the_same_tool_starts_with_the_last_arguments(demo_runtime: Runtime) -> None:
     first = form("demo.add", runtime=demo_runtime)
     fill(first, a="1.5", b="4")
