@@ -19,7 +19,6 @@ import concurrent.futures
 import contextlib
 import math
 import sys
-import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -219,15 +218,7 @@ def map_sync(
     run, frame = _prepare(tool, data, constants, options)
     target = f"{tool.server.name}.{tool.name}"
     line = ProgressLine(target, policy) if progress_wanted(progress) else None
-    finished = threading.Event()
-
-    async def tracked() -> list[RowOutcome]:
-        try:
-            return await run.run()
-        finally:
-            finished.set()
-
-    future = get_runtime().loop.submit(tracked())
+    future = get_runtime().loop.submit(run.run())
     interrupted = False
     try:
         while True:
@@ -239,8 +230,8 @@ def map_sync(
                     line.update(run)
     except KeyboardInterrupt:
         interrupted = True
-        future.cancel()
-        finished.wait(_CANCEL_WAIT_SECONDS)
+        future.cancel()  # done once the calls in flight were cancelled on the server (bounded here)
+        concurrent.futures.wait([future], timeout=_CANCEL_WAIT_SECONDS)
     finally:
         if line is not None:
             with contextlib.suppress(Exception):

@@ -6,6 +6,11 @@ long-lived loop in its own thread, and callers either block on :meth:`Background
 (interruptible: a kernel interrupt cancels the coroutine, which sends ``notifications/cancelled``)
 or ``await`` :meth:`BackgroundLoop.run_async` from a cell. No ``nest_asyncio``: this loop never
 nests, and it keeps working in a kernel where the user applied it.
+
+Work that runs on while its caller goes on (a form's call, a map, a listing) is started with
+:meth:`BackgroundLoop.submit`, whose :class:`Submitted` future is the one place where cancelling
+work on the loop is defined: the task is cancelled where it runs, and the future is done only
+once the task has ended, after its ``finally`` blocks.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from anvia_nb.errors import LoopMisuseError
 
-__all__ = ["BackgroundLoop"]
+__all__ = ["BackgroundLoop", "Submitted"]
 
 T = TypeVar("T")
 
@@ -69,9 +74,10 @@ class BackgroundLoop:
                 self._loop, self._thread = loop, thread
             return self._loop
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
-        """Schedule ``coro`` on the loop; the future can be waited on from any thread."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop())
+    def submit(self, coro: Coroutine[Any, Any, T]) -> Submitted[T]:
+        """Start ``coro`` on the loop; the future can be waited on, and cancelled, from any thread
+        (see :class:`Submitted`)."""
+        return Submitted(self.loop(), coro)
 
     def run(self, coro: Coroutine[Any, Any, T], *, meanwhile: Callable[[], object] | None = None) -> T:
         """Run ``coro`` on the loop and block until it ends.
@@ -103,7 +109,9 @@ class BackgroundLoop:
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
-            future.cancel()
+            future.cancel()  # (wrap_future asked already: once is what reaches the task) and wait,
+            # bounded, for it to wind down (the server told), as the in-place await above does
+            await asyncio.wait([asyncio.wrap_future(future)], timeout=_CANCEL_WAIT_SECONDS)
             raise
 
     def stop(self) -> None:
@@ -125,6 +133,64 @@ class BackgroundLoop:
         thread.join(_STOP_WAIT_SECONDS)
         if not thread.is_alive():
             loop.close()
+
+
+class Submitted(concurrent.futures.Future[T]):
+    """The future of a coroutine started on the loop by :meth:`BackgroundLoop.submit`.
+
+    Unlike ``asyncio.run_coroutine_threadsafe``'s future, :meth:`cancel` does not mark it done at
+    once while the task still runs: it cancels the task on the loop and the future becomes cancelled
+    when the task has ended. So whoever waits on it after cancelling (``result()``,
+    ``concurrent.futures.wait``, a done callback) knows the work has wound down: the server was told,
+    the ``finally`` blocks ran. A coroutine cancelled before it started never runs.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
+        super().__init__()
+        self._loop = loop
+        self._coro: Coroutine[Any, Any, T] | None = coro
+        self._task: asyncio.Task[T] | None = None
+        self._cancel_sent = False
+        loop.call_soon_threadsafe(self._start)
+
+    def _start(self) -> None:  # on the loop, before any cancel_on_loop (callbacks run in order)
+        coro, self._coro = self._coro, None
+        if coro is None:  # cancelled before it started: it never will
+            return
+        self._task = self._loop.create_task(coro)
+        self._task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[T]) -> None:  # on the loop
+        if task.cancelled():
+            self._cancelled()
+        elif (error := task.exception()) is not None:
+            self.set_exception(error)
+        else:
+            self.set_result(task.result())
+
+    def cancel(self) -> bool:
+        """Ask the loop to cancel the task; False when the future is already done. The future is
+        cancelled once the task has ended (or at once, when the task had not started)."""
+        if self.done():
+            return False
+        with contextlib.suppress(RuntimeError):  # a closed loop has nothing left to cancel
+            self._loop.call_soon_threadsafe(self._cancel_on_loop)
+        return True
+
+    def _cancel_on_loop(self) -> None:
+        task = self._task
+        if task is not None:
+            if not self._cancel_sent:  # once: a second cancel would cut its cleanup short
+                self._cancel_sent = True
+                task.cancel()
+        elif self._coro is not None:
+            self._coro.close()
+            self._coro = None
+            self._cancelled()
+
+    def _cancelled(self) -> None:
+        super().cancel()
+        self.set_running_or_notify_cancel()  # what wakes concurrent.futures.wait() on a cancel
 
 
 class _Handoff(Generic[T]):

@@ -12,7 +12,6 @@ server claims about it (annotation hints), and warns visibly when it declares it
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import threading
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from anvia_nb.core.limits import DEFAULT, Default
 from anvia_nb.core.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, UnknownToolError, WaitTimeoutError
-from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.runtime import Runtime, Submitted, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
     closed_note,
@@ -125,10 +124,7 @@ class ToolForm:
         self.last_outcome: CallOutcome | None = None
         self.result: ResultView | None = None
         self.last_error: BaseException | None = None
-        self._future: concurrent.futures.Future[CallOutcome] | None = None
-        self._task: asyncio.Task[Any] | None = None
-        """The running call's task on the loop: :meth:`cancel` cancels it there, so the call ends
-        (and stops hosting prompts) before the form says it has."""
+        self._future: Submitted[CallOutcome] | None = None
         self._running = False
         self._settled = threading.Event()
         """Set once a call has ended *and* everything showing it (widgets, on_outcome callbacks,
@@ -196,7 +192,6 @@ class ToolForm:
         self.progress.layout.display = "none"
         self.progress_message.value = "Calling…"
         self._refresh()
-        self._task = None
         future = self.runtime.loop.submit(self._run(tool, arguments))
         self._future = future
         future.add_done_callback(self._finished)
@@ -206,17 +201,8 @@ class ToolForm:
         """Cancel the running call: the request is cancelled on the server, and the form is usable
         again once the call has wound down (prompts it hosted withdrawn), which :meth:`wait` waits for."""
         future = self._future
-        if future is None or future.done():
-            return
-
-        def cancel_on_loop() -> None:
-            task = self._task
-            if task is not None and not task.done():
-                task.cancel()  # its finally blocks run; the future ends after them
-            else:
-                future.cancel()  # not started yet: it never will
-
-        self.runtime.loop.loop().call_soon_threadsafe(cancel_on_loop)
+        if future is not None:
+            future.cancel()  # ends after the call's task has (see BackgroundLoop.submit)
 
     def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
         """Block until the running call ends and the widgets show it (for tests and scripts)."""
@@ -227,7 +213,6 @@ class ToolForm:
     # -- the call, on the background loop ------------------------------------------------------
 
     async def _run(self, tool: Tool, arguments: dict[str, Any]) -> CallOutcome:
-        self._task = asyncio.current_task()
         if self.elicitation:
             ensure_elicitation(tool.server)
         with hosting(tool.server.client, self):

@@ -102,3 +102,92 @@ def test_a_call_cancelled_before_it_began_is_told_so_and_never_runs(loop: Backgr
         loop.run(never())
     assert not ran.is_set()
     assert loop.run(_value(3)) == 3
+
+
+def test_a_submitted_coroutine_cancelled_while_it_runs_is_done_only_after_its_cleanup(loop: BackgroundLoop) -> None:
+    started, release = threading.Event(), threading.Event()
+    cleaned: list[str] = []
+
+    async def holds_on() -> None:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        finally:  # cleanup that takes turns of the loop, as telling a server takes
+            await asyncio.to_thread(release.wait, BOUND_SECONDS)
+            cleaned.append("finally ran")
+
+    future = loop.submit(holds_on())
+    assert started.wait(BOUND_SECONDS)
+    assert future.cancel() is True
+    # Still winding down: a caller that waits after cancel() must not return before the cleanup.
+    done, _pending = concurrent.futures.wait([future], timeout=0.2)
+    assert not done and not future.done() and cleaned == []
+    release.set()
+    concurrent.futures.wait([future], timeout=BOUND_SECONDS)
+    assert future.cancelled() and cleaned == ["finally ran"]
+    with pytest.raises(concurrent.futures.CancelledError):
+        future.result(0)
+    assert future.cancel() is False  # done: nothing more to cancel
+
+
+def test_a_submitted_coroutine_cancelled_before_it_starts_never_runs(loop: BackgroundLoop) -> None:
+    ran = threading.Event()
+    gate = threading.Event()
+
+    async def never() -> None:
+        ran.set()
+
+    blocker = loop.submit(_blocks_the_loop(gate))
+    future = loop.submit(never())
+    future.cancel()  # queued behind the start of never(), before its first step
+    gate.set()
+    concurrent.futures.wait([future, blocker], timeout=BOUND_SECONDS)
+    assert future.cancelled() and not ran.is_set()
+    assert loop.submit(_value(4)).result(BOUND_SECONDS) == 4
+
+
+async def _blocks_the_loop(gate: threading.Event) -> None:
+    gate.wait(BOUND_SECONDS)  # on purpose: nothing else runs on the loop until the test lets go
+
+
+def test_a_submitted_coroutine_that_answers_its_cancel_with_a_value_reports_that_value(
+    loop: BackgroundLoop,
+) -> None:
+    started = threading.Event()
+
+    async def stubborn() -> str:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            return "finished anyway"
+        return "never"
+
+    future = loop.submit(stubborn())
+    assert started.wait(BOUND_SECONDS)
+    future.cancel()
+    assert future.result(BOUND_SECONDS) == "finished anyway" and not future.cancelled()
+
+
+def test_cancelling_an_await_of_run_async_from_another_loop_waits_for_the_cleanup(loop: BackgroundLoop) -> None:
+    started = threading.Event()
+    cleaned: list[str] = []
+
+    async def holds_on() -> None:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            await asyncio.sleep(0.05)
+            cleaned.append("finally ran")
+
+    async def cell() -> None:
+        waiting = asyncio.ensure_future(loop.run_async(holds_on()))
+        await asyncio.to_thread(started.wait, BOUND_SECONDS)
+        waiting.cancel()  # what interrupting an awaiting cell does
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert cleaned == ["finally ran"]  # the cancelled await returned after the coroutine ended
+
+    asyncio.run(cell())
+
