@@ -93,7 +93,7 @@ class BackgroundLoop:
         handoff = _Handoff(self.loop(), coro)
         self._blocked_callers += 1
         try:
-            return handoff.result(meanwhile)
+            return handoff.result(meanwhile)  # starts it: an interrupt from then on cancels it
         finally:
             self._blocked_callers -= 1
 
@@ -211,9 +211,10 @@ class _Handoff(Generic[T]):
         self._started = self._released = False
         self._task: asyncio.Task[None] | None = None
         self._error: BaseException | None = None
-        loop.call_soon_threadsafe(self._start)
 
     def _start(self) -> None:  # on the loop
+        if self._started:  # cancelled before it started: it never will
+            return
         self._started = True
         self._task = self._loop.create_task(self._body())
         self._task.add_done_callback(self._ended)
@@ -252,6 +253,9 @@ class _Handoff(Generic[T]):
         """Block until the coroutine ends (after calling ``meanwhile``); its value, or its
         exception raised here."""
         try:
+            # Started inside the try: an interrupt that lands as soon as the loop has it (after the
+            # call_soon_threadsafe returns) must still cancel it, or the server is never told.
+            self._loop.call_soon_threadsafe(self._start)
             if meanwhile is not None:
                 meanwhile()
             self._done.acquire()

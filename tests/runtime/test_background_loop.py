@@ -191,3 +191,34 @@ def test_cancelling_an_await_of_run_async_from_another_loop_waits_for_the_cleanu
 
     asyncio.run(cell())
 
+
+def test_an_interrupt_that_lands_as_the_loop_takes_the_call_still_cancels_it(
+    loop: BackgroundLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran, ended = threading.Event(), threading.Event()
+
+    async def work() -> None:
+        ran.set()
+        try:
+            await asyncio.sleep(3600)
+        finally:
+            ended.set()
+
+    running = loop.loop()
+    hand_over = running.call_soon_threadsafe
+    interrupts = [KeyboardInterrupt()]
+
+    def then_interrupted(callback: Any, *args: Any, **kwargs: Any) -> Any:
+        handle = hand_over(callback, *args, **kwargs)
+        if interrupts:  # Ctrl-C arriving the moment the loop has the coroutine, once
+            raise interrupts.pop()
+        return handle
+
+    monkeypatch.setattr(running, "call_soon_threadsafe", then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        loop.run(work())
+    monkeypatch.undo()
+    assert loop.run(_value(5)) == 5  # a later turn of the loop: the interrupted call had its chance
+    # Cancelled (before its first step, or where it waited), not left running where nobody waits.
+    assert ended.is_set() or not ran.is_set()
+    assert not loop.caller_blocked

@@ -93,6 +93,8 @@ def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Run
     # The session survives the interrupt and the server logged the cancellation.
     assert runtime.call("demo", "echo", {"message": "after"}).output == "after"
     # Written before it answered the echo, but stderr is another pipe, read on its own: wait for it.
+    sent = [entry.method for entry in server.client.trace.entries() if entry.direction == "sent"]
+    assert "notifications/cancelled" in sent, f"the server was never told; sent: {sent}"
     wait_until(lambda: "slow cancelled" in server.client.log.stderr_text(), what="the server's 'slow cancelled'")
 
 
