@@ -44,3 +44,30 @@ def _without_pytest_current_test(setup: Callable[[], Any]) -> Callable[[], Any]:
 def pytest_collectstart(collector: pytest.Collector) -> None:
     if type(collector).__name__ == "IPyNbFile":  # nbval's notebook collector
         collector.setup = _without_pytest_current_test(collector.setup)  # type: ignore[method-assign]
+
+
+_SHOWN_CHARS = 1_500
+
+
+def _described(output: Any) -> str:
+    """One output of a cell as a failure report shows it: its kind and its text, cut."""
+    kind = output.get("output_type", "?")
+    if kind == "stream":
+        return f"stream {output.get('name')}: {str(output.get('text', ''))[:_SHOWN_CHARS]!r}"
+    if kind == "error":
+        return f"error {output.get('ename')}: {str(output.get('evalue', ''))[:_SHOWN_CHARS]!r}"
+    text = output.get("data", {}).get("text/plain", "")
+    return f"{kind}: {str(text)[:_SHOWN_CHARS]!r}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed cell's report also lists what the cell did output (nbval shows only the first
+    difference): a failure on a busy CI machine then says what happened instead."""
+    outcome = yield
+    report = outcome.get_result()
+    outputs = getattr(item, "test_outputs", None)
+    if report.when == "call" and report.failed and type(item).__name__ == "IPyNbCell" and outputs is not None:
+        lines = [f"the cell ran for {call.duration:.1f} s"]
+        lines += [_described(output) for output in outputs] or ["(no output)"]
+        report.sections.append(("outputs of this run", "\n".join(lines)))
