@@ -18,18 +18,32 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
 from anvia_nb.errors import LoopMisuseError
 
-__all__ = ["BackgroundLoop", "Submitted"]
+__all__ = ["BackgroundLoop", "Submitted", "for_a_blocked_caller"]
 
 T = TypeVar("T")
 
 _CANCEL_WAIT_SECONDS = 5.0
 _STOP_WAIT_SECONDS = 10.0
+
+
+def for_a_blocked_caller() -> bool:
+    """Whether the running task does work for a caller blocked in :meth:`BackgroundLoop.run` right
+    now (a synchronous magic or callback that holds its thread, the kernel's, until the work ends).
+
+    It is known from the task's context, so it is exact for work done in the caller's own task (a
+    2026-07-28 server's ``input_required`` is answered there) whatever else runs. A task that only
+    inherited that context (a session's reader started during a blocking connect) does not count
+    once the blocking call has ended.
+    """
+    handoff = _blocking.get()
+    return handoff is not None and not handoff.ended
 
 
 class BackgroundLoop:
@@ -216,7 +230,9 @@ class _Handoff(Generic[T]):
         if self._started:  # cancelled before it started: it never will
             return
         self._started = True
-        self._task = self._loop.create_task(self._body())
+        context = contextvars.copy_context()  # the caller's, as a task would copy it, plus who waits
+        context.run(_blocking.set, self)
+        self._task = context.run(self._loop.create_task, self._body())  # the task copies it
         self._task.add_done_callback(self._ended)
 
     async def _body(self) -> None:
@@ -230,6 +246,11 @@ class _Handoff(Generic[T]):
         finally:
             self._released = True
             self._done.release()
+
+    @property
+    def ended(self) -> bool:
+        """Whether the coroutine has ended (its caller no longer waits for it)."""
+        return self._released
 
     def _ended(self, task: asyncio.Task[None]) -> None:  # on the loop
         if not self._released:  # cancelled before its first step: the body never ran
@@ -272,6 +293,11 @@ class _Handoff(Generic[T]):
         if isinstance(error, asyncio.CancelledError):
             raise concurrent.futures.CancelledError() from None
         raise error
+
+
+_blocking: contextvars.ContextVar[_Handoff[Any] | None] = contextvars.ContextVar("anvia_blocked_caller", default=None)
+"""In a task started by :meth:`BackgroundLoop.run`: the hand-off whose caller waits (see
+:func:`for_a_blocked_caller`)."""
 
 
 async def _cancel_the_rest() -> None:

@@ -11,7 +11,10 @@ unanswered prompt is cancelled after ``timeout_seconds``.
 Where the prompt appears: in the :class:`~anvia_nb.widgets.tool_form.ToolForm` whose call is running
 (it registers itself as the *host* for its session while the call runs); otherwise, in a kernel,
 in the output of the cell that is running (display from the loop thread goes to the kernel's
-current parent message). Either way at most ``Limits.prompts`` wait at once; more requests are
+current parent message). A request that comes in the task of a call whose caller blocks the kernel
+(``%mcp call``) is cancelled and counted instead, since nobody could click; a 2026-07-28 server's
+requests come in their call's task, so this holds even while a form calls the same server. An older
+server's ``elicitation/create`` comes from no call's task and goes to the newest running form. Either way at most ``Limits.prompts`` wait at once; more requests are
 cancelled before any widget is made, and counted in one visible line. Outside a notebook, or when
 ``callback`` is given, the callback answers.
 A URL is shown as escaped text, never opened or fetched.
@@ -40,7 +43,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
-from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.runtime import Runtime, for_a_blocked_caller, get_runtime
 from anvia_nb.widgets.cell_prompts import CellPrompts
 from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
 
@@ -136,17 +139,29 @@ def hosting(client: McpClient, host: PromptHost) -> Iterator[None]:
                 hosts.remove(host)
 
 
-def _host_for(client: McpClient) -> PromptHost | None:
-    """The form whose running call a request of ``client``'s server belongs to, if any. The context
-    variable only counts while its form still hosts (a task started during a form's call keeps the
-    variable after the call ended: its requests must not wait in a form nobody is looking at)."""
+def _own_host(client: McpClient) -> PromptHost | None:
+    """The form whose call the running task belongs to, while that call runs. A request of a
+    2026-07-28 server arrives in its call's own task, so this is exact for it. The context variable
+    only counts while its form still hosts: a task started during a form's call keeps the variable
+    after the call ended, and its requests must not wait in a form nobody is looking at."""
     host = _current_host.get()
+    if host is None:
+        return None
     with _sessions_lock:
         found = _sessions.get(client)
-        hosts = found.hosts if found is not None else []
-        if host is not None and host in hosts:
-            return host
-        return hosts[-1] if hosts else None
+        return host if found is not None and host in found.hosts else None
+
+
+def _host_for(client: McpClient) -> PromptHost | None:
+    """Where a prompt for a request of ``client``'s server goes when the request cannot be placed
+    better: the form of the running task's call, else the form whose call started last and still
+    runs (an older server's ``elicitation/create`` arrives outside any call's task), if any."""
+    own = _own_host(client)
+    if own is not None:
+        return own
+    with _sessions_lock:
+        found = _sessions.get(client)
+        return found.hosts[-1] if found is not None and found.hosts else None
 
 
 def in_notebook() -> bool:
@@ -206,6 +221,11 @@ class ElicitationRouter:
         return answer_from(value)
 
     async def _ask_person(self, request: dict[str, Any]) -> dict[str, Any]:
+        if _own_host(self.client) is None and for_a_blocked_caller():
+            # The request came in the task of a call whose caller holds the kernel (%mcp call): a
+            # prompt could never get its click, whatever form may be calling meanwhile.
+            self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
+            return {"action": "cancel"}
         host = _host_for(self.client)
         if host is None and not in_notebook():
             logger.warning("elicitation from %r cancelled: no notebook and no callback to ask",
@@ -213,7 +233,8 @@ class ElicitationRouter:
             self.client.record_unanswered_elicitation("no notebook and no callback to ask")
             return {"action": "cancel"}
         if host is None and get_runtime().loop.caller_blocked:
-            # A synchronous caller (%mcp call) holds the kernel: a prompt could never get its click.
+            # An older server's request, from no call's task, while a synchronous caller (%mcp call)
+            # holds the kernel: a prompt could never get its click.
             self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
             return {"action": "cancel"}
         if not (host.make_room() if host is not None else self.in_cells.make_room()):

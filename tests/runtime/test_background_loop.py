@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.errors import LoopMisuseError
-from anvia_nb.runtime.loop import BackgroundLoop
+from anvia_nb.runtime.loop import BackgroundLoop, for_a_blocked_caller
 
 BOUND_SECONDS = 30
 
@@ -222,3 +222,30 @@ def test_an_interrupt_that_lands_as_the_loop_takes_the_call_still_cancels_it(
     # Cancelled (before its first step, or where it waited), not left running where nobody waits.
     assert ended.is_set() or not ran.is_set()
     assert not loop.caller_blocked
+
+
+def test_work_knows_whether_a_blocked_caller_waits_for_it(loop: BackgroundLoop) -> None:
+    left_behind: list[asyncio.Task[bool]] = []
+    go_on = asyncio.Event()
+
+    async def asks_later() -> bool:
+        await go_on.wait()
+        return for_a_blocked_caller()
+
+    async def blocking() -> bool:
+        left_behind.append(asyncio.ensure_future(asks_later()))  # keeps this call's context
+        return for_a_blocked_caller()
+
+    async def release_and_ask() -> bool:
+        go_on.set()
+        return await left_behind[0]
+
+    assert loop.run(blocking()) is True  # run(): its caller's thread waits for it
+    assert loop.submit(_asks()).result(BOUND_SECONDS) is False  # submit(): nobody is held
+    # A task that inherited a blocking call's context does not count once that call has ended.
+    assert loop.submit(release_and_ask()).result(BOUND_SECONDS) is False
+    assert for_a_blocked_caller() is False  # outside the loop
+
+
+async def _asks() -> bool:
+    return for_a_blocked_caller()

@@ -161,6 +161,29 @@ def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_
     assert outcome.error is None and client.unanswered_elicitations == before + 1
 
 
+def test_a_blocking_call_that_asks_for_input_while_a_form_calls_is_not_prompted_in_that_form(
+    demo_runtime: Runtime, eventually: Callable[..., None]
+) -> None:
+    slow = form("demo.slow", runtime=demo_runtime)
+    fill(slow, steps="2000", delay_seconds="0.05")
+    slow.call()
+    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    client = demo_runtime.server("demo").client
+    before = client.unanswered_elicitations
+    try:
+        # What %mcp call does: its caller blocks until the call ends, so its request for input can
+        # only be cancelled (and counted, for the magic's note), not shown in the slow form (where
+        # nobody would look, and the call would wait until its timeout).
+        outcome = demo_runtime.call("demo", "confirm_action", {"action": "rotate the keys"}, timeout_seconds=20)
+        assert outcome.error is None and outcome.output is not None
+        assert "Cancelled: rotate the keys" in str(outcome.output)
+        assert client.unanswered_elicitations == before + 1
+        assert slow.prompts.shown == [] and slow.prompts.refused == 0 and slow.running
+    finally:
+        slow.cancel()
+        slow.wait(30)
+
+
 def test_a_task_started_during_a_forms_call_does_not_route_prompts_to_it_after_the_call(
     demo_runtime: Runtime,
 ) -> None:
