@@ -241,6 +241,10 @@ def test_work_knows_whether_a_blocked_caller_waits_for_it(loop: BackgroundLoop) 
         return await left_behind[0]
 
     assert loop.run(blocking()) is True  # run(): its caller's thread waits for it
+    # And the loop says so from the coroutine's first step: an older server's request for input
+    # can come before the call's first await ends (it was counted only after the hand-off, so a
+    # busy machine let %mcp call's request be shown as a prompt nobody could click).
+    assert loop.run(_caller_blocked(loop)) is True
     assert loop.submit(_asks()).result(BOUND_SECONDS) is False  # submit(): nobody is held
     # A task that inherited a blocking call's context does not count once that call has ended.
     assert loop.submit(release_and_ask()).result(BOUND_SECONDS) is False
@@ -249,3 +253,7 @@ def test_work_knows_whether_a_blocked_caller_waits_for_it(loop: BackgroundLoop) 
 
 async def _asks() -> bool:
     return for_a_blocked_caller()
+
+
+async def _caller_blocked(loop: BackgroundLoop) -> bool:
+    return loop.caller_blocked
