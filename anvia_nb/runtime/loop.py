@@ -55,6 +55,7 @@ class BackgroundLoop:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._blocked_callers = 0
+        self._count_lock = threading.Lock()
 
     @property
     def caller_blocked(self) -> bool:
@@ -105,11 +106,13 @@ class BackgroundLoop:
             coro.close()
             raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
         handoff = _Handoff(self.loop(), coro)
-        self._blocked_callers += 1
+        with self._count_lock:  # counted before the loop has it; callers on several threads add up
+            self._blocked_callers += 1
         try:
             return handoff.result(meanwhile)  # starts it: an interrupt from then on cancels it
         finally:
-            self._blocked_callers -= 1
+            with self._count_lock:
+                self._blocked_callers -= 1
 
     async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` on the background loop, from it or from any other running loop (a cell).
