@@ -14,8 +14,9 @@ in the output of the cell that is running (display from the loop thread goes to 
 current parent message). A request that comes in the task of a call whose caller blocks the kernel
 (``%mcp call``) is cancelled and counted instead, since nobody could click; a 2026-07-28 server's
 requests come in their call's task, so this holds even while a form calls the same server. An older
-server's ``elicitation/create`` comes from no call's task and goes to the newest running form. Either way at most ``Limits.prompts`` wait at once; more requests are
-cancelled before any widget is made, and counted in one visible line. Outside a notebook, or when
+server's ``elicitation/create`` comes from no call's task and goes to the newest running form.
+Either way at most ``Limits.prompts`` wait at once; more requests are cancelled before any widget
+is made, and counted in one visible line. Outside a notebook, or when
 ``callback`` is given, the callback answers.
 A URL is shown as escaped text, never opened or fetched.
 
