@@ -212,15 +212,16 @@ def map_sync(
             f"{tool.server.name} was opened on this thread's running loop, which map_sync would block: "
             "use `await tool.map(...)` instead."
         )
-    from anvia_nb.runtime import get_runtime
+    from anvia_nb.runtime import Submitted, get_runtime
 
     options = {"concurrency": concurrency, "stop_on_error": stop_on_error, "timeout_seconds": timeout_seconds}
     run, frame = _prepare(tool, data, constants, options)
     target = f"{tool.server.name}.{tool.name}"
     line = ProgressLine(target, policy) if progress_wanted(progress) else None
-    future = get_runtime().loop.submit(run.run())
+    future = Submitted(get_runtime().loop.loop(), run.run(), start=False)
     interrupted = False
     try:
+        future.start()  # inside the try: an interrupt from the moment the loop has it cancels it
         while True:
             try:
                 future.result(timeout=_TICK_SECONDS)

@@ -162,13 +162,19 @@ class Submitted(concurrent.futures.Future[T]):
     the ``finally`` blocks ran. A coroutine cancelled before it started never runs.
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], *, start: bool = True) -> None:
         super().__init__()
         self._loop = loop
         self._coro: Coroutine[Any, Any, T] | None = coro
         self._task: asyncio.Task[T] | None = None
         self._cancel_sent = False
-        loop.call_soon_threadsafe(self._start)
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Hand the coroutine to the loop (made with ``start=False``: a caller that must be able to
+        cancel whatever an interrupt interrupts holds the future before the loop has the work)."""
+        self._loop.call_soon_threadsafe(self._start)
 
     def _start(self) -> None:  # on the loop, before any cancel_on_loop (callbacks run in order)
         coro, self._coro = self._coro, None
