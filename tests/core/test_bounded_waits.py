@@ -25,11 +25,6 @@ SHORT_SECONDS = 0.25
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def short_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(limits, "DEFAULT_CONNECT_TIMEOUT_SECONDS", SHORT_SECONDS)
     monkeypatch.setattr(limits, "DEFAULT_CALL_TIMEOUT_SECONDS", SHORT_SECONDS)

@@ -16,11 +16,6 @@ BOUND_SECONDS = 30.0
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def rogue() -> Iterator[RogueHttp]:
     server = RogueHttp()
     try:

@@ -22,11 +22,6 @@ ROGUE = str(Path(__file__).with_name("rogue_server.py"))
 BOUND_SECONDS = 30.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def rogue(mode: str, *extra: str, name: str = "rogue") -> object:
     return mcp.stdio(name=name, command=sys.executable, args=[ROGUE, mode, *extra])
 

@@ -18,11 +18,6 @@ from anvia_nb.policy import MASK
 SECRET = "sk-live-trace-9f3a1c"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def _stdio(**env: str) -> Any:
     return mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env=env)
 

@@ -19,11 +19,6 @@ NOISE = 2000
 BOUND_SECONDS = 60.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_invalid_notifications_are_counted_in_the_connections_log_not_printed(
     caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]

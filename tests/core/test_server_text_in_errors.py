@@ -23,11 +23,6 @@ BOUND_SECONDS = 30.0
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def raw_http() -> Iterator[Callable[[Any], RawHttp]]:
     """``raw_http(answer)``: a socket on 127.0.0.1 answering with the bytes ``answer`` writes."""
     started: list[RawHttp] = []

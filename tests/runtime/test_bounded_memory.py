@@ -24,11 +24,6 @@ BOUND_SECONDS = 30.0
 BIG = 2_000_000
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def demo() -> object:
     """The demo server's ``large`` and ``fail``, served by a process that starts in milliseconds."""
     return mcp.stdio(name="demo", command=sys.executable, args=LITE_ARGS)
