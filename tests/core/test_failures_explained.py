@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -46,15 +46,6 @@ async def modern() -> AsyncIterator[McpServer]:
         yield srv
     finally:
         await srv.close()
-
-
-@pytest.fixture
-def runtime() -> Iterator[Runtime]:
-    rt = Runtime()
-    try:
-        yield rt
-    finally:
-        rt.shutdown()
 
 
 def server(name: str, mode: str, **options: object) -> StdioConnection:
