@@ -106,13 +106,16 @@ class BackgroundLoop:
             coro.close()
             raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
         handoff = _Handoff(self.loop(), coro)
-        with self._count_lock:  # counted before the loop has it; callers on several threads add up
-            self._blocked_callers += 1
+        counted = False
         try:
+            with self._count_lock:  # counted before the loop has it; callers on several threads add up
+                self._blocked_callers += 1
+                counted = True
             return handoff.result(meanwhile)  # starts it: an interrupt from then on cancels it
         finally:
-            with self._count_lock:
-                self._blocked_callers -= 1
+            if counted:  # an interrupt may land anywhere here: the count must come back down
+                with self._count_lock:
+                    self._blocked_callers -= 1
 
     async def run_async(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` on the background loop, from it or from any other running loop (a cell).
