@@ -140,15 +140,21 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     slow.wait(30)
 
 
+def slow_form_running(runtime: Runtime, eventually: Callable[..., None]) -> ToolForm:
+    """A form of demo.slow whose long call has reported its first step."""
+    slow = form("demo.slow", runtime=runtime)
+    fill(slow, steps="2000", delay_seconds="0.05")
+    slow.call()
+    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    return slow
+
+
 def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(
     demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
     from anvia_nb.widgets.elicitation import _host_for
 
-    slow = form("demo.slow", runtime=demo_runtime)
-    fill(slow, steps="2000", delay_seconds="0.05")
-    slow.call()
-    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    slow = slow_form_running(demo_runtime, eventually)
     client = demo_runtime.server("demo").client
     assert _host_for(client) is slow  # while it runs, the server's requests for input show in it
     slow.cancel()
@@ -164,10 +170,7 @@ def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_
 def test_a_blocking_call_that_asks_for_input_while_a_form_calls_is_not_prompted_in_that_form(
     demo_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
-    slow = form("demo.slow", runtime=demo_runtime)
-    fill(slow, steps="2000", delay_seconds="0.05")
-    slow.call()
-    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    slow = slow_form_running(demo_runtime, eventually)
     client = demo_runtime.server("demo").client
     before = client.unanswered_elicitations
     try:
