@@ -179,8 +179,13 @@ def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
 
 
-def test_a_request_for_input_during_a_blocking_call_is_cancelled_at_once_with_a_note(kernel: Kernel) -> None:
-    kernel.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+@pytest.mark.parametrize("protocol", ["2026-07-28", "2025-11-25"])
+def test_a_request_for_input_during_a_blocking_call_is_cancelled_at_once_with_a_note(
+    kernel: Kernel, protocol: str
+) -> None:
+    # 2026-07-28 asks in the call's own task; 2025-11-25 sends elicitation/create, which the
+    # session's reader delivers from outside any call.
+    kernel.run(f"%load_ext anvia_nb\n%mcp connect demo --protocol {protocol} --stdio python -m anvia_nb.demo_server")
     # What a form does before its first call: install the handler that shows prompts.
     kernel.run("from anvia_nb.widgets import enable_elicitation\nrouter = enable_elicitation('demo')")
     shown = kernel.run("r = %mcp call demo.confirm_action action=deploy\nprint(r.output)")
