@@ -61,6 +61,8 @@ logger = logging.getLogger("anvia_nb.widgets.elicitation")
 DEFAULT_PROMPT_TIMEOUT_SECONDS = 600.0
 ACTIONS = ("accept", "decline", "cancel")
 _KEPT_REQUESTS = 100
+_BLOCKED = "the call was made from a cell that blocks the kernel"
+"""Why a request for input was cancelled while a synchronous caller held the kernel (``%mcp log``)."""
 
 ElicitationCallback = Callable[[dict[str, Any]], Mapping[str, Any] | Awaitable[Mapping[str, Any]]]
 """``callback(request) -> {"action": ..., "content": {...}}``; may be sync (run in a thread) or async."""
@@ -153,16 +155,19 @@ def _own_host(client: McpClient) -> PromptHost | None:
         return host if found is not None and host in found.hosts else None
 
 
-def _host_for(client: McpClient) -> PromptHost | None:
-    """Where a prompt for a request of ``client``'s server goes when the request cannot be placed
-    better: the form of the running task's call, else the form whose call started last and still
-    runs (an older server's ``elicitation/create`` arrives outside any call's task), if any."""
-    own = _own_host(client)
-    if own is not None:
-        return own
+def _newest_host(client: McpClient) -> PromptHost | None:
+    """The form whose call on ``client``'s session started last and still runs, if any."""
     with _sessions_lock:
         found = _sessions.get(client)
         return found.hosts[-1] if found is not None and found.hosts else None
+
+
+def _host_for(client: McpClient) -> PromptHost | None:
+    """Where a prompt for a request of ``client``'s server goes: the form of the running task's
+    call, else the newest running form (an older server's ``elicitation/create`` arrives outside
+    any call's task), if any."""
+    own = _own_host(client)
+    return own if own is not None else _newest_host(client)
 
 
 def in_notebook() -> bool:
@@ -222,12 +227,13 @@ class ElicitationRouter:
         return answer_from(value)
 
     async def _ask_person(self, request: dict[str, Any]) -> dict[str, Any]:
-        if _own_host(self.client) is None and for_a_blocked_caller():
+        own = _own_host(self.client)
+        if own is None and for_a_blocked_caller():
             # The request came in the task of a call whose caller holds the kernel (%mcp call): a
             # prompt could never get its click, whatever form may be calling meanwhile.
-            self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
+            self.client.record_unanswered_elicitation(_BLOCKED)
             return {"action": "cancel"}
-        host = _host_for(self.client)
+        host = own if own is not None else _newest_host(self.client)
         if host is None and not in_notebook():
             logger.warning("elicitation from %r cancelled: no notebook and no callback to ask",
                            request.get("server"))
@@ -236,7 +242,7 @@ class ElicitationRouter:
         if host is None and get_runtime().loop.caller_blocked:
             # An older server's request, from no call's task, while a synchronous caller (%mcp call)
             # holds the kernel: a prompt could never get its click.
-            self.client.record_unanswered_elicitation("the call was made from a cell that blocks the kernel")
+            self.client.record_unanswered_elicitation(_BLOCKED)
             return {"action": "cancel"}
         if not (host.make_room() if host is not None else self.in_cells.make_room()):
             return {"action": "cancel"}  # as many are shown as a person can answer: counted, visibly
