@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.errors import LoopMisuseError
-from anvia_nb.runtime.loop import BackgroundLoop, for_a_blocked_caller
+from anvia_nb.runtime.loop import BackgroundLoop, Submitted, for_a_blocked_caller
 
 BOUND_SECONDS = 30
 
@@ -132,22 +132,16 @@ def test_a_submitted_coroutine_cancelled_while_it_runs_is_done_only_after_its_cl
 
 def test_a_submitted_coroutine_cancelled_before_it_starts_never_runs(loop: BackgroundLoop) -> None:
     ran = threading.Event()
-    gate = threading.Event()
 
     async def never() -> None:
         ran.set()
 
-    blocker = loop.submit(_blocks_the_loop(gate))
-    future = loop.submit(never())
-    future.cancel()  # queued behind the start of never(), before its first step
-    gate.set()
-    concurrent.futures.wait([future, blocker], timeout=BOUND_SECONDS)
+    future = Submitted(loop.loop(), never(), start=False)
+    future.cancel()  # reaches the loop before the start does
+    future.start()
+    concurrent.futures.wait([future], timeout=BOUND_SECONDS)
     assert future.cancelled() and not ran.is_set()
     assert loop.submit(_value(4)).result(BOUND_SECONDS) == 4
-
-
-async def _blocks_the_loop(gate: threading.Event) -> None:
-    gate.wait(BOUND_SECONDS)  # on purpose: nothing else runs on the loop until the test lets go
 
 
 def test_a_submitted_coroutine_that_answers_its_cancel_with_a_value_reports_that_value(
