@@ -129,8 +129,8 @@ class BackgroundLoop:
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
-            future.cancel()  # (wrap_future asked already: once is what reaches the task) and wait,
-            # bounded, for it to wind down (the server told), as the in-place await above does
+            # wrap_future has already cancelled the work; wait, bounded, for it to wind down (the
+            # server told), as the in-place await above does
             await asyncio.wait([asyncio.wrap_future(future)], timeout=_CANCEL_WAIT_SECONDS)
             raise
 
@@ -245,7 +245,7 @@ class _Handoff(Generic[T]):
         context = contextvars.copy_context()  # the caller's, as a task would copy it, plus who waits
         context.run(_blocking.set, self)
         self._task = context.run(self._loop.create_task, self._body())  # the task copies it
-        self._task.add_done_callback(self._ended)
+        self._task.add_done_callback(self._on_task_done)
 
     async def _body(self) -> None:
         try:
@@ -264,7 +264,7 @@ class _Handoff(Generic[T]):
         """Whether the coroutine has ended (its caller no longer waits for it)."""
         return self._released
 
-    def _ended(self, task: asyncio.Task[None]) -> None:  # on the loop
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:  # on the loop
         if not self._released:  # cancelled before its first step: the body never ran
             self._never_ran()
 
