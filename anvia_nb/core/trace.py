@@ -9,6 +9,10 @@ entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a messa
 counted in :attr:`ProtocolTrace.truncated`. The JSON kept is masked with the connection's secrets
 when it is recorded, so a token a server echoes never sits in the buffer.
 
+Recording is on the path of every message, and most messages are never looked at: a message that
+came with its wire JSON is kept as a plain tuple (masked JSON, kind, method, id), and becomes a
+:class:`TraceEntry` only when read.
+
 Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic from
 :meth:`ProtocolTrace.entries`.
 """
@@ -79,7 +83,7 @@ class TraceEntry:
     refers_to: str | int | None = None
     """The request id a notification refers to (a progress token, a cancelled request's id)."""
     target: str | None = None
-    """What a request is about: the tool or prompt name, the resource URI (unmasked; display masks)."""
+    """What a request is about: the tool or prompt name, the resource URI (display masks it)."""
     said: str | None = field(default=None, repr=False, compare=False)
     """The summary when it was made at recording (a truncated message); otherwise made on first read."""
 
@@ -107,6 +111,44 @@ class TraceEntry:
         return "→" if self.direction == "sent" else "←"
 
 
+_Kept = tuple[int, float, Direction, Kind, "str | None", "str | int | None", int, str]
+"""A message kept as recorded: seq, time, direction, kind, method, id, size and masked JSON."""
+
+
+def _entry_of(item: TraceEntry | _Kept) -> TraceEntry:
+    """The entry of a kept item: a tuple's is made now, its request target or referred id read from
+    its (masked) JSON."""
+    if isinstance(item, TraceEntry):
+        return item
+    seq, at, direction, kind, method, ident, size, stored = item
+    refers_to: str | int | None = None
+    target: str | None = None
+    if kind in ("notification", "request"):
+        found = json.loads(stored)
+        params = found.get("params") if isinstance(found, dict) else None
+        params = params if isinstance(params, dict) else {}
+        if kind == "notification":
+            refers_to = _refers_to(method, params)
+        else:
+            target = _target(params)
+    return TraceEntry(seq, at, direction, kind, method, ident, size, stored, False, refers_to, target)
+
+
+def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | None, str | None, Kind]:
+    """A message's id and method, when they are ones, and its kind (``fields``: its fields)."""
+    if type(ident) not in _ID_TYPES:  # a bool is not an id
+        ident = None
+    if not isinstance(method, str):
+        method = None
+    if method is not None:
+        return ident, method, "request" if ident is not None else "notification"
+    return ident, None, "error" if fields.get("error") is not None else "result"
+
+
+def _json_of(item: TraceEntry | _Kept) -> str:
+    return item.json if isinstance(item, TraceEntry) else item[7]
+
+
 class ProtocolTrace:
     """A connection's JSON-RPC messages, oldest first, bounded; safe to read from any thread."""
 
@@ -124,7 +166,7 @@ class ProtocolTrace:
         self.max_messages = max(1, max_messages)
         self.max_message_chars = max(_HEAD_CHARS, max_message_chars)
         self.max_total_chars = max(self.max_message_chars, max_total_chars)
-        self._entries: collections.deque[TraceEntry] = collections.deque()
+        self._entries: collections.deque[TraceEntry | _Kept] = collections.deque()
         self._chars = 0
         self._seq = itertools.count(1)
         self._methods: collections.OrderedDict[tuple[Direction, str | int], str] = collections.OrderedDict()
@@ -148,7 +190,8 @@ class ProtocolTrace:
         """A snapshot of the kept entries, oldest first; the last ``last`` of them when given."""
         with self._lock:
             kept = list(self._entries)
-        return kept if last is None else kept[-last:] if last > 0 else []
+        chosen = kept if last is None else kept[-last:] if last > 0 else []
+        return [_entry_of(item) for item in chosen]
 
     def entry(self, seq: int) -> TraceEntry | None:
         """The entry numbered ``seq``, or ``None`` when it was dropped (or never was)."""
@@ -160,7 +203,7 @@ class ProtocolTrace:
     @property
     def last_seq(self) -> int:
         with self._lock:
-            return self._entries[-1].seq if self._entries else 0
+            return _entry_of(self._entries[-1]).seq if self._entries else 0
 
     def clear(self) -> None:
         """Forget every entry (the counts stay)."""
@@ -171,7 +214,7 @@ class ProtocolTrace:
 
     # -- recording ---------------------------------------------------------------------------
 
-    def record(self, direction: Direction, message: Any, wire: str | bytes | None = None) -> TraceEntry:
+    def record(self, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
         transport has it, is the model's JSON as it went over the wire (not serialized again).
 
@@ -185,6 +228,9 @@ class ProtocolTrace:
             else:
                 wire = wire.decode("utf-8", "replace")
         if hasattr(message, "model_dump_json"):
+            if wire is not None and size is None and len(wire) <= self.max_message_chars:
+                self._keep(direction, wire, message)  # the common case: made an entry when read
+                return
             text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
             fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
             error: Any = fields.get("error")
@@ -193,37 +239,51 @@ class ProtocolTrace:
         else:
             text = json.dumps(message, ensure_ascii=False, default=str)
             fields = dict(message) if isinstance(message, dict) else {}
-        return self._add(direction, text, fields, size)
+        self._add(direction, text, fields, size)
 
-    def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> TraceEntry:
-        # On the path of every message: one lock, and each field read once.
-        ident = fields.get("id")
-        if type(ident) not in _ID_TYPES:  # a bool is not an id
-            ident = None
-        method = fields.get("method")
-        if not isinstance(method, str):
-            method = None
+    def _keep(self, direction: Direction, wire: str, message: Any) -> None:
+        """Keep a small SDK message with its wire JSON as a tuple (see the module's doc)."""
+        fields = vars(message)  # not getattr: a field a model lacks costs it an exception
+        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
+        stored = self.policy.mask(wire)
+        with self._lock:
+            method = self._paired(direction, kind, method, ident)
+            self._append((next(self._seq), time.time(), direction, kind, method, ident, len(wire), stored))
+
+    def _paired(self, direction: Direction, kind: Kind, method: str | None, ident: str | int | None) -> str | None:
+        """Remember a request's method by its id; a result or error gets its request's (under the lock)."""
+        if ident is not None:
+            if kind == "request":
+                self._methods[(direction, ident)] = str(method)
+                if len(self._methods) > _PENDING_IDS:
+                    self._methods.popitem(last=False)
+            elif kind != "notification":
+                return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+        return method
+
+    def _append(self, item: TraceEntry | _Kept) -> None:
+        """Add one kept item and let the oldest go past the bounds (under the lock)."""
+        self.recorded += 1
+        entries = self._entries
+        entries.append(item)
+        self._chars += len(_json_of(item))
+        while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
+            self._chars -= len(_json_of(entries.popleft()))
+            self.dropped += 1
+
+    def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> None:
+        # A message given as a dict, too large to keep whole, or without its wire JSON.
+        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
         params = fields.get("params")
         if not isinstance(params, dict):
             params = {}
-        kind: Kind
-        if method is not None:
-            kind = "request" if ident is not None else "notification"
-        else:
-            kind = "error" if fields.get("error") is not None else "result"
         if size is None:
             size = len(text)
         truncated = size > self.max_message_chars
         refers_to = _refers_to(method, params) if kind == "notification" else None
         target = _target(params) if kind == "request" else None
         with self._lock:
-            if ident is not None:
-                if kind == "request":
-                    self._methods[(direction, ident)] = str(method)
-                    if len(self._methods) > _PENDING_IDS:
-                        self._methods.popitem(last=False)
-                elif kind != "notification":
-                    method = self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+            method = self._paired(direction, kind, method, ident)
             said: str | None = None
             if truncated:  # the whole message is not kept: summarise it now
                 said = self.policy.mask(_summary(kind, method, params, fields))[: _SUMMARY_CHARS * 2]
@@ -232,20 +292,13 @@ class ProtocolTrace:
                 stored = json.dumps(kept, ensure_ascii=False)
             else:
                 stored = self.policy.mask(text)
-            entry = TraceEntry(
-                next(self._seq), time.time(), direction, kind, method, ident, size, stored, truncated,
-                refers_to, target, said,
-            )
-            self.recorded += 1
             self.truncated += truncated
-            entries = self._entries
-            entries.append(entry)
-            self._chars += len(stored)
-            while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
-                gone = entries.popleft()
-                self._chars -= len(gone.json)
-                self.dropped += 1
-        return entry
+            self._append(
+                TraceEntry(
+                    next(self._seq), time.time(), direction, kind, method, ident, size, stored, truncated,
+                    refers_to, target, said,
+                )
+            )
 
 
 def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
