@@ -9,9 +9,8 @@ Each method of :class:`SdkSession` translates SDK exceptions with
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import math
-import sys
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -29,6 +28,7 @@ from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core import limits
+from anvia_nb.core._deadlines import Deadlines
 from anvia_nb.core._http_limits import bound_json_bodies
 from anvia_nb.core._sdk_capabilities import SamplingState, roots_callback, sampling_callback
 from anvia_nb.core._sdk_errors import connect_error, error_from_exception
@@ -38,9 +38,6 @@ from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.trace import ProtocolTrace, traced_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
-
-if sys.version_info < (3, 11):  # pragma: no cover
-    pass
 
 __all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "SdkSession", "open_sdk_session"]
 
@@ -121,6 +118,7 @@ class SdkSession:
     def __init__(self, client: Client, server: str) -> None:
         self._client = client
         self._server = server
+        self._deadlines = Deadlines()  # every call's time limit, on one timer
         # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
         # result, and lists tools again on every call to a tool it has not seen).
         self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]
@@ -186,20 +184,20 @@ class SdkSession:
         ``as_task``: before 2026-07-28, ask the server to run it as a task (``_sdk_tasks``); from
         2026-07-28 on the server decides, and a task it makes is followed either way."""
         try:
-            # anyio.fail_after's own cancel scope, without the two generator context managers it
-            # wraps around it: they cost more than the rest of this method on a trivial call.
-            deadline = math.inf if timeout_seconds is None else anyio.current_time() + timeout_seconds
-            scope = anyio.CancelScope(deadline=deadline)
-            with scope:
+            bound = self._deadlines.start(timeout_seconds)
+            try:
                 if as_task and self.protocol_version < "2026-07-28":
                     return await call_as_task(self._client.session, name, arguments, server=self._server)
                 result = await self._client.call_tool(
                     name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
                 )
-            if scope.cancelled_caught and anyio.current_time() >= scope.deadline:
-                # What anyio.fail_after would raise, translated where every foreign error is.
-                raise error_from_exception(TimeoutError(), server=self._server, tool=name)
-        except Exception as exc:
+            except asyncio.CancelledError:
+                if self._deadlines.end(bound):
+                    raise TimeoutError from None
+                raise
+            finally:
+                self._deadlines.end(bound)
+        except Exception as exc:  # the deadline's TimeoutError too: a ToolTimeoutError, as the SDK's own
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
 
