@@ -258,9 +258,14 @@ class McpClient:
             call = session.call_tool(
                 name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
             )
-            return watched(call, watch)
+            return call if watch is None else watched(call, watch)
 
         try:
+            if self._loop is None or self._loop is asyncio.get_running_loop():
+                # On the owner's loop (the async API): no hop, and no coroutine of ours around the
+                # SDK's, whose every step would pass through it.
+                async with self._turns():
+                    return await start()
             return await self._on_owner_loop(self._in_turn(start))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
@@ -283,10 +288,14 @@ class McpClient:
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
         the owner's loop); a call cancelled while waiting its turn is never made."""
+        async with self._turns():
+            return await start()
+
+    def _turns(self) -> asyncio.Semaphore:
+        """The turns of at most ``max_calls_in_flight`` calls at once (made on the owner's loop)."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.max_calls_in_flight)
-        async with self._slots:
-            return await start()
+        return self._slots
 
     @property
     def elicitation_handler(self) -> ElicitationHandler | None:

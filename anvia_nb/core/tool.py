@@ -100,12 +100,18 @@ class Tool:
         return check
 
     async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
-        """Call the tool; return the mapped output or raise the mapping's error."""
-        outcome = await self.call_outcome(arguments, validate_arguments=False)
-        if outcome.error is not None:
-            raise outcome.error
-        assert outcome.output is not None
-        return outcome.output
+        """Call the tool; return the mapped output or raise the mapping's error.
+
+        What :meth:`call_outcome` does, without keeping what only an outcome shows (progress,
+        times, the trace's span): the shortest path from Python to the server and back."""
+        raw = await self._server.client.call_tool(
+            self.name, arguments_from_input(arguments), as_task=self.task_support == "required"
+        )
+        output, error, _ = self._finish(raw)
+        if error is not None:
+            raise error
+        assert output is not None
+        return output
 
     async def call_outcome(
         self,
@@ -167,18 +173,7 @@ class Tool:
                 as_task=self.task_support == "required" if as_task is None else as_task,
                 watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
             )
-            features.note_links(self._server, raw)
-            output = output_from_result(raw, server=self._server.name, tool=self.name)
-            schema_problems = self._schema_problems(raw)
-            if schema_problems:
-                error = OutputSchemaError(
-                    f"{self._server.name}.{self.name} returned structuredContent that does not match its "
-                    f"outputSchema: {_short(schema_problems[0])}",
-                    schema_problems,
-                    server=self._server.name,
-                    tool=self.name,
-                    raw=raw,
-                )
+            output, error, schema_problems = self._finish(raw)
         except (ArgumentError, UnrecordedCallError):
             raise
         except AnviaError as exc:
@@ -252,6 +247,24 @@ class Tool:
     def map_sync(self, rows: Any, **options: Any) -> Any:
         """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
         return _frames().map_sync(self, rows, **options)
+
+    def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
+        """A result's mapped output, or the error it is, and its outputSchema problems; raises
+        only the mapping's errors (a tool error, unsupported content)."""
+        features.note_links(self._server, raw)
+        output = output_from_result(raw, server=self._server.name, tool=self.name)
+        schema_problems = self._schema_problems(raw)
+        if not schema_problems:
+            return output, None, schema_problems
+        error = OutputSchemaError(
+            f"{self._server.name}.{self.name} returned structuredContent that does not match its "
+            f"outputSchema: {_short(schema_problems[0])}",
+            schema_problems,
+            server=self._server.name,
+            tool=self.name,
+            raw=raw,
+        )
+        return output, error, schema_problems
 
     def _schema_problems(self, raw: JsonObject) -> list[str] | None:
         schema = self.info.output_schema
