@@ -12,6 +12,7 @@ entry in a dict.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sys
 
 __all__ = ["Bound", "Deadlines"]
@@ -62,7 +63,7 @@ class Deadlines:
         if timer is None or timer.when() > bound.at:
             if timer is not None:
                 timer.cancel()
-            self._timer = loop.call_at(bound.at, self._fire, loop)
+            self._arm(loop, bound.at)
         return bound
 
     def end(self, bound: Bound | None) -> bool:
@@ -82,4 +83,9 @@ class Deadlines:
             bound.expired = True
             bound.task.cancel()
         if self._due:
-            self._timer = loop.call_at(min(bound.at for bound in self._due), self._fire, loop)
+            self._arm(loop, min(bound.at for bound in self._due))
+
+    def _arm(self, loop: asyncio.AbstractEventLoop, at: float) -> None:
+        # In an empty context, not the caller's: that may hold the call's result (a blocked caller's
+        # hand-off) for as long as the timer is set.
+        self._timer = loop.call_at(at, self._fire, loop, context=contextvars.Context())

@@ -192,12 +192,12 @@ class SdkSession:
                     name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
                 )
             except asyncio.CancelledError:
-                if self._deadlines.end(bound):
-                    raise TimeoutError from None
+                if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
+                    raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
                 raise
             finally:
                 self._deadlines.end(bound)
-        except Exception as exc:  # the deadline's TimeoutError too: a ToolTimeoutError, as the SDK's own
+        except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
 
