@@ -38,6 +38,7 @@ from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.trace import ProtocolTrace, traced_transport
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.errors import AnviaError
 
 __all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "SdkSession", "open_sdk_session"]
 
@@ -197,6 +198,8 @@ class SdkSession:
                 raise
             finally:
                 self._deadlines.end(bound)
+        except AnviaError:
+            raise
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return result.model_dump(by_alias=True, mode="json", exclude_none=True)
