@@ -76,3 +76,15 @@ def test_the_quick_benchmark_prints_every_row() -> None:
             assert re.search(NUMBER, line), f"{package} {key}: {peers}"
     if missing and in_ci():
         pytest.fail("; ".join(missing), pytrace=False)
+
+
+def test_every_path_of_the_instruction_count_still_runs() -> None:
+    """``python -m benchmarks.instructions`` counts under valgrind (too slow here); ``--check`` runs
+    the same code paths uncounted, so a change in the API they call fails here, not on the day of a
+    measurement."""
+    from benchmarks.instructions import PATHS
+
+    done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--check"], cwd=REPO,
+                          capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == [f"ran: {path}" for path in PATHS]
