@@ -331,6 +331,10 @@ class _Builder:
             plain = depth == 0 and (extra is None or extra is False) and "patternProperties" not in schema
             kind: FieldKind = "object" if plain else "json"
             return self._spec(kind, schema, schema, nullable=nullable, **common)
+        if len(properties) > MAX_FIELDS - self.fields:
+            # More fields than the form has left: one JSON field for the whole object, not thousands
+            # of fields (each a widget the browser must draw) that nobody could fill.
+            return self._spec("json", schema, schema, nullable=nullable, **common)
         wanted = schema.get("required")
         required_names = {r for r in wanted if isinstance(r, str)} if isinstance(wanted, list) else set()
         children = tuple(

@@ -15,6 +15,7 @@ from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_s
 from support import examples
 
 from anvia_nb.core.schema import argument_problems
+from anvia_nb.widgets._spec_schema import MAX_FIELDS
 from anvia_nb.widgets.spec import (
     NO_DEFAULT,
     Choice,
@@ -171,6 +172,24 @@ def test_a_ref_graph_that_doubles_at_every_level_stays_bounded() -> None:
 
 def count_fields(node: FieldSpec) -> int:
     return 1 + sum(count_fields(child) for child in node.children)
+
+
+def test_an_object_with_more_properties_than_a_form_can_hold_is_one_json_field() -> None:
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(5_000)}}
+    assert field_spec_from_schema(wide).kind == "json"
+    assert count_fields(field_spec_from_schema(wide)) == 1
+    nested = {"type": "object", "properties": {"name": {"type": "string"}, "many": wide}}
+    spec = field_spec_from_schema(nested)
+    assert [child.kind for child in spec.children] == ["string", "json"]
+    fits = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(MAX_FIELDS - 1)}}
+    assert field_spec_from_schema(fits).kind == "object"  # up to the bound, every field is its own
+
+
+def test_many_wide_objects_side_by_side_stay_within_twice_the_bound() -> None:
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(300)}}
+    spec = field_spec_from_schema({"type": "object", "properties": {f"o{i}": wide for i in range(50)}})
+    assert count_fields(spec) <= 2 * MAX_FIELDS
+    assert spec.children[0].kind == "object" and spec.children[-1].kind == "json"
 
 
 def test_a_ref_met_again_inside_its_own_expansion_becomes_one_json_field() -> None:
