@@ -34,6 +34,7 @@ __all__ = [
     "not_http",
     "regex_output",
     "secret_echo",
+    "wide",
 ]
 
 SECRET = "sk-live-0123456789abcdef"
@@ -103,6 +104,14 @@ def enums(fields: int = 10, values: int = 20_000) -> Server:
     schema = {"type": "object", "properties": {
         f"f{i}": {"type": "string", "enum": [f"value-{i}-{n:06d}" for n in range(values)]} for i in range(fields)}}
     return _server("enums", [types.Tool(name="choose", input_schema=schema)])
+
+
+def wide(fields: int = 5_000) -> Server:
+    """``fill`` takes ``fields`` string arguments, ``nested`` one object of as many."""
+    properties = {f"f{i:05d}": {"type": "string", "description": "fill me"} for i in range(fields)}
+    flat = {"type": "object", "properties": properties}
+    nested = {"type": "object", "properties": {"name": {"type": "string"}, "many": flat}}
+    return _server("wide", [types.Tool(name="fill", input_schema=flat), types.Tool(name="nested", input_schema=nested)])
 
 
 def many_tools(count: int, name_chars: int = 20) -> Server:

@@ -145,6 +145,21 @@ def huge_enums(full: bool) -> Result:
                   f"{options:,} options sent of 200,000; widget state {chars:,} chars", chars)
 
 
+@attack("wide-form", "memory", "a form for 5,000 arguments, flat and nested in an object")
+def wide_form(full: bool) -> Result:
+    from anvia_nb.widgets import form
+
+    with runtime() as rt:
+        rt.connect(mcp.memory(name="wide", server=servers.wide(5_000 if full else 2_000)))
+        before = widget_ids()
+        form("wide.fill", runtime=rt)
+        form("wide.nested", runtime=rt)
+        states = new_widget_state(before)
+    chars = state_chars(states)
+    return Result(len(states) < 200 and chars < 200_000,
+                  f"{len(states):,} widgets, widget state {chars:,} chars", chars)
+
+
 @attack("history-of-big-results", "memory", "20 MB results kept by the history (10 full, 2 quick)", full_only=True)
 def history(full: bool) -> Result:
     import gc
