@@ -18,11 +18,19 @@ from anvia_nb.core import McpServer
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import plain, text_label
+from anvia_nb.widgets._spec_schema import MAX_FIELDS
 
 __all__ = ["CompletingFields", "Field"]
 
 Field = tuple[str, bool, str]
 """``(name, required, description)`` of one argument or variable, as the server listed it."""
+
+
+def _left_out_line(count: int, ref: tuple[str, str]) -> str:
+    where = ("%mcp prompt NAME.PROMPT key=value, or server.get_prompt(name, {...})" if ref[0] == "prompt"
+             else "%mcp read NAME TEMPLATE var=value, or server.read_resource(uri)")
+    what = "arguments" if ref[0] == "prompt" else "variables"
+    return f"{count:,} more {what} are not shown (a form holds at most {MAX_FIELDS:,}); give them with {where}."
 
 
 class CompletingFields:
@@ -45,7 +53,7 @@ class CompletingFields:
         self.completing: concurrent.futures.Future[list[str]] | None = None
         """The last suggestions asked for (tests and callers may wait on it)."""
         rows = []
-        for name, required, description in fields:
+        for name, required, description in fields[:MAX_FIELDS]:
             box = widgets.Combobox(value="", options=[], ensure_option=False, continuous_update=True,
                                    placeholder=plain(description, policy, policy.limits.option_chars) or "text",
                                    layout=widgets.Layout(width="auto", flex="1 1 auto", min_width="0"))
@@ -54,6 +62,10 @@ class CompletingFields:
             label = text_label(value=f"{plain(name, policy)}{' *' if required else ''}",
                                layout=widgets.Layout(min_width="8em"))
             rows.append(widgets.HBox([label, box], layout=widgets.Layout(width="100%")))
+        self.left_out = len(fields) - len(self.inputs)
+        """Fields the server listed past the most a form holds: not shown (a line says how to give them)."""
+        if self.left_out:
+            rows.append(text_label(value=_left_out_line(self.left_out, ref)))
         self.widget = widgets.VBox(rows)
 
     def values(self) -> dict[str, str]:

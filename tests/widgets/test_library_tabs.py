@@ -8,8 +8,11 @@ from support import WAIT_SECONDS
 
 from anvia_nb.demo_server.hostile import PWNED_FLAG
 from anvia_nb.demo_server.library import NOTES
+from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form, panel
+from anvia_nb.widgets._spec_schema import MAX_FIELDS
+from anvia_nb.widgets.completing_fields import CompletingFields
 
 
 def _html(output: object) -> str:
@@ -92,3 +95,15 @@ def test_a_result_without_links_has_no_link_buttons(demo_runtime: Runtime) -> No
     assert tool_form.call()
     tool_form.wait(WAIT_SECONDS)
     assert tool_form.links.buttons.children == ()
+
+
+def test_a_prompt_with_thousands_of_arguments_gets_a_bounded_form_that_says_what_it_left_out(
+    demo_runtime: Runtime,
+) -> None:
+    listed = [(f"arg{i}", i == 0, "x" * 50) for i in range(3_000)]
+    fields = CompletingFields(demo_runtime, demo_runtime.server("demo"), ("prompt", "greet"), listed, ShowPolicy())
+    assert len(fields.inputs) == MAX_FIELDS and fields.left_out == 3_000 - MAX_FIELDS
+    note = fields.widget.children[-1].value
+    assert f"{3_000 - MAX_FIELDS:,} more arguments are not shown" in note and "%mcp prompt" in note
+    fields.inputs["arg0"].value = "typed"
+    assert fields.values() == {"arg0": "typed"}
