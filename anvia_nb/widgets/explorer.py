@@ -287,7 +287,8 @@ class Panel:
             text = " ".join(str(t) for t in (tool.name, tool.info.shown_title or "", tool.info.description or ""))
             return words in text.lower()
 
-        shown = [t for t in tools if not words or matches(t)]
+        matching = [t for t in tools if not words or matches(t)]
+        shown = matching[: self.policy.limits.choices]  # the list holds what a person can scroll
         previous = self.tools.value
         self._updating = True
         try:
@@ -296,7 +297,10 @@ class Panel:
             self.tools.value = previous if previous in names else None
         finally:
             self._updating = False
-        self.count.value = f"{len(shown)} of {len(tools)} tools" if server is not None else ""
+        count = f"{len(matching)} of {len(tools)} tools"
+        if len(shown) < len(matching):
+            count += f"; the first {len(shown)} listed, type in the filter to find the others"
+        self.count.value = count if server is not None else ""
         self._on_tool()
 
     def _on_tool(self) -> None:

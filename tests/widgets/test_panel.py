@@ -251,3 +251,21 @@ def test_the_history_keeps_summaries_so_a_dropped_result_is_freed_and_run_again_
     gc.collect()
     assert dropped() is None, "the panel's history pins a dropped result"
     assert [(o.tool, o.status, o.output) for o in explorer.history] == [("large", "ok", None)] * 2
+
+
+def test_a_server_with_thousands_of_tools_lists_a_bounded_number_and_the_filter_finds_the_others(
+    runtime: Runtime,
+) -> None:
+    async def many_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool(name=f"tool_{i:05d}", input_schema={"type": "object"})
+                                            for i in range(3_000)])
+
+    runtime.connect(mcp.memory(name="many", server=Server("many", on_list_tools=many_tools)))
+    explorer = panel(runtime=runtime)
+    explorer.connection.value = "many"
+    limit = explorer.policy.limits.choices
+    assert len(explorer.tools.options) == limit < 3_000
+    assert explorer.count.value.startswith("3000 of 3000 tools; the first")
+    assert "type in the filter" in explorer.count.value
+    explorer.filter.value = "tool_02999"
+    assert explorer.tool_names() == ["tool_02999"] and explorer.count.value == "1 of 3000 tools"
