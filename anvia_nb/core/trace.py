@@ -124,7 +124,10 @@ def _entry_of(item: TraceEntry | _Kept) -> TraceEntry:
     refers_to: str | int | None = None
     target: str | None = None
     if kind in ("notification", "request"):
-        found = json.loads(stored)
+        try:
+            found = json.loads(stored)
+        except ValueError:  # masking cut through an escape: the entry stays, without these two
+            found = None
         params = found.get("params") if isinstance(found, dict) else None
         params = params if isinstance(params, dict) else {}
         if kind == "notification":

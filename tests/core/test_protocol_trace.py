@@ -47,11 +47,12 @@ async def test_the_trace_shows_the_handshake_listing_and_a_call_with_its_progres
 
 
 @pytest.mark.anyio
-async def test_a_call_that_asks_for_input_shows_each_round(demo_http_url: str) -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])  # stdio keeps small messages as tuples until read
+async def test_a_call_that_asks_for_input_shows_each_round(transport: str, demo_http_url: str) -> None:
     async def confirm(request: dict[str, Any]) -> dict[str, Any]:
         return {"action": "accept", "content": {"confirm": True}}
 
-    async with await connect_mcp(_http(demo_http_url)) as server:
+    async with await connect_mcp(_stdio() if transport == "stdio" else _http(demo_http_url)) as server:
         server.client.set_elicitation_handler(confirm)
         outcome = await server.tool("confirm_action").call_outcome({"action": "deploy"})
         assert outcome.output == "Confirmed: deploy"
