@@ -105,13 +105,18 @@ class BackgroundLoop:
         if threading.current_thread() is self._thread:
             coro.close()
             raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
-        handoff = _Handoff(self.loop(), coro)
+        handoff: _Handoff[T] | None = None
         counted = False
         try:
+            handoff = _Handoff(self.loop(), coro)
             with self._count_lock:  # counted before the loop has it; callers on several threads add up
                 self._blocked_callers += 1
                 counted = True
             return handoff.result(meanwhile)  # starts it: an interrupt from then on cancels it
+        except BaseException:
+            if handoff is None or not handoff.handed:
+                coro.close()  # an interrupt before the loop had it: it never runs, and is not left unawaited
+            raise
         finally:
             if counted:  # an interrupt may land anywhere here: the count must come back down
                 with self._count_lock:
@@ -227,7 +232,7 @@ class _Handoff(Generic[T]):
     a synchronous call pays the two thread wake-ups and little else.
     """
 
-    __slots__ = ("_coro", "_done", "_error", "_loop", "_released", "_started", "_task", "_value")
+    __slots__ = ("_coro", "_done", "_error", "_loop", "_released", "_started", "_task", "_value", "handed")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
         self._loop = loop
@@ -235,6 +240,8 @@ class _Handoff(Generic[T]):
         self._done = threading.Lock()
         self._done.acquire()
         self._started = self._released = False
+        self.handed = False
+        """Whether the loop was asked to start it: from then on the loop, not the caller, ends it."""
         self._task: asyncio.Task[None] | None = None
         self._error: BaseException | None = None
 
@@ -288,6 +295,7 @@ class _Handoff(Generic[T]):
         try:
             # Started inside the try: an interrupt that lands as soon as the loop has it (after the
             # call_soon_threadsafe returns) must still cancel it, or the server is never told.
+            self.handed = True  # before: an interrupt in between cancels on the loop, which closes it
             self._loop.call_soon_threadsafe(self._start)
             if meanwhile is not None:
                 meanwhile()

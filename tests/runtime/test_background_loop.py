@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -215,6 +216,33 @@ def test_an_interrupt_that_lands_as_the_loop_takes_the_call_still_cancels_it(
     assert loop.run(_value(5)) == 5  # a later turn of the loop: the interrupted call had its chance
     # Cancelled (before its first step, or where it waited), not left running where nobody waits.
     assert ended.is_set() or not ran.is_set()
+    assert not loop.caller_blocked
+
+
+def test_an_interrupt_before_the_loop_has_the_call_closes_the_coroutine_and_runs_nothing(
+    loop: BackgroundLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = threading.Event()
+
+    async def work() -> None:
+        ran.set()
+
+    class InterruptedLock:
+        """Ctrl-C landing while run() counts its caller, before the loop was asked to start the call."""
+
+        def __enter__(self) -> None:
+            raise KeyboardInterrupt
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    coro = work()
+    monkeypatch.setattr(loop, "_count_lock", InterruptedLock())
+    with pytest.raises(KeyboardInterrupt):
+        loop.run(coro)
+    monkeypatch.undo()
+    assert inspect.getcoroutinestate(coro) == inspect.CORO_CLOSED  # closed: no "never awaited" warning
+    assert loop.run(_value(5)) == 5 and not ran.is_set()
     assert not loop.caller_blocked
 
 
