@@ -20,6 +20,7 @@ from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
+from anvia_nb.widgets._listing import BoundedList
 from anvia_nb.widgets.completing_fields import CompletingFields
 from anvia_nb.widgets.resources_tab import error_output, shown_output
 
@@ -48,6 +49,7 @@ class PromptsTab:
         self.listing: concurrent.futures.Future[None] | None = None
         self.prompt_list = widgets.Select(options=[], rows=6, description="Prompts",
                                           layout=widgets.Layout(width="auto", max_width="100%"))
+        self.listed = BoundedList(self.prompt_list, "prompts", "get any other with %mcp prompt NAME.PROMPT")
         self.about = widgets.HTML(value="")
         self.form_box = widgets.VBox([])
         self.get_button = widgets.Button(description="Get", icon="comments", disabled=True,
@@ -57,7 +59,7 @@ class PromptsTab:
         self.prompt_list.observe(lambda _c: self._chose(), names="value")
         self.get_button.on_click(lambda _b: self.get())
         self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox([self.prompt_list, self.about, self.form_box,
+        self.widget = widgets.VBox([self.prompt_list, self.listed.note, self.about, self.form_box,
                                     widgets.HBox([self.get_button, self.refresh_button]), self.output])
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
@@ -82,7 +84,7 @@ class PromptsTab:
         if server is not self.server:
             return  # another connection was chosen meanwhile
         self.prompts = prompts
-        self.prompt_list.options = [(_label(p, self.policy), i) for i, p in enumerate(prompts)]
+        self.listed.show(prompts, lambda p: _label(p, self.policy))
         self.prompt_list.value = None
         self._chose()
 
@@ -90,7 +92,7 @@ class PromptsTab:
         """Choose a prompt by name, as a person would; returns its argument fields."""
         for index, item in enumerate(self.prompts):
             if item.get("name") == name:
-                self.prompt_list.value = index
+                self.listed.choose(index, _label(item, self.policy))
         return self.fields
 
     def _prompt(self) -> JsonObject | None:

@@ -23,6 +23,7 @@ from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
+from anvia_nb.widgets._listing import BoundedList
 from anvia_nb.widgets.completing_fields import CompletingFields
 from anvia_nb.widgets.subscribe_toggle import SubscribeToggle
 
@@ -65,6 +66,9 @@ class ResourcesTab:
                                             layout=widgets.Layout(width="auto", max_width="100%"))
         self.template_list = widgets.Select(options=[], rows=3, description="Templates",
                                             layout=widgets.Layout(width="auto", max_width="100%"))
+        self.listed_resources = BoundedList(self.resource_list, "resources", "read any other with %mcp read NAME URI")
+        self.listed_templates = BoundedList(self.template_list, "templates",
+                                            "read from any other with %mcp read NAME TEMPLATE var=value")
         self.read_button = widgets.Button(description="Read", icon="book", disabled=True,
                                           tooltip="read the chosen resource (or the template with its variables)")
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
@@ -76,7 +80,8 @@ class ResourcesTab:
         self.template_list.observe(lambda _c: self._chose("template"), names="value")
         self.read_button.on_click(lambda _b: self.read())
         self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox([self.resource_list, self.template_list, self.form_box,
+        self.widget = widgets.VBox([self.resource_list, self.listed_resources.note, self.template_list,
+                                    self.listed_templates.note, self.form_box,
                                     widgets.HBox([self.read_button, self.refresh_button]),
                                     self.subscription.widget, self.output])
 
@@ -92,12 +97,21 @@ class ResourcesTab:
             return None
 
         async def both() -> None:
-            try:
-                self._listed(server, await server.resources(), await server.resource_templates())
-                if kept is not None and server is self.server:
-                    self.select(kept)
-            except AnviaError as exc:
-                self.output.outputs = (error_output(exc, self.policy),)
+            # Each listing on its own: a server that lists resources but fails resources/templates/list
+            # (many do not implement it) still shows its resources, with the one error below.
+            failed: list[AnviaError] = []
+            listed: list[list[JsonObject]] = []
+            for listing in (server.resources, server.resource_templates):
+                try:
+                    listed.append(await listing())
+                except AnviaError as exc:
+                    failed.append(exc)
+                    listed.append([])
+            self._listed(server, *listed)
+            if failed and server is self.server:
+                self.output.outputs = tuple(error_output(exc, self.policy) for exc in failed)
+            if kept is not None and server is self.server:
+                self.select(kept)
 
         self.listing = self.runtime.loop.submit(both())
         return self.listing
@@ -106,8 +120,8 @@ class ResourcesTab:
         if server is not self.server:
             return  # another connection was chosen meanwhile
         self.resources, self.templates = resources, templates
-        self.resource_list.options = [(_label(r, "uri", self.policy), i) for i, r in enumerate(resources)]
-        self.template_list.options = [(_label(t, "uriTemplate", self.policy), i) for i, t in enumerate(templates)]
+        self.listed_resources.show(resources, lambda r: _label(r, "uri", self.policy))
+        self.listed_templates.show(templates, lambda t: _label(t, "uriTemplate", self.policy))
         self.resource_list.value = self.template_list.value = None
         self._chose("")
 
@@ -115,11 +129,11 @@ class ResourcesTab:
         """Choose a resource by URI, or a template by uriTemplate or name, as a person would."""
         for index, item in enumerate(self.resources):
             if item.get("uri") == uri_or_template:
-                self.resource_list.value = index
+                self.listed_resources.choose(index, _label(item, "uri", self.policy))
                 return
         for index, item in enumerate(self.templates):
             if uri_or_template in (item.get("uriTemplate"), item.get("name")):
-                self.template_list.value = index
+                self.listed_templates.choose(index, _label(item, "uriTemplate", self.policy))
                 return
 
     def _chose(self, which: str) -> None:

@@ -107,3 +107,49 @@ def test_a_prompt_with_thousands_of_arguments_gets_a_bounded_form_that_says_what
     assert f"{3_000 - MAX_FIELDS:,} more arguments are not shown" in note and "%mcp prompt" in note
     fields.inputs["arg0"].value = "typed"
     assert fields.values() == {"arg0": "typed"}
+
+
+def test_a_server_listing_thousands_of_resources_and_prompts_gets_bounded_lists_that_still_reach_any(
+    runtime: Runtime,
+) -> None:
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from anvia_nb import mcp
+    from anvia_nb.widgets.prompts_tab import PromptsTab
+    from anvia_nb.widgets.resources_tab import ResourcesTab
+
+    count = 2_000
+
+    async def list_resources(_ctx: object, _params: object) -> types.ListResourcesResult:
+        return types.ListResourcesResult.model_validate(
+            {"resources": [{"uri": f"many://{i}", "name": f"r{i}"} for i in range(count)]})
+
+    async def read(_ctx: object, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), "text": "it"}]})
+
+    async def list_prompts(_ctx: object, _params: object) -> types.ListPromptsResult:
+        return types.ListPromptsResult.model_validate({"prompts": [{"name": f"p{i}"} for i in range(count)]})
+
+    async def no_tools(_ctx: object, _params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[])
+
+    server = Server("many", on_list_tools=no_tools, on_list_resources=list_resources, on_read_resource=read,
+                    on_list_prompts=list_prompts)
+    runtime.connect(mcp.memory(name="many", server=server))
+    resources, prompts = ResourcesTab(runtime), PromptsTab(runtime)
+    for tab in (resources, prompts):
+        listing = tab.show(runtime.server("many"))
+        assert listing is not None
+        listing.result(WAIT_SECONDS)
+    limit = resources.listed_resources.limit
+    assert len(resources.resource_list.options) == limit < count  # though it fails to list templates:
+    assert "while listing resource templates" in _html(resources.output)  # that error is said on its own
+    assert resources.listed_resources.note.value.startswith(f"{count:,} resources; the first {limit:,} are listed")
+    assert "%mcp read" in resources.listed_resources.note.value
+    resources.select(f"many://{count - 1}")  # past the listed ones: it joins the list, and reads
+    read_view = resources.read()
+    assert read_view is not None and read_view.uri == f"many://{count - 1}"
+    assert len(prompts.prompt_list.options) == limit and "%mcp prompt" in prompts.listed.note.value
+    prompts.select(f"p{count - 1}")
+    assert prompts.prompt_list.value == count - 1

@@ -1,0 +1,45 @@
+"""A list of a server's items (resources, templates, prompts) that never floods the browser.
+
+A server may list a hundred thousand items; a ``Select`` of them all would send megabytes of
+widget state and draw as many rows. :class:`BoundedList` shows the first ``Limits.choices`` of a
+listing, says in one line how many it left out and how to reach them, and still lets code (or a
+re-listing that keeps the choice) choose any item, which then joins the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from anvia_nb.policy import Limits
+from anvia_nb.widgets._chrome import text_label
+
+__all__ = ["BoundedList"]
+
+T = TypeVar("T")
+
+
+class BoundedList:
+    """Wraps a ``Select`` whose values are indexes into a listing; ``note`` is the line below it."""
+
+    def __init__(self, select: Any, what: str, how: str, limit: int | None = None) -> None:
+        """``what`` names the items ("resources"); ``how`` says how to reach those left out."""
+        self.select = select
+        self.what = what
+        self.how = how
+        self.limit = Limits().choices if limit is None else limit
+        self.note = text_label(value="")
+
+    def show(self, items: Sequence[T], label: Callable[[T], str]) -> None:
+        """List the first items (labels made only for those), with the line when some are left out."""
+        self.select.options = [(label(item), index) for index, item in enumerate(items[: self.limit])]
+        left_out = len(items) - self.limit
+        self.note.value = (
+            f"{len(items):,} {self.what}; the first {self.limit:,} are listed ({self.how})." if left_out > 0 else ""
+        )
+
+    def choose(self, index: int, label: str) -> None:
+        """Choose item ``index``; one past the listed ones is added to the list first."""
+        if index not in [value for _label, value in self.select.options]:
+            self.select.options = (*self.select.options, (label, index))
+        self.select.value = index
