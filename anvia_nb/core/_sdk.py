@@ -190,7 +190,7 @@ class SdkSession:
                 if as_task and self.protocol_version < "2026-07-28":
                     return await call_as_task(self._client.session, name, arguments, server=self._server)
                 result = await self._client.call_tool(
-                    name, arguments, progress_callback=cast(ProgressFnT | None, on_progress)
+                    name, arguments, progress_callback=cast("ProgressFnT | None", on_progress)
                 )
             except asyncio.CancelledError:
                 if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it

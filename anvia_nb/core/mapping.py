@@ -140,11 +140,10 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
     ``isError``, :class:`UnsupportedContentError` for audio and resource_link, and
     :class:`InputRequiredError` for a ``resultType: "input_required"`` result, which is never output.
     """
-    raw = dict(result)
-    label: dict[str, Any] = {"server": server, "tool": tool, "raw": raw}
     if result.get("resultType") == "input_required":
         raise InputRequiredError(
-            "The server asked for more input (resultType input_required) and none was supplied.", **label
+            "The server asked for more input (resultType input_required) and none was supplied.",
+            **_label(result, server, tool),
         )
     if "toolResult" in result and "content" not in result:
         value = result["toolResult"]
@@ -160,7 +159,7 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
     )
     if result.get("isError"):
         message = _error_message(content)
-        raise ToolResultError(message, server_text=message, **label)
+        raise ToolResultError(message, server_text=message, **_label(result, server, tool))
     if not content and result.get("structuredContent") is not None:
         return json_text_from_value(result["structuredContent"])
     try:
@@ -169,4 +168,9 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
             return "".join(t for t in texts if t is not None)
         return [part_from_content(item) for item in content]
     except UnsupportedContentError as exc:
-        raise UnsupportedContentError(exc.content_type, **label) from exc
+        raise UnsupportedContentError(exc.content_type, **_label(result, server, tool)) from exc
+
+
+def _label(result: Mapping[str, Any], server: str, tool: str) -> dict[str, Any]:
+    """What a mapping error carries: the names, and a copy of the result (made only on failure)."""
+    return {"server": server, "tool": tool, "raw": dict(result)}
