@@ -29,7 +29,7 @@ from benchmarks.attacks_common import (
 
 sys.path.insert(0, str(REPO / "tests" / "core"))
 
-import rogue_http  # the test fault server, reused as it is
+import rogue_http  # type: ignore[import-not-found]  # the test fault server, reused as it is
 
 
 def stdio(path: str, *args: str, name: str = "rogue", **options: Any) -> Any:

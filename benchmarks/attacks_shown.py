@@ -8,10 +8,10 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.connections import unmasked_note
+from anvia_nb.core.connections import HttpConnection, StdioConnection, unmasked_note
 from anvia_nb.display import bundle_from_outcome
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import NOT_MATH_CLASSES, Limits, ShowPolicy, secret_variants
@@ -84,6 +84,7 @@ def would_typeset(states: list[dict[str, Any]]) -> int:
 @attack("elicitation-flood-form", "memory", "requests for input at once in one form (2,000 full, 200 quick)")
 def flood_form(full: bool) -> Result:
     from anvia_nb.widgets import form
+    from anvia_nb.widgets.tool_form import ToolForm
 
     requests = 2_000 if full else 200
     bound = Limits().prompts
@@ -91,6 +92,7 @@ def flood_form(full: bool) -> Result:
         rt.connect(mcp.memory(name="asker", server=servers.asker(requests)))
         before = widget_ids()
         asker = form("asker.ask_many", runtime=rt)
+        assert isinstance(asker, ToolForm), asker
         asker.call()
         counted = wait_for(lambda: asker.refused_prompts == requests - bound)
         shown = len(asker.prompt_area.children)
@@ -260,7 +262,7 @@ def short_values(full: bool) -> Result:
         overlaps=True)
 def settings(full: bool) -> Result:
     token, quoted = "ghp_Abc123Def456Ghi789", 'ab"c\\def\'-123456'
-    connections = [
+    connections: list[HttpConnection | StdioConnection] = [
         mcp.http(name="gh", url=f"https://{token}@h.example/mcp?sig=9f86d081884c&code=Zm9vYmFyYmF6"),
         mcp.http(name="q", url="https://h.example/mcp", headers={"Authorization": f"Bearer {quoted}"}),
         mcp.stdio(name="db", command="npx", args=["server", "--api-key", "sk-live-123456"],
@@ -317,7 +319,7 @@ def math_table(full: bool) -> Result:
     async def run() -> Any:
         server = await connect_mcp(mcp.memory(name="math", server=servers.math_names()))
         try:
-            return tools_frame([server])._repr_html_() or ""
+            return cast(Any, tools_frame([server]))._repr_html_() or ""  # what a notebook shows
         finally:
             await server.close()
 
@@ -334,7 +336,7 @@ def _tools_table(server: Any) -> Result:
         connected = await connect_mcp(mcp.memory(name="many", server=server), timeout_seconds=BOUND_SECONDS)
         try:
             frame = tools_frame([connected])
-            return frame._repr_html_() or "", repr(frame)
+            return cast(Any, frame)._repr_html_() or "", repr(frame)
         finally:
             await connected.close()
 

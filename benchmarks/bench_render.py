@@ -17,7 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "display"))
 
-from display_helpers import outcome, text_result
+from display_helpers import outcome, text_result  # type: ignore[import-not-found]  # tests/display, put first
 
 from anvia_nb.display import bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.widgets.arguments_form import ArgumentsForm

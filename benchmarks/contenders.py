@@ -114,6 +114,8 @@ def _magic(target: str | None) -> Contender:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
+    assert shell.extension_manager is not None and shell.display_formatter is not None
+    formatter: Any = shell.display_formatter  # IPython's formatter is untyped
     if "anvia_nb" not in shell.extension_manager.loaded:
         shell.run_line_magic("load_ext", "anvia_nb")
     where = f"--stdio {' '.join(server_command())}" if target is None else f"--http {target}"
@@ -125,7 +127,7 @@ def _magic(target: str | None) -> Contender:
         start = time.perf_counter()
         for _ in range(calls):
             view = shell.run_line_magic("mcp", line)
-            shell.display_formatter.format(view)
+            formatter.format(view)
         return (time.perf_counter() - start) / calls
 
     return Contender(timed, lambda: shell.run_line_magic("mcp", "close bench_magic"))

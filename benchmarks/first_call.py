@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from server_forks import server_command  # run as a script: benchmarks/ is on the path
+from server_forks import server_command  # type: ignore[import-not-found]  # run as a script: benchmarks/ on the path
 
 SERVER = server_command()
 HEAVY = ("pandas", "numpy", "jsonschema", "ipywidgets", "rfc3987_syntax")
@@ -63,7 +63,8 @@ def magic() -> dict[str, float]:
         shell.run_line_magic("mcp", f"connect bench --stdio {' '.join(SERVER)}")
     connected = time.perf_counter()
     try:
-        shell.display_formatter.format(shell.run_line_magic("mcp", "call bench.echo message=hi"))
+        formatter: Any = shell.display_formatter  # IPython's formatter is untyped
+        formatter.format(shell.run_line_magic("mcp", "call bench.echo message=hi"))
         called = time.perf_counter()
     finally:
         shell.run_line_magic("mcp", "close bench")

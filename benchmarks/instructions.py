@@ -108,7 +108,9 @@ async def _session_on_our_transport(stack: contextlib.AsyncExitStack) -> Callabl
     command = server_command()
     server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=PROTOCOL))
     stack.push_async_callback(server.close)
-    session = server.client._session.sdk_client.session  # the layer under anvia_nb's own
+    sdk = server.client._session  # the layer under anvia_nb's own
+    assert sdk is not None
+    session = sdk.sdk_client.session
     return lambda: session.call_tool("echo", ARGUMENTS)
 
 
@@ -127,11 +129,12 @@ def _magic(calls: int, rendered: bool) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
+    assert shell.extension_manager is not None and shell.display_formatter is not None
     if "anvia_nb" not in shell.extension_manager.loaded:
         shell.run_line_magic("load_ext", "anvia_nb")
     with contextlib.redirect_stdout(None):
         shell.run_line_magic("mcp", f"connect count --protocol {PROTOCOL} --stdio {' '.join(server_command())}")
-    formatter = shell.display_formatter
+    formatter: Any = shell.display_formatter  # IPython's formatter is untyped
 
     def call() -> None:
         view = shell.run_line_magic("mcp", "call count.echo message=hi")

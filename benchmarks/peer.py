@@ -23,8 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from measure import AsyncContender, Call, interleave
-from server_forks import server_command
+from measure import AsyncContender, Call, interleave  # type: ignore[import-not-found]  # run as a script
+from server_forks import server_command  # type: ignore[import-not-found]
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
@@ -67,7 +67,7 @@ def langchain(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsync
     """langchain-mcp-adapters as its README shows it: tools loaded from one live session."""
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
-        from langchain_mcp_adapters.tools import load_mcp_tools
+        from langchain_mcp_adapters.tools import load_mcp_tools  # type: ignore[import-not-found]  # its venv
         from mcp import ClientSession
 
         async with sdk_streams(args) as (read, write), ClientSession(read, write) as session:
@@ -85,8 +85,8 @@ def langchain(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsync
 def fastmcp(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
-        from fastmcp import Client
-        from fastmcp.client.transports import StdioTransport
+        from fastmcp import Client  # type: ignore[import-not-found]  # in its own venv
+        from fastmcp.client.transports import StdioTransport  # type: ignore[import-not-found]
 
         server = server_command(args.server_python)
         target: Any = args.url if args.url is not None else StdioTransport(command=server[0], args=server[1:])

@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import platform
@@ -112,7 +113,7 @@ def peers_section(plan: Plan, url: str | None, table: Table) -> None:
             command += ["--url", url]
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
         lines = done.stdout.strip().splitlines()
-        found = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
+        found: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
         if "error" in found:
             table.row(peer, note=f"failed: {found['error']}")
             continue
@@ -140,7 +141,7 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
         cpu: dict[str, list[float]] = {name: [] for name in contenders}
 
         measured = interleave(
-            {name: (lambda c=c, t=tool, a=arguments, n=calls, kept=cpu[name]: _timed_cpu(c, t, a, n, kept))
+            {name: functools.partial(_timed_cpu, c, tool, arguments, calls, cpu[name])
              for name, c in contenders.items()},
             plan.rounds,
         )
