@@ -8,8 +8,8 @@ Each path runs in its own process under valgrind's callgrind, one warm session t
 (``echo``), 20 calls to warm up, then ``--calls`` calls counted (``callgrind_control`` switches the
 count on and off around them, so start-up and the server are not counted: the server is another
 process). The table gives instructions per call and the ratio to the SDK's ``ClientSession``. All
-paths speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives, so the ratios
-compare the same exchange.
+paths but the last two speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives,
+so the ratios compare the same exchange; the last two show the default, 2026-07-28.
 
 Wall-clock times (``python -m benchmarks``) add what instructions do not show: the server's own time,
 and on a synchronous path, the wake-ups of the threads (the caller and the background loop).
@@ -81,24 +81,30 @@ async def _sdk_session(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
     return lambda: session.call_tool("echo", ARGUMENTS)
 
 
-async def _sdk_client(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
-    from mcp import Client, StdioServerParameters
+def _sdk_client(mode: str) -> Callable[[contextlib.AsyncExitStack], Any]:
+    async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
+        from mcp import Client, StdioServerParameters
 
-    command = server_command()
-    client = await stack.enter_async_context(
-        Client(StdioServerParameters(command=command[0], args=command[1:]), mode="legacy")
-    )
-    await client.list_tools()
-    return lambda: client.call_tool("echo", ARGUMENTS)
+        command = server_command()
+        client = await stack.enter_async_context(
+            Client(StdioServerParameters(command=command[0], args=command[1:]), mode=mode)
+        )
+        await client.list_tools()
+        return lambda: client.call_tool("echo", ARGUMENTS)
+
+    return opener
 
 
-async def _async_api(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
-    from anvia_nb import connect_mcp, mcp
+def _async_api(protocol: str | None) -> Callable[[contextlib.AsyncExitStack], Any]:
+    async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
+        from anvia_nb import connect_mcp, mcp
 
-    command = server_command()
-    server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=PROTOCOL))
-    stack.push_async_callback(server.close)
-    return lambda: server.tool("echo").call(ARGUMENTS)
+        command = server_command()
+        server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=protocol))
+        stack.push_async_callback(server.close)
+        return lambda: server.tool("echo").call(ARGUMENTS)
+
+    return opener
 
 
 async def _session_on_our_transport(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
@@ -147,12 +153,15 @@ def _magic(calls: int, rendered: bool) -> None:
 
 PATHS: dict[str, Callable[[int], None]] = {
     BASE: lambda calls: _run_async(_sdk_session, calls),
-    "SDK Client": lambda calls: _run_async(_sdk_client, calls),
+    "SDK Client": lambda calls: _run_async(_sdk_client("legacy"), calls),
     "SDK ClientSession on anvia_nb's stdio transport": lambda calls: _run_async(_session_on_our_transport, calls),
-    "async API (tool.call)": lambda calls: _run_async(_async_api, calls),
+    "async API (tool.call)": lambda calls: _run_async(_async_api(PROTOCOL), calls),
     "sync runtime (runtime.call)": _sync_runtime,
     "%mcp call": lambda calls: _magic(calls, rendered=False),
     "%mcp call and its rendering (IPython's display formatter)": lambda calls: _magic(calls, rendered=True),
+    # The protocol generation both pick by default, where the server speaks it:
+    "SDK Client on 2026-07-28": lambda calls: _run_async(_sdk_client("auto"), calls),
+    "async API (tool.call) on 2026-07-28": lambda calls: _run_async(_async_api(None), calls),
 }
 
 
@@ -198,7 +207,7 @@ def main() -> None:
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         counted = dict(zip(paths, pool.map(lambda path: count(path, args.calls), paths), strict=True))
     base = counted.get(BASE)
-    print(f"Instructions per trivial call (callgrind, {args.calls} calls each, protocol {PROTOCOL})\n")
+    print(f"Instructions per trivial call (callgrind, {args.calls} calls each; protocol {PROTOCOL} unless named)\n")
     print("| path | instructions per call | ratio |\n|---|---:|---:|")
     for path, per_call in counted.items():
         ratio = f"{per_call / base:.2f}" if base else ""
