@@ -36,7 +36,8 @@ from anvia_nb.core._sdk_listen import start_listening
 from anvia_nb.core._sdk_protocol import client_mode, settle_protocol
 from anvia_nb.core._sdk_tasks import TasksExtension, call_as_task
 from anvia_nb.core._stdio import StdioLaunch, stdio_transport
-from anvia_nb.core.trace import ProtocolTrace, traced_transport
+from anvia_nb.core._trace_streams import traced_transport
+from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import AnviaError
 

@@ -1,7 +1,8 @@
 """The protocol exchange of one connection: every JSON-RPC message sent and received, bounded.
 
 A :class:`ProtocolTrace` is a ring buffer of :class:`TraceEntry` values, filled at the transport
-(:func:`traced`, wrapped around the read and write streams a transport yields to the SDK), so
+(:mod:`anvia_nb.core._trace_streams` wraps the streams a transport yields to the SDK; the stdio
+transport records the lines it reads and writes itself), so
 what it holds is what went over the wire, in order. It is bounded three ways: at most
 ``max_messages`` entries, at most ``max_total_chars`` characters of JSON in all (the oldest
 entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
@@ -20,12 +21,11 @@ Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic fro
 from __future__ import annotations
 
 import collections
-import contextlib
 import itertools
 import json
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -42,8 +42,6 @@ __all__ = [
     "TraceEntry",
     "call_entries",
     "record_safely",
-    "traced",
-    "traced_transport",
 ]
 
 DEFAULT_MAX_MESSAGES = 2_000
@@ -325,89 +323,9 @@ def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str
     return picked
 
 
-def traced(trace: ProtocolTrace, read_stream: Any, write_stream: Any) -> tuple[Any, Any]:
-    """The two streams of a transport, recording every message that passes through them."""
-    return _TracedRead(read_stream, trace), _TracedWrite(write_stream, trace)
-
-
-@contextlib.asynccontextmanager
-async def traced_transport(transport: Any, trace: ProtocolTrace) -> AsyncIterator[tuple[Any, Any]]:
-    """A transport (an async context manager yielding read and write streams) whose messages are traced."""
-    async with transport as (read_stream, write_stream):
-        yield traced(trace, read_stream, write_stream)
-
-
 def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
     """:meth:`ProtocolTrace.record` for a transport: the trace never breaks the connection it watches."""
     try:
         trace.record(direction, message, wire)
     except Exception:
         trace.dropped += 1
-
-
-def _record(trace: ProtocolTrace, direction: Direction, item: Any) -> None:
-    message = getattr(item, "message", None)
-    if message is None:
-        return  # an exception passed up the read stream: not a message
-    record_safely(trace, direction, message)
-
-
-class _TracedRead:
-    """A read stream (``SessionMessage | Exception`` items) that records each message it yields."""
-
-    def __init__(self, inner: Any, trace: ProtocolTrace) -> None:
-        self._inner = inner
-        self._trace = trace
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)  # last_context and other transport extras
-
-    async def receive(self) -> Any:
-        item = await self._inner.receive()
-        _record(self._trace, "received", item)
-        return item
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    def __aiter__(self) -> _TracedRead:
-        return self
-
-    async def __anext__(self) -> Any:
-        item = await self._inner.__anext__()
-        _record(self._trace, "received", item)
-        return item
-
-    async def __aenter__(self) -> _TracedRead:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        result: bool | None = await self._inner.__aexit__(*exc)
-        return result
-
-
-class _TracedWrite:
-    """A write stream that records each message before sending it."""
-
-    def __init__(self, inner: Any, trace: ProtocolTrace) -> None:
-        self._inner = inner
-        self._trace = trace
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def send(self, item: Any, /) -> None:
-        _record(self._trace, "sent", item)
-        await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _TracedWrite:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        result: bool | None = await self._inner.__aexit__(*exc)
-        return result
