@@ -195,10 +195,13 @@ class ProtocolTrace:
         return [_entry_of(item) for item in chosen]
 
     def entry(self, seq: int) -> TraceEntry | None:
-        """The entry numbered ``seq``, or ``None`` when it was dropped (or never was)."""
-        for found in self.entries():
-            if found.seq == seq:
-                return found
+        """The entry numbered ``seq``, or ``None`` when it was dropped (or never was); only that one
+        is made an entry."""
+        with self._lock:
+            kept = list(self._entries)
+        for item in kept:
+            if (item.seq if isinstance(item, TraceEntry) else item[0]) == seq:
+                return _entry_of(item)
         return None
 
     @property
