@@ -79,7 +79,7 @@ UNSUPPORTED_KINDS = tuple(name for name, kind in KINDS.items() if not kind.suppo
 
 def kind_of(item: Any) -> ContentKind | None:
     """The kind of one content item, or ``None`` for an item of no known ``type``."""
-    if not isinstance(item, Mapping):
+    if not isinstance(item, (dict, Mapping)):  # a dict first: the common case, without the ABC's check
         return None
     kind = item.get("type")
     return KINDS.get(kind) if isinstance(kind, str) else None

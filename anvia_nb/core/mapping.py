@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from anvia_nb.core.content import kind_of
 from anvia_nb.core.types import JsonObject, MappedOutput, MappedPart
@@ -55,7 +55,7 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     """
     if arguments is None:
         return None
-    if isinstance(arguments, Mapping):
+    if isinstance(arguments, (dict, Mapping)):
         ready = _json_ready(arguments, "")
         assert isinstance(ready, dict)
         return ready
@@ -155,7 +155,7 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
             return str(value)
     content_value = result.get("content")
     content: list[Mapping[str, Any]] = (
-        [c for c in content_value if isinstance(c, Mapping)] if isinstance(content_value, list) else []
+        [c for c in content_value if isinstance(c, (dict, Mapping))] if isinstance(content_value, list) else []
     )
     if result.get("isError"):
         message = _error_message(content)
@@ -164,8 +164,8 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
         return json_text_from_value(result["structuredContent"])
     try:
         texts = [text_from_content(item) for item in content]
-        if all(text is not None for text in texts):
-            return "".join(t for t in texts if t is not None)
+        if None not in texts:
+            return "".join(cast("list[str]", texts))
         return [part_from_content(item) for item in content]
     except UnsupportedContentError as exc:
         raise UnsupportedContentError(exc.content_type, **_label(result, server, tool)) from exc
