@@ -188,11 +188,15 @@ class SdkSession:
         try:
             bound = self._deadlines.start(timeout_seconds)
             try:
-                if as_task and self.protocol_version < "2026-07-28":
+                progress = cast("ProgressFnT | None", on_progress)
+                if self.protocol_version >= "2026-07-28":
+                    result = await self._client.call_tool(name, arguments, progress_callback=progress)
+                elif as_task:
                     return await call_as_task(self._client.session, name, arguments, server=self._server)
-                result = await self._client.call_tool(
-                    name, arguments, progress_callback=cast("ProgressFnT | None", on_progress)
-                )
+                else:
+                    # Before 2026-07-28 the Client's layer adds nothing to a call (its input rounds,
+                    # claimed results and header retry are 2026-07-28's) and costs a call 1.5%.
+                    result = await self._client.session.call_tool(name, arguments, progress_callback=progress)
             except asyncio.CancelledError:
                 if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
                     raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
@@ -203,7 +207,17 @@ class SdkSession:
             raise
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
-        return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        return wire_json(result)
+
+
+def wire_json(model: Any) -> JsonObject:
+    """An SDK model as JSON with wire keys, nulls left out: what ``model_dump(by_alias=True,
+    mode="json", exclude_none=True)`` gives, from the model's serializer without the Python layer
+    around it (a third of the dump's cost, on every call's result)."""
+    dumped: JsonObject = type(model).__pydantic_serializer__.to_python(
+        model, by_alias=True, mode="json", exclude_none=True
+    )
+    return dumped
 
 
 async def _skip_validation(name: str, result: mcp_types.CallToolResult) -> None:

@@ -15,6 +15,7 @@ import anyio
 import mcp_types
 
 from anvia_nb.core._sdk import SdkSession
+from anvia_nb.core._sdk import wire_json as _json
 from anvia_nb.core._sdk_errors import error_from_exception
 from anvia_nb.core.types import JsonObject
 
@@ -35,11 +36,6 @@ MAX_LISTED = 10_000
 """Items of one listing kept at most."""
 MAX_COMPLETIONS = 100
 """Values of one completion kept (the protocol's own maximum)."""
-
-
-def _json(model: Any) -> JsonObject:
-    dumped: JsonObject = model.model_dump(by_alias=True, mode="json", exclude_none=True)
-    return dumped
 
 
 def capabilities(session: SdkSession) -> JsonObject:
