@@ -182,7 +182,8 @@ def count(path: str, calls: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=150)
-    parser.add_argument("--paths", default=",".join(PATHS), help="comma-separated, from: " + ", ".join(PATHS))
+    names = ", ".join(PATHS).replace("%", "%%")  # argparse formats help with %
+    parser.add_argument("--paths", default=",".join(PATHS), help="comma-separated, from: " + names)
     parser.add_argument("--check", action="store_true",
                         help="run each path for a few calls in this process, uncounted (no valgrind needed)")
     parser.add_argument("--child", help=argparse.SUPPRESS)

@@ -88,3 +88,14 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
                           capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == [f"ran: {path}" for path in PATHS]
+
+
+@pytest.mark.parametrize("command", ["benchmarks", "benchmarks.instructions", "benchmarks.attacks"])
+def test_each_benchmark_command_explains_its_options(command: str) -> None:
+    """``--help`` is how a reader finds the options; a path named ``%mcp call`` once broke it
+    (argparse formats help text with ``%``)."""
+    done = subprocess.run([sys.executable, "-m", command, "--help"], cwd=REPO,
+                          capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.startswith("usage:")
+    assert "--" in done.stdout
