@@ -38,28 +38,41 @@ _MAX_DEPTH = 32
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _is_type(value: Any, name: str) -> bool:
-    if name == "string":
-        return isinstance(value, str)
-    if name == "object":
-        return isinstance(value, dict)
-    if name == "array":
-        return isinstance(value, list)
-    if name == "boolean":
-        return isinstance(value, bool)
-    if name == "null":
-        return value is None
-    if name == "number":
-        return _number(value)
-    # integer: 1.0 is an integer in 2020-12
+def _integer(value: Any) -> bool:
+    # 1.0 is an integer in 2020-12
     return _number(value) and (isinstance(value, int) or float(value).is_integer())
+
+
+_TYPE_TESTS: dict[str, Quick] = {
+    "string": lambda v: isinstance(v, str),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": _number,
+    "integer": _integer,
+}
+
+
+def _all_of(checks: list[Quick]) -> Quick:
+    """Every check passes. A loop, not ``all()`` over a generator: these run on every call."""
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(value: Any) -> bool:
+        for one in checks:  # noqa: SIM110 - see the docstring
+            if not one(value):
+                return False
+        return True
+
+    return check
 
 
 def _one_of(options: list[Any]) -> Quick:
@@ -107,9 +120,7 @@ def quick_check(schema: Any, depth: int = 0) -> Quick | None:
         checks.append(check)
     if not checks:
         return lambda _value: True
-    if len(checks) == 1:
-        return checks[0]
-    return lambda value: all(check(value) for check in checks)
+    return _all_of(checks)
 
 
 def _keyword(keyword: str, value: Any, depth: int) -> Quick | None:
@@ -119,19 +130,31 @@ def _keyword(keyword: str, value: Any, depth: int) -> Quick | None:
         names = [value] if isinstance(value, str) else value
         if not isinstance(names, list) or not names or not _unique_strings(names) or not set(names) <= _TYPES:
             return None
-        return lambda v: any(_is_type(v, name) for name in names)
+        tests = [_TYPE_TESTS[name] for name in names]
+        if len(tests) == 1:
+            return tests[0]
+        return lambda v: any(test(v) for test in tests)
     if keyword == "properties":
         if not isinstance(value, dict):
             return None
         inner = {name: quick_check(sub, depth + 1) for name, sub in value.items()}
         if any(check is None for check in inner.values()):
             return None
-        subs: dict[str, Quick] = {name: check for name, check in inner.items() if check is not None}
-        return lambda v: not isinstance(v, dict) or all(name not in v or subs[name](v[name]) for name in subs)
+        subs = [(name, check) for name, check in inner.items() if check is not None]
+
+        def each_named(v: Any) -> bool:
+            if isinstance(v, dict):
+                for name, sub in subs:
+                    if name in v and not sub(v[name]):
+                        return False
+            return True
+
+        return each_named
     if keyword == "required":
         if not _unique_strings(value):
             return None
-        return lambda v: not isinstance(v, dict) or all(name in v for name in value)
+        names = frozenset(value)
+        return lambda v: not isinstance(v, dict) or v.keys() >= names
     if keyword == "items":
         item = quick_check(value, depth + 1)
         if item is None:
@@ -146,7 +169,7 @@ def _keyword(keyword: str, value: Any, depth: int) -> Quick | None:
         branches: list[Quick] = [option for option in options if option is not None]
         if keyword == "anyOf":
             return lambda v: any(branch(v) for branch in branches)
-        return lambda v: all(branch(v) for branch in branches)
+        return _all_of(branches)
     if keyword in ("enum", "const"):
         options = value if keyword == "enum" else [value]
         if not isinstance(options, list):

@@ -129,8 +129,11 @@ class SchemaCheck:
     def _errors(self, instance: Any) -> list[Problem] | None:
         if self._validator is None and self._schema is None:
             return None if self.unusable else []
+        if self._quick is not None and self._quick(instance):  # surely valid: cheaper than the key
+            self.validations += 1
+            return []
         # The same arguments checked twice on one path (``%mcp call`` checks, then ``call_outcome``
-        # checks what it sends) are validated once: the last verdict is kept with its value.
+        # checks what it sends) go to the full validator once: its last verdict is kept with its value.
         try:
             key = json.dumps(instance, sort_keys=True, allow_nan=False)
         except (TypeError, ValueError, RecursionError):
@@ -138,13 +141,9 @@ class SchemaCheck:
         last = self._last
         if key is not None and last is not None and last[0] == key:
             return list(last[1])
-        if self._quick is not None and self._quick(instance):
-            self.validations += 1
-            found: list[Problem] | None = []
-        elif not self._ready():
+        if not self._ready():
             return None if self.unusable else []
-        else:
-            found = self._validate(instance)
+        found = self._validate(instance)
         if key is not None and found is not None:
             self._last = (key, found)
         return None if found is None else list(found)
