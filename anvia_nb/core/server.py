@@ -60,13 +60,16 @@ class McpServer:
 
     @property
     def is_open(self) -> bool:
-        return self.client.is_open
+        """Whether calls can be made: connected, not closed, and (over stdio) its server still
+        running. A connection whose server exited is not open, yet holds its log until it is closed
+        or connected again; :attr:`status` says which."""
+        return self.client.is_open and self.client.server_exit_status is None
 
     @property
     def status(self) -> str:
         """``"open"``, ``"closed"``, or, for an open connection whose stdio server process ended on
         its own, ``"server exited (status N)"``: calls fail until it is connected again."""
-        if not self.is_open:
+        if not self.client.is_open:
             return "closed"
         exited = self.client.server_exit_status
         return "open" if exited is None else f"server exited (status {exited})"

@@ -133,5 +133,6 @@ def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(
 
     eventually(lambda: status() == "server exited (status 3)", 30, "%mcp servers to say the server exited")
     assert "server exited (status 3)" in repr(get_runtime().server("gone"))
+    assert not get_runtime().server("gone").is_open  # no call can be made on it
     run(ip, "close gone")
     assert "gone" not in get_runtime().names()
