@@ -291,14 +291,19 @@ class _Handoff(Generic[T]):
 
     def result(self, meanwhile: Callable[[], object] | None = None) -> T:
         """Block until the coroutine ends (after calling ``meanwhile``); its value, or its
-        exception raised here."""
+        exception raised here. An exception of ``meanwhile`` is raised once the coroutine has ended
+        (whose own outcome is then dropped)."""
         try:
             # Started inside the try: an interrupt that lands as soon as the loop has it (after the
             # call_soon_threadsafe returns) must still cancel it, or the server is never told.
             self.handed = True  # before: an interrupt in between cancels on the loop, which closes it
             self._loop.call_soon_threadsafe(self._start)
             if meanwhile is not None:
-                meanwhile()
+                try:
+                    meanwhile()
+                except Exception:
+                    self._done.acquire()  # the loop has the coroutine: it ends before the caller hears
+                    raise
             self._done.acquire()
         except KeyboardInterrupt:
             with contextlib.suppress(RuntimeError):  # a loop closed meanwhile has nothing to cancel

@@ -70,6 +70,28 @@ def test_meanwhile_runs_in_the_callers_thread_while_the_coroutine_runs(loop: Bac
     assert seen == [threading.current_thread()]
 
 
+def test_a_failing_meanwhile_raises_only_once_the_coroutine_has_ended(loop: BackgroundLoop) -> None:
+    """The coroutine is the loop's once handed over: a failure of ``meanwhile`` in the caller's
+    thread must not leave it running with nobody waiting (a connect would finish unseen)."""
+    told = threading.Event()
+    ended: list[str] = []
+
+    async def waits_for_the_caller() -> str:
+        await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(None, told.wait), BOUND_SECONDS)
+        await asyncio.sleep(0)
+        ended.append("done")
+        return "done"
+
+    def meanwhile() -> None:
+        told.set()
+        raise ValueError("meanwhile failed")
+
+    with pytest.raises(ValueError, match="meanwhile failed"):
+        loop.run(waits_for_the_caller(), meanwhile=meanwhile)
+    assert ended == ["done"]
+    assert loop.run(_value(3)) == 3  # and the loop serves the next caller
+
+
 def test_run_from_the_loops_own_thread_is_refused(loop: BackgroundLoop) -> None:
     async def nested() -> None:
         inner = _value(1)
