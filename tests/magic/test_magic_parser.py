@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import examples
+
+from anvia_nb.magic._arguments import value_from_text
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import (
     CallCommand,
@@ -187,3 +193,28 @@ def test_only_call_and_connect_take_a_cell_body() -> None:
     with pytest.raises(CommandLineError, match="takes no cell body"):
         parse_command("servers", "x = 1")
     assert isinstance(parse_command("connect a --stdio srv", "x = 1"), ConnectCommand)
+
+
+def _json_or_text(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+json_texts = st.one_of(
+    st.text(max_size=8),
+    st.builds(json.dumps, st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+                                       lambda inner: st.lists(inner, max_size=2), max_leaves=4)),
+    st.sampled_from(["NaN", "-Infinity", " 1", "\t[1]", "tru", "nul", "{bad", "0x1", ".5", "+1", "1e", "$x"]),
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(json_texts)
+def test_a_key_value_value_is_json_when_it_parses_and_its_text_otherwise(text: str) -> None:
+    """What ``key=value`` sends: a quick look at the first character spares most text a failed
+    parse, and must never change what is sent."""
+    got, expected = value_from_text(text), _json_or_text(text)
+    assert type(got) is type(expected)
+    assert got == expected or got != got  # NaN is itself, and unequal to itself
