@@ -31,20 +31,20 @@ def json_value(value: Any, root: str = "the value", path: str = "") -> Any:
 
     An error names ``argument 'path'`` (``a.b``, ``rows[2]``), or ``root`` for the value itself.
     """
-    try:
-        return _copy_plain(value, 0)
-    except _NotPlain:  # something to convert, or to refuse with its path named: the full rule
-        return _convert(value, root, path, 0)
+    plain = _copy_plain(value, 0)
+    if plain is not _NOT_PLAIN:
+        return plain
+    return _convert(value, root, path, 0)  # something to convert, or to refuse naming its path
 
 
-class _NotPlain(Exception):
-    """Raised by :func:`_copy_plain` at the first value that is not plain JSON already."""
+_NOT_PLAIN: Any = object()
+"""What :func:`_copy_plain` returns at the first value that is not plain JSON already."""
 
 
 def _copy_plain(value: Any, depth: int) -> Any:
     """A copy of ``value`` when it is plain JSON already (a ``dict`` with ``str`` keys, a ``list``
     or ``tuple``, a ``str``, an ``int``, a ``bool``, ``None``, a finite ``float``: exact types);
-    else raises :class:`_NotPlain`. The common case, without the checks only other values need."""
+    else :data:`_NOT_PLAIN`. The common case, without the checks only other values need."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
@@ -54,13 +54,20 @@ def _copy_plain(value: Any, depth: int) -> Any:
         if kind is dict:
             copy = {}
             for key, item in value.items():
-                if type(key) is not str:
-                    raise _NotPlain
-                copy[key] = _copy_plain(item, depth + 1)
+                copied = _copy_plain(item, depth + 1)
+                if type(key) is not str or copied is _NOT_PLAIN:
+                    return _NOT_PLAIN
+                copy[key] = copied
             return copy
         if kind is list or kind is tuple:
-            return [_copy_plain(item, depth + 1) for item in value]
-    raise _NotPlain
+            items = []
+            for item in value:
+                copied = _copy_plain(item, depth + 1)
+                if copied is _NOT_PLAIN:
+                    return _NOT_PLAIN
+                items.append(copied)
+            return items
+    return _NOT_PLAIN
 
 
 def _where(root: str, path: str) -> str:
