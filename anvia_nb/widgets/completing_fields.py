@@ -10,6 +10,7 @@ too long); the server's names are labels in plain text that MathJax leaves alone
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
@@ -87,14 +88,26 @@ class CompletingFields:
         """Ask the server for suggestions for ``name`` given what is typed; they become its options."""
         box = self.inputs[name]
         context = {k: v for k, v in self.values().items() if k != name}
-        future = self.runtime.loop.submit(self.server.complete(self.ref, name, box.value, context))
-        self.completing = future
+        asked = self.runtime.loop.submit(self.server.complete(self.ref, name, box.value, context))
+        # What callers wait on ends once the options are shown, not when the answer arrives: a
+        # future's waiters wake before its callbacks run, so the answer alone would race the options.
+        shown: concurrent.futures.Future[list[str]] = concurrent.futures.Future()
+        self.completing = shown
 
         def done(finished: concurrent.futures.Future[list[str]]) -> None:
-            if finished.cancelled() or finished.exception() is not None:
-                return  # no suggestions: the field still takes any text
-            offered = [v for v in finished.result() if plain(v, self.policy, self.policy.limits.option_chars) == v]
-            box.options = tuple(offered[: self.policy.limits.choices])
+            if finished.cancelled():
+                shown.cancel()
+                return
+            error = finished.exception()
+            if error is None:
+                offered = [v for v in finished.result() if plain(v, self.policy, self.policy.limits.option_chars) == v]
+                box.options = tuple(offered[: self.policy.limits.choices])
+            # else no suggestions: the field still takes any text
+            with contextlib.suppress(concurrent.futures.InvalidStateError):  # a caller cancelled its wait
+                if error is None:
+                    shown.set_result(finished.result())
+                else:
+                    shown.set_exception(error)
 
-        future.add_done_callback(done)
-        return future
+        asked.add_done_callback(done)
+        return shown
