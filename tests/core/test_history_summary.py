@@ -4,6 +4,7 @@ the structuredContent when each one's JSON is at most SEEN_CHARS characters, and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime, timezone
 from typing import Any
@@ -49,3 +50,22 @@ def test_a_huge_text_output_is_measured_not_kept() -> None:
                           error=None, schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc))
     summary = outcome.summary()
     assert summary.output is None and summary.seen == {} and summary.kept_output_chars == 5_000_000
+
+
+def test_a_summary_keeps_every_field_it_does_not_cut_and_is_a_whole_outcome() -> None:
+    """The history's copy is made without ``dataclasses.replace``: it must still hold every field,
+    none more, and equal an outcome built field by field."""
+    outcome = CallOutcome(server="s", tool="t", arguments={"a": "b" * 5000}, raw={"content": [{"type": "text"}]},
+                          output="x", error=None, schema_problems=["p" * 900], seconds=1.5,
+                          started_at=datetime.now(timezone.utc), secrets=("k",), progress=((1.0, 2.0, "m"),),
+                          progress_count=1, origin="replayed from f", output_schema={"type": "object"},
+                          trace_span=(3, 9))
+    summary = outcome.summary()
+    names = [f.name for f in dataclasses.fields(CallOutcome)]
+    assert sorted(vars(summary)) == sorted(names)
+    cut = {"arguments", "raw", "output", "error", "schema_problems", "progress", "kept_output_chars", "seen"}
+    for name in set(names) - cut:
+        assert getattr(summary, name) == getattr(outcome, name), name
+    assert summary.output is None and summary.progress == () and summary.kept_output_chars == 1
+    assert summary.schema_problems == ["p" * 500] and len(summary.arguments["a"]) < 5000
+    assert summary == CallOutcome(**{name: getattr(summary, name) for name in names})
