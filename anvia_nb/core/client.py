@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -30,6 +31,9 @@ from anvia_nb.core.sampling import SamplingHandler
 from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
 
 __all__ = ["McpClient"]
 
@@ -127,7 +131,13 @@ class McpClient:
 
     def explained(self, error: AnviaError) -> AnviaError:
         """``error`` with the server's last stderr lines added (connecting, or a server that went
-        away); a :class:`ConnectError` also gets this connection's log, so it can still be read."""
+        away); a :class:`ConnectError` also gets this connection's log, so it can still be read.
+
+        A connection closed because an OAuth authorization failed while it was open (a token that
+        could not be refreshed, a new login nobody could give) is that authorization's error: the
+        HTTP transport dies with it, and its calls would only hear "connection closed"."""
+        if isinstance(error, ConnectionClosedError):
+            error = self._auth_failure() or error
         if isinstance(error, ConnectError):
             if error.log is not None:
                 return error
@@ -140,6 +150,20 @@ class McpClient:
             lines = "\n".join(f"  {line}" for line in tail.splitlines())
             error.args = (f"{error.args[0] if error.args else error}\nThe server's stderr ends with:\n{lines}",)
         return error
+
+    def _auth_failure(self) -> AnviaError | None:
+        """The OAuth failure that ended this open connection, if one did (see :meth:`explained`)."""
+        failure = getattr(getattr(self.launch, "auth", None), "failure", None)  # core.oauth's provider
+        return failure if isinstance(failure, AnviaError) else None
+
+    def _said(self, error: BaseException) -> bool:
+        """Whether ``error`` (or each error of its group) is the OAuth failure calls were told of."""
+        failure = self._auth_failure()
+        if failure is None:
+            return False
+        if isinstance(error, BaseExceptionGroup):
+            return all(self._said(inner) for inner in error.exceptions)
+        return error is failure
 
     async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
         assert self._closing is not None
@@ -200,7 +224,7 @@ class McpClient:
             await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
         self._closed = True
         error, self.close_error = self.close_error, None
-        if error is not None and not _is_closed_noise(error):
+        if error is not None and not _is_closed_noise(error) and not self._said(error):
             raise ConnectionClosedError(
                 f"Closing {self.name!r} reported an error: {type(error).__name__}: {error}", server=self.name
             ) from error

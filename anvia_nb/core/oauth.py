@@ -211,6 +211,9 @@ class NotebookOAuthProvider(OAuthClientProvider):
         self._state = ""
         self._refresh_failed = False
         self._had_tokens = False
+        self.failure: AuthorizationError | None = None
+        """Why the last authorization failed. Once a session is open, a failure kills the HTTP
+        transport, and its calls only hear "connection closed": the client names this instead."""
 
     # -- the SDK's hooks -------------------------------------------------------------------
 
@@ -242,10 +245,13 @@ class NotebookOAuthProvider(OAuthClientProvider):
         self._state = (parse_qs(urlsplit(authorization_url).query).get("state") or [""])[0]
 
     async def _wait_for_redirect(self) -> AuthorizationCodeResult:
-        if self.settings.on_authorize is None:
-            raise self._nobody_to_ask()
-        redirected = await self._redirected_url()
-        return self._result(redirected)
+        try:
+            if self.settings.on_authorize is None:
+                raise self._nobody_to_ask()
+            return self._result(await self._redirected_url())
+        except AuthorizationError as error:
+            self.failure = error
+            raise
 
     # -- the person's part -----------------------------------------------------------------
 

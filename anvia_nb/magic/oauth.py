@@ -23,6 +23,7 @@ import shlex
 import threading
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs, urlsplit
 
 from anvia_nb.core.connections import HttpConnection, mcp
 from anvia_nb.core.oauth import OAuth, forget_tokens
@@ -143,10 +144,8 @@ class _Pending:
 
     async def ask(self, authorization_url: str) -> str:
         if self.future is not None and self.future.done():  # a later re-authorization: no cell shows a link
-            name = self.connection.name
-            raise AuthorizationRequiredError(
-                f"{name!r} needs you to authorize again: run %mcp connect {name} --oauth --http URL.", name
-            )
+            raise AuthorizationRequiredError(_authorize_again(self.connection, authorization_url),
+                                             self.connection.name)
         self._loop = asyncio.get_running_loop()
         self._answer = self._loop.create_future()
         self.authorization_url = authorization_url
@@ -163,6 +162,22 @@ class _Pending:
                 answer.set_result(url)
 
         loop.call_soon_threadsafe(settle)
+
+
+def _authorize_again(connection: HttpConnection, authorization_url: str) -> str:
+    """What to type when the server asks for an authorization while connected, with the scope it
+    asks for (a step-up) and the client ID the connect used."""
+    name = connection.name
+    scope = (parse_qs(urlsplit(authorization_url).query).get("scope") or [""])[0]
+    client_id = connection.auth.client_id if isinstance(connection.auth, OAuth) else None
+    options = (f" --client-id {shlex.quote(client_id)}" if client_id else "") + (
+        f" --scope {shlex.quote(scope)}" if scope else ""
+    )
+    return (
+        f"{name!r} asked to be authorized again while connected (a token that could not be refreshed, or more "
+        f"access for this tool), and a running call cannot show the link: connect again to see it, with "
+        f"%mcp connect {name} --oauth{options} --http {connection.url}"
+    )
 
 
 _PENDING: dict[str, _Pending] = {}

@@ -109,6 +109,23 @@ async def test_an_expired_token_that_cannot_refresh_says_so(oauth_server: OAuthT
         await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth()))
 
 
+async def test_a_token_that_stops_working_while_connected_fails_the_call_saying_why(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    """The HTTP transport dies with the failed authorization, so the call once heard only "the
+    connection closed: the server went away". It now hears why, and what to do."""
+    await (await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person())))).close()
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth()))  # the cached token
+    try:
+        assert await server.tool("add").call({"a": 1, "b": 2}) == "3"
+        oauth_server.revoke_all()
+        oauth_server.refresh_ok = False
+        with pytest.raises(TokenExpiredError, match=r"'s'.*expired and could not be refreshed.*--oauth"):
+            await server.tool("add").call({"a": 1, "b": 2})
+    finally:
+        await server.close()  # quiet: the call already said why the connection ended
+
+
 async def test_logout_forgets_the_tokens(oauth_server: OAuthTestServer, token_dir: Path) -> None:
     connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person()))
     await (await connect_mcp(connection)).close()

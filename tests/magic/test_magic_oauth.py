@@ -15,6 +15,7 @@ from oauth_server import OAuthTestServer
 from support import wait_until
 
 from anvia_nb.core._token_store import token_path
+from anvia_nb.errors import AuthorizationRequiredError
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
 
@@ -24,6 +25,10 @@ def _redirected(authorization_url: str, **change: str) -> str:
     assert answer.status_code == 302
     location = httpx2.URL(answer.headers["location"])
     return str(location.copy_merge_params(change)) if change else str(location)
+
+
+def _link(prompt: AuthorizationPrompt) -> str:
+    return next(line for line in prompt.text.splitlines() if line.startswith("http"))
 
 
 def _wait(prompt: AuthorizationPrompt) -> str:
@@ -57,6 +62,29 @@ def test_oauth_connect_shows_the_link_and_finishes_with_the_redirect(
     run(ip, "logout sec")
     assert "Forgot the OAuth tokens of sec" in capsys.readouterr().out
     assert not token_path(oauth_server.url, None, token_dir).exists()
+    run(ip, "close sec")
+
+
+def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_type(
+    ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    """A running call blocks the kernel, so the link cannot be shown then: the call fails at once
+    (it used to wait out its timeout, then say the server went away) and says how to see it."""
+    prompt = run(ip, f"connect sec --oauth --http {oauth_server.url}")
+    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    assert run(ip, "call sec.add a=2 b=3").output == "5"
+    oauth_server.refresh_ok = False
+    oauth_server.revoke_all()  # the token stops working and cannot be refreshed: a new login is needed
+
+    error = run(ip, "call sec.add a=2 b=3").outcome.error
+    assert isinstance(error, AuthorizationRequiredError)
+    typed = f"%mcp connect sec --oauth --scope tools --http {oauth_server.url}"
+    assert "asked to be authorized again while connected" in str(error) and typed in str(error)
+
+    prompt = run(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
+    assert isinstance(prompt, AuthorizationPrompt)
+    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    assert run(ip, "call sec.add a=2 b=3").output == "5"
     run(ip, "close sec")
 
 
