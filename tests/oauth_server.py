@@ -9,13 +9,16 @@ answers 401 with ``WWW-Authenticate`` to a request without a valid bearer token.
 
 Attributes the tests change: ``deny`` (``/authorize`` redirects with ``error=access_denied``),
 ``refresh_ok``, ``expires_in``, ``issuer`` (metadata naming another issuer than the one the
-resource names: hostile). Counters: ``registrations``, ``authorizations``, ``refreshes``.
+resource names: hostile), ``step_up`` (tool name: a scope its calls need beyond ``tools``; a call
+with a token without it is answered 403 ``insufficient_scope``, the spec's step-up). Counters:
+``registrations``, ``authorizations``, ``refreshes``.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import secrets
 import socket
 import threading
@@ -54,6 +57,8 @@ class OAuthTestServer:
         self.codes: dict[str, dict[str, str]] = {}
         self.access: set[str] = set()
         self.refresh: set[str] = set()
+        self.granted: dict[str, str] = {}  # each token's scope, as issued
+        self.step_up: dict[str, str] = {}
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
             routes=[
@@ -105,9 +110,45 @@ class OAuthTestServer:
                 await response(scope, receive, send)
                 return
             app: ASGIApp = self._mcp
+            if self.step_up and scope["method"] == "POST":
+                receive, needed = await self._scope_needed(receive)
+                if needed and needed not in self.granted.get(token, "").split():
+                    challenge = (
+                        f'Bearer error="insufficient_scope", scope="{SCOPE} {needed}", '
+                        f'resource_metadata="{self.base}/.well-known/oauth-protected-resource/mcp"'
+                    )
+                    response = JSONResponse({"error": "insufficient_scope"}, 403, {"WWW-Authenticate": challenge})
+                    await response(scope, receive, send)
+                    return
         else:
             app = self._oauth
         await app(scope, receive, send)
+
+    async def _scope_needed(self, receive: Receive) -> tuple[Receive, str]:
+        """The scope a tools/call in this request's body needs (``step_up``), and a ``receive`` that
+        gives the body again to the MCP app."""
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = bool(message.get("more_body", False))
+        try:
+            request = json.loads(body)
+        except ValueError:
+            request = None
+        needed = ""
+        if isinstance(request, dict) and request.get("method") == "tools/call":
+            needed = self.step_up.get(str((request.get("params") or {}).get("name")), "")
+        given = False
+
+        async def again() -> Any:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return again, needed
 
     async def _metadata(self, request: Request) -> Response:
         return JSONResponse(
@@ -155,21 +196,23 @@ class OAuthTestServer:
             "client_id": query["client_id"],
             "redirect_uri": redirect_uri,
             "challenge": query["code_challenge"],
+            "scope": query.get("scope", SCOPE),
         }
         self.authorizations += 1
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': state})}", 302)
 
-    def _tokens(self) -> Response:
+    def _tokens(self, scope: str = SCOPE) -> Response:
         access, refresh = "at-" + secrets.token_urlsafe(24), "rt-" + secrets.token_urlsafe(24)
         self.access.add(access)
         self.refresh.add(refresh)
+        self.granted[access] = self.granted[refresh] = scope
         return JSONResponse(
             {
                 "access_token": access,
                 "token_type": "Bearer",
                 "expires_in": self.expires_in,
                 "refresh_token": refresh,
-                "scope": SCOPE,
+                "scope": scope,
             },
             headers={"Cache-Control": "no-store"},
         )
@@ -183,14 +226,14 @@ class OAuthTestServer:
             challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
             if issued is None or issued["challenge"] != challenge or issued["redirect_uri"] != form.get("redirect_uri"):
                 return JSONResponse({"error": "invalid_grant"}, 400)
-            return self._tokens()
+            return self._tokens(issued["scope"])
         if grant == "refresh_token":
             old = str(form.get("refresh_token"))
             if not self.refresh_ok or old not in self.refresh:
                 return JSONResponse({"error": "invalid_grant"}, 400)
             self.refresh.discard(old)
             self.refreshes += 1
-            return self._tokens()
+            return self._tokens(self.granted.get(old, SCOPE))
         return JSONResponse({"error": "unsupported_grant_type"}, 400)
 
     def revoke_all(self) -> None:

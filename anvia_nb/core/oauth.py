@@ -35,7 +35,9 @@ import anyio.to_thread
 import httpx2
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.auth.oauth2 import OAuthContext
+from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
+from pydantic import PrivateAttr
 
 from anvia_nb.core._token_store import TokenFile, token_path
 from anvia_nb.errors import (
@@ -171,6 +173,21 @@ def _free_port(wanted: int) -> int:
     return 0
 
 
+class _AskedScopes(OAuthClientMetadata):
+    """Client metadata whose ``scope`` keeps the scopes asked for with ``oauth(scopes=...)``.
+
+    Before each authorization the SDK sets the scope to the server's challenge (or its
+    ``scopes_supported``), which would drop them: what is asked for is kept first, what the server
+    names is added."""
+
+    _asked: str | None = PrivateAttr(default=None)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "scope":
+            value = union_scopes(self._asked, value)
+        super().__setattr__(name, value)
+
+
 class NotebookOAuthProvider(OAuthClientProvider):
     """The SDK's provider, with the person's part, a token file and errors people understand."""
 
@@ -189,7 +206,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
             if wanted and wanted != port:
                 self.store.forget_client()  # registered for another port: register again
         self.redirect_uri = redirect_uri
-        metadata = OAuthClientMetadata(
+        metadata = _AskedScopes(
             client_name=settings.client_name,
             redirect_uris=[redirect_uri],  # type: ignore[list-item]
             grant_types=["authorization_code", "refresh_token"],
@@ -197,6 +214,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
             token_endpoint_auth_method="client_secret_post" if settings.client_secret else "none",
             scope=" ".join(settings.scopes) or None,
         )
+        metadata._asked = metadata.scope
         super().__init__(
             server_url,
             metadata,
@@ -231,6 +249,10 @@ class NotebookOAuthProvider(OAuthClientProvider):
             )
         expires_at = self.store.expires_at()
         tokens = self.context.current_tokens
+        granted = tokens.scope.split() if tokens is not None and tokens.scope else None
+        if granted is not None and not set(self.settings.scopes) <= set(granted):
+            self.context.clear_tokens()  # the cached token lacks a scope asked for now: authorize again
+            tokens = None
         self._had_tokens = tokens is not None
         if tokens is not None and expires_at is not None and tokens.expires_in is not None:
             self.context.token_expiry_time = expires_at - min(REFRESH_MARGIN_SECONDS, int(tokens.expires_in) / 2)

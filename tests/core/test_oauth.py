@@ -126,6 +126,46 @@ async def test_a_token_that_stops_working_while_connected_fails_the_call_saying_
         await server.close()  # quiet: the call already said why the connection ended
 
 
+def _scope_asked(authorization_url: str) -> str:
+    return httpx2.URL(authorization_url).params.get("scope", "")
+
+
+async def test_the_scopes_asked_for_are_asked_even_when_the_server_names_fewer(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    """The SDK takes the scope from the server's 401 challenge ("tools"), which dropped the ones
+    asked for; and a cached token without one of them is not used: the person authorizes again."""
+    person = Person()
+    connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=person))
+    await (await connect_mcp(connection)).close()
+    assert [_scope_asked(url) for url in person.asked] == ["tools"]
+
+    wider = Person()
+    connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=wider, scopes="tools admin"))
+    await (await connect_mcp(connection)).close()
+    assert [_scope_asked(url) for url in wider.asked] == ["tools admin"]
+    assert "tools admin" in oauth_server.granted.values()
+
+    again = Person()  # now the cached token has both: nobody is asked
+    await (await connect_mcp(mcp.http(name="s", url=oauth_server.url,
+                                      auth=mcp.oauth(on_authorize=again, scopes="admin")))).close()
+    assert again.asked == []
+
+
+async def test_a_step_up_asks_the_person_again_and_the_call_goes_through(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    person = Person()
+    server = await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=person)))
+    try:
+        assert await server.tool("add").call({"a": 1, "b": 2}) == "3"
+        oauth_server.step_up = {"add": "admin"}  # now add needs more: 403 insufficient_scope
+        assert await server.tool("add").call({"a": 2, "b": 2}) == "4"
+        assert [_scope_asked(url) for url in person.asked] == ["tools", "tools admin"]
+    finally:
+        await server.close()
+
+
 async def test_logout_forgets_the_tokens(oauth_server: OAuthTestServer, token_dir: Path) -> None:
     connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=Person()))
     await (await connect_mcp(connection)).close()

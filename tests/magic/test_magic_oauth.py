@@ -88,6 +88,24 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
     run(ip, "close sec")
 
 
+def test_a_step_up_while_connected_says_which_scope_to_connect_with_and_that_works(
+    ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    prompt = run(ip, f"connect sec --oauth --http {oauth_server.url}")
+    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    oauth_server.step_up = {"add": "admin"}  # add now needs a scope the token lacks: 403 insufficient_scope
+
+    error = run(ip, "call sec.add a=2 b=3").outcome.error
+    typed = f"connect sec --oauth --scope 'tools admin' --http {oauth_server.url}"
+    assert isinstance(error, AuthorizationRequiredError) and f"%mcp {typed}" in str(error)
+
+    prompt = run(ip, typed)  # the cached token lacks admin: the link is shown again, asking for both
+    assert isinstance(prompt, AuthorizationPrompt) and "scope=tools+admin" in _link(prompt)
+    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    assert run(ip, "call sec.add a=2 b=3").output == "5"
+    run(ip, "close sec")
+
+
 def test_the_paste_box_finishes_the_connect(
     ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path
 ) -> None:
