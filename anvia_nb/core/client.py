@@ -185,7 +185,8 @@ class McpClient:
 
     @property
     def is_open(self) -> bool:
-        return self._session is not None and not self._closed
+        """Open, and not ended by an OAuth failure (its transport died; the owner ends after)."""
+        return self._session is not None and not self._closed and self._auth_failure() is None
 
     @property
     def server_exit_status(self) -> int | None:

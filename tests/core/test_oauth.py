@@ -122,6 +122,7 @@ async def test_a_token_that_stops_working_while_connected_fails_the_call_saying_
         oauth_server.refresh_ok = False
         with pytest.raises(TokenExpiredError, match=r"'s'.*expired and could not be refreshed.*--oauth"):
             await server.tool("add").call({"a": 1, "b": 2})
+        assert not server.is_open
     finally:
         await server.close()  # quiet: the call already said why the connection ended
 

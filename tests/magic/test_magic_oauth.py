@@ -80,6 +80,7 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
     assert isinstance(error, AuthorizationRequiredError)
     typed = f"%mcp connect sec --oauth --scope tools --http {oauth_server.url}"
     assert "asked to be authorized again while connected" in str(error) and typed in str(error)
+    assert get_runtime().server("sec").status == "closed"
 
     prompt = run(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
     assert isinstance(prompt, AuthorizationPrompt)
