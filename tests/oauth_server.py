@@ -10,7 +10,8 @@ answers 401 with ``WWW-Authenticate`` to a request without a valid bearer token.
 Attributes the tests change: ``deny`` (``/authorize`` redirects with ``error=access_denied``),
 ``refresh_ok``, ``expires_in``, ``issuer`` (metadata naming another issuer than the one the
 resource names: hostile), ``step_up`` (tool name: a scope its calls need beyond ``tools``; a call
-with a token without it is answered 403 ``insufficient_scope``, the spec's step-up). Counters:
+with a token without it is answered 403 ``insufficient_scope``, the spec's step-up), ``refused``
+(scopes left out of what is granted). Counters:
 ``registrations``, ``authorizations``, ``refreshes``.
 """
 
@@ -59,6 +60,7 @@ class OAuthTestServer:
         self.refresh: set[str] = set()
         self.granted: dict[str, str] = {}  # each token's scope, as issued
         self.step_up: dict[str, str] = {}
+        self.refused: set[str] = set()  # scopes never granted, though asked for
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
             routes=[
@@ -196,7 +198,7 @@ class OAuthTestServer:
             "client_id": query["client_id"],
             "redirect_uri": redirect_uri,
             "challenge": query["code_challenge"],
-            "scope": query.get("scope", SCOPE),
+            "scope": " ".join(s for s in query.get("scope", SCOPE).split() if s not in self.refused) or SCOPE,
         }
         self.authorizations += 1
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': state})}", 302)

@@ -42,6 +42,8 @@ class TokenFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.asking: tuple[str, ...] = ()
+        """The scopes asked for now: kept with each token written (see :meth:`asked`)."""
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -79,9 +81,16 @@ class TokenFile:
         tokens = self._read().get("tokens")
         return OAuthToken.model_validate(tokens) if isinstance(tokens, dict) else None
 
+    def asked(self) -> set[str]:
+        """The scopes asked for when the cached token was written: one the server did not grant
+        then is no reason to authorize again."""
+        asked = self._read().get("asked")
+        return {scope for scope in asked if isinstance(scope, str)} if isinstance(asked, list) else set()
+
     async def set_tokens(self, tokens: OAuthToken) -> None:
         data = self._read()
         data["tokens"] = tokens.model_dump(mode="json", exclude_none=True)
+        data["asked"] = list(self.asking)
         data["expires_at"] = time.time() + int(tokens.expires_in) if tokens.expires_in is not None else None
         self._write(data)
 

@@ -195,6 +195,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
         self.settings = settings
         self.server = server
         self.store = settings.token_file(server_url)
+        self.store.asking = settings.scopes
         self._port = 0
         redirect_uri = settings.redirect_uri
         if redirect_uri is None:
@@ -250,8 +251,8 @@ class NotebookOAuthProvider(OAuthClientProvider):
         expires_at = self.store.expires_at()
         tokens = self.context.current_tokens
         granted = tokens.scope.split() if tokens is not None and tokens.scope else None
-        if granted is not None and not set(self.settings.scopes) <= set(granted):
-            self.context.clear_tokens()  # the cached token lacks a scope asked for now: authorize again
+        if granted is not None and set(self.settings.scopes) - set(granted) - self.store.asked():
+            self.context.clear_tokens()  # a scope asked for now, never asked with this token: authorize again
             tokens = None
         self._had_tokens = tokens is not None
         if tokens is not None and expires_at is not None and tokens.expires_in is not None:

@@ -153,6 +153,18 @@ async def test_the_scopes_asked_for_are_asked_even_when_the_server_names_fewer(
     assert again.asked == []
 
 
+async def test_a_scope_the_server_would_not_grant_is_not_asked_at_every_connect(
+    oauth_server: OAuthTestServer, token_dir: Path
+) -> None:
+    oauth_server.refused = {"admin"}
+    for asked in (["tools admin"], []):  # the first connect asks; the next ones use the token
+        person = Person()
+        connection = mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=person, scopes="tools admin"))
+        await (await connect_mcp(connection)).close()
+        assert [_scope_asked(url) for url in person.asked] == asked
+    assert oauth_server.authorizations == 1
+
+
 async def test_a_step_up_asks_the_person_again_and_the_call_goes_through(
     oauth_server: OAuthTestServer, token_dir: Path
 ) -> None:
