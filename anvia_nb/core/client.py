@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from anvia_nb.core import _sdk_log, limits
+from anvia_nb.core._ended import auth_failure, explained, quiet_at_close
 from anvia_nb.core._sdk import (
     ElicitationHandler,
     HttpLaunch,
@@ -31,9 +31,6 @@ from anvia_nb.core.sampling import SamplingHandler
 from anvia_nb.core.trace import ProtocolTrace
 from anvia_nb.core.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
-
-if sys.version_info < (3, 11):  # pragma: no cover
-    from exceptiongroup import BaseExceptionGroup
 
 __all__ = ["McpClient"]
 
@@ -130,40 +127,8 @@ class McpClient:
         await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
 
     def explained(self, error: AnviaError) -> AnviaError:
-        """``error`` with the server's last stderr lines added (connecting, or a server that went
-        away); a :class:`ConnectError` also gets this connection's log, so it can still be read.
-
-        A connection closed because an OAuth authorization failed while it was open (a token that
-        could not be refreshed, a new login nobody could give) is that authorization's error: the
-        HTTP transport dies with it, and its calls would only hear "connection closed"."""
-        if isinstance(error, ConnectionClosedError):
-            error = self._auth_failure() or error
-        if isinstance(error, ConnectError):
-            if error.log is not None:
-                return error
-            error.log = self.log
-        elif not isinstance(error, ConnectionClosedError) or error.stderr:
-            return error
-        tail = self.log.stderr_tail()
-        if tail:
-            error.stderr = tail
-            lines = "\n".join(f"  {line}" for line in tail.splitlines())
-            error.args = (f"{error.args[0] if error.args else error}\nThe server's stderr ends with:\n{lines}",)
-        return error
-
-    def _auth_failure(self) -> AnviaError | None:
-        """The OAuth failure that ended this open connection, if one did (see :meth:`explained`)."""
-        failure = getattr(getattr(self.launch, "auth", None), "failure", None)  # core.oauth's provider
-        return failure if isinstance(failure, AnviaError) else None
-
-    def _said(self, error: BaseException) -> bool:
-        """Whether ``error`` (or each error of its group) is the OAuth failure calls were told of."""
-        failure = self._auth_failure()
-        if failure is None:
-            return False
-        if isinstance(error, BaseExceptionGroup):
-            return all(self._said(inner) for inner in error.exceptions)
-        return error is failure
+        """``error`` as its caller should hear it (see :mod:`anvia_nb.core._ended`)."""
+        return explained(error, self.log, auth_failure(self.launch))
 
     async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
         assert self._closing is not None
@@ -186,7 +151,7 @@ class McpClient:
     @property
     def is_open(self) -> bool:
         """Open, and not ended by an OAuth failure (its transport died; the owner ends after)."""
-        return self._session is not None and not self._closed and self._auth_failure() is None
+        return self._session is not None and not self._closed and auth_failure(self.launch) is None
 
     @property
     def server_exit_status(self) -> int | None:
@@ -225,7 +190,7 @@ class McpClient:
             await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
         self._closed = True
         error, self.close_error = self.close_error, None
-        if error is not None and not _is_closed_noise(error) and not self._said(error):
+        if error is not None and not quiet_at_close(error, auth_failure(self.launch)):
             raise ConnectionClosedError(
                 f"Closing {self.name!r} reported an error: {type(error).__name__}: {error}", server=self.name
             ) from error
@@ -403,7 +368,3 @@ class McpClient:
             future.cancel()
             raise
 
-
-def _is_closed_noise(error: BaseException) -> bool:
-    """Errors that only say the server was already gone when we closed it."""
-    return isinstance(error, ConnectionClosedError | EOFError | BrokenPipeError | ConnectionResetError)
