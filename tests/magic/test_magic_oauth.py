@@ -31,6 +31,16 @@ def _link(prompt: AuthorizationPrompt) -> str:
     return next(line for line in prompt.text.splitlines() if line.startswith("http"))
 
 
+def _authorize(ip: InteractiveShell, connect: str) -> str:
+    """Run ``connect`` (an OAuth connect that shows the link), authorize, give back the redirect;
+    the link it showed."""
+    prompt = run(ip, connect)
+    assert isinstance(prompt, AuthorizationPrompt)
+    link = _link(prompt)
+    run(ip, f"connect sec --oauth-redirect {_redirected(link)}")
+    return link
+
+
 def _wait(prompt: AuthorizationPrompt) -> str:
     wait_until(lambda: prompt.box.disabled, 60, "the background connect to end")
     return str(prompt.status.value)
@@ -70,8 +80,7 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
 ) -> None:
     """A running call blocks the kernel, so the link cannot be shown then: the call fails at once
     (it used to wait out its timeout, then say the server went away) and says how to see it."""
-    prompt = run(ip, f"connect sec --oauth --http {oauth_server.url}")
-    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    _authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     oauth_server.refresh_ok = False
     oauth_server.revoke_all()  # the token stops working and cannot be refreshed: a new login is needed
@@ -82,9 +91,7 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
     assert "asked to be authorized again while connected" in str(error) and typed in str(error)
     assert get_runtime().server("sec").status == "closed"
 
-    prompt = run(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
-    assert isinstance(prompt, AuthorizationPrompt)
-    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    _authorize(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     run(ip, "close sec")
 
@@ -92,17 +99,15 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
 def test_a_step_up_while_connected_says_which_scope_to_connect_with_and_that_works(
     ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path
 ) -> None:
-    prompt = run(ip, f"connect sec --oauth --http {oauth_server.url}")
-    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    _authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
     oauth_server.step_up = {"add": "admin"}  # add now needs a scope the token lacks: 403 insufficient_scope
 
     error = run(ip, "call sec.add a=2 b=3").outcome.error
     typed = f"connect sec --oauth --scope 'tools admin' --http {oauth_server.url}"
     assert isinstance(error, AuthorizationRequiredError) and f"%mcp {typed}" in str(error)
 
-    prompt = run(ip, typed)  # the cached token lacks admin: the link is shown again, asking for both
-    assert isinstance(prompt, AuthorizationPrompt) and "scope=tools+admin" in _link(prompt)
-    run(ip, f"connect sec --oauth-redirect {_redirected(_link(prompt))}")
+    link = _authorize(ip, typed)  # the cached token lacks admin: the link is shown again, asking for both
+    assert "scope=tools+admin" in link
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     run(ip, "close sec")
 
