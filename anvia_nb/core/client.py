@@ -26,6 +26,7 @@ from anvia_nb.core._sdk import (
 )
 from anvia_nb.core._sdk_tasks import TaskWatch, watched
 from anvia_nb.core._stdio import StdioLaunch
+from anvia_nb.core._turns import Turns
 from anvia_nb.core.logs import ServerLog
 from anvia_nb.core.sampling import SamplingHandler
 from anvia_nb.core.trace import ProtocolTrace
@@ -59,7 +60,7 @@ class McpClient:
         the others wait their turn."""
         self.name = name
         self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
-        self._slots: asyncio.Semaphore | None = None
+        self._slots: Turns | None = None
         self.launch = launch
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
@@ -254,8 +255,13 @@ class McpClient:
             if self._loop is None or self._loop is asyncio.get_running_loop():
                 # On the owner's loop (the async API): no hop, and no coroutine of ours around the
                 # SDK's, whose every step would pass through it.
-                async with self._turns():
+                turns = self._turns()
+                if not turns.take():
+                    await turns.wait()
+                try:
                     return await start()
+                finally:
+                    turns.give()
             return await self._on_owner_loop(self._in_turn(start))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
@@ -278,13 +284,17 @@ class McpClient:
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
         the owner's loop); a call cancelled while waiting its turn is never made."""
-        async with self._turns():
+        turns = self._turns()
+        await turns.wait()
+        try:
             return await start()
+        finally:
+            turns.give()
 
-    def _turns(self) -> asyncio.Semaphore:
+    def _turns(self) -> Turns:
         """The turns of at most ``max_calls_in_flight`` calls at once (made on the owner's loop)."""
         if self._slots is None:
-            self._slots = asyncio.Semaphore(self.max_calls_in_flight)
+            self._slots = Turns(self.max_calls_in_flight)
         return self._slots
 
     @property
