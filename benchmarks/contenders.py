@@ -8,7 +8,10 @@ they share one server.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import json
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -18,15 +21,18 @@ from benchmarks.server_forks import SERVER, server_command
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
-__all__ = ["SERVER", "Contender", "main_contenders"]
+__all__ = ["SERVER", "BareMagic", "Contender", "main_contenders"]
 
 
 class Contender:
-    """What the harness needs: ``timed``, ``close``, and whatever else the contender offers."""
+    """What the harness needs: ``timed``, ``close``, and whatever else the contender offers;
+    ``trivial_only``: measured on the trivial call alone."""
 
-    def __init__(self, timed: Callable[[str, dict[str, Any], int], float], close: Callable[[], None]) -> None:
+    def __init__(self, timed: Callable[[str, dict[str, Any], int], float], close: Callable[[], None],
+                 trivial_only: bool = False) -> None:
         self.timed = timed
         self.close = close
+        self.trivial_only = trivial_only
 
 
 def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
@@ -133,6 +139,79 @@ def _magic(target: str | None) -> Contender:
     return Contender(timed, lambda: shell.run_line_magic("mcp", "close bench_magic"))
 
 
+class _Shown:
+    """What the bare magic returns: a result as small as a MIME bundle can be."""
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"text/plain": "done", "text/html": "<pre>done</pre>"}
+
+
+class BareMagic:
+    """The floor of any line magic that shows a call's result, with no code of anvia_nb's:
+    ``%bare TOOL {JSON}`` parses its line, hands the SDK's ``ClientSession`` call to a loop on a
+    thread of its own (the kernel's thread cannot run one while the cell runs) and returns an
+    object with a two-entry MIME bundle, which IPython's formatter renders."""
+
+    def __init__(self, target: str | None) -> None:
+        from IPython.core.interactiveshell import InteractiveShell
+
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+        opened: concurrent.futures.Future[tuple[Call, asyncio.Event]] = concurrent.futures.Future()
+        opener = _sdk_session(target)
+
+        async def owner() -> None:  # the SDK's scopes end in the task that began them
+            try:
+                async with opener() as call:
+                    done = asyncio.Event()
+                    opened.set_result((call, done))
+                    await done.wait()
+            except BaseException as exc:
+                if not opened.done():
+                    opened.set_exception(exc)
+                raise
+
+        self._life = asyncio.run_coroutine_threadsafe(owner(), self.loop)
+        call, self._done = opened.result(timeout=120)
+
+        async def called(tool: str, arguments: dict[str, Any]) -> Any:
+            return await call(tool, arguments)
+
+        def bare(line: str) -> _Shown:
+            tool, _, text = line.partition(" ")
+            asyncio.run_coroutine_threadsafe(called(tool, json.loads(text)), self.loop).result()
+            return _Shown()
+
+        self.shell = InteractiveShell.instance()
+        register: Any = self.shell.register_magic_function  # typed by IPython's decorator, not its signature
+        register(bare, "line", "bare")
+        self._formatter: Any = self.shell.display_formatter  # IPython's formatter is untyped
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> None:
+        """``%bare TOOL {arguments}`` and the rendering of what it returns."""
+        self._formatter.format(self.shell.run_line_magic("bare", f"{tool} {json.dumps(arguments)}"))
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self._done.set)
+        with contextlib.suppress(Exception):
+            self._life.result(timeout=60)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(timeout=60)
+
+
+def _bare_magic(target: str | None) -> Contender:
+    bare = BareMagic(target)
+
+    def timed(tool: str, arguments: dict[str, Any], calls: int) -> float:
+        start = time.perf_counter()
+        for _ in range(calls):
+            bare.call(tool, arguments)
+        return (time.perf_counter() - start) / calls
+
+    return Contender(timed, bare.close, trivial_only=True)
+
+
 def _async(loop: asyncio.AbstractEventLoop, opener: Callable[[], Any]) -> Contender:
     contender = AsyncContender(loop, opener).open()
     return Contender(contender.timed, contender.close)
@@ -149,6 +228,8 @@ def main_contenders(loop: asyncio.AbstractEventLoop, target: str | None) -> dict
         "anvia_nb async API, protocol 2025-11-25": lambda: _async(loop, _anvia_async(target, "2025-11-25")),
         "anvia_nb sync runtime": lambda: _sync_runtime(target),
         "anvia_nb %mcp call, rendered": lambda: _magic(target),
+        # What no line magic can go below (the trivial call only):
+        "floor: a bare line magic over ClientSession, rendered": lambda: _bare_magic(target),
     }
     opened: dict[str, Contender | str] = {}
     for name, make in makers.items():

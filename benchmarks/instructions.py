@@ -151,6 +151,15 @@ def _magic(calls: int, rendered: bool) -> None:
     shell.run_line_magic("mcp", "close count")
 
 
+def _bare_magic(calls: int) -> None:
+    """The floor of any line magic that shows a call's result (``contenders.BareMagic``)."""
+    from benchmarks.contenders import BareMagic
+
+    bare = BareMagic(None)
+    _run_sync(lambda: bare.call("echo", ARGUMENTS), calls)
+    bare.close()
+
+
 PATHS: dict[str, Callable[[int], None]] = {
     BASE: lambda calls: _run_async(_sdk_session, calls),
     "SDK Client": lambda calls: _run_async(_sdk_client("legacy"), calls),
@@ -159,6 +168,7 @@ PATHS: dict[str, Callable[[int], None]] = {
     "sync runtime (runtime.call)": _sync_runtime,
     "%mcp call": lambda calls: _magic(calls, rendered=False),
     "%mcp call and its rendering (IPython's display formatter)": lambda calls: _magic(calls, rendered=True),
+    "floor: a bare line magic over ClientSession and its rendering": _bare_magic,
     # The protocol generation both pick by default, where the server speaks it:
     "SDK Client on 2026-07-28": lambda calls: _run_async(_sdk_client("auto"), calls),
     "async API (tool.call) on 2026-07-28": lambda calls: _run_async(_async_api(None), calls),

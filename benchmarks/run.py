@@ -38,6 +38,7 @@ from benchmarks.server_forks import ServerForks
 REPO = Path(__file__).resolve().parents[1]
 PEERS = ("langchain", "fastmcp")
 BASE = "SDK ClientSession"
+TRIVIAL = "trivial call"
 MB = 1_000_000
 
 
@@ -68,7 +69,7 @@ def peer_missing(peer: str) -> str | None:
 
 def workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
     found: dict[str, tuple[str, dict[str, Any], int]] = {
-        "trivial call": ("echo", {"message": "hi"}, plan.trivial_calls)
+        TRIVIAL: ("echo", {"message": "hi"}, plan.trivial_calls)
     }
     for size in plan.payloads:
         found[f"{size / MB:g} MB text result"] = ("payload", {"size_chars": size}, 1)
@@ -124,9 +125,14 @@ def peers_section(plan: Plan, url: str | None, table: Table) -> None:
                        f"{names['sdk']}: {base.median * 1000:.3g} ms")
 
 
+def _taking(contenders: dict[str, Contender], workload: str) -> dict[str, Contender]:
+    """The contenders measured on ``workload`` (some only on the trivial call)."""
+    return {name: c for name, c in contenders.items() if workload == TRIVIAL or not c.trivial_only}
+
+
 def _warm(contenders: dict[str, Contender], plan: Plan) -> None:
-    for contender in contenders.values():
-        for tool, arguments, _calls in workloads(plan).values():
+    for workload, (tool, arguments, _calls) in workloads(plan).items():
+        for contender in _taking(contenders, workload).values():
             contender.timed(tool, arguments, 1)
 
 
@@ -138,11 +144,12 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
     parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
     for workload, (tool, arguments, calls) in workloads(plan).items():
         table.section(f"{transport}: {workload}")
-        cpu: dict[str, list[float]] = {name: [] for name in contenders}
+        taking = _taking(contenders, workload)
+        cpu: dict[str, list[float]] = {name: [] for name in taking}
 
         measured = interleave(
             {name: functools.partial(_timed_cpu, c, tool, arguments, calls, cpu[name])
-             for name, c in contenders.items()},
+             for name, c in taking.items()},
             plan.rounds,
         )
         base = measured.get(BASE)
@@ -153,15 +160,17 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
             if isinstance(found, str):
                 table.row(name, note=found)
                 continue
+            if name not in taking:
+                continue
             vs_parse = f"{measured[name].median / parse.median:.2f} × the parse" if parse is not None else ""
             table.stat(name, measured[name], base, vs_parse)
         if parse is not None:
             table.section(f"{transport}: {workload}, the client's own CPU per call (ratio to the SDK's parse)")
             table.stat("SDK parse of the same bytes, in memory", parse, parse, "the floor for any client")
-            for name in contenders:
+            for name in taking:
                 table.stat(name, Stats(cpu[name]), parse, "this process's CPU; the server's is not counted")
     if transport == "stdio":
-        _memory_section(contenders, plan, table)
+        _memory_section({name: c for name, c in contenders.items() if not c.trivial_only}, plan, table)
     for contender in contenders.values():
         contender.close()
 

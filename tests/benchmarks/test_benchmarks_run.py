@@ -54,6 +54,9 @@ def test_the_quick_benchmark_prints_every_row() -> None:
             for contender in CONTENDERS:
                 assert re.search(NUMBER, row(rows, contender)), row(rows, contender)
         assert re.search(NUMBER, row(rows, "SDK parse of the same bytes"))
+        floor = row(rows_of(table, f"{transport}: trivial call"), "floor: a bare line magic")
+        assert re.search(NUMBER, floor), floor  # what no line magic goes below, on the trivial call only
+        assert not [line for line in rows if line.startswith("| floor:")]
     memory = rows_of(table, "stdio: memory kept per dropped")
     for contender in CONTENDERS:
         assert re.search(NUMBER, row(memory, contender)), row(memory, contender)
