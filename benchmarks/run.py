@@ -241,7 +241,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="anvia_nb beside the MCP SDK and its peers.")
     parser.add_argument("--quick", action="store_true", help="every row, tiny sizes, few rounds (for CI)")
     parser.add_argument("--transports", default="stdio,http")
-    parser.add_argument("--rounds", type=int, help="rounds per measurement (default: 5, quick: 2)")
+    parser.add_argument("--rounds", type=int,
+                        help="rounds per measurement, fresh processes included (default: 5, the fresh "
+                             "processes 3; quick: 2 and 1)")
     parser.add_argument("--payloads", help="sizes of the large results in bytes, comma-separated "
                                            "(default: 20 MB and 50 MB, quick: 0.2 MB)")
     parser.add_argument("--parts", default="first,warm,peers,other",
@@ -249,7 +251,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.rounds:
-        plan = dataclasses.replace(plan, rounds=args.rounds, first_rounds=min(plan.first_rounds, args.rounds))
+        plan = dataclasses.replace(plan, rounds=args.rounds, first_rounds=args.rounds)
     if args.payloads:
         plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
     parts = set(args.parts.split(","))
