@@ -22,7 +22,7 @@ from lite_server import LITE_ARGS
 from support import until
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
-from anvia_nb.core import McpServer, _process, limits
+from anvia_nb.core import McpServer, limits
 from anvia_nb.core.connections import StdioConnection
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
@@ -109,11 +109,9 @@ async def _count_tasks() -> int:
 
 @pytest.mark.anyio
 async def test_a_call_the_server_never_answers_times_out_and_close_escalates_to_sigkill(
-    live_children: Children, pid_alive: Callable[[int], bool], monkeypatch: pytest.MonkeyPatch
+    live_children: Children, pid_alive: Callable[[int], bool]
 ) -> None:
-    # close waits this long after the end of stdin, then after SIGTERM, before it sends SIGKILL
-    monkeypatch.setattr(_process, "_EXIT_GRACE_SECONDS", SHORT_SECONDS)
-    monkeypatch.setattr(_process, "_TERM_GRACE_SECONDS", SHORT_SECONDS)
+    # close waits its real graces (seconds) after the end of stdin, then after SIGTERM, then SIGKILLs
     before = live_children()
     server = await connect_mcp(fault("stubborn", "swallow-calls"))
     started = live_children() - before
