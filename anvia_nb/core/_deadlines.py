@@ -48,6 +48,8 @@ class Deadlines:
     def __init__(self) -> None:
         self._due: dict[Bound, None] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0
+        """When the timer fires (its ``when()``, kept: reading it is a call)."""
 
     def start(self, seconds: float | None) -> Bound | None:
         """Bound the current task's call to ``seconds`` from now (``None``: no bound)."""
@@ -59,10 +61,9 @@ class Deadlines:
         loop = asyncio.get_running_loop()
         bound = Bound(task, loop.time() + seconds)
         self._due[bound] = None
-        timer = self._timer
-        if timer is None or timer.when() > bound.at:
-            if timer is not None:
-                timer.cancel()
+        if self._timer is None or self._timer_at > bound.at:
+            if self._timer is not None:
+                self._timer.cancel()
             self._arm(loop, bound.at)
         return bound
 
@@ -73,7 +74,7 @@ class Deadlines:
             return False
         bound.ended = True
         self._due.pop(bound, None)
-        return bound.withdraw()
+        return bound.expired and bound.withdraw()  # most calls end in time: no call to withdraw
 
     def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
         self._timer = None
@@ -89,3 +90,4 @@ class Deadlines:
         # In an empty context, not the caller's: that may hold the call's result (a blocked caller's
         # hand-off) for as long as the timer is set.
         self._timer = loop.call_at(at, self._fire, loop, context=contextvars.Context())
+        self._timer_at = at

@@ -88,8 +88,8 @@ def kind_of(item: Any) -> ContentKind | None:
 def resource_links(content: Sequence[Any]) -> list[dict[str, Any]]:
     """The ``resource_link`` items of a content list whose ``uri`` is a string, in order: what
     ``read_link(i)`` numbers (never fetched unless the person asks)."""
-    return [
-        item
-        for item in content
-        if isinstance(item, dict) and item.get("type") == "resource_link" and isinstance(item.get("uri"), str)
-    ]
+    links = []
+    for item in content:  # a loop: cheaper than a comprehension's frame for the usual one or two items
+        if isinstance(item, dict) and item.get("type") == "resource_link" and isinstance(item.get("uri"), str):
+            links.append(item)
+    return links

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from anvia_nb.core.content import kind_of
 from anvia_nb.core.types import JsonObject, MappedOutput, MappedPart
@@ -56,7 +56,7 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     if arguments is None:
         return None
     if isinstance(arguments, (dict, Mapping)):
-        ready = _json_ready(arguments, "")
+        ready = json_value(arguments, "the arguments")  # the one rule of anvia_nb.core.values
         assert isinstance(ready, dict)
         return ready
     kind = type(arguments).__name__
@@ -64,11 +64,6 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
         f"Tool arguments must be a JSON object (a dict) or None, not {kind}; wrap the value in a dict "
         "keyed by the argument name."
     )
-
-
-def _json_ready(value: object, path: str) -> Any:
-    """Arguments as JSON by the one rule of :mod:`anvia_nb.core.values`."""
-    return json_value(value, "the arguments", path)
 
 
 def json_text_from_value(value: Any) -> str:
@@ -154,19 +149,24 @@ def output_from_result(result: Mapping[str, Any], *, server: str = "", tool: str
         except (TypeError, ValueError):
             return str(value)
     content_value = result.get("content")
-    content: list[Mapping[str, Any]] = (
-        [c for c in content_value if isinstance(c, (dict, Mapping))] if isinstance(content_value, list) else []
-    )
+    content: list[Mapping[str, Any]] = []
+    if isinstance(content_value, list):
+        for item in content_value:
+            if isinstance(item, (dict, Mapping)):
+                content.append(item)
     if result.get("isError"):
         message = _error_message(content)
         raise ToolResultError(message, server_text=message, **_label(result, server, tool))
     if not content and result.get("structuredContent") is not None:
         return json_text_from_value(result["structuredContent"])
     try:
-        texts = [text_from_content(item) for item in content]
-        if None not in texts:
-            return "".join(cast("list[str]", texts))
-        return [part_from_content(item) for item in content]
+        texts: list[str] = []
+        for item in content:
+            text = text_from_content(item)
+            if text is None:  # a file among them: the output is the list of parts
+                return [part_from_content(item) for item in content]
+            texts.append(text)
+        return "".join(texts)
     except UnsupportedContentError as exc:
         raise UnsupportedContentError(exc.content_type, **_label(result, server, tool)) from exc
 

@@ -54,7 +54,8 @@ def _copy_plain(value: Any, depth: int) -> Any:
         if kind is dict:
             copy = {}
             for key, item in value.items():
-                copied = _copy_plain(item, depth + 1)
+                # A string needs no copy and no call (the usual argument).
+                copied = item if type(item) is str else _copy_plain(item, depth + 1)
                 if type(key) is not str or copied is _NOT_PLAIN:
                     return _NOT_PLAIN
                 copy[key] = copied
