@@ -36,12 +36,12 @@ from anvia_nb.errors import (
 )
 
 if TYPE_CHECKING:
-    from anvia_nb.core.client import McpClient
-    from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
-    from anvia_nb.core.sampling import disable_sampling, enable_sampling
-    from anvia_nb.core.server import McpServer, Tool, connect_mcp
-    from anvia_nb.core.tasks import BackgroundCall
-    from anvia_nb.core.types import CallOutcome, ToolInfo
+    from anvia_nb.core.api.connections import HttpConnection, StdioConnection, mcp
+    from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
+    from anvia_nb.core.api.tasks import BackgroundCall
+    from anvia_nb.core.protocol.sampling import disable_sampling, enable_sampling
+    from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
+    from anvia_nb.core.transport.client import McpClient
     from anvia_nb.display import RenderSettings, ResultView
     from anvia_nb.widgets import enable_elicitation, form, panel
 
@@ -87,18 +87,18 @@ __all__ = [
 ]
 
 _LAZY = {
-    "McpClient": "anvia_nb.core.client",
-    "HttpConnection": "anvia_nb.core.connections",
-    "StdioConnection": "anvia_nb.core.connections",
-    "mcp": "anvia_nb.core.connections",
-    "McpServer": "anvia_nb.core.server",
-    "Tool": "anvia_nb.core.server",
-    "connect_mcp": "anvia_nb.core.server",
-    "CallOutcome": "anvia_nb.core.types",
-    "ToolInfo": "anvia_nb.core.types",
-    "BackgroundCall": "anvia_nb.core.tasks",
-    "enable_sampling": "anvia_nb.core.sampling",
-    "disable_sampling": "anvia_nb.core.sampling",
+    "McpClient": "anvia_nb.core.transport.client",
+    "HttpConnection": "anvia_nb.core.api.connections",
+    "StdioConnection": "anvia_nb.core.api.connections",
+    "mcp": "anvia_nb.core.api.connections",
+    "McpServer": "anvia_nb.core.api.server",
+    "Tool": "anvia_nb.core.api.server",
+    "connect_mcp": "anvia_nb.core.api.server",
+    "CallOutcome": "anvia_nb.core.protocol.types",
+    "ToolInfo": "anvia_nb.core.protocol.types",
+    "BackgroundCall": "anvia_nb.core.api.tasks",
+    "enable_sampling": "anvia_nb.core.protocol.sampling",
+    "disable_sampling": "anvia_nb.core.protocol.sampling",
     "RenderSettings": "anvia_nb.display",
     "ResultView": "anvia_nb.display",
     "enable_elicitation": "anvia_nb.widgets",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.limits import DEFAULT, Default
+from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.errors import ConnectError
 from anvia_nb.policy import ShowPolicy
 

@@ -2,7 +2,7 @@
 
 Every error the package raises on purpose is an :class:`AnviaError`. Errors from the MCP SDK,
 from anyio and from the operating system are translated into this tree in exactly one place
-(``anvia_nb.core._sdk``) and always chained (``raise ... from``), so the original stays reachable
+(``anvia_nb.core.transport.sdk``) and always chained (``raise ... from``), so the original stays reachable
 as ``__cause__`` while user code only ever catches our names::
 
     AnviaError
@@ -162,7 +162,7 @@ class ConnectError(AnviaError):
 
     ``stderr`` holds the last lines a stdio server wrote to stderr before it failed (masked,
     bounded; also at the end of the message), which is usually why. ``log`` is the connection's
-    :class:`~anvia_nb.core.logs.ServerLog`, still readable after the failure. ``server_text``
+    :class:`~anvia_nb.core.exchange.logs.ServerLog`, still readable after the failure. ``server_text``
     holds what the server answered when it refused (an error to ``initialize``): the server's
     words, so ``hide_server_errors`` hides a message that quotes them.
     """

@@ -3,7 +3,7 @@
 Notebook 02 (``notebooks/02-result-mapping.ipynb``) asks ten questions; each answer cell starts
 as ``answer = ...`` and ends with ``check(n, answer)``. The right answer is never stored in the
 notebook, so "Run All" (and a static view on GitHub) shows only "no answer yet": it is either
-computed here from the real mapping (:func:`anvia_nb.core.mapping.output_from_result`) when
+computed here from the real mapping (:func:`anvia_nb.core.protocol.mapping.output_from_result`) when
 ``check`` runs, or compared by its SHA-256 hash. The explanation is shown once the answer is
 right; a wrong one gets a hint that does not give it away.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from anvia_nb.core.mapping import arguments_from_input, output_from_result
+from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.errors import AnviaError, InvalidValueError
 
 __all__ = ["EXERCISES", "Exercise", "Verdict", "check"]

@@ -9,8 +9,9 @@ import sys
 from typing import Any
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core import McpServer, limits
-from anvia_nb.core.schema import argument_problems
+from anvia_nb.core import McpServer
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.errors import ConnectError, ConnectionClosedError, ProtocolError, ToolTimeoutError
 from benchmarks import attacks_servers as servers
 from benchmarks.attacks_common import (

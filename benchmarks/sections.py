@@ -106,9 +106,9 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
     """``%mcp tools``'s DataFrame of the demo server's tools beside a plain DataFrame of the same rows."""
     import pandas as pd
 
-    from anvia_nb.core.connections import mcp
-    from anvia_nb.core.server import McpServer
-    from anvia_nb.core.types import ToolInfo
+    from anvia_nb.core.api.connections import mcp
+    from anvia_nb.core.api.server import McpServer
+    from anvia_nb.core.protocol.types import ToolInfo
     from anvia_nb.demo_server.catalog import TOOLS
     from anvia_nb.magic.tables import TOOL_COLUMNS, tools_frame
 
@@ -135,7 +135,7 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
 
 def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
     """``tool.map`` at concurrency 1 and 8 beside ``asyncio.gather`` of the async API (8 at a time)."""
-    from anvia_nb.core.server import Tool
+    from anvia_nb.core.api.server import Tool
 
     if not hasattr(Tool, "map"):
         return "tool.map is not in this version of anvia_nb"

@@ -5,6 +5,6 @@ nbval's nbformat imports jsonschema as pytest loads its plugins, in the main pro
 xdist worker, before any conftest; this plugin is loaded before nbval, so it goes first.
 """
 
-from anvia_nb.core.schema import import_jsonschema
+from anvia_nb.core.protocol.schema import import_jsonschema
 
 import_jsonschema()

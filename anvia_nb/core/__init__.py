@@ -9,11 +9,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from anvia_nb.core._stdio import kill_all_process_groups
-    from anvia_nb.core.client import McpClient
-    from anvia_nb.core.connections import HttpConnection, McpConnection, StdioConnection, mcp
-    from anvia_nb.core.logs import LOG_LEVELS, LogEntry, ServerLog
-    from anvia_nb.core.server import McpServer, Tool, connect_mcp
+    from anvia_nb.core.api.connections import HttpConnection, McpConnection, StdioConnection, mcp
+    from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
+    from anvia_nb.core.exchange.logs import LOG_LEVELS, LogEntry, ServerLog
+    from anvia_nb.core.transport.client import McpClient
+    from anvia_nb.core.transport.stdio import kill_all_process_groups
 
 __all__ = [
     "LOG_LEVELS",
@@ -31,18 +31,18 @@ __all__ = [
 ]
 
 _WHERE = {
-    "McpClient": "anvia_nb.core.client",
-    "HttpConnection": "anvia_nb.core.connections",
-    "McpConnection": "anvia_nb.core.connections",
-    "StdioConnection": "anvia_nb.core.connections",
-    "mcp": "anvia_nb.core.connections",
-    "McpServer": "anvia_nb.core.server",
-    "Tool": "anvia_nb.core.server",
-    "connect_mcp": "anvia_nb.core.server",
-    "LOG_LEVELS": "anvia_nb.core.logs",
-    "LogEntry": "anvia_nb.core.logs",
-    "ServerLog": "anvia_nb.core.logs",
-    "kill_all_process_groups": "anvia_nb.core._stdio",
+    "McpClient": "anvia_nb.core.transport.client",
+    "HttpConnection": "anvia_nb.core.api.connections",
+    "McpConnection": "anvia_nb.core.api.connections",
+    "StdioConnection": "anvia_nb.core.api.connections",
+    "mcp": "anvia_nb.core.api.connections",
+    "McpServer": "anvia_nb.core.api.server",
+    "Tool": "anvia_nb.core.api.server",
+    "connect_mcp": "anvia_nb.core.api.server",
+    "LOG_LEVELS": "anvia_nb.core.exchange.logs",
+    "LogEntry": "anvia_nb.core.exchange.logs",
+    "ServerLog": "anvia_nb.core.exchange.logs",
+    "kill_all_process_groups": "anvia_nb.core.transport.stdio",
 }
 
 

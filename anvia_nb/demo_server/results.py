@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from anvia_nb.core.schema import import_jsonschema
+from anvia_nb.core.protocol.schema import import_jsonschema
 from anvia_nb.demo_server.catalog import LARGE_MAX_CHARS, TOOLS_BY_NAME
 from anvia_nb.demo_server.hostile import ENORMOUS_IMAGE, HOSTILE_CORPUS, hostile_content
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES, image_bytes, wav_bytes

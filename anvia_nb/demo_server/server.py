@@ -16,7 +16,7 @@ import anyio
 from mcp.server.lowlevel import NotificationOptions
 from mcp.server.stdio import stdio_server
 
-from anvia_nb.core.schema import import_jsonschema
+from anvia_nb.core.protocol.schema import import_jsonschema
 from anvia_nb.demo_server.cli import arguments
 from anvia_nb.demo_server.handlers import build_server
 

@@ -6,7 +6,7 @@ goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` (cut, masked,
 characters made visible) and is escaped by the HTML builder. The shared :class:`Budget` bounds the
 whole result: the characters the server sent (layout costs nothing), the special characters
 marked and the items shown. What each kind of content becomes is its row in
-:data:`anvia_nb.core.content.KINDS`.
+:data:`anvia_nb.core.protocol.content.KINDS`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anvia_nb._visible import Prepared
-from anvia_nb.core.content import ContentKind, kind_of
+from anvia_nb.core.protocol.content import ContentKind, kind_of
 from anvia_nb.display._html import Html, element, join
 from anvia_nb.display._images import ImageCheck, base64_size, check_image, normal_mime_type
 from anvia_nb.display._text import Budget
@@ -222,7 +222,7 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
 def content_item(
     item: Any, ctx: Context, *, error: bool = False, also_masked: Sequence[tuple[int, int]] = ()
 ) -> Piece:
-    """One content item, as its row in :data:`~anvia_nb.core.content.KINDS` says."""
+    """One content item, as its row in :data:`~anvia_nb.core.protocol.content.KINDS` says."""
     kind = kind_of(item)
     source = f"error text from server {ctx.server_label}" if error else f"text from server {ctx.server_label}"
     if kind is not None and kind.shown == "text" and isinstance(item.get("text"), str):

@@ -1,6 +1,6 @@
 """The status line of a call running in the background (``%mcp call --background``), as HTML.
 
-Pure: a :class:`~anvia_nb.core.tasks.BackgroundState` in, markup and plain text out. The server
+Pure: a :class:`~anvia_nb.core.api.tasks.BackgroundState` in, markup and plain text out. The server
 and tool names sit in anvia_nb's own header; everything the server chose (its task id, the task's
 status and status message, a progress message) goes through the connection's
 :class:`~anvia_nb.policy.ShowPolicy` (secrets masked, hidden characters made visible, bounded)
@@ -9,7 +9,7 @@ and then into the escape-by-default builder, inside an element marked not-math.
 
 from __future__ import annotations
 
-from anvia_nb.core.types import BackgroundState
+from anvia_nb.core.protocol.types import BackgroundState
 from anvia_nb.display._html import Html, element
 from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 

@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from anvia_nb.core.content import UNSUPPORTED_KINDS
-from anvia_nb.core.types import CallOutcome, CallStatus
+from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
+from anvia_nb.core.protocol.types import CallOutcome, CallStatus
 from anvia_nb.display._blocks import (
     Context,
     Piece,

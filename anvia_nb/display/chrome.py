@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from anvia_nb.core.types import ANNOTATION_HINTS, ToolInfo
+from anvia_nb.core.protocol.types import ANNOTATION_HINTS, ToolInfo
 from anvia_nb.display._html import Html, element
 from anvia_nb.policy import NOT_MATH_CLASSES, Limits, ShowPolicy
 

@@ -13,8 +13,8 @@ import json
 import re
 from typing import Any
 
-from anvia_nb.core.content import kind_of
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.content import kind_of
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display._blocks import bounded_json
 from anvia_nb.display._images import base64_size
 from anvia_nb.display.bundles import display_status
@@ -32,7 +32,7 @@ def _json(value: Any, limit: int, policy: ShowPolicy) -> str:
 
 
 def _item_text(item: Any, limit: int, policy: ShowPolicy) -> str:
-    """One item for the model, as its row in :data:`~anvia_nb.core.content.KINDS` says."""
+    """One item for the model, as its row in :data:`~anvia_nb.core.protocol.content.KINDS` says."""
     kind = kind_of(item)
     name = policy.limits.name_chars
     if kind is None or not isinstance(item, dict):

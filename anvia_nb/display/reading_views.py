@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from anvia_nb.core.readings import PromptResult, ResourceRead
-from anvia_nb.core.types import JsonObject
+from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
+from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.display.readings import bundle_from_prompt, bundle_from_read
 from anvia_nb.display.settings import RenderSettings
 

@@ -5,7 +5,7 @@ server demo", or "read on request from server demo" for a link the person chose)
 content in a labelled box: text escaped, images inline only when their bytes prove their type
 (the same check as results'), any other blob as its metadata and size with the way to save it.
 A prompt shows its description and its messages role by role, each content item under the rules
-of :data:`anvia_nb.core.content.KINDS`. Everything goes through the connection's
+of :data:`anvia_nb.core.protocol.content.KINDS`. Everything goes through the connection's
 :class:`~anvia_nb.policy.ShowPolicy` and the output carries the not-math classes.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.core.readings import PromptResult, ResourceRead
+from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.display._blocks import Context, Piece, content_item, elision, image, metadata, note, server_text
 from anvia_nb.display._html import Html, element
 from anvia_nb.display._images import base64_size, normal_mime_type

@@ -10,9 +10,9 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.content import resource_links
-from anvia_nb.core.readings import ResourceRead
-from anvia_nb.core.types import CallOutcome, CallStatus, JsonObject, MappedOutput
+from anvia_nb.core.protocol.content import resource_links
+from anvia_nb.core.protocol.readings import ResourceRead
+from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, MappedOutput
 from anvia_nb.display.bundles import bundle_from_outcome, display_status, tree_bundle_from_outcome
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import RenderSettings

@@ -2,7 +2,7 @@
 
 Each partition is mapped on a worker, which opens its own connection from the connection's
 description and closes it when the partition is done. The description travels pickled, and a
-connection pickles without its secrets (:mod:`anvia_nb.core.portable`): a worker reads them from
+connection pickles without its secrets (:mod:`anvia_nb.core.api.portable`): a worker reads them from
 its own environment, and a connection whose secrets cannot travel that way is refused before
 anything is sent. The result is a Dask DataFrame with the columns of a pandas map; since they must
 be known before any partition runs, the structured content's fields are those the outputSchema
@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from anvia_nb.core import limits
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import ToolInfo
 
 if TYPE_CHECKING:
-    from anvia_nb.core.server import Tool
+    from anvia_nb.core.api.server import Tool
 
 __all__ = ["map_dask", "worker_description"]
 
@@ -53,8 +53,8 @@ def _mapped_partition(
     timeout_seconds: float | limits.Default | None,
 ) -> pd.DataFrame:
     """One partition, on a worker: connect, map, close."""
-    from anvia_nb.core.batch import MapRun
-    from anvia_nb.core.server import connect_mcp
+    from anvia_nb.core.api.batch import MapRun
+    from anvia_nb.core.api.server import connect_mcp
     from anvia_nb.frames._map import frame_rows, result_of_map
 
     async def mapped() -> pd.DataFrame:

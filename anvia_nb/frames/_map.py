@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from anvia_nb.core import limits
-from anvia_nb.core.batch import DEFAULT_MAP_CONCURRENCY, MapRun, RowOutcome, is_rows
+from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapRun, RowOutcome, is_rows
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import InvalidTypeError, InvalidValueError, LoopMisuseError
 from anvia_nb.frames._columns import declared_fields, typed_column
 from anvia_nb.frames._progress import ProgressLine, progress_wanted
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
-    from anvia_nb.core.server import Tool
+    from anvia_nb.core.api.server import Tool
 
 __all__ = ["RESULT_COLUMNS", "frame_rows", "map_frame", "map_sync", "result_of_map"]
 

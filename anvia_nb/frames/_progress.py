@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from anvia_nb.core.batch import MapRun
+from anvia_nb.core.api.batch import MapRun
 from anvia_nb.display.map_progress import MapProgress, progress_bundle
 from anvia_nb.policy import ShowPolicy
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.errors import NotTabularError
 from anvia_nb.frames._columns import declared_fields, typed_column
 

@@ -53,7 +53,7 @@ def _property_schema(schema: dict[str, Any], key: str) -> Any:
 def _fits(root: dict[str, Any], prop: Any, value: Any) -> bool:
     """Whether ``value`` is valid for one property schema (anyOf, oneOf, type lists and ``$ref``
     into the root's ``$defs``/``definitions`` included)."""
-    from anvia_nb.core.schema import argument_problems
+    from anvia_nb.core.protocol.schema import argument_problems
 
     probe: dict[str, Any] = {"allOf": [prop]}
     for defs in ("$defs", "definitions"):

@@ -1,7 +1,7 @@
 """The note ``%mcp tools`` prints when a server's tool list changed since it was last listed.
 
 The connection re-lists by itself when the server says its tools changed (see
-:mod:`anvia_nb.core.changes`); the person learns of it in the cell that next lists the tools:
+:mod:`anvia_nb.core.api.changes`); the person learns of it in the cell that next lists the tools:
 ``note: the tool list of demo changed since 12:00:01: added bonus``. Names are the server's
 words, so the line goes through the :class:`~anvia_nb.policy.ShowPolicy`.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from anvia_nb.core.server import McpServer
+from anvia_nb.core.api.server import McpServer
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 

@@ -11,7 +11,7 @@ from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
-    from anvia_nb.core.connections import McpConnection
+    from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.runtime import Runtime
 
 __all__ = ["connect_error_line", "connect_line", "kernel_env"]

@@ -9,7 +9,7 @@ come with their level and logger, from every protocol version.
 
 from __future__ import annotations
 
-from anvia_nb.core.logs import ServerLog
+from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 
 __all__ = ["log_text"]

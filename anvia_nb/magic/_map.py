@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.batch import DEFAULT_MAP_CONCURRENCY, is_rows
+from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, is_rows
 from anvia_nb.magic._arguments import call_words, typed_for_schema, unknown_names, value_from_text
 from anvia_nb.magic._parser import CommandLineError, close_words
 from anvia_nb.magic._variables import VariableWord, resolve_arguments, variable_name

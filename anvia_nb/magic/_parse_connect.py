@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.core.protocols import check_protocol
+from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split

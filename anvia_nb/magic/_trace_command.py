@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.trace import TraceEntry, call_entries
+from anvia_nb.core.exchange.trace import TraceEntry, call_entries
 from anvia_nb.errors import CommandLineError, InvalidValueError
 from anvia_nb.magic._parser import split
 

@@ -7,7 +7,7 @@ attribute, index or expression; assign it to a variable first), and JSON text is
 Python. A literal dollar stays reachable by quoting: ``a='$x'``, ``a="$x"`` or ``a=\\$x`` send the
 text ``$x``. ``{x}`` is not used because braces are JSON objects.
 
-Values become JSON by :func:`anvia_nb.core.values.json_value` (NumPy and pandas included). A name
+Values become JSON by :func:`anvia_nb.core.protocol.values.json_value` (NumPy and pandas included). A name
 that is not defined is a one-line error before anything is sent.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from anvia_nb.core.values import json_value
+from anvia_nb.core.protocol.values import json_value
 from anvia_nb.errors import CommandLineError
 
 __all__ = ["VARIABLE_PAIR", "Variable", "VariableWord", "resolve_arguments", "resolve_variable", "variable_name"]

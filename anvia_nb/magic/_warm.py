@@ -31,7 +31,7 @@ def warm_first_call(shell: Any) -> None:
     _warmed = True
     try:
         import anvia_nb.runtime.library  # noqa: F401  (the result view's link reader)
-        from anvia_nb.core.types import CallOutcome
+        from anvia_nb.core.protocol.types import CallOutcome
         from anvia_nb.display import ResultView
         from anvia_nb.magic.subcommands import parse_line
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anvia_nb.core.connections import HttpConnection, StdioConnection, mcp
-from anvia_nb.core.protocols import check_protocol
+from anvia_nb.core.api.connections import HttpConnection, StdioConnection, mcp
+from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.errors import ConfigFileError, InvalidValueError
 
 __all__ = ["ConfigFileError", "ConfigServers", "servers_from_config_file", "servers_from_config_text"]

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from anvia_nb.core.logs import LogRow, ServerLog
-from anvia_nb.core.trace import ProtocolTrace, TraceEntry
+from anvia_nb.core.exchange.logs import LogRow, ServerLog
+from anvia_nb.core.exchange.trace import ProtocolTrace, TraceEntry
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.magic.tables import ServerFrame
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.uri_template import variables
+from anvia_nb.core.protocol.uri_template import variables
 from anvia_nb.errors import AnviaError
 from anvia_nb.magic._parse_library import PromptCommand, ReadCommand
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from anvia_nb.core.types import JsonObject
+from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.magic.tables import ServerFrame
 from anvia_nb.policy import ShowPolicy
 

@@ -34,7 +34,7 @@ from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
-    from anvia_nb.core.connections import McpConnection
+    from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.runtime import Runtime, Scope
 
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
@@ -167,7 +167,7 @@ class McpMagics(Magics):
 
     def _connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
         """The command's connections, each bounded to ``max_calls_in_flight`` calls at once."""
-        from anvia_nb.core.replay import ReplayConnection
+        from anvia_nb.core.recording.replay import ReplayConnection
 
         limit = max(1, int(self.max_calls_in_flight))
         return [
@@ -176,7 +176,7 @@ class McpMagics(Magics):
         ]
 
     def _described(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
-        from anvia_nb.core.connections import mcp
+        from anvia_nb.core.api.connections import mcp
         from anvia_nb.magic.config_files import servers_from_config_file
 
         if isinstance(command, ConfigConnectCommand):
@@ -230,7 +230,7 @@ class McpMagics(Magics):
             report_warnings(opened_now[1])
             opened.append(connection.name)
             print(connect_line(connection, runtime))
-            from anvia_nb.core.connections import unmasked_note
+            from anvia_nb.core.api.connections import unmasked_note
 
             note = unmasked_note(connection)  # values named as secrets but too short to mask
             if note:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from anvia_nb.core.connections import HttpConnection, mcp
-from anvia_nb.core.oauth import OAuth, forget_tokens
+from anvia_nb.core.api.connections import HttpConnection, mcp
+from anvia_nb.core.oauth.provider import OAuth, forget_tokens
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._commands import ConnectCommand

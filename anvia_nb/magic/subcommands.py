@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.protocols import PROTOCOLS
+from anvia_nb.core.protocol.versions import PROTOCOLS
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from anvia_nb.core.server import McpServer
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.api.server import McpServer
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy

@@ -1,7 +1,7 @@
 """Resources, templates, prompts and completion of a named connection, from synchronous code.
 
 The sync doors the magic and the widgets use: each runs the connection's async method
-(:mod:`anvia_nb.core.features`) on the runtime's background loop and blocks until it is done
+(:mod:`anvia_nb.core.api.features`) on the runtime's background loop and blocks until it is done
 (interruptible). Listings are read again on every call; :func:`listed` gives the last one read
 (reading it once when it never was), which is what Tab completion and forms offer.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from anvia_nb.core import features, limits
-from anvia_nb.core.readings import PromptResult, ResourceRead
-from anvia_nb.core.types import CallOutcome, JsonObject
+from anvia_nb.core.api import features
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
+from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.runtime.sessions import Runtime
 
 __all__ = [

@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeVar
 
-from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups, limits
-from anvia_nb.core.tasks import BackgroundCall
-from anvia_nb.core.types import CallOutcome, ProgressHandler
+from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
+from anvia_nb.core.api.tasks import BackgroundCall
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import CallOutcome, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
@@ -284,7 +285,7 @@ class Runtime:
         *,
         timeout_seconds: float | None = None,
     ) -> BackgroundCall:
-        """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.tasks`); recorded in the
+        """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`); recorded in the
         history when it ends. Argument errors raise before anything is sent."""
         call = self.server(name).tool(tool).start(arguments, timeout_seconds=timeout_seconds)
         once = threading.Lock()  # told from the caller's thread and the loop's: record it one time

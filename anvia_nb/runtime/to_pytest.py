@@ -19,8 +19,8 @@ from datetime import datetime, timezone
 from pprint import pformat
 from typing import Any
 
-from anvia_nb.core.connections import HttpConnection, McpConnection, ReplayConnection, StdioConnection
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.api.connections import HttpConnection, McpConnection, ReplayConnection, StdioConnection
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import ShowPolicy
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.types import CallOutcome, ToolInfo
+from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import display_status
 from anvia_nb.display.chrome import (
     DESCRIPTION_CHARS,

@@ -17,7 +17,7 @@ The rules, which decide what a server receives:
   becomes a problem, never an exception.
 
 Only what the entries themselves say is checked here; the schema's own constraints are checked
-once, on the whole value, by the one validator (:mod:`anvia_nb.core.schema`).
+once, on the whole value, by the one validator (:mod:`anvia_nb.core.protocol.schema`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import math
 import re
 from typing import Any
 
-from anvia_nb.core.schema import dotted
+from anvia_nb.core.protocol.schema import dotted
 from anvia_nb.widgets._spec_types import OMITTED, Entry, FieldSpec
 
 Path = tuple[str | int, ...]

@@ -9,7 +9,7 @@ for a status line), and the arguments themselves (:attr:`ArgumentsForm.value`).
 refills the form, for instance with the last arguments used.
 
 Every change is checked once, on the whole value, by the one validator shared with ``%mcp
-call`` (:func:`anvia_nb.core.schema.schema_check`, compiled once per schema): the form accepts
+call`` (:func:`anvia_nb.core.protocol.schema.schema_check`, compiled once per schema): the form accepts
 exactly the arguments the magic accepts. Each problem is shown once: beside the field it
 belongs to once that field was touched, else in the list under the form. A format the form can
 recognise (email, uri, date, time) that does not look right gives a hint that never blocks,
@@ -37,9 +37,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.core._schema_words import FORMAT_NAMES, format_ok
-from anvia_nb.core.schema import dotted, schema_check
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.schema import dotted, schema_check
+from anvia_nb.core.protocol.schema_words import FORMAT_NAMES, format_ok
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from anvia_nb.core.tasks import BackgroundCall
+from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.display.background import background_html, background_text
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.client import McpClient
+from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime, for_a_blocked_caller, get_runtime

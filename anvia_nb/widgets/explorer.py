@@ -20,8 +20,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
-from anvia_nb.core.limits import DEFAULT, Default
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy

@@ -16,8 +16,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.core.schema import schema_check
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.schema import schema_check
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display.chrome import notice_html
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import Runtime

@@ -13,9 +13,9 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.limits import DEFAULT, Default
-from anvia_nb.core.readings import ResourceRead
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.readings import ResourceRead
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import ReadView, ResultView
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy

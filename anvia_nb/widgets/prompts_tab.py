@@ -13,8 +13,8 @@ import concurrent.futures
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.limits import DEFAULT, Default
-from anvia_nb.core.types import JsonObject
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.display import PromptView, RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy

@@ -15,9 +15,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.limits import DEFAULT, Default
-from anvia_nb.core.types import JsonObject
-from anvia_nb.core.uri_template import query_variables, variables
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.types import JsonObject
+from anvia_nb.core.protocol.uri_template import query_variables, variables
 from anvia_nb.display import ReadView, RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy

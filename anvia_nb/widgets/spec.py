@@ -5,7 +5,7 @@ that turn what a person entered into the arguments sent to the server.
 ``value_from_entry`` (and ``read_entry``, with paths kept) applies the omission rules and
 reports what cannot be read; ``entry_from_value`` refills a form from arguments (remembered
 ones, or the JSON mode's text); ``example_json`` is what a JSON box suggests to type. The
-schema itself is checked by the one validator, :func:`anvia_nb.core.schema.schema_check`.
+schema itself is checked by the one validator, :func:`anvia_nb.core.protocol.schema.schema_check`.
 None of this imports ipywidgets, so the rules are tested on plain data
 (``tests/widgets/test_spec_*.py``).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.core.schema import SchemaCheck
+from anvia_nb.core.protocol.schema import SchemaCheck
 from anvia_nb.widgets._spec_examples import example_json
 from anvia_nb.widgets._spec_schema import field_spec_from_schema
 from anvia_nb.widgets._spec_types import (

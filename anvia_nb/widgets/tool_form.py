@@ -20,8 +20,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
-from anvia_nb.core.limits import DEFAULT, Default
-from anvia_nb.core.types import CallOutcome, ToolInfo
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, Submitted, get_runtime

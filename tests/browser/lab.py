@@ -48,7 +48,7 @@ CHROMIUM_ARGS = [
 # tests/jsonschema_first.py does for pytest.
 QUICK_JUPYTER = (
     "import runpy, sys\n"
-    "from anvia_nb.core.schema import import_jsonschema\n"
+    "from anvia_nb.core.protocol.schema import import_jsonschema\n"
     "import_jsonschema()\n"
     "del sys.argv[0]\n"
     "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core import limits
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ConnectError, ToolTimeoutError
 
 ROGUE = str(Path(__file__).with_name("rogue_server.py"))

@@ -1,4 +1,4 @@
-"""Call time limits: one timer per session serves every call in flight (anvia_nb.core._deadlines).
+"""Call time limits: one timer per session serves every call in flight (anvia_nb.core.transport.deadlines).
 
 What a user relies on: a call over its limit ends as a timeout and the server is told; a call
 with a shorter limit is not held up by a longer one in flight; a cancellation that is not the
@@ -14,7 +14,7 @@ import pytest
 from lite_server import LITE_ARGS
 
 from anvia_nb import ToolTimeoutError, connect_mcp, mcp
-from anvia_nb.core._deadlines import Deadlines
+from anvia_nb.core.transport.deadlines import Deadlines
 
 pytestmark = pytest.mark.anyio
 

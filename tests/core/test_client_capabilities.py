@@ -15,7 +15,7 @@ from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import ProtocolError, TaskCancelledError, connect_mcp, enable_sampling, mcp
 from anvia_nb.core import McpServer
-from anvia_nb.core.sampling import DECLINED_MESSAGE, disable_sampling
+from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, disable_sampling
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 
 pytestmark = pytest.mark.anyio

@@ -12,7 +12,7 @@ import pytest
 from support import WAIT_SECONDS, npm_servers, require_setup
 
 from anvia_nb import TaskCancelledError, ToolResultError, connect_mcp, mcp
-from anvia_nb.core.sampling import DECLINED_MESSAGE
+from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 

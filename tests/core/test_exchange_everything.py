@@ -7,7 +7,7 @@ import pytest
 from support import npm_servers, require_setup, until
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.server import McpServer
+from anvia_nb.core.api.server import McpServer
 
 pytestmark = pytest.mark.thirdparty
 

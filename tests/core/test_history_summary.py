@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import examples
 
-from anvia_nb.core.types import SEEN_CHARS, CallOutcome
+from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)

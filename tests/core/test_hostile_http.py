@@ -9,7 +9,7 @@ import pytest
 from rogue_http import RogueHttp
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core import limits
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 
 BOUND_SECONDS = 30.0

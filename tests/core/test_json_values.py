@@ -1,4 +1,4 @@
-"""Python values as JSON (anvia_nb.core.values): plain JSON takes a quick path, and that path must
+"""Python values as JSON (anvia_nb.core.protocol.values): plain JSON takes a quick path, and that path must
 give exactly what the full rule gives, value for value and error for error."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from anvia_nb.core import values
-from anvia_nb.core.values import json_value
+from anvia_nb.core.protocol import values
+from anvia_nb.core.protocol.values import json_value
 from anvia_nb.errors import ArgumentError
 
 

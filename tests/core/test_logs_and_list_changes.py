@@ -14,7 +14,7 @@ import pytest
 from support import DEMO_ARGS, LOG_SERVER, forked, until
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.server import McpServer
+from anvia_nb.core.api.server import McpServer
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.policy import MASK
 

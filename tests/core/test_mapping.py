@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from anvia_nb.core.mapping import arguments_from_input, output_from_result
+from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.errors import (
     ArgumentError,
     InputRequiredError,

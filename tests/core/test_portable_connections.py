@@ -51,7 +51,7 @@ def test_http_connections_travel_only_without_credentials() -> None:
 
 
 def test_an_in_memory_connection_is_refused() -> None:
-    from anvia_nb.core.portable import portable
+    from anvia_nb.core.api.portable import portable
     from anvia_nb.demo_server.handlers import build_server
 
     connection = mcp.memory(name="mem", server=build_server())

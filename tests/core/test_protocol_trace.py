@@ -12,7 +12,7 @@ import pytest
 from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.trace import ProtocolTrace, call_entries
+from anvia_nb.core.exchange.trace import ProtocolTrace, call_entries
 from anvia_nb.policy import MASK
 
 SECRET = "sk-live-trace-9f3a1c"

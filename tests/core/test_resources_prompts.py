@@ -115,7 +115,7 @@ async def test_a_resource_link_is_read_only_on_request(demo: McpServer) -> None:
 
 
 async def test_an_unknown_uri_is_refused_locally_and_the_servers_error_is_kept(demo: McpServer) -> None:
-    from anvia_nb.core.features import check_uri
+    from anvia_nb.core.api.features import check_uri
 
     with pytest.raises(UnknownResourceError, match=r"lists no resource or template for 'demo://note/1'"):
         await check_uri(demo, "demo://note/1")
@@ -129,7 +129,7 @@ async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() 
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    from anvia_nb.core import features
+    from anvia_nb.core.api import features
     from anvia_nb.errors import ToolTimeoutError
 
     async def never(_ctx: object, _params: object) -> types.ListResourcesResult:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from anvia_nb.core.schema import argument_problems, compiled_count, output_problems, schema_check
+from anvia_nb.core.protocol.schema import argument_problems, compiled_count, output_problems, schema_check
 
 SUM = {"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]}
 

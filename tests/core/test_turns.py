@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from anvia_nb.core._turns import Turns
+from anvia_nb.core.transport.turns import Turns
 
 
 async def settle() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anvia_nb.core.uri_template import expand, matches, variables
+from anvia_nb.core.protocol.uri_template import expand, matches, variables
 from anvia_nb.errors import ArgumentValidationError
 
 

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from html.parser import HTMLParser
 from typing import Any
 
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import NOT_MATH_CLASSES
 

@@ -7,7 +7,7 @@ import pytest
 from display_helpers import assert_safe_html
 from test_display_hostile import HOSTILE_TEXTS, PWN
 
-from anvia_nb.core.types import BackgroundState
+from anvia_nb.core.protocol.types import BackgroundState
 from anvia_nb.display.background import background_html, background_text
 from anvia_nb.policy import MASK, NOT_MATH_CLASSES
 

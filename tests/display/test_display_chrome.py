@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.display import (
     destructive_warning_html,
     hints_text,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from display_helpers import PNG, assert_safe_html, b64, outcome
 
-from anvia_nb.core.readings import PromptResult, ResourceRead
+from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.demo_server.hostile import HOSTILE_PROMPT_MESSAGES, HOSTILE_RESOURCES, MATH_LINK, PWNED_FLAG
 from anvia_nb.display import PromptView, ReadView, RenderSettings, ResultView
 from anvia_nb.errors import InvalidValueError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from display_helpers import assert_safe_html, outcome, text_result
 
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.display import (
     bundle_from_outcome,
     destructive_warning_html,

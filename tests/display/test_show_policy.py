@@ -11,10 +11,10 @@ from urllib.parse import quote
 import pytest
 from display_helpers import assert_safe_html, outcome, text_result
 
-from anvia_nb.core.connections import mcp
-from anvia_nb.core.content import KINDS, UNSUPPORTED_KINDS
-from anvia_nb.core.mapping import output_from_result
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.protocol.content import KINDS, UNSUPPORTED_KINDS
+from anvia_nb.core.protocol.mapping import output_from_result
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.display import (
     RenderSettings,
     ResultView,

@@ -12,7 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import run
 from support import DEMO_ARGS
 
-from anvia_nb.core.connections import HttpConnection, StdioConnection
+from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_file, servers_from_config_text
 from anvia_nb.runtime import get_runtime
 

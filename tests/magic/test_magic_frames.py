@@ -10,7 +10,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import run
 
-from anvia_nb.core.batch import MapRun
+from anvia_nb.core.api.batch import MapRun
 from anvia_nb.display.map_progress import MapProgress, progress_bundle, progress_text
 from anvia_nb.errors import NotTabularError
 from anvia_nb.frames._progress import MIN_UPDATE_SECONDS, ProgressLine

@@ -14,7 +14,7 @@ from magic_helpers import run
 from oauth_server import OAuthTestServer
 from support import wait_until
 
-from anvia_nb.core._token_store import token_path
+from anvia_nb.core.oauth.tokens import token_path
 from anvia_nb.errors import AuthorizationRequiredError
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt

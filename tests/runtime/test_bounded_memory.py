@@ -14,7 +14,7 @@ from lite_server import LITE_ARGS
 from support import wait_until
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core import limits
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from anvia_nb.magic.tables import history_frame
 from anvia_nb.runtime import Runtime

@@ -22,8 +22,9 @@ from lite_server import LITE_ARGS
 from support import until
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
-from anvia_nb.core import McpServer, limits
-from anvia_nb.core.connections import StdioConnection
+from anvia_nb.core import McpServer
+from anvia_nb.core.api.connections import StdioConnection
+from anvia_nb.core.protocol import limits
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 

@@ -119,7 +119,7 @@ import sys
 LITE_ARGS = sys.argv[1:]
 from anvia_nb import mcp
 from anvia_nb.runtime import get_runtime
-from anvia_nb.core.server import connect_mcp
+from anvia_nb.core.api.server import connect_mcp
 import asyncio
 
 rt = get_runtime()

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from anvia_nb.core.schema import dotted, schema_check
+from anvia_nb.core.protocol.schema import dotted, schema_check
 from anvia_nb.widgets.spec import (
     OMITTED,
     Entry,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
 from support import examples
 
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField

@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 from spec_helpers import load_schema
 
-from anvia_nb.core.schema import argument_problems
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.schema import argument_problems
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.policy import MASK, ShowPolicy
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, ObjectField, UnionField

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from anvia_nb import mcp
 from anvia_nb.core import Tool
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt

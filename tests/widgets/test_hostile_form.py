@@ -17,7 +17,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from support import WAIT_SECONDS
 
 from anvia_nb import mcp
-from anvia_nb.core import limits
+from anvia_nb.core.protocol import limits
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import form, panel

@@ -13,7 +13,7 @@ from mcp.server.lowlevel import Server
 from support import WAIT_SECONDS
 
 from anvia_nb import mcp
-from anvia_nb.core.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel

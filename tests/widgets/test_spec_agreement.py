@@ -1,5 +1,5 @@
 """The form and ``%mcp call`` accept and refuse exactly the same arguments: one validator
-(``anvia_nb.core.schema``), compiled once per schema, with one format policy."""
+(``anvia_nb.core.protocol.schema``), compiled once per schema, with one format policy."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from spec_helpers import load_schema
 from support import examples
 
-from anvia_nb.core.schema import argument_problems, compiled_count
+from anvia_nb.core.protocol.schema import argument_problems, compiled_count
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
 FORMATS = ["email", "date", "date-time", "time", "uri", "uuid", "ipv4", "hostname"]

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, Field
 from spec_helpers import SCHEMAS, arguments, checked, group, load_schema, null_chosen, picked, rows, ticked, typed
 
-from anvia_nb.core.schema import argument_problems
+from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.widgets.spec import (
     Entry,
     entry_from_value,

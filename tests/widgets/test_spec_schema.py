@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
 from support import examples
 
-from anvia_nb.core.schema import argument_problems
+from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.widgets._spec_schema import MAX_FIELDS
 from anvia_nb.widgets.spec import (
     NO_DEFAULT,

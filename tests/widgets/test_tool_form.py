@@ -20,7 +20,7 @@ from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
-from anvia_nb.core.types import ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime

@@ -1,0 +1,237 @@
+"""One tool over many argument rows, concurrently on one session: the core of ``tool.map``.
+
+Works on a sequence of argument mappings (no pandas here: the DataFrame side is
+:mod:`anvia_nb.frames`). Every row is made JSON (:mod:`anvia_nb.core.protocol.values`) and checked against
+the inputSchema (:mod:`anvia_nb.core.protocol.schema`) before any row is sent; an invalid row is reported
+without a call. Valid rows are called ``concurrency`` at a time (and never more than the
+connection's own ``max_calls_in_flight``). Results are kept by row position, so they come back in
+row order whatever finished first. A failing row fails alone, unless ``stop_on_error``: then the
+calls in flight are cancelled on the server and the rows not started are marked ``not run``.
+
+Cancelling the map (the stop button, ``task.cancel()``) cancels every call in flight, which tells
+the server (``notifications/cancelled``); the rows done so far stay in :attr:`MapRun.rows`, the
+others marked ``cancelled`` or ``not run``, before the cancellation goes on to the caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import CallOutcome, JsonObject
+from anvia_nb.core.protocol.values import json_value
+from anvia_nb.errors import AnviaError, InvalidValueError
+
+if TYPE_CHECKING:
+    from anvia_nb.core.api.server import Tool
+
+__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapRun", "RowOutcome", "is_rows", "map_rows"]
+
+DEFAULT_MAP_CONCURRENCY = 8
+"""Rows of one map in flight at once unless told otherwise."""
+
+INVALID = "invalid"
+CANCELLED = "cancelled"
+NOT_RUN = "not run"
+
+
+@dataclass(frozen=True)
+class RowOutcome:
+    """What became of one row: its call's outcome, or why it was never sent or not finished.
+
+    ``status`` is the call's status (``ok``, ``tool error``, ``timeout``...), or ``invalid``
+    (refused before sending: ``problems`` says why), ``cancelled`` (in flight when the map was
+    stopped; the server was told) or ``not run`` (never started).
+    """
+
+    position: int
+    status: str
+    arguments: JsonObject | None = None
+    outcome: CallOutcome | None = None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def error(self) -> str | None:
+        """One line saying why the row failed (``None`` when it succeeded); not masked."""
+        if self.outcome is not None:
+            return None if self.outcome.error is None else str(self.outcome.error).split("\n", 1)[0]
+        if self.problems:
+            return "not sent: " + "; ".join(self.problems)
+        return None if self.status == "ok" else self.status
+
+    @property
+    def seconds(self) -> float | None:
+        return None if self.outcome is None else self.outcome.seconds
+
+
+MapListener = Callable[["MapRun"], None]
+"""Called on the map's loop after each row finishes (keep it quick: it runs between calls)."""
+
+
+def is_rows(data: object) -> bool:
+    """Whether ``data`` is a plain sequence of argument mappings (not a DataFrame)."""
+    if not isinstance(data, Sequence) or isinstance(data, str | bytes):
+        return False
+    return all(isinstance(row, Mapping) for row in data)
+
+
+class MapRun:
+    """One map: its rows' outcomes by position (``None``: not finished), and its counters."""
+
+    def __init__(
+        self,
+        tool: Tool,
+        rows: Sequence[Mapping[str, Any]],
+        *,
+        constants: Mapping[str, Any] | None = None,
+        concurrency: int = DEFAULT_MAP_CONCURRENCY,
+        stop_on_error: bool = False,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        listener: MapListener | None = None,
+    ) -> None:
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+            raise InvalidValueError(f"concurrency must be a whole number of at least 1, not {concurrency!r}.")
+        self.tool = tool
+        self.concurrency = concurrency
+        self.stop_on_error = stop_on_error
+        self.timeout_seconds = timeout_seconds
+        self.listener = listener
+        self.rows: list[RowOutcome | None] = [None] * len(rows)
+        self.started = time.monotonic()
+        self.finished_at: float | None = None
+        self.stopped = False
+        self._sendable: list[tuple[int, JsonObject]] = []
+        shared = dict(constants or {})
+        for position, row in enumerate(rows):
+            self._check(position, {**shared, **row})
+
+    def _check(self, position: int, row: Mapping[str, Any]) -> None:
+        """Make the row JSON and validate it; an invalid row is recorded now and never sent."""
+        try:
+            arguments = json_value(row, f"row {position}")
+        except AnviaError as exc:
+            self.rows[position] = RowOutcome(position, INVALID, None, problems=(str(exc),))
+            return
+        problems = self.tool.check_arguments(arguments)
+        if problems:
+            self.rows[position] = RowOutcome(position, INVALID, arguments, problems=tuple(problems))
+        else:
+            self._sendable.append((position, arguments))
+
+    # -- counters (read by progress displays, from any thread) ----------------------------------
+
+    @property
+    def total(self) -> int:
+        return len(self.rows)
+
+    @property
+    def done(self) -> int:
+        return sum(1 for row in self.rows if row is not None)
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for row in self.rows if row is not None and not row.ok)
+
+    @property
+    def answered(self) -> int:
+        """Rows whose call came back (successful or not), as opposed to refused or cancelled."""
+        return sum(1 for row in self.rows if row is not None and row.outcome is not None)
+
+    @property
+    def invalid(self) -> list[RowOutcome]:
+        return [row for row in self.rows if row is not None and row.status == INVALID]
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished_at or time.monotonic()) - self.started
+
+    def outcomes(self) -> list[RowOutcome]:
+        """Every row's outcome in row order; rows without one (yet) are ``not run``."""
+        return [row if row is not None else RowOutcome(i, NOT_RUN) for i, row in enumerate(self.rows)]
+
+    # -- running ----------------------------------------------------------------------------
+
+    async def run(self) -> list[RowOutcome]:
+        """Call every valid row; returns :meth:`outcomes`. Cancelling this cancels every call in flight."""
+        self.started = time.monotonic()
+        queue = list(reversed(self._sendable))
+        workers: list[asyncio.Task[None]] = []
+
+        async def work() -> None:
+            while queue and not self.stopped:
+                position, arguments = queue.pop()
+                await self._call(position, arguments, workers)
+
+        try:
+            for _ in range(min(self.concurrency, len(queue))):
+                workers.append(asyncio.ensure_future(work()))
+            if workers:
+                await asyncio.gather(*workers, return_exceptions=True)
+        except asyncio.CancelledError:
+            self.stopped = True
+            for worker in workers:
+                worker.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)  # each call tells its server
+            raise
+        finally:
+            self.finished_at = time.monotonic()
+            self._tell()
+        return self.outcomes()
+
+    async def _call(self, position: int, arguments: JsonObject, workers: list[asyncio.Task[None]]) -> None:
+        try:
+            outcome = await self.tool.call_outcome(
+                arguments, timeout_seconds=self.timeout_seconds, validate_arguments=False
+            )
+        except asyncio.CancelledError:
+            self.rows[position] = RowOutcome(position, CANCELLED, arguments)
+            raise
+        except AnviaError as exc:  # refused before sending (should have been caught by the check)
+            self.rows[position] = RowOutcome(position, INVALID, arguments, problems=(str(exc),))
+        else:
+            self.rows[position] = RowOutcome(position, outcome.status, arguments, outcome)
+            if outcome.error is not None and self.stop_on_error and not self.stopped:
+                self.stopped = True
+                current = asyncio.current_task()
+                for worker in workers:
+                    if worker is not current:
+                        worker.cancel()
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.listener is not None:
+            try:
+                self.listener(self)
+            except Exception:  # a progress display must never break the map
+                self.listener = None
+
+
+async def map_rows(
+    tool: Tool,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    constants: Mapping[str, Any] | None = None,
+    concurrency: int = DEFAULT_MAP_CONCURRENCY,
+    stop_on_error: bool = False,
+    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    listener: MapListener | None = None,
+) -> list[RowOutcome]:
+    """Call ``tool`` once per row (``constants`` fill what a row leaves out); outcomes in row order."""
+    run = MapRun(
+        tool,
+        rows,
+        constants=constants,
+        concurrency=concurrency,
+        stop_on_error=stop_on_error,
+        timeout_seconds=timeout_seconds,
+        listener=listener,
+    )
+    return await run.run()

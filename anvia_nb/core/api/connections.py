@@ -1,0 +1,396 @@
+"""Lazy connection objects: ``mcp.stdio(...)`` and ``mcp.http(...)``.
+
+Creating one starts nothing; ``await connection.connect()`` starts the process or opens the
+socket. Each connection also knows its *secrets*, so every display of it (its ``repr`` too) can
+mask them: core only discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
+
+A secret is the value of a credential header (Authorization, Cookie, X-Api-Key, any name with
+TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it), the token after
+``Bearer``; a URL's user name and password and every query value (``sig=``, ``code=`` carry no
+marker); an env value whose name marks it, and the user name, password and query values of a URL
+in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
+command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
+the secrets of a URL in an argument. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
+are not masked: :meth:`StdioConnection.unmasked` names them so the connect output can say so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from anvia_nb.core.api.memory import MemoryConnection
+from anvia_nb.core.api.secrets import (
+    Named,
+    arg_secrets,
+    header_secrets,
+    is_secret_header,
+    is_secret_name,
+    secret_values,
+    unmasked_places,
+    url_secrets,
+)
+from anvia_nb.core.exchange.logs import ServerLog
+from anvia_nb.core.oauth.provider import OAuth, forget_tokens, oauth
+from anvia_nb.core.protocol.roots import root_paths
+from anvia_nb.core.protocol.versions import check_protocol
+from anvia_nb.core.recording.recorder import Recorder
+from anvia_nb.core.recording.replay import RecordingClient, ReplayConnection
+from anvia_nb.core.transport.client import McpClient
+from anvia_nb.core.transport.sdk import HttpLaunch
+from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.errors import InvalidTypeError, InvalidValueError
+from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy
+
+__all__ = [
+    "HttpConnection",
+    "McpConnection",
+    "MemoryConnection",
+    "ReplayConnection",
+    "StdioConnection",
+    "is_secret_header",
+    "is_secret_name",
+    "mcp",
+    "unmasked_note",
+    "url_secrets",
+]
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+def unmasked_note(connection: McpConnection) -> str | None:
+    """The connect output's note naming the secrets too short to mask, or ``None``."""
+    places = connection.unmasked()
+    if not places:
+        return None
+    return (
+        f"note: {connection.name}: {', '.join(places)} {'is' if len(places) == 1 else 'are'} shorter than "
+        f"{MIN_SECRET_CHARS} characters, too short to be a secret, so {'it is' if len(places) == 1 else 'they are'} "
+        "not masked."
+    )
+
+
+def _repr(connection: object, secrets: Iterable[str]) -> str:
+    shown = ", ".join(f"{f.name}={getattr(connection, f.name)!r}" for f in fields(connection))  # type: ignore[arg-type]
+    return _masked(f"{type(connection).__name__}({shown})", secrets)
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise InvalidValueError(
+            f"Connection name {name!r} is not usable: use letters, digits, '_' or '-', starting with a letter."
+        )
+    return name
+
+
+def _client(
+    connection: StdioConnection | HttpConnection,
+    launch: StdioLaunch | HttpLaunch,
+    log: ServerLog,
+    log_level: str | None,
+    roots: tuple[str, ...] = (),
+) -> McpClient:
+    """A plain client, or one that records to ``connection.record`` (secrets masked in the file)."""
+    in_flight = connection.max_calls_in_flight
+    if connection.record is None:
+        return McpClient(
+            connection.name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=in_flight
+        )
+    recorder = Recorder(
+        connection.record,
+        name=connection.name,
+        transport=connection.transport,
+        target=connection.target(),
+        secrets=connection.secrets(),
+    )
+    return RecordingClient(
+        connection.name,
+        launch,
+        recorder=recorder,
+        log=log,
+        log_level=log_level,
+        roots=roots,
+        max_calls_in_flight=in_flight,
+    )
+
+
+def _masked(text: str, secrets: Iterable[str]) -> str:
+    return ShowPolicy().with_secrets(secrets).mask(text)
+
+
+@dataclass(frozen=True, repr=False)
+class StdioConnection:
+    """A server started as a child process, speaking MCP on its stdin and stdout."""
+
+    name: str
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    secret_env: frozenset[str] = frozenset()
+    keep_log: bool = False
+    """Keep the server's stderr file after the connection is closed and at exit."""
+    roots: tuple[str, ...] = ()
+    """Absolute paths offered to the server as roots (``roots/list``)."""
+    record: str | None = None
+    """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording.recorder`)."""
+    max_calls_in_flight: int | None = None
+    """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
+    protocol: str | None = None
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+    transport: Literal["stdio"] = "stdio"
+
+    def named_secrets(self) -> Named:
+        """Each secret with where it was found (an env name, an option, an argument's URL)."""
+        found: list[tuple[str, str]] = []
+        for key, value in self.env.items():
+            if value and (is_secret_name(key) or key in self.secret_env):
+                found.append((f"env {key}", value))
+            found.extend(url_secrets(value, f"env {key}"))
+        found.extend(url_secrets(self.command, "command"))
+        return (*found, *arg_secrets(self.args))
+
+    def secrets(self) -> tuple[str, ...]:
+        return secret_values(self.named_secrets())
+
+    def unmasked(self) -> tuple[str, ...]:
+        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        return unmasked_places(self.named_secrets())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.secrets())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
+        from anvia_nb.core.api.portable import reduce_connection
+
+        return reduce_connection(self)
+
+    def target(self) -> str:
+        """The command line as shown to people, secrets masked."""
+        return _masked(shlex.join([self.command, *self.args]), self.secrets())
+
+    def launch(self, stderr_path: str | None = None) -> StdioLaunch:
+        return StdioLaunch(
+            command=self.command,
+            args=self.args,
+            env=dict(self.env),
+            cwd=self.cwd,
+            stderr_path=stderr_path,
+            protocol=self.protocol,
+        )
+
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open; its stderr goes to a new log file."""
+        log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
+        return _client(self, self.launch(log.stderr_path), log, log_level, self.roots)
+
+    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
+        """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
+        return await self.client(log_level=log_level).open(timeout_seconds)
+
+
+@dataclass(frozen=True, repr=False)
+class HttpConnection:
+    """A server reached over streamable HTTP."""
+
+    name: str
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout_seconds: float | None = 30.0
+    auth: Any = None
+    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.oauth.provider`), or any ``httpx2.Auth``, used as given."""
+    roots: tuple[str, ...] = ()
+    """Absolute paths offered to the server as roots (``roots/list``)."""
+    record: str | None = None
+    """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording.recorder`)."""
+    max_calls_in_flight: int | None = None
+    """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
+    protocol: str | None = None
+    """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+    transport: Literal["http"] = "http"
+
+    def named_secrets(self) -> Named:
+        """Each secret with where it was found (a header, the URL's user name or a query value, an
+        OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
+        tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
+        return (
+            *header_secrets(self.headers),
+            *url_secrets(self.url, "the"),
+            *(("OAuth token", token) for token in tokens),
+        )
+
+    def secrets(self) -> tuple[str, ...]:
+        return secret_values(self.named_secrets())
+
+    def unmasked(self) -> tuple[str, ...]:
+        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        return unmasked_places(self.named_secrets())
+
+    def __repr__(self) -> str:
+        return _repr(self, self.secrets())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
+        from anvia_nb.core.api.portable import reduce_connection
+
+        return reduce_connection(self)
+
+    def target(self) -> str:
+        return _masked(self.url, self.secrets())
+
+    def launch(self) -> HttpLaunch:
+        auth = self.auth.provider(self.name, self.url) if isinstance(self.auth, OAuth) else self.auth
+        return HttpLaunch(
+            url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth,
+            protocol=self.protocol,
+        )  # fmt: skip
+
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open."""
+        log = ServerLog(self.name, transport="http", secrets=self.secrets())
+        return _client(self, self.launch(), log, log_level, self.roots)
+
+    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
+        """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`.
+
+        With OAuth, the person's time to authorize (``wait_seconds``) is added to the timeout."""
+        if not isinstance(self.auth, OAuth):
+            return await self.client(log_level=log_level).open(timeout_seconds)
+        if timeout_seconds is not None:
+            timeout_seconds += self.auth.wait_seconds
+        client = await self.client(log_level=log_level).open(timeout_seconds)
+        # the tokens came during the connect: its log (and its recording) mask them too
+        client.log.policy = client.log.policy.with_secrets(self.secrets())
+        if isinstance(client, RecordingClient):
+            client.recorder.policy = client.recorder.policy.with_secrets(self.secrets())
+        return client
+
+
+McpConnection = StdioConnection | HttpConnection | MemoryConnection | ReplayConnection
+
+
+def _in_flight(value: int | None) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidValueError(f"max_calls_in_flight must be a whole number of at least 1 (or None), not {value!r}.")
+    return value
+
+
+class _Factories:
+    """The ``mcp`` object: ``mcp.stdio(...)``, ``mcp.http(...)`` and ``mcp.oauth(...)``."""
+
+    @staticmethod
+    def stdio(
+        *,
+        name: str,
+        command: str,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        secret_env: Iterable[str] = (),
+        keep_log: bool = False,
+        roots: Iterable[str | os.PathLike[str]] | None = None,
+        record: str | os.PathLike[str] | None = None,
+        max_calls_in_flight: int | None = None,
+        protocol: str | None = None,
+    ) -> StdioConnection:
+        """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
+
+        ``env`` is added to a minimal inherited environment (PATH, HOME...), as the SDK does, so
+        the kernel's own secrets do not leak into servers. Values of names containing TOKEN, KEY,
+        SECRET, PASS, AUTH or CREDENTIAL, or listed in ``secret_env``, are masked wherever shown.
+        The server's stderr goes to a file that is removed when the connection is closed and at
+        exit; ``keep_log=True`` keeps it (its path is ``server.client.log.stderr_path``).
+        ``roots`` are directories offered to the server (``roots/list``); each must exist.
+        ``record=PATH`` writes what the connection exchanges to a JSON Lines file, secrets masked,
+        which ``mcp.replay`` answers from.
+        ``max_calls_in_flight`` bounds the calls sent at once (default 16).
+        ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
+        ``"2025-11-25"`` (the handshake only; the server may answer an older version) or
+        ``"2026-07-28"`` (discover only).
+        """
+        protocol = check_protocol(protocol)
+        if isinstance(args, str):
+            raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
+        return StdioConnection(
+            name=_check_name(name),
+            command=command,
+            args=tuple(str(a) for a in args),
+            env=dict(env or {}),
+            cwd=os.fspath(cwd) if cwd is not None else None,
+            secret_env=frozenset(secret_env),
+            keep_log=bool(keep_log),
+            roots=root_paths(roots),
+            record=os.fspath(record) if record is not None else None,
+            max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
+        )
+
+    @staticmethod
+    def http(
+        *,
+        name: str,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        timeout_seconds: float | None = 30.0,
+        auth: Any = None,
+        roots: Iterable[str | os.PathLike[str]] | None = None,
+        record: str | os.PathLike[str] | None = None,
+        max_calls_in_flight: int | None = None,
+        protocol: str | None = None,
+    ) -> HttpConnection:
+        """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
+
+        ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
+        may take is each call's own timeout. ``roots``, ``record=PATH``, ``max_calls_in_flight`` and
+        ``protocol`` as for :meth:`stdio`.
+        """
+        protocol = check_protocol(protocol)
+        scheme = urlsplit(str(url)).scheme
+        if scheme not in ("http", "https"):
+            raise InvalidValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
+        return HttpConnection(
+            name=_check_name(name),
+            url=str(url),
+            headers=dict(headers or {}),
+            timeout_seconds=timeout_seconds,
+            auth=auth,
+            roots=root_paths(roots),
+            record=os.fspath(record) if record is not None else None,
+            max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
+        )
+
+    oauth = staticmethod(oauth)
+
+    @staticmethod
+    def oauth_logout(connection: HttpConnection) -> bool:
+        """Forget the OAuth tokens cached for this connection's server and client; whether there were any."""
+        settings = connection.auth if isinstance(connection.auth, OAuth) else OAuth()
+        return forget_tokens(connection.url, settings.client_id, token_dir=settings.token_dir)
+
+    @staticmethod
+    def replay(*, name: str, path: str | os.PathLike[str]) -> ReplayConnection:
+        """A connection answered from a recording made with ``record=``: no server is started, no
+        socket opened; a call that was not recorded raises :class:`~anvia_nb.errors.UnrecordedCallError`."""
+        return ReplayConnection(name=_check_name(name), path=os.fspath(path))
+
+    @staticmethod
+    def memory(
+        *, name: str, server: Any, max_calls_in_flight: int | None = None, protocol: str | None = None
+    ) -> MemoryConnection:
+        """A connection to an SDK server object in this process (fast tests, teaching); ``protocol``
+        as for :meth:`stdio` (show a class both generations of the handshake without a process)."""
+        protocol = check_protocol(protocol)
+        return MemoryConnection(
+            name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight),
+            protocol=protocol,
+        )
+
+
+mcp = _Factories()

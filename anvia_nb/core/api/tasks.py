@@ -1,0 +1,257 @@
+"""Calls that run in the background, tasks included: :class:`BackgroundCall`.
+
+``tool.start(arguments)`` sends the call and returns at once; the call runs on the connection's
+own loop, so no cell (and no ``await``) is kept busy. Its state is plain data a view can show:
+``status`` (``"running"``, then what the server says of its task: ``"working"``,
+``"input_required"``..., and in the end ``"completed"``, ``"failed"`` or ``"cancelled"``), the
+task's id and status message, the last progress, and the :class:`CallOutcome` when it is done.
+``on_change(listener)`` is told of every change (on the loop's thread).
+
+A tool whose ``execution.taskSupport`` is ``required`` runs as a task whether started or called
+(``tool.call``, ``%mcp call``): the server makes a task, the client polls it and fetches the
+result (see :mod:`anvia_nb.core.transport.sdk_tasks` for the two protocol forms). ``handle.cancel()``
+cancels: a task is cancelled on the server with ``tasks/cancel``, a plain call with
+``notifications/cancelled``; the outcome's error is then a :class:`TaskCancelledError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING
+
+from anvia_nb.core.protocol.types import BackgroundState, CallOutcome, JsonObject
+from anvia_nb.errors import AnviaError, LoopMisuseError, TaskCancelledError, WaitTimeoutError
+
+if TYPE_CHECKING:
+    from anvia_nb.core.api.server import Tool
+
+__all__ = ["BackgroundCall", "BackgroundState", "start_call"]
+
+_MESSAGE_CHARS = 2000
+
+Listener = Callable[["BackgroundCall"], None]
+
+
+class BackgroundCall:
+    """A call running on its connection's loop; see the module docstring."""
+
+    def __init__(self, tool: Tool, arguments: JsonObject | None) -> None:
+        self.tool = tool
+        self.arguments = arguments
+        self.status = "running"
+        self.task_id: str | None = None
+        self.status_message: str | None = None
+        self.progress: tuple[float, float | None, str | None] | None = None
+        self.outcome: CallOutcome | None = None
+        self.started_at = datetime.now(timezone.utc)
+        self._start = time.perf_counter()
+        self._seconds: float | None = None
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._finished = threading.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.cancel_requested = False
+
+    def __repr__(self) -> str:
+        return f"<BackgroundCall {self.tool.server.name}.{self.tool.name} {self.status}>"
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self._finished.is_set()
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds if self._seconds is not None else time.perf_counter() - self._start
+
+    def state(self) -> BackgroundState:
+        return BackgroundState(
+            server=self.tool.server.name,
+            tool=self.tool.name,
+            status=self.status,
+            task_id=self.task_id,
+            status_message=self.status_message,
+            progress=self.progress,
+            seconds=self.seconds,
+            done=self.done,
+            secrets=self.tool.server.secrets,
+        )
+
+    def on_change(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(self)`` after each change (and once now); returns the function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+        listener(self)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def _changed(self) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(self)
+            except Exception:  # a view's trouble must never stop the call
+                continue
+
+    def _task_seen(self, task: JsonObject) -> None:
+        task_id, status, message = task.get("taskId"), task.get("status"), task.get("statusMessage")
+        if isinstance(task_id, str):
+            self.task_id = task_id
+        if isinstance(status, str):
+            self.status = status
+        if isinstance(message, str):
+            self.status_message = message[:_MESSAGE_CHARS]
+        self._changed()
+
+    async def _progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
+        self.progress = (progress, total, message[:_MESSAGE_CHARS] if message is not None else None)
+        self._changed()
+
+    # -- waiting and cancelling --------------------------------------------------------------
+
+    async def wait(self, timeout_seconds: float | None = None) -> CallOutcome:
+        """The outcome, once the call is done (from any loop); ``WaitTimeoutError`` after ``timeout_seconds``."""
+        deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
+        while not self._finished.is_set():
+            if deadline is not None and time.monotonic() > deadline:
+                raise WaitTimeoutError(f"{self!r} is still running after {timeout_seconds:g} s.")
+            await asyncio.sleep(0.02)
+        assert self.outcome is not None
+        return self.outcome
+
+    def result(self, timeout_seconds: float | None = None) -> CallOutcome:
+        """Block until done (not on the connection's own loop thread) and return the outcome."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is not None and running is self._loop:
+            raise LoopMisuseError("result() would block the loop this call runs on; use await call.wait().")
+        if not self._finished.wait(timeout_seconds):
+            raise WaitTimeoutError(f"{self!r} is still running after {timeout_seconds:g} s.")
+        assert self.outcome is not None
+        return self.outcome
+
+    def cancel(self) -> bool:
+        """Ask for the call to stop (from any thread); ``False`` when it was already done."""
+        if self.done:
+            return False
+        self.cancel_requested = True
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._cancel_here)  # after _begin: the loop runs them in order
+        self._changed()
+        return True
+
+    # -- running -----------------------------------------------------------------------------
+
+    async def _run(self, as_task: bool | None, timeout_seconds: float | None) -> None:
+        try:
+            outcome = await self.tool.call_outcome(
+                self.arguments,
+                timeout_seconds=timeout_seconds,
+                on_progress=self._progress_seen,
+                on_task=self._task_seen,
+                as_task=as_task,
+                validate_arguments=False,
+            )
+        except asyncio.CancelledError:
+            outcome = self._cancelled_outcome()
+        except AnviaError as exc:
+            outcome = self._outcome_with(exc)
+        self._finish(outcome)
+
+    def _begin(self, as_task: bool | None, timeout_seconds: float | None) -> None:
+        """On the loop: start the call (unless cancelled already)."""
+        assert self._loop is not None
+        if self.cancel_requested:
+            self._finish(self._not_started_outcome())
+            return
+        name = f"anvia_nb background {self.tool.server.name}.{self.tool.name}"
+        self._task = self._loop.create_task(self._run(as_task, timeout_seconds), name=name)
+        self._task.add_done_callback(self._task_done)
+
+    def _task_done(self, _task: asyncio.Task[None]) -> None:
+        if not self.done:  # cancelled before it began to run: nothing was sent
+            self._finish(self._not_started_outcome())
+
+    def _not_started_outcome(self) -> CallOutcome:
+        target = f"{self.tool.server.name}.{self.tool.name}"
+        error = TaskCancelledError(
+            f"{target} was cancelled before anything was sent.", server=self.tool.server.name, tool=self.tool.name
+        )
+        return self._outcome_with(error)
+
+    def _cancel_here(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def _cancelled_outcome(self) -> CallOutcome:
+        told = "tasks/cancel" if self.task_id else "notifications/cancelled"
+        target = f"{self.tool.server.name}.{self.tool.name}"
+        error = TaskCancelledError(
+            f"{target} was cancelled; the server was told ({told}).",
+            server=self.tool.server.name,
+            tool=self.tool.name,
+            task_id=self.task_id or "",
+        )
+        return self._outcome_with(error)
+
+    def _outcome_with(self, error: AnviaError) -> CallOutcome:
+        return CallOutcome(
+            server=self.tool.server.name,
+            tool=self.tool.name,
+            arguments=self.arguments,
+            raw=None,
+            output=None,
+            error=error,
+            schema_problems=None,
+            seconds=time.perf_counter() - self._start,
+            started_at=self.started_at,
+            secrets=self.tool.server.secrets,
+        )
+
+    def _finish(self, outcome: CallOutcome) -> None:
+        if self._finished.is_set():
+            return
+        self.outcome = outcome
+        self._seconds = outcome.seconds
+        if outcome.status == "cancelled":
+            self.status = "cancelled"
+        elif self.status not in ("completed", "failed", "cancelled") or outcome.error is not None:
+            self.status = "completed" if outcome.error is None else "failed"
+        self._finished.set()
+        self._changed()
+
+
+def start_call(
+    tool: Tool,
+    arguments: JsonObject | None,
+    *,
+    timeout_seconds: float | None = None,
+    as_task: bool | None = None,
+) -> BackgroundCall:
+    """Send the call on ``tool``'s connection loop and return its handle at once."""
+    client = tool.server.client
+    loop = client.loop
+    if loop is None or loop.is_closed() or not client.is_open:
+        from anvia_nb.errors import ConnectionClosedError
+
+        raise ConnectionClosedError(
+            f"The connection {tool.server.name!r} is closed; connect again to use it.", server=tool.server.name
+        )
+    call = BackgroundCall(tool, arguments)
+    call._loop = loop
+    loop.call_soon_threadsafe(call._begin, as_task, timeout_seconds)  # from any thread, the loop's own too
+    return call

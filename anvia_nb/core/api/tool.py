@@ -1,0 +1,283 @@
+"""``Tool``: one listed tool of a connected server, adapted as Anvia adapts it.
+
+``Tool.call(arguments)`` is Anvia's adapted tool: it returns the mapped output (docs/mapping.md)
+and raises its errors. ``Tool.call_outcome(...)`` is the notebook's view of the same call: it never
+raises for what the server sent, and keeps the raw result, the mapped output, the outputSchema
+verdict and the timing together in a :class:`CallOutcome`.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import time
+from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.core.api import features
+from anvia_nb.core.api.tasks import BackgroundCall, start_call
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
+from anvia_nb.core.protocol.schema import SchemaCheck, argument_problems, output_problems, schema_check
+from anvia_nb.core.protocol.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
+from anvia_nb.core.transport.sdk_tasks import TaskWatch
+from anvia_nb.errors import (
+    AnviaError,
+    ArgumentError,
+    ArgumentValidationError,
+    OutputSchemaError,
+    UnrecordedCallError,
+)
+
+if TYPE_CHECKING:
+    from anvia_nb.core.api.server import McpServer
+
+__all__ = ["Tool"]
+
+_PROGRESS_CHARS = 2000
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """Server data quoted in an error message, cut: the whole of it stays on the error object."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
+class Tool:
+    """One listed tool of a connected server, adapted as Anvia adapts it."""
+
+    def __init__(self, info: ToolInfo, server: McpServer) -> None:
+        self.info = info
+        self._server = server
+        self._checks: dict[str, SchemaCheck] = {}
+        """The compiled checks of this tool's two schemas, looked up once (``"input"``, ``"output"``)."""
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str | None:
+        return self.info.shown_title
+
+    @property
+    def description(self) -> str | None:
+        return self.info.description
+
+    @property
+    def input_schema(self) -> JsonObject:
+        return self.info.input_schema
+
+    @property
+    def output_schema(self) -> JsonObject | None:
+        return self.info.output_schema
+
+    @property
+    def annotations(self) -> JsonObject | None:
+        return self.info.annotations
+
+    @property
+    def task_support(self) -> str | None:
+        """``execution.taskSupport``: ``"required"`` means the tool only runs as a task."""
+        return self.info.task_support
+
+    @property
+    def server(self) -> McpServer:
+        return self._server
+
+    def __repr__(self) -> str:
+        return f"<Tool {self._server.name}.{self.info.name}>"
+
+    def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
+        """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
+        return argument_problems(self._check("input", self.info.input_schema), dict(arguments or {}))
+
+    def _check(self, which: str, schema: JsonObject) -> SchemaCheck:
+        """The schema's compiled check from the one cache (:func:`schema_check`), kept on the tool:
+        finding it again means serializing the schema, on every call."""
+        check = self._checks.get(which)
+        if check is None:
+            check = self._checks[which] = schema_check(schema)
+        return check
+
+    async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
+        """Call the tool; return the mapped output or raise the mapping's error.
+
+        What :meth:`call_outcome` does, without keeping what only an outcome shows (progress,
+        times, the trace's span): the shortest path from Python to the server and back."""
+        raw = await self._server.client.call_tool(
+            self.name, arguments_from_input(arguments), as_task=self.task_support == "required"
+        )
+        output, error, _ = self._finish(raw)
+        if error is not None:
+            raise error
+        assert output is not None
+        return output
+
+    async def call_outcome(
+        self,
+        arguments: object = None,
+        *,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        on_progress: ProgressHandler | None = None,
+        validate_arguments: bool = True,
+        as_task: bool | None = None,
+        on_task: Callable[[JsonObject], None] | None = None,
+    ) -> CallOutcome:
+        """Call the tool and keep everything it produced.
+
+        ``timeout_seconds`` bounds the call (default
+        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit).
+        ``as_task`` asks the server to run it as a task (by default when its ``taskSupport`` is
+        ``required``); ``on_task(task)`` is told each state of a task it became (wire keys).
+
+        Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
+        :class:`ArgumentValidationError` before anything is sent, and a replayed connection
+        :class:`UnrecordedCallError` for a call its recording does not hold. Every later failure (tool
+        error, unsupported content, schema mismatch, timeout, lost connection) is in ``.error``.
+        """
+        sent = arguments_from_input(arguments)
+        if validate_arguments:
+            problems = self.check_arguments(sent)
+            if problems:
+                raise ArgumentValidationError(
+                    f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: "
+                    + "; ".join(problems),
+                    problems,
+                )
+        received: collections.deque[tuple[float, float | None, str | None]] = collections.deque(
+            maxlen=limits.PROGRESS_KEPT
+        )
+        count = 0
+
+        async def record_progress(progress: float, total: float | None, message: str | None) -> None:
+            nonlocal count
+            count += 1
+            received.append((progress, total, _short(message, _PROGRESS_CHARS) if message is not None else None))
+            if on_progress is not None:
+                await on_progress(progress, total, message)
+
+        trace = self._server.client.trace
+        first_message = trace.recorded + 1
+        started_at = datetime.now(timezone.utc)
+        start = time.perf_counter()
+        raw: JsonObject | None = None
+        output: MappedOutput | None = None
+        error: AnviaError | None = None
+        schema_problems: list[str] | None = None
+        try:
+            raw = await self._server.client.call_tool(
+                self.name,
+                sent,
+                timeout_seconds=limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS),
+                on_progress=record_progress,
+                as_task=self.task_support == "required" if as_task is None else as_task,
+                watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
+            )
+            output, error, schema_problems = self._finish(raw)
+        except (ArgumentError, UnrecordedCallError):
+            raise
+        except AnviaError as exc:
+            error = exc
+            if raw is not None and not raw.get("isError"):
+                schema_problems = self._schema_problems(raw)
+        return CallOutcome(
+            output_schema=self.info.output_schema,
+            server=self._server.name,
+            tool=self.name,
+            arguments=sent,
+            raw=raw,
+            output=output,
+            error=error,
+            schema_problems=schema_problems,
+            seconds=time.perf_counter() - start,
+            started_at=started_at,
+            secrets=self._server.secrets,
+            progress=tuple(received),
+            progress_count=count,
+            origin=self._server.client.origin,
+            trace_span=(first_message, trace.recorded) if trace.recorded >= first_message else None,
+        )
+
+    def start(
+        self,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: float | None = None,
+        as_task: bool | None = None,
+    ) -> BackgroundCall:
+        """Send the call and return at once: a :class:`~anvia_nb.core.api.tasks.BackgroundCall` whose
+        state, progress and outcome arrive while nothing waits (``await call.wait()`` for the
+        outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent."""
+        sent = arguments_from_input(arguments)
+        problems = self.check_arguments(sent)
+        if problems:
+            raise ArgumentValidationError(
+                f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: " + "; ".join(problems),
+                problems,
+            )
+        return start_call(self, sent, timeout_seconds=timeout_seconds, as_task=as_task)
+
+    async def call_task(
+        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: float | None = None
+    ) -> MappedOutput:
+        """Call the tool as a task (create it, follow its status, fetch its result); the mapped
+        output, or the mapping's error, as :meth:`call`."""
+        outcome = await self.call_outcome(
+            arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False
+        )
+        if outcome.error is not None:
+            raise outcome.error
+        assert outcome.output is not None
+        return outcome.output
+
+    async def map(self, rows: Any, **options: Any) -> Any:
+        """Call the tool once per row, concurrently on this session; results in row order.
+
+        ``rows`` is a sequence of argument dicts (the outcomes come back as
+        :class:`~anvia_nb.core.api.batch.RowOutcome`), a pandas DataFrame (a DataFrame comes back) or a
+        Dask DataFrame (mapped on its cluster's workers). Options: ``constants``, ``concurrency``,
+        ``stop_on_error``, ``timeout_seconds``, ``progress``; see docs/dataframes.md.
+        """
+        from anvia_nb.core.api.batch import is_rows, map_rows
+
+        if is_rows(rows):
+            return await map_rows(self, rows, **options)
+        return await _frames().map_frame(self, rows, **options)
+
+    def map_sync(self, rows: Any, **options: Any) -> Any:
+        """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
+        return _frames().map_sync(self, rows, **options)
+
+    def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
+        """A result's mapped output, or the error it is, and its outputSchema problems; raises
+        only the mapping's errors (a tool error, unsupported content)."""
+        features.note_links(self._server, raw)
+        output = output_from_result(raw, server=self._server.name, tool=self.name)
+        schema_problems = self._schema_problems(raw)
+        if not schema_problems:
+            return output, None, schema_problems
+        error = OutputSchemaError(
+            f"{self._server.name}.{self.name} returned structuredContent that does not match its "
+            f"outputSchema: {_short(schema_problems[0])}",
+            schema_problems,
+            server=self._server.name,
+            tool=self.name,
+            raw=raw,
+        )
+        return output, error, schema_problems
+
+    def _schema_problems(self, raw: JsonObject) -> list[str] | None:
+        schema = self.info.output_schema
+        if schema is None:
+            return None
+        if raw.get("isError"):
+            return None
+        if "structuredContent" not in raw:
+            return ["the tool declares an outputSchema but sent no structuredContent"]
+        return output_problems(self._check("output", schema), raw["structuredContent"])
+
+
+def _frames() -> Any:
+    """The DataFrame side of maps, loaded by name on first use: core never imports pandas."""
+    return importlib.import_module("anvia_nb.frames")

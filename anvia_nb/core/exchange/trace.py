@@ -1,0 +1,334 @@
+"""The protocol exchange of one connection: every JSON-RPC message sent and received, bounded.
+
+A :class:`ProtocolTrace` is a ring buffer of :class:`TraceEntry` values, filled at the transport
+(:mod:`anvia_nb.core.transport.trace_streams` wraps the streams a transport yields to the SDK; the stdio
+transport records the lines it reads and writes itself), so
+what it holds is what went over the wire, in order. It is bounded three ways: at most
+``max_messages`` entries, at most ``max_total_chars`` characters of JSON in all (the oldest
+entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
+``max_message_chars`` is kept as a summary (its method, id and size, and the head of its JSON),
+counted in :attr:`ProtocolTrace.truncated`. The JSON kept is masked with the connection's secrets
+when it is recorded, so a token a server echoes never sits in the buffer.
+
+Recording is on the path of every message, and most messages are never looked at: a message that
+came with its wire JSON is kept as a plain tuple (masked JSON, kind, method, id), and becomes a
+:class:`TraceEntry` only when read.
+
+Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic from
+:meth:`ProtocolTrace.entries`.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import json
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
+from anvia_nb.core.exchange.trace_summary import summary as _summary
+from anvia_nb.core.exchange.trace_summary import target as _target
+from anvia_nb.policy import ShowPolicy
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGES",
+    "DEFAULT_MAX_MESSAGE_CHARS",
+    "DEFAULT_MAX_TOTAL_CHARS",
+    "ProtocolTrace",
+    "TraceEntry",
+    "call_entries",
+    "record_safely",
+]
+
+DEFAULT_MAX_MESSAGES = 2_000
+DEFAULT_MAX_MESSAGE_CHARS = 64_000
+DEFAULT_MAX_TOTAL_CHARS = 8_000_000
+_SUMMARY_CHARS = 160
+_HEAD_CHARS = 2_000
+_MAX_BYTES_PER_CHAR = 4
+"""UTF-8 takes at most four bytes per character: a line of more bytes than four times the limit
+has more characters than the limit."""
+_PENDING_IDS = 10_000
+
+Direction = Literal["sent", "received"]
+Kind = Literal["request", "notification", "result", "error"]
+_ID_TYPES = (str, int)
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One JSON-RPC message as it went over the wire (masked; maybe cut, see ``truncated``)."""
+
+    seq: int
+    """Its number in the connection's exchange, from 1; gaps are entries dropped from the buffer."""
+    time: float
+    direction: Direction
+    """``"sent"`` by this client, ``"received"`` from the server."""
+    kind: Kind
+    method: str | None
+    """The method; for a result or an error, the method of the request it answers (when known)."""
+    id: str | int | None
+    size: int
+    """Characters of the message's JSON as sent or received; for a line received over stdio too large
+    to keep (more than four bytes per kept character), its bytes, counted without decoding it."""
+    json: str
+    """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
+    truncated: bool = False
+    refers_to: str | int | None = None
+    """The request id a notification refers to (a progress token, a cancelled request's id)."""
+    target: str | None = None
+    """What a request is about: the tool or prompt name, the resource URI (display masks it)."""
+    said: str | None = field(default=None, repr=False, compare=False)
+    """The summary when it was made at recording (a truncated message); otherwise made on first read."""
+
+    @property
+    def summary(self) -> str:
+        """A short line: what a person reads first (masked, not yet made visible or cut for display).
+
+        Made from the masked JSON when first read, so recording a message costs no more than
+        serializing it: most entries are never looked at."""
+        if self.said is None:
+            found = self.message()
+            fields = found if isinstance(found, dict) else {}
+            params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
+            said = _summary(self.kind, self.method, params or {}, fields)[: _SUMMARY_CHARS * 2]
+            object.__setattr__(self, "said", said)  # a cache: the entry stays the same value
+        assert self.said is not None
+        return self.said
+
+    def message(self) -> Any:
+        """The message as a JSON value (for a truncated one, its summary object)."""
+        return json.loads(self.json)
+
+    @property
+    def arrow(self) -> str:
+        return "→" if self.direction == "sent" else "←"
+
+
+_Kept = tuple[int, float, Direction, Kind, "str | None", "str | int | None", int, str]
+"""A message kept as recorded: seq, time, direction, kind, method, id, size and masked JSON."""
+
+
+def _entry_of(item: TraceEntry | _Kept) -> TraceEntry:
+    """The entry of a kept item: a tuple's is made now, its request target or referred id read from
+    its (masked) JSON."""
+    if isinstance(item, TraceEntry):
+        return item
+    seq, at, direction, kind, method, ident, size, stored = item
+    refers_to: str | int | None = None
+    target: str | None = None
+    if kind in ("notification", "request"):
+        try:
+            found = json.loads(stored)
+        except ValueError:  # masking cut through an escape: the entry stays, without these two
+            found = None
+        params = found.get("params") if isinstance(found, dict) else None
+        params = params if isinstance(params, dict) else {}
+        if kind == "notification":
+            refers_to = _refers_to(method, params)
+        else:
+            target = _target(params)
+    return TraceEntry(seq, at, direction, kind, method, ident, size, stored, False, refers_to, target)
+
+
+def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | None, str | None, Kind]:
+    """A message's id and method, when they are ones, and its kind (``fields``: its fields)."""
+    if type(ident) not in _ID_TYPES:  # a bool is not an id
+        ident = None
+    if not isinstance(method, str):
+        method = None
+    if method is not None:
+        return ident, method, "request" if ident is not None else "notification"
+    return ident, None, "error" if fields.get("error") is not None else "result"
+
+
+def _json_of(item: TraceEntry | _Kept) -> str:
+    return item.json if isinstance(item, TraceEntry) else item[7]
+
+
+class ProtocolTrace:
+    """A connection's JSON-RPC messages, oldest first, bounded; safe to read from any thread."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        secrets: Iterable[str] = (),
+        max_messages: int = DEFAULT_MAX_MESSAGES,
+        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
+        max_total_chars: int = DEFAULT_MAX_TOTAL_CHARS,
+    ) -> None:
+        self.name = name
+        self.policy = ShowPolicy().with_secrets(secrets)
+        self.max_messages = max(1, max_messages)
+        self.max_message_chars = max(_HEAD_CHARS, max_message_chars)
+        self.max_total_chars = max(self.max_message_chars, max_total_chars)
+        self._entries: collections.deque[TraceEntry | _Kept] = collections.deque()
+        self._chars = 0
+        self._seq = itertools.count(1)
+        self._methods: collections.OrderedDict[tuple[Direction, str | int], str] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.recorded = 0
+        """Messages seen in all, kept or not."""
+        self.dropped = 0
+        """Entries let go from the front of the buffer (too many, or too many characters)."""
+        self.truncated = 0
+        """Messages larger than ``max_message_chars``, kept as a summary."""
+
+    @property
+    def kept_chars(self) -> int:
+        """Characters of JSON the buffer holds now (at most ``max_total_chars``)."""
+        return self._chars
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def entries(self, last: int | None = None) -> list[TraceEntry]:
+        """A snapshot of the kept entries, oldest first; the last ``last`` of them when given."""
+        with self._lock:
+            kept = list(self._entries)
+        chosen = kept if last is None else kept[-last:] if last > 0 else []
+        return [_entry_of(item) for item in chosen]
+
+    def entry(self, seq: int) -> TraceEntry | None:
+        """The entry numbered ``seq``, or ``None`` when it was dropped (or never was); only that one
+        is made an entry."""
+        with self._lock:
+            kept = list(self._entries)
+        for item in kept:
+            if (item.seq if isinstance(item, TraceEntry) else item[0]) == seq:
+                return _entry_of(item)
+        return None
+
+    @property
+    def last_seq(self) -> int:
+        with self._lock:
+            return _entry_of(self._entries[-1]).seq if self._entries else 0
+
+    def clear(self) -> None:
+        """Forget every entry (the counts stay)."""
+        with self._lock:
+            self.dropped += len(self._entries)
+            self._entries.clear()
+            self._chars = 0
+
+    # -- recording ---------------------------------------------------------------------------
+
+    def record(self, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
+        """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
+        transport has it, is the model's JSON as it went over the wire (not serialized again).
+
+        Given the line's bytes, a message surely too large to keep (more bytes than four times
+        ``max_message_chars``) is not decoded: only its head is, and its size is its bytes."""
+        size: int | None = None
+        if isinstance(wire, bytes):
+            if len(wire) > _MAX_BYTES_PER_CHAR * self.max_message_chars:
+                size = len(wire)
+                wire = wire[: _MAX_BYTES_PER_CHAR * _HEAD_CHARS].decode("utf-8", "ignore")
+            else:
+                wire = wire.decode("utf-8", "replace")
+        if hasattr(message, "model_dump_json"):
+            if wire is not None and size is None and len(wire) <= self.max_message_chars:
+                self._keep(direction, wire, message)  # the common case: made an entry when read
+                return
+            text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
+            fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
+            error: Any = fields.get("error")
+            if hasattr(error, "model_dump"):
+                fields["error"] = error.model_dump(by_alias=True, exclude_none=True)
+        else:
+            text = json.dumps(message, ensure_ascii=False, default=str)
+            fields = dict(message) if isinstance(message, dict) else {}
+        self._add(direction, text, fields, size)
+
+    def _keep(self, direction: Direction, wire: str, message: Any) -> None:
+        """Keep a small SDK message with its wire JSON as a tuple (see the module's doc)."""
+        fields = vars(message)  # not getattr: a field a model lacks costs it an exception
+        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
+        stored = self.policy.mask(wire)
+        with self._lock:
+            method = self._paired(direction, kind, method, ident)
+            self._append((next(self._seq), time.time(), direction, kind, method, ident, len(wire), stored))
+
+    def _paired(self, direction: Direction, kind: Kind, method: str | None, ident: str | int | None) -> str | None:
+        """Remember a request's method by its id; a result or error gets its request's (under the lock)."""
+        if ident is not None:
+            if kind == "request":
+                self._methods[(direction, ident)] = str(method)
+                if len(self._methods) > _PENDING_IDS:
+                    self._methods.popitem(last=False)
+            elif kind != "notification":
+                return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+        return method
+
+    def _append(self, item: TraceEntry | _Kept) -> None:
+        """Add one kept item and let the oldest go past the bounds (under the lock)."""
+        self.recorded += 1
+        entries = self._entries
+        entries.append(item)
+        self._chars += len(_json_of(item))
+        while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
+            self._chars -= len(_json_of(entries.popleft()))
+            self.dropped += 1
+
+    def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> None:
+        # A message given as a dict, too large to keep whole, or without its wire JSON.
+        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
+        params = fields.get("params")
+        if not isinstance(params, dict):
+            params = {}
+        if size is None:
+            size = len(text)
+        truncated = size > self.max_message_chars
+        refers_to = _refers_to(method, params) if kind == "notification" else None
+        target = _target(params) if kind == "request" else None
+        with self._lock:
+            method = self._paired(direction, kind, method, ident)
+            said: str | None = None
+            if truncated:  # the whole message is not kept: summarise it now
+                said = self.policy.mask(_summary(kind, method, params, fields))[: _SUMMARY_CHARS * 2]
+                head, _ = self.policy.head(text, _HEAD_CHARS)
+                kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
+                stored = json.dumps(kept, ensure_ascii=False)
+            else:
+                stored = self.policy.mask(text)
+            self.truncated += truncated
+            self._append(
+                TraceEntry(
+                    next(self._seq), time.time(), direction, kind, method, ident, size, stored, truncated,
+                    refers_to, target, said,
+                )
+            )
+
+
+def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
+    """The messages one ``tools/call`` of ``tool`` made between entries ``first`` and ``last``
+    (inclusive): its requests (each round of input_required is a request of its own), their
+    progress, cancellation and answers, and what the server asked of the client meanwhile."""
+    window = [e for e in entries if first <= e.seq <= last]
+    asked: set[str | int] = set()
+    for entry in window:
+        if entry.kind != "request" or entry.id is None:
+            continue
+        if entry.direction == "received" or (entry.method == "tools/call" and entry.target == tool):
+            asked.add(entry.id)  # the call's rounds, and the server's own requests meanwhile (elicitation)
+    tokens = {str(i) for i in asked}
+    picked: list[TraceEntry] = []
+    for entry in window:
+        if (entry.id is not None and entry.id in asked) or (
+            entry.refers_to is not None and str(entry.refers_to) in tokens
+        ):
+            picked.append(entry)
+    return picked
+
+
+def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
+    """:meth:`ProtocolTrace.record` for a transport: the trace never breaks the connection it watches."""
+    try:
+        trace.record(direction, message, wire)
+    except Exception:
+        trace.dropped += 1

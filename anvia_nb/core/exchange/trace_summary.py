@@ -1,0 +1,91 @@
+"""The one line a person reads first about a JSON-RPC message of the trace, and what it refers to.
+
+``tools/call echo {"message":"hi"}``, ``progress 3/5``, ``result: 21 tools (more pages)``: made
+from the message's fields (wire keys) by :class:`anvia_nb.core.exchange.trace.TraceEntry` when first read.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from typing import Any
+
+__all__ = ["refers_to", "summary", "target"]
+
+
+def _compact(value: Any, limit: int = 100) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[str, Any]) -> str:
+    """One line saying what the message is: ``tools/call echo {"message":"hi"}``, ``progress 3/5``."""
+    if kind == "request":
+        if method == "tools/call":
+            extra = " (with input responses)" if params.get("inputResponses") else ""
+            return f"tools/call {params.get('name')} {_compact(params.get('arguments') or {})}{extra}"
+        shown = {k: v for k, v in params.items() if k != "_meta"}
+        return f"{method} {_compact(shown)}" if shown else str(method)
+    if kind == "notification":
+        if method == "notifications/progress":
+            total = params.get("total")
+            said = f" {params['message']}" if isinstance(params.get("message"), str) else ""
+            return f"progress {params.get('progress')}{'' if total is None else f'/{total}'}{said}"
+        if method == "notifications/message":
+            logger = f" {params['logger']}" if isinstance(params.get("logger"), str) else ""
+            data = params.get("data")
+            return f"log {params.get('level')}{logger}: {data if isinstance(data, str) else _compact(data)}"
+        if method == "notifications/cancelled":
+            reason = f": {params['reason']}" if isinstance(params.get("reason"), str) else ""
+            return f"cancelled request {params.get('requestId')}{reason}"
+        shown = {k: v for k, v in params.items() if k != "_meta"}
+        return f"{method} {_compact(shown)}" if shown else str(method)
+    if kind == "error":
+        error = fields.get("error")
+        error = error if isinstance(error, dict) else {}
+        return f"error {error.get('code')}: {error.get('message')}"
+    return _result_summary(method, fields.get("result"))
+
+
+def _result_summary(method: str | None, result: Any) -> str:
+    if not isinstance(result, dict):
+        return "result"
+    if result.get("resultType") == "input_required" or "inputRequests" in result:
+        asks = result.get("inputRequests")
+        return f"input required: {', '.join(map(str, asks)) if isinstance(asks, dict) else '?'}"
+    if method == "tools/call":
+        found = result.get("content")
+        content: list[Any] = found if isinstance(found, list) else []
+        kinds = collections.Counter(str(i.get("type")) for i in content if isinstance(i, dict))
+        parts = [f"{n} {k}" if n > 1 else k for k, n in kinds.items()]
+        error = " isError" if result.get("isError") is True else ""
+        structured = " +structuredContent" if "structuredContent" in result else ""
+        return f"result{error}: {', '.join(parts) or 'no content'}{structured}"
+    for key in ("tools", "resources", "resourceTemplates", "prompts"):
+        if isinstance(result.get(key), list):
+            more = " (more pages)" if result.get("nextCursor") else ""
+            return f"result: {len(result[key])} {key}{more}"
+    if "protocolVersion" in result or "serverInfo" in result:
+        said = result.get("serverInfo")
+        info: dict[str, Any] = said if isinstance(said, dict) else {}
+        version = result.get("protocolVersion", "?")
+        return f"result: {info.get('name', '?')} {info.get('version', '')} protocol {version}"
+    keys = [k for k in result if k != "_meta"]
+    return f"result: {', '.join(keys)}" if keys else "result (empty)"
+
+
+def target(params: dict[str, Any]) -> str | None:
+    for key in ("name", "uri"):
+        if isinstance(params.get(key), str):
+            return str(params[key])[:1000]
+    return None
+
+
+def refers_to(method: str | None, params: dict[str, Any]) -> str | int | None:
+    if method == "notifications/progress":
+        found = params.get("progressToken")
+    elif method == "notifications/cancelled":
+        found = params.get("requestId")
+    else:
+        return None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None

@@ -1,0 +1,283 @@
+"""Plain data that crosses the layers: what a tool is, and what one call produced.
+
+These types hold JSON as plain ``dict``/``list`` values with the wire's camelCase keys
+(``structuredContent``, ``mimeType``, ``isError``), never SDK models, so the display layer,
+the widgets and the tests can build and read them without the MCP SDK.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from anvia_nb.errors import (
+    AnviaError,
+    OutputSchemaError,
+    TaskCancelledError,
+    ToolResultError,
+    ToolTimeoutError,
+    UnsupportedContentError,
+)
+
+JsonObject = dict[str, Any]
+MappedPart = dict[str, Any]
+MappedOutput = str | list[MappedPart]
+"""The mapped output (docs/mapping.md): one ``str`` for text-only results, else a list of parts."""
+
+ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
+"""``await on_progress(progress, total, message)`` for each progress notification of a call."""
+
+_KEPT_CHARS = 1000
+SEEN_CHARS = 4000
+"""The largest mapped output or structuredContent (as JSON) a history entry keeps for tests."""
+_KEPT_ITEMS = 50
+_KEPT_DEPTH = 8
+
+CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "cancelled", "failed"]
+
+ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """A listed tool, as its server described it (all of it untrusted text)."""
+
+    server: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    input_schema: JsonObject = field(default_factory=lambda: {"type": "object"})
+    output_schema: JsonObject | None = None
+    annotations: JsonObject | None = None
+    """Wire keys: ``title``, ``readOnlyHint``, ``destructiveHint``, ``idempotentHint``, ``openWorldHint``."""
+    icons: tuple[JsonObject, ...] = ()
+    """Icon metadata as sent; never fetched or hot-linked by anvia_nb."""
+    task_support: str | None = None
+    """``execution.taskSupport`` as sent: ``"required"`` (the tool only runs as a task),
+    ``"optional"``, ``"forbidden"``, or ``None`` (not said: forbidden)."""
+
+    @property
+    def required(self) -> list[str]:
+        """Names of the required arguments, in the schema's order."""
+        req = self.input_schema.get("required")
+        return [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+
+    @property
+    def argument_names(self) -> list[str]:
+        props = self.input_schema.get("properties")
+        return list(props) if isinstance(props, Mapping) else []
+
+    @property
+    def shown_title(self) -> str | None:
+        """The title to show: ``title``, else the annotations' ``title``; ``None`` when neither is set."""
+        for title in (self.title, (self.annotations or {}).get("title")):
+            if isinstance(title, str) and title:
+                return title
+        return None
+
+    def hint(self, name: str) -> bool | None:
+        """One annotation hint (``"destructiveHint"``...), or ``None`` when the server said nothing."""
+        value = (self.annotations or {}).get(name)
+        return value if isinstance(value, bool) else None
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """Everything one ``tools/call`` produced, for display beside the mapped output.
+
+    ``raw`` is the result as JSON (wire keys), or ``None`` when no result arrived (timeout,
+    protocol error, crashed server). ``output`` is the mapped output, or ``None`` when ``error``
+    is set. ``schema_problems`` is ``None`` when the tool declares no outputSchema, ``[]`` when
+    structuredContent validated, else one line per violation.
+    """
+
+    server: str
+    tool: str
+    arguments: JsonObject | None
+    raw: JsonObject | None
+    output: MappedOutput | None
+    error: AnviaError | None
+    schema_problems: list[str] | None
+    seconds: float
+    started_at: datetime
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Secret strings of the connection, masked in everything rendered; never shown."""
+    progress: tuple[tuple[float, float | None, str | None], ...] = ()
+    """The last progress notifications received during the call (at most
+    :data:`~anvia_nb.core.protocol.limits.PROGRESS_KEPT`, messages cut): (progress, total, message)."""
+    progress_count: int = 0
+    """How many progress notifications the call received in all."""
+    origin: str | None = None
+    """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
+    kept_output_chars: int | None = None
+    """The size of the mapped output, kept when the output itself was let go (see :meth:`summary`)."""
+    seen: JsonObject | None = field(default=None, repr=False)
+    """In a history entry, what the call gave when small (``output``, ``structured``, each only when
+    its JSON is at most :data:`SEEN_CHARS`), so a test can be written from the history."""
+    output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
+    """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
+    trace_span: tuple[int, int] | None = None
+    """The first and last message numbers of the connection's protocol trace during the call
+    (see :func:`anvia_nb.core.exchange.trace.call_entries`); ``None`` for a connection without a trace."""
+
+    @property
+    def output_chars(self) -> int | None:
+        """Characters of the mapped output (a list of parts counts as its JSON); ``None`` without one."""
+        output = self.output
+        if output is None:
+            return self.kept_output_chars
+        if isinstance(output, str):
+            return len(output)
+        return len(json.dumps(output, ensure_ascii=False, default=str))
+
+    def summary(self) -> CallOutcome:
+        """This call without its result: what a history keeps. Tool, bounded arguments, status,
+        error line, time and output size stay; the result, the output and the progress go."""
+        return self._with(
+            arguments=bounded_json(self.arguments) if self.arguments is not None else None,
+            raw=_result_shape(self.raw),
+            output=None,
+            error=_summary_error(self.error) if self.error is not None else None,
+            schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
+            progress=(),
+            kept_output_chars=self.output_chars,
+            seen=self._seen() if self.seen is None else self.seen,
+        )
+
+    def _with(self, **changes: Any) -> CallOutcome:
+        """A copy with ``changes``: :func:`dataclasses.replace` without its per-field work and the
+        frozen ``__init__``'s (a third of a history entry's cost on every call). Only field names."""
+        copy: CallOutcome = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
+    def _seen(self) -> JsonObject:
+        kept: JsonObject = {}
+        for name, value, present in (
+            ("output", self.output, self.output is not None),
+            ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
+        ):
+            if present and _json_fits(value, SEEN_CHARS):
+                kept[name] = value
+        return kept
+
+    @property
+    def is_error(self) -> bool:
+        return self.error is not None
+
+    @property
+    def structured(self) -> Any:
+        """``structuredContent`` as sent, or ``None``."""
+        return None if self.raw is None else self.raw.get("structuredContent")
+
+    @property
+    def status(self) -> CallStatus:
+        err = self.error
+        if err is None:
+            return "ok"
+        if isinstance(err, ToolResultError):
+            return "tool error"
+        if isinstance(err, UnsupportedContentError):
+            return "unsupported content"
+        if isinstance(err, OutputSchemaError):
+            return "schema mismatch"
+        if isinstance(err, ToolTimeoutError):
+            return "timeout"
+        if isinstance(err, TaskCancelledError):
+            return "cancelled"
+        return "failed"
+
+
+@dataclass(frozen=True)
+class BackgroundState:
+    """What a view shows of a background call (:mod:`anvia_nb.core.api.tasks`) at one moment; server text
+    as sent: untrusted."""
+
+    server: str
+    tool: str
+    status: str
+    task_id: str | None
+    status_message: str | None
+    progress: tuple[float, float | None, str | None] | None
+    seconds: float
+    done: bool
+    secrets: tuple[str, ...] = ()
+
+
+def bounded_json(value: Any, depth: int = 0) -> Any:
+    """``value`` with long strings cut, long lists and objects shortened and deep nesting elided."""
+    if isinstance(value, str):
+        return value if len(value) <= _KEPT_CHARS else f"{value[:_KEPT_CHARS]}… ({len(value) - _KEPT_CHARS} more)"
+    if depth >= _KEPT_DEPTH and isinstance(value, dict | list):
+        return "…"
+    if isinstance(value, dict):
+        kept = {str(k)[:_KEPT_CHARS]: bounded_json(v, depth + 1) for k, v in list(value.items())[:_KEPT_ITEMS]}
+        if len(value) > _KEPT_ITEMS:
+            kept["…"] = f"{len(value) - _KEPT_ITEMS} more"
+        return kept
+    if isinstance(value, list):
+        items = [bounded_json(v, depth + 1) for v in value[:_KEPT_ITEMS]]
+        return [*items, f"… {len(value) - _KEPT_ITEMS} more"] if len(value) > _KEPT_ITEMS else items
+    return value
+
+
+def _json_fits(value: Any, limit: int) -> bool:
+    """Whether ``value``'s JSON (``ensure_ascii=False``) takes at most ``limit`` characters."""
+    if isinstance(value, str) and 6 * len(value) + 2 <= limit:  # even if every character were escaped
+        return True
+    return (
+        _least_json_chars(value, limit) <= limit
+        and len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
+    )
+
+
+def _least_json_chars(value: Any, limit: int) -> int:
+    """At least how many characters ``value``'s JSON takes, counted until it passes ``limit``:
+    deciding that a 20 MB result is too large to keep must not serialize it."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, dict):
+        total = 2
+        for key, item in value.items():  # "key": value, then ", " before the next
+            total += (2 if total > 2 else 0) + len(str(key)) + 4 + _least_json_chars(item, limit - total)
+            if total > limit:
+                break
+        return total
+    if isinstance(value, list | tuple):
+        total = 2
+        for item in value:
+            total += (2 if total > 2 else 0) + _least_json_chars(item, limit - total)
+            if total > limit:
+                break
+        return total
+    return 1
+
+
+def _result_shape(raw: JsonObject | None) -> JsonObject | None:
+    """What a status needs of a result: ``isError`` and the kinds of its content."""
+    if raw is None:
+        return None
+    content = raw.get("content")
+    kinds = [{"type": str(i.get("type"))[:50]} for i in content[:_KEPT_ITEMS] if isinstance(i, dict)] if isinstance(
+        content, list
+    ) else []
+    return {"isError": raw.get("isError") is True, "content": kinds}
+
+
+def _summary_error(error: AnviaError) -> AnviaError:
+    """A copy of ``error`` with its message cut and no result, server data or traceback."""
+    kept: AnviaError = type(error).__new__(type(error))
+    kept.__dict__.update(error.__dict__)
+    message = str(error.args[0]) if error.args else ""
+    kept.args = (message if len(message) <= 2 * _KEPT_CHARS else f"{message[: 2 * _KEPT_CHARS]}…",)
+    for name, value in list(vars(kept).items()):
+        if name in ("raw", "data", "log"):
+            setattr(kept, name, None)
+        elif isinstance(value, str) and len(value) > 2 * _KEPT_CHARS:
+            setattr(kept, name, value[: 2 * _KEPT_CHARS])
+        elif isinstance(value, list) and len(value) > _KEPT_ITEMS:
+            setattr(kept, name, value[:_KEPT_ITEMS])
+    return kept

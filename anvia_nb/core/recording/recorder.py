@@ -1,0 +1,244 @@
+"""Recordings: what a connection exchanged, as a plain JSON Lines file, and reading one back.
+
+A recording is written by a connection made with ``record=PATH`` (``mcp.stdio(..., record=...)``,
+``%mcp connect NAME --record FILE ...``) and replayed by ``mcp.replay(name=..., path=...)``. One JSON
+object per line, each with a ``type``:
+
+- ``recording``: the format, the connection's name, transport and command line (secrets masked);
+- ``server``: protocol version, ``serverInfo``, ``capabilities`` and ``instructions``;
+- ``listing``: one listing as the server sent it, ``{"kind": "tools", "items": [...]}``;
+- ``call``: one call, ``{"tool", "arguments", "progress": [[progress, total, message]...]}`` and
+  either ``result`` (the raw result, wire keys) or ``error`` (``{"class", "message", ...}``).
+
+Every string written (keys too) is masked with the connection's secrets first, through
+:class:`~anvia_nb.policy.ShowPolicy`: header and env values, tokens a server echoes back, never
+reach the file. Listings are recorded by kind (:meth:`Recorder.listing`), so another listing
+(resources, prompts) is one more ``kind`` with no change to the format.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from anvia_nb.core.protocol.types import JsonObject, ToolInfo
+from anvia_nb.errors import (
+    AnviaError,
+    ConnectionClosedError,
+    InputRequiredError,
+    ProtocolError,
+    RecordingFileError,
+    ToolTimeoutError,
+    UrlElicitationRequiredError,
+)
+from anvia_nb.policy import ShowPolicy
+
+__all__ = [
+    "FORMAT",
+    "Recorder",
+    "Recording",
+    "canonical_arguments",
+    "error_from_record",
+    "error_to_record",
+    "tool_from_record",
+    "tool_to_record",
+]
+
+FORMAT = 1
+
+_TOOL_KEYS = (
+    ("name", "name"),
+    ("title", "title"),
+    ("description", "description"),
+    ("input_schema", "inputSchema"),
+    ("output_schema", "outputSchema"),
+    ("annotations", "annotations"),
+)
+
+
+def canonical_arguments(arguments: object) -> str:
+    """Arguments as canonical JSON (sorted keys, no spaces): how replay compares calls."""
+    return json.dumps(arguments or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def tool_to_record(info: ToolInfo) -> JsonObject:
+    """A listed tool as the server sent it (wire keys; unset fields left out)."""
+    found: JsonObject = {wire: getattr(info, attr) for attr, wire in _TOOL_KEYS if getattr(info, attr) is not None}
+    if info.icons:
+        found["icons"] = list(info.icons)
+    return found
+
+
+def tool_from_record(item: JsonObject, server: str) -> ToolInfo:
+    """A recorded tool back as a :class:`ToolInfo` of the connection ``server``."""
+    values: dict[str, Any] = {attr: item[wire] for attr, wire in _TOOL_KEYS if wire in item}
+    return ToolInfo(server=server, icons=tuple(item.get("icons") or ()), **values)
+
+
+def error_to_record(error: AnviaError) -> JsonObject:
+    """What a call's failure was: its class and message, and a protocol error's code and text."""
+    found: JsonObject = {"class": type(error).__name__, "message": str(error.args[0]) if error.args else ""}
+    for name in ("code", "server_text", "data"):
+        value = getattr(error, name, None)
+        if value not in (None, ""):
+            found[name] = value
+    return found
+
+
+def error_from_record(record: JsonObject, *, server: str, tool: str) -> AnviaError:
+    """The recorded failure raised again: the same class for the ones a call can meet, else
+    :class:`AnviaError` with the recorded message."""
+    kind, message = str(record.get("class", "")), str(record.get("message", ""))
+    text = str(record.get("server_text", ""))
+    if kind == UrlElicitationRequiredError.__name__:
+        data = record.get("data")
+        found = data.get("elicitations") if isinstance(data, dict) else None
+        error: AnviaError = UrlElicitationRequiredError(
+            message, server=server, server_text=text, data=data, elicitations=found if isinstance(found, list) else []
+        )
+        return error
+    if kind == ProtocolError.__name__:
+        return ProtocolError(message, int(record.get("code", 0)), server, text, data=record.get("data"))
+    if kind == ToolTimeoutError.__name__:
+        return ToolTimeoutError(message, server=server, tool=tool)
+    if kind == InputRequiredError.__name__:
+        return InputRequiredError(message, server=server, tool=tool)
+    if kind == ConnectionClosedError.__name__:
+        return ConnectionClosedError(message, server=server)
+    return AnviaError(message)
+
+
+class Recorder:
+    """Writes one connection's recording, a line at a time (flushed, so a crash keeps what was seen)."""
+
+    def __init__(
+        self, path: str | Path, *, name: str, transport: str, target: str, secrets: Iterable[str] = ()
+    ) -> None:
+        self.path = Path(path)
+        self.policy = ShowPolicy().with_secrets(secrets)
+        self._lock = threading.Lock()
+        self._file: IO[str] | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise RecordingFileError(f"Cannot write the recording {self.path}: {exc.strerror or exc}.") from exc
+        from anvia_nb import __version__
+
+        self.write(
+            {
+                "type": "recording",
+                "format": FORMAT,
+                "name": name,
+                "transport": transport,
+                "command": target,
+                "recorded_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "anvia_nb": __version__,
+            }
+        )
+
+    def write(self, record: JsonObject) -> None:
+        """One line: every string masked, keys included."""
+        line = json.dumps(self.policy.mask_json(record), ensure_ascii=False, default=str)
+        with self._lock:
+            if self._file is not None:
+                self._file.write(line + "\n")
+                self._file.flush()
+
+    def session(
+        self, *, protocol_version: str, server_info: JsonObject, capabilities: JsonObject, instructions: str | None
+    ) -> None:
+        self.write(
+            {
+                "type": "server",
+                "protocolVersion": protocol_version,
+                "serverInfo": server_info,
+                "capabilities": capabilities,
+                "instructions": instructions,
+            }
+        )
+
+    def listing(self, kind: str, items: Sequence[JsonObject]) -> None:
+        """One listing of ``kind`` (``"tools"``; ``"resources"``, ``"prompts"``... as they come)."""
+        self.write({"type": "listing", "kind": kind, "items": list(items)})
+
+    def call(
+        self,
+        tool: str,
+        arguments: JsonObject | None,
+        progress: Sequence[tuple[float, float | None, str | None]],
+        *,
+        result: JsonObject | None = None,
+        error: AnviaError | None = None,
+    ) -> None:
+        record: JsonObject = {
+            "type": "call",
+            "tool": tool,
+            "arguments": arguments or {},
+            "progress": [list(step) for step in progress],
+        }
+        if error is not None:
+            record["error"] = error_to_record(error)
+        else:
+            record["result"] = result
+        self.write(record)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+
+@dataclass
+class Recording:
+    """A recording read back: its header, the server's handshake, listings by kind, and calls."""
+
+    path: Path
+    header: JsonObject
+    server: JsonObject = field(default_factory=dict)
+    listings: dict[str, list[JsonObject]] = field(default_factory=dict)
+    calls: list[JsonObject] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Recording:
+        """Read ``path``; raises :class:`RecordingFileError` saying what is wrong and where."""
+        where = Path(path)
+        try:
+            lines = where.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise RecordingFileError(
+                f"Cannot read the recording {where}: {exc.strerror or exc}. Record one with --record FILE."
+            ) from exc
+        records: list[JsonObject] = []
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RecordingFileError(f"{where}:{number} is not JSON ({exc.msg}): not a recording.") from exc
+            if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+                raise RecordingFileError(f"{where}:{number} is not a recording line (an object with a type).")
+            records.append(record)
+        if not records or records[0]["type"] != "recording":
+            raise RecordingFileError(f"{where} does not start with a recording header: not written by --record.")
+        if records[0].get("format") != FORMAT:
+            raise RecordingFileError(f"{where} has format {records[0].get('format')!r}; this version reads {FORMAT}.")
+        found = cls(where, records[0])
+        for record in records[1:]:
+            if record["type"] == "server":
+                found.server = record
+            elif record["type"] == "listing":
+                items = record.get("items")
+                found.listings[str(record.get("kind"))] = (
+                    [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+                )
+            elif record["type"] == "call" and isinstance(record.get("tool"), str):
+                found.calls.append(record)
+        return found

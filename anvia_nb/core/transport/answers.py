@@ -1,0 +1,125 @@
+"""Answers a transport must not lose: requests still waiting, and lines that fail to parse.
+
+The SDK drops a message it cannot parse, so a request whose answer was unreadable (nested too
+deep, not MCP) would wait for ever. Here the transport keeps the ids it sent, finds the id of an
+unreadable answer, and answers that request itself with an error marked as ours
+(``data["anvia_nb"]``), which :func:`anvia_nb.core.transport.sdk_errors.error_from_exception` turns into a
+:class:`~anvia_nb.errors.ProtocolError` naming the server.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pydantic
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INTERNAL_ERROR,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    jsonrpc_message_adapter,
+)
+
+__all__ = ["MARK", "Outstanding", "read_line"]
+
+MARK = "anvia_nb"
+"""The key in ``error.data`` that says the error was made here, not sent by the server."""
+
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_ID_VALUE = re.compile(rb'\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")')
+
+
+class Outstanding:
+    """Ids of the requests sent to the server and not yet answered."""
+
+    def __init__(self) -> None:
+        self._ids: set[int | str] = set()
+
+    def sent(self, message: Any) -> None:
+        if isinstance(message, JSONRPCRequest):
+            self._ids.add(message.id)
+        elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+            cancelled = (message.params or {}).get("requestId")
+            if isinstance(cancelled, int | str):
+                self._ids.discard(cancelled)  # given up: its answer, if any, is ignored
+
+    def answered(self, message: Any) -> None:
+        if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
+            self._ids.discard(message.id)
+
+    def waiting(self, request_id: Any) -> bool:
+        return isinstance(request_id, int | str) and not isinstance(request_id, bool) and request_id in self._ids
+
+    def fail(self, request_id: int | str, message: str, kind: str) -> SessionMessage:
+        """An error answer to one waiting request, marked as made here."""
+        self._ids.discard(request_id)
+        code = PARSE_ERROR if kind == "unreadable" else INTERNAL_ERROR
+        error = ErrorData(code=code, message=message, data={MARK: kind})
+        return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error))
+
+    def fail_all(self, message: str, kind: str) -> list[SessionMessage]:
+        return [self.fail(request_id, message, kind) for request_id in list(self._ids)]
+
+
+def read_line(line: bytes, outstanding: Outstanding) -> tuple[SessionMessage | Exception, bool]:
+    """One line from the server: a message, an error answer to the request it was meant to
+    answer, or the parse error (a line answering nothing we wait for); and whether that is the
+    line's own message (``False``: an answer made here, or no message)."""
+    try:
+        return SessionMessage(jsonrpc_message_adapter.validate_json(line, by_name=False)), True
+    except pydantic.ValidationError as exc:
+        request_id = answer_id(line)
+        if outstanding.waiting(request_id):
+            message = f"sent an answer that could not be read ({reason(exc)})"
+            return outstanding.fail(request_id, message, "unreadable"), False
+        return exc, False
+
+
+def reason(exc: pydantic.ValidationError) -> str:
+    """The first problem, without the server's data pydantic quotes."""
+    errors = exc.errors(include_url=False, include_input=False, include_context=False)
+    if not errors:
+        return "not valid JSON-RPC"
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()))
+    text = str(first.get("msg", "invalid"))[:200]
+    more = f"; {len(errors) - 1} more problem(s)" if len(errors) > 1 else ""
+    return f"{where}: {text}{more}" if where else f"{text}{more}"
+
+
+def answer_id(line: bytes) -> Any:
+    """The ``id`` of a line that looks like an answer (has ``result`` or ``error``), else ``None``."""
+    try:
+        value = json.loads(line)
+    except RecursionError:
+        return _top_level_id(line)
+    except ValueError:
+        return None
+    if isinstance(value, dict) and ("result" in value or "error" in value):
+        return value.get("id")
+    return None
+
+
+def _top_level_id(line: bytes) -> Any:
+    """The top-level ``"id"`` of a JSON object too deep for :func:`json.loads`, by a linear scan."""
+    depth = 0
+    for token in _TOKEN.finditer(line):
+        text = token.group()
+        if text in (b"{", b"["):
+            depth += 1
+        elif text in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1 and text == b'"id"':
+            value = _ID_VALUE.match(line, token.end())
+            if value is not None:
+                try:
+                    return json.loads(value.group(1))
+                except ValueError:
+                    return None
+    return None

@@ -1,0 +1,381 @@
+"""``McpClient``: one live session, owned by one task on the loop that opened it.
+
+anyio's cancel scopes must be exited by the task that entered them, while a notebook connects
+in one cell (one task) and closes in another. So each client starts an *owner task* that enters
+the SDK's context managers, waits until asked to close, and exits them itself. Calls run in the
+caller's task (many at once on one session); a call from another thread's loop hops to the
+owner's loop, so a session opened on the background runtime can be used from a kernel cell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from anvia_nb.core.exchange.logs import ServerLog
+from anvia_nb.core.exchange.trace import ProtocolTrace
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.sampling import SamplingHandler
+from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.core.transport import sdk_log as _sdk_log
+from anvia_nb.core.transport.ended import auth_failure, explained, quiet_at_close
+from anvia_nb.core.transport.sdk import (
+    ElicitationHandler,
+    HttpLaunch,
+    MemoryLaunch,
+    SdkHandlers,
+    SdkSession,
+    open_sdk_session,
+)
+from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
+from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.core.transport.turns import Turns
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
+
+__all__ = ["McpClient"]
+
+T = TypeVar("T")
+
+_CLOSE_TIMEOUT_SECONDS = 15.0
+
+
+class McpClient:
+    """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
+
+    def __init__(
+        self,
+        name: str,
+        launch: StdioLaunch | HttpLaunch | MemoryLaunch,
+        *,
+        log: ServerLog | None = None,
+        log_level: str | None = None,
+        roots: tuple[str, ...] = (),
+        max_calls_in_flight: int | None = None,
+    ) -> None:
+        """``log_level`` is the least severe log message asked of the server (``None``: none on
+        protocol 2026-07-28, the server's choice on older ones); ``roots`` the absolute paths
+        offered as roots (:mod:`anvia_nb.core.protocol.roots`); ``max_calls_in_flight`` bounds the calls sent
+        at once on this session (default :data:`~anvia_nb.core.protocol.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`);
+        the others wait their turn."""
+        self.name = name
+        self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
+        self._slots: Turns | None = None
+        self.launch = launch
+        self.log = log if log is not None else ServerLog(name)
+        self.notifications: collections.Counter[str] = collections.Counter()
+        self.trace = ProtocolTrace(name, secrets=self.log.policy.secrets)
+        """The JSON-RPC messages of this connection (stdio and HTTP; an in-memory one has no wire)."""
+        self._notification_listeners: list[Callable[[str], None]] = []
+        self._handlers = SdkHandlers(
+            log=self.log.add,
+            note=self.log.note,
+            notification=self._on_notification,
+            log_level=log_level,
+            trace=self.trace,
+            roots=tuple(roots),
+        )
+        self._session: SdkSession | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._owner: asyncio.Task[None] | None = None
+        self._closing: asyncio.Event | None = None
+        self._closed = False
+        self.close_error: BaseException | None = None
+        self.origin: str | None = None
+        """Where answers come from when not from a live server (``"replayed from FILE"``)."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
+        """Start the owner task and wait for the handshake (at most ``timeout_seconds``; by default
+        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`, ``None``: no limit).
+
+        Raises :class:`ConnectError`, ending with the last lines the server wrote to stderr.
+        """
+        if self._owner is not None:
+            raise ConnectError(f"{self.name!r} is already open.", server=self.name)
+        timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS)
+        self._loop = asyncio.get_running_loop()
+        self._closing = asyncio.Event()
+        ready: asyncio.Future[SdkSession] = self._loop.create_future()
+        self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")
+        try:
+            self._session = await asyncio.wait_for(asyncio.shield(ready), timeout_seconds)
+        except (asyncio.CancelledError, asyncio.TimeoutError) as exc:
+            await self._abandon(ready)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            raise self.explained(
+                ConnectError(
+                    f"{self.name!r} did not finish connecting within {timeout_seconds:g} s; check the command or "
+                    "URL, or allow more time.",
+                    self.name,
+                )
+            ) from None
+        except AnviaError as exc:
+            raise self.explained(exc) from exc.__cause__
+        return self
+
+    async def _abandon(self, ready: asyncio.Future[SdkSession]) -> None:
+        """Stop a connect nobody waits for any more; bounded."""
+        assert self._owner is not None and self._closing is not None
+        if ready.done() and not ready.cancelled() and ready.exception() is None:
+            self._closing.set()  # the handshake finished after all: close the normal way
+        else:
+            # Still in the handshake, which never looks at _closing: stop the owner itself.
+            ready.cancel()
+            self._owner.cancel()
+        await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+
+    def explained(self, error: AnviaError) -> AnviaError:
+        """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.ended`)."""
+        return explained(error, self.log, auth_failure(self.launch))
+
+    async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
+        assert self._closing is not None
+        _sdk_log.install()
+        _sdk_log.current_log.set(self.log)  # this task's context: the SDK's records about it land in its log
+        try:
+            async with open_sdk_session(self.name, self.launch, self._handlers) as session:
+                ready.set_result(session)
+                await self._closing.wait()
+        except BaseException as exc:  # the owner must never die silently: report to whoever waits
+            if not ready.done():
+                ready.set_exception(exc if isinstance(exc, Exception) else ConnectError(str(exc), self.name))
+            elif not isinstance(exc, asyncio.CancelledError):
+                self.close_error = exc
+            if not isinstance(exc, Exception | asyncio.CancelledError):
+                raise
+        finally:
+            self._closed = True
+
+    @property
+    def is_open(self) -> bool:
+        """Open, and not ended by an OAuth failure (its transport died; the owner ends after)."""
+        return self._session is not None and not self._closed and auth_failure(self.launch) is None
+
+    @property
+    def server_exit_status(self) -> int | None:
+        """A stdio server's exit status once its process ended (``None`` while it runs, or over HTTP)."""
+        return self._handlers.server_exit_status
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
+    async def close(self, *, keep_log: bool = False) -> None:
+        """Close the session and stop its server; idempotent; bounded in time.
+
+        The stderr file of a stdio server is removed (unless ``keep_log``, or the connection
+        asked to keep it), even when closing fails.
+        """
+        owner_loop = self._loop
+        try:
+            if self._owner is None or self._owner.done() or owner_loop is None or owner_loop.is_closed():
+                # Never opened, already closed, or its loop has ended (asyncio.run cancelled the owner).
+                self._closed = True
+            else:
+                await self._on_owner_loop(self._close_here())
+        finally:
+            if not keep_log:
+                self.log.remove()
+
+    async def _close_here(self) -> None:
+        if self._owner is None or self._closing is None:
+            self._closed = True
+            return
+        self._closing.set()
+        done, _ = await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+        if not done:
+            self._owner.cancel()
+            await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+        self._closed = True
+        error, self.close_error = self.close_error, None
+        if error is not None and not quiet_at_close(error, auth_failure(self.launch)):
+            raise ConnectionClosedError(
+                f"Closing {self.name!r} reported an error: {type(error).__name__}: {error}", server=self.name
+            ) from error
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def _live_session(self) -> SdkSession:
+        if self._session is None or self._closed:
+            raise ConnectionClosedError(
+                f"The connection {self.name!r} is closed; connect again to use it.", server=self.name
+            )
+        return self._session
+
+    @property
+    def protocol_version(self) -> str:
+        return self._live_session().protocol_version
+
+    @property
+    def server_info(self) -> JsonObject:
+        return self._live_session().server_info
+
+    @property
+    def instructions(self) -> str | None:
+        return self._live_session().instructions
+
+    @property
+    def capabilities(self) -> JsonObject:
+        """The server's capabilities from the handshake (wire keys)."""
+        return self._live_session().capabilities
+
+    async def list_tools(self) -> list[ToolInfo]:
+        """Every tool on every page of tools/list."""
+        session = self._live_session()
+        return await self._on_owner_loop(session.list_tools())
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: JsonObject | None = None,
+        *,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        on_progress: ProgressHandler | None = None,
+        as_task: bool = False,
+        watch: TaskWatch | None = None,
+    ) -> JsonObject:
+        """One tools/call; returns the raw result (wire keys) without mapping it.
+
+        ``timeout_seconds``: by default :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`;
+        ``None``: no limit. ``as_task`` asks for a task where the protocol lets the client ask;
+        ``watch`` is told every state of a task the call became (:mod:`anvia_nb.core.api.tasks`)."""
+        session = self._live_session()
+        timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+
+        def start() -> Coroutine[Any, Any, JsonObject]:
+            call = session.call_tool(
+                name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
+            )
+            return call if watch is None else watched(call, watch)
+
+        try:
+            if self._loop is None or self._loop is asyncio.get_running_loop():
+                # On the owner's loop (the async API): no hop, and no coroutine of ours around the
+                # SDK's, whose every step would pass through it.
+                turns = self._turns()
+                if not turns.take():
+                    await turns.wait()
+                try:
+                    return await start()
+                finally:
+                    turns.give()
+            return await self._on_owner_loop(self._in_turn(start))
+        except ConnectionClosedError as exc:
+            raise self.explained(exc) from exc.__cause__
+
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
+        ``prompts`` (``[]`` when the server does not offer it)."""
+        from anvia_nb.core.transport import sdk_features as sdk
+
+        return await self.in_session(lambda session: sdk.list_items(session, key, timeout_seconds))
+
+    async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
+        """Run ``work(session)`` on the owner's loop (resources, prompts, completion)."""
+        session = self._live_session()
+        try:
+            return await self._on_owner_loop(work(session))
+        except ConnectionClosedError as exc:
+            raise self.explained(exc) from exc.__cause__
+
+    async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
+        the owner's loop); a call cancelled while waiting its turn is never made."""
+        turns = self._turns()
+        await turns.wait()
+        try:
+            return await start()
+        finally:
+            turns.give()
+
+    def _turns(self) -> Turns:
+        """The turns of at most ``max_calls_in_flight`` calls at once (made on the owner's loop)."""
+        if self._slots is None:
+            self._slots = Turns(self.max_calls_in_flight)
+        return self._slots
+
+    @property
+    def elicitation_handler(self) -> ElicitationHandler | None:
+        """Who answers the server's elicitation requests now (``None``: they are cancelled)."""
+        return self._handlers.elicitation
+
+    def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
+        """Who answers the server's elicitation requests; without one they are cancelled."""
+        self._handlers.elicitation = handler
+
+    @property
+    def roots(self) -> tuple[str, ...]:
+        """The paths this connection offers its server as roots."""
+        return self._handlers.roots
+
+    @property
+    def sampling_handler(self) -> SamplingHandler | None:
+        """This connection's own answer to sampling requests (``None``: the global one, if any)."""
+        return self._handlers.sampling.handler
+
+    def set_sampling_handler(self, handler: SamplingHandler | None) -> None:
+        """Who answers this server's sampling requests (see :func:`anvia_nb.core.protocol.sampling.enable_sampling`)."""
+        self._handlers.sampling.handler = handler
+
+    @property
+    def declined_samplings(self) -> int:
+        """How many sampling requests of this server were declined."""
+        return self._handlers.sampling.declined
+
+    @property
+    def unanswered_elicitations(self) -> int:
+        """How many requests for input were cancelled because nothing could answer them."""
+        return self._handlers.unanswered_elicitations
+
+    def record_unanswered_elicitation(self, reason: str) -> None:
+        """A handler that had to cancel a request says why (shown by ``%mcp log``)."""
+        self._handlers.unanswered_elicitations += 1
+        self.log.note("warning", f"the server asked for input: cancelled, {reason}")
+
+    # -- server-initiated traffic ------------------------------------------------------------
+
+    def _on_notification(self, method: str) -> None:
+        self.notifications[method] += 1
+        for listener in list(self._notification_listeners):
+            try:
+                listener(method)
+            except Exception as exc:  # a listener's trouble must never break the session
+                self.log.note("warning", f"handling {method} failed: {type(exc).__name__}: {exc}")
+
+    def on_notification(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(method)`` on the session's loop for each notification the server sends
+        (``notifications/tools/list_changed``...), also for the change events of a 2026-07-28
+        ``subscriptions/listen`` stream. It must not block: schedule work, do not await it."""
+        self._notification_listeners.append(listener)
+
+    def on_resource_updated(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(uri)`` on the session's loop for each ``notifications/resources/updated``."""
+        self._handlers.resource_updated = listener
+
+    @property
+    def server_capabilities(self) -> JsonObject:
+        """What the server said it can do (wire keys), ``{}`` before the handshake."""
+        return self._live_session().server_capabilities
+
+    # -- loops -------------------------------------------------------------------------------
+
+    async def _on_owner_loop(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await ``coro`` on the owner's loop, hopping threads when called from another loop."""
+        owner = self._loop
+        try:
+            current = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - always called from a coroutine
+            current = None
+        if owner is None or owner is current or owner.is_closed():
+            return await coro
+        future = asyncio.run_coroutine_threadsafe(coro, owner)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+

@@ -1,0 +1,62 @@
+"""Why a connection failed or ended, said where it is heard: in the error of a connect or a call
+on it, and not again when it is closed.
+
+- A stdio server's last stderr lines are added to a failed connect and to "connection closed".
+- An OAuth authorization that failed while the connection was open (a token that could not be
+  refreshed, a new login nobody could give, a step-up) kills the SDK's HTTP transport, whose calls
+  then hear only "connection closed": that authorization's error is what they raise instead, and
+  closing does not report it again.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from anvia_nb.core.exchange.logs import ServerLog
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+__all__ = ["auth_failure", "explained", "quiet_at_close"]
+
+
+def auth_failure(launch: object) -> AnviaError | None:
+    """The OAuth failure that ended an open connection, if one did (kept by
+    :class:`anvia_nb.core.oauth.provider.NotebookOAuthProvider`, read without importing it)."""
+    failure = getattr(getattr(launch, "auth", None), "failure", None)
+    return failure if isinstance(failure, AnviaError) else None
+
+
+def explained(error: AnviaError, log: ServerLog, failure: AnviaError | None) -> AnviaError:
+    """``error`` as it should be heard: the OAuth ``failure`` for a connection it closed, and with
+    the server's last stderr lines (connecting, or a server that went away); a
+    :class:`ConnectError` also gets the connection's ``log``, so it can still be read."""
+    if isinstance(error, ConnectionClosedError) and failure is not None:
+        error = failure
+    if isinstance(error, ConnectError):
+        if error.log is not None:
+            return error
+        error.log = log
+    elif not isinstance(error, ConnectionClosedError) or error.stderr:
+        return error
+    tail = log.stderr_tail()
+    if tail:
+        error.stderr = tail
+        lines = "\n".join(f"  {line}" for line in tail.splitlines())
+        error.args = (f"{error.args[0] if error.args else error}\nThe server's stderr ends with:\n{lines}",)
+    return error
+
+
+def quiet_at_close(error: BaseException, failure: AnviaError | None) -> bool:
+    """Whether closing should not report ``error``: it only says the server was already gone, or it
+    is (each error of its group is) the OAuth ``failure`` that calls were told of."""
+    if isinstance(error, ConnectionClosedError | EOFError | BrokenPipeError | ConnectionResetError):
+        return True
+    return failure is not None and _only(error, failure)
+
+
+def _only(error: BaseException, failure: AnviaError) -> bool:
+    if isinstance(error, BaseExceptionGroup):
+        return all(_only(inner, failure) for inner in error.exceptions)
+    return error is failure
