@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb._version import __version__
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from anvia_nb.display import RenderSettings, ResultView
     from anvia_nb.widgets import enable_elicitation, form, panel
 
-__version__ = "0.1.0"
 
 __all__ = [
     "AnviaError",

@@ -207,7 +207,7 @@ def _input_schema(name: str) -> dict[str, Any] | None:
 
 def build_server() -> Server[Any]:
     """A fresh demo server, ready for ``run`` on any transport or for ``mcp.Client(server)``."""
-    from anvia_nb import __version__
+    from anvia_nb._version import __version__
 
     server: Server[Any] = Server(
         SERVER_NAME,

@@ -24,6 +24,7 @@ from demo_helpers import MODES, list_all_tools, texts, wire
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
+import anvia_nb
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.handlers import PAGE_SIZE, SERVER_NAME, build_server
 
@@ -72,7 +73,7 @@ async def test_the_server_names_itself_anvia_demo_with_version_and_instructions(
     async with mcp.Client(build_server(), mode=mode) as client:
         if mode == "legacy":
             assert client.server_info is not None
-            assert (client.server_info.name, client.server_info.version) == (SERVER_NAME, "0.1.0")
+            assert (client.server_info.name, client.server_info.version) == (SERVER_NAME, anvia_nb.__version__)
         assert client.instructions is not None
         assert "crash" in client.instructions
 

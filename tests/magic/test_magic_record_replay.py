@@ -16,6 +16,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import DEMO_STDIO, run
 from support import child_pids, require_setup, servers_venv
 
+from anvia_nb import __version__
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.runtime import get_runtime
 
@@ -39,7 +40,7 @@ def test_record_then_replay_shows_the_same_results(
 
     before = child_pids()
     run(ip, f"connect rec --replay {path}")
-    assert capsys.readouterr().out.startswith(f"rec: replayed from {path} · anvia-demo 0.1.0")
+    assert capsys.readouterr().out.startswith(f"rec: replayed from {path} · anvia-demo {__version__}")
     assert child_pids() == before
     tools = run(ip, "tools rec")
     assert "add" in set(tools["name"])

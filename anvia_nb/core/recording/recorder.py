@@ -128,7 +128,7 @@ class Recorder:
             self._file = self.path.open("w", encoding="utf-8")
         except OSError as exc:
             raise RecordingFileError(f"Cannot write the recording {self.path}: {exc.strerror or exc}.") from exc
-        from anvia_nb import __version__
+        from anvia_nb._version import __version__
 
         self.write(
             {

@@ -350,6 +350,6 @@ async def _ask_for_logs(client: Client, level: str | None) -> None:
 
 
 def _version() -> str:
-    from anvia_nb import __version__
+    from anvia_nb._version import __version__
 
     return __version__
