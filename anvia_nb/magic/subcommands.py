@@ -174,7 +174,11 @@ def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
 def _log(magics: McpMagics, command: p.LogCommand) -> Any:
     from anvia_nb.magic.exchange import log_frame
 
-    return log_frame(magics.runtime.log(command.name), command.lines, magics.show_policy())
+    log = magics.runtime.log(command.name)
+    if log.transport == "replay":
+        origin = magics.runtime.server(command.name).client.origin
+        print(f"note: {command.name} is {origin}: a recording holds no server log, only anvia_nb's own notes.")
+    return log_frame(log, command.lines, magics.show_policy())
 
 
 def _trace(magics: McpMagics, command: TraceCommand) -> Any:
