@@ -37,6 +37,7 @@ __all__ = [
     "HANDSHAKE",
     "MODERN",
     "PROTOCOLS",
+    "PROTOCOL_CHOICES",
     "check_protocol",
     "has_input_rounds",
     "has_tasks_extension",
@@ -51,6 +52,8 @@ MODERN: Final = "2026-07-28"
 """The first version of ``server/discover`` and stateless requests."""
 PROTOCOLS: Final = (HANDSHAKE, MODERN)
 """The values a connection's ``protocol`` may name."""
+PROTOCOL_CHOICES: Final = "|".join(PROTOCOLS)
+"""The same, as a usage line writes them (``--protocol 2025-11-25|2026-07-28``)."""
 _DISCOVERED: Final = frozenset({MODERN})
 """The versions reached by ``server/discover`` (a set, not an order: as the SDK's own registry)."""
 
