@@ -23,7 +23,6 @@ from anvia_nb.core.protocol.versions import (
     has_tasks_extension,
     listens,
     sends_log_level_per_request,
-    uses_handshake,
 )
 
 PACKAGE = Path(anvia_nb.__file__).parent
@@ -112,13 +111,11 @@ def test_the_scan_finds_a_version_written_in_code(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("version", [MODERN])
 def test_a_discovered_version_listens_and_has_tasks_input_rounds_and_per_request_log_levels(version: str) -> None:
-    assert not uses_handshake(version)
     assert listens(version) and has_tasks_extension(version) and has_input_rounds(version)
     assert sends_log_level_per_request(version)
 
 
 @pytest.mark.parametrize("version", [HANDSHAKE, "2025-06-18", "2024-11-05", "", None, "not-a-version"])
 def test_a_handshake_or_unknown_version_does_none_of_that(version: str | None) -> None:
-    assert uses_handshake(version)
     assert not (listens(version) or has_tasks_extension(version) or has_input_rounds(version))
     assert not sends_log_level_per_request(version)

@@ -14,7 +14,6 @@ Which generation a connection speaks (``mcp.stdio(..., protocol=...)``):
 What a version can do (each predicate takes the version a session speaks; ``None`` or an
 unknown string counts as the older generation, as the SDK counts it):
 
-- :func:`uses_handshake`: the ``initialize`` handshake, not ``server/discover``;
 - :func:`listens`: list changes and resource updates travel on ``subscriptions/listen`` streams
   the client opens (before: ``notifications/*/list_changed`` sent unasked, ``resources/subscribe``);
 - :func:`has_tasks_extension`: tasks are the ``io.modelcontextprotocol/tasks`` extension and the
@@ -43,7 +42,6 @@ __all__ = [
     "has_tasks_extension",
     "listens",
     "sends_log_level_per_request",
-    "uses_handshake",
 ]
 
 HANDSHAKE: Final = "2025-11-25"
@@ -67,11 +65,6 @@ def check_protocol(value: object) -> str | None:
         f"protocol must be {HANDSHAKE!r} (the initialize handshake), {MODERN!r} (server/discover only) "
         f"or None (discover, then fall back), not {shown}."
     )
-
-
-def uses_handshake(version: str | None) -> bool:
-    """Whether a session of ``version`` began with ``initialize`` (not ``server/discover``)."""
-    return version not in _DISCOVERED
 
 
 def listens(version: str | None) -> bool:

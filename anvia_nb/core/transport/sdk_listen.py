@@ -6,6 +6,9 @@ notification handler. From 2026-07-28 on it may only send them on a ``subscripti
 stream the client opened; this module opens that stream, for the lists the server says change
 (``listChanged`` in its capabilities), in a task of the session's owner, and hands each event to
 the same handler as the notification it replaces, so the rest of anvia_nb sees one kind of news.
+
+:class:`ResourceStreams` subscribes to one resource's updates the way the version allows:
+``resources/subscribe`` before 2026-07-28, a ``subscriptions/listen`` stream naming the URI from then on.
 """
 
 from __future__ import annotations
