@@ -7,6 +7,7 @@ compares a session's ``protocol_version`` (the demo server asks the same predica
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 from pathlib import Path
@@ -55,8 +56,15 @@ def _is_version(text: str) -> bool:
     return text in KNOWN_PROTOCOL_VERSIONS or text in versions.PROTOCOLS
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def _version_literals(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    if not any(_is_version(match) for match in VERSION.findall(path.read_text(encoding="utf-8"))):
+        return []  # not even in prose: nothing to parse
+    tree = _tree(path)
     prose = _docstrings(tree)
     return [
         f"{path.name}:{node.lineno}: {node.value[:80]!r}"
@@ -69,7 +77,9 @@ def _version_literals(path: Path) -> list[str]:
 
 
 def _version_comparisons(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    if "protocol_version" not in path.read_text(encoding="utf-8"):
+        return []
+    tree = _tree(path)
     return [
         f"{path.name}:{node.lineno}"
         for node in ast.walk(tree)
