@@ -110,12 +110,13 @@ def _async_api(protocol: str | None) -> Callable[[contextlib.AsyncExitStack], An
 async def _session_on_our_transport(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
     """The SDK's ClientSession over anvia_nb's stdio transport (its protocol trace on)."""
     from anvia_nb import connect_mcp, mcp
+    from anvia_nb.core.transport.sdk_session import SdkSession
 
     command = server_command()
     server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=PROTOCOL))
     stack.push_async_callback(server.close)
     sdk = server.client._session  # the layer under anvia_nb's own
-    assert sdk is not None
+    assert isinstance(sdk, SdkSession)
     session = sdk.sdk_client.session
     return lambda: session.call_tool("echo", ARGUMENTS)
 

@@ -27,8 +27,9 @@ import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
+
+from anvia_nb.core.protocol.versions import MODERN, has_input_rounds, has_tasks_extension
 
 __all__ = [
     "CAPABILITY_TOOLS",
@@ -153,11 +154,11 @@ def _declares_tasks(ctx: _Context) -> bool:
 
 
 def _start_job(ctx: _Context, arguments: dict[str, Any]) -> dict[str, Any]:
-    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS or not _declares_tasks(ctx):
+    if not has_tasks_extension(ctx.protocol_version) or not _declares_tasks(ctx):
         raise MCPError(
             code=MISSING_CAPABILITY,
             message="long_job only runs as a task: declare the io.modelcontextprotocol/tasks extension "
-            "(protocol 2026-07-28)",
+            f"(protocol {MODERN})",
             data={"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}},
         )
     label = f"{arguments['label']}: " if arguments.get("label") else ""
@@ -173,7 +174,7 @@ def _start_job(ctx: _Context, arguments: dict[str, Any]) -> dict[str, Any]:
 
 async def _ask_model(ctx: _Context, params: types.CallToolRequestParams, question: str) -> Any:
     message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=question))
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if has_input_rounds(ctx.protocol_version):
         answer = (params.input_responses or {}).get(SAMPLING_INPUT_KEY)
         if answer is None:
             request = types.CreateMessageRequest(

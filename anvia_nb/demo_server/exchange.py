@@ -22,8 +22,8 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated, ToolsListChanged
 from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from anvia_nb.core.protocol.versions import listens
 from anvia_nb.demo_server.hostile import hostile_log_messages
 
 __all__ = [
@@ -169,7 +169,7 @@ async def call_exchange_tool(ctx: ServerRequestContext[Any], name: str, argument
         return _text(f"logged at {len(LEVELS)} levels")
     if name == "change_tools":
         _state["bonus"] = not _state["bonus"]
-        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        if listens(ctx.protocol_version):
             await BUS.publish(ToolsListChanged())
         else:
             await ctx.session.send_tool_list_changed()

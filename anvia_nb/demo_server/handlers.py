@@ -22,8 +22,8 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from anvia_nb.core.protocol.versions import has_input_rounds
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.exchange import (
@@ -150,7 +150,7 @@ async def _confirm_action(
     if not _client_can_elicit(ctx):
         return _wire(error_result("confirm_action needs a client that supports form elicitation"))
     message = f"Confirm this action: {action}"
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+    if has_input_rounds(ctx.protocol_version):
         answer = (params.input_responses or {}).get(CONFIRM_INPUT_KEY)
         if answer is None:
             request = types.ElicitRequest(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.core.protocol.versions import check_protocol
+from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, check_protocol
 from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split
@@ -22,7 +22,7 @@ _CONNECT_USAGE = (
     "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
     'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
     "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
-    "--soft shows a failed connect as a notice; --protocol 2025-11-25|2026-07-28 speaks only that generation"
+    f"--soft shows a failed connect as a notice; --protocol {PROTOCOL_CHOICES} speaks only that generation"
 )
 
 

@@ -103,6 +103,8 @@ def run_trace(magics: McpMagics, command: TraceCommand) -> Any:
     trace = server.trace
     if server.connection.transport == "memory":
         print(f"note: {command.name} is an in-memory connection: no messages go over a wire, so none are traced.")
+    elif server.client.origin is not None:
+        print(f"note: {command.name} is {server.client.origin}: a recording holds no messages, so none are traced.")
     entries = trace.entries()
     if command.call is not None:
         entries = _call_messages(magics, command, entries)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.protocol.versions import PROTOCOLS
+from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, PROTOCOLS
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
@@ -174,7 +174,11 @@ def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
 def _log(magics: McpMagics, command: p.LogCommand) -> Any:
     from anvia_nb.magic.exchange import log_frame
 
-    return log_frame(magics.runtime.log(command.name), command.lines, magics.show_policy())
+    log = magics.runtime.log(command.name)
+    if log.transport == "replay":
+        origin = magics.runtime.server(command.name).client.origin
+        print(f"note: {command.name} is {origin}: a recording holds no server log, only anvia_nb's own notes.")
+    return log_frame(log, command.lines, magics.show_policy())
 
 
 def _trace(magics: McpMagics, command: TraceCommand) -> Any:
@@ -271,7 +275,7 @@ _ENTRIES = (
             ("connect NAME --root PATH ... --stdio|--http ...", "directories offered to the server (roots)"),
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
-            ("connect NAME --protocol 2025-11-25|2026-07-28 --stdio|--http ...", "speak only that protocol generation"),
+            (f"connect NAME --protocol {PROTOCOL_CHOICES} --stdio|--http ...", "speak only that protocol generation"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
             ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "sign in (OAuth), see docs/oauth.md"),

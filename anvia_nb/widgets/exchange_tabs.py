@@ -45,7 +45,7 @@ def server_text(server: McpServer, policy: ShowPolicy) -> str:
     try:
         version = client.protocol_version
         info = client.server_info
-        capabilities: Any = client.server_capabilities
+        capabilities: Any = client.capabilities
         instructions = client.instructions
     except AnviaError:
         return f"{server.name} is closed."
@@ -73,6 +73,8 @@ def log_text(server: McpServer, policy: ShowPolicy, count: int = LOG_LINES) -> s
         level = f" {row.level}" if row.level else ""
         logger = f" {row.logger}" if row.logger else ""
         lines.append(f"{_clock(row.time)} {row.source}{level}{logger}: {row.text}")
+    if not lines and server.client.origin is not None:
+        return f"{server.client.origin}: a recording holds no server log."
     return "\n".join(lines) or "(nothing yet)"
 
 
@@ -80,6 +82,8 @@ def trace_text(server: McpServer, count: int = TRACE_LINES) -> str:
     trace = server.trace
     if server.connection.transport == "memory":
         return "an in-memory connection: no messages go over a wire, so none are traced."
+    if server.client.origin is not None:
+        return f"{server.client.origin}: a recording holds no messages, so none are traced."
     lines = [
         f"{entry.seq:>5} {_clock(entry.time)} {entry.arrow} {entry.kind} {entry.method or ''} "
         f"id={entry.id} {entry.size}B  {entry.summary}{' (truncated)' if entry.truncated else ''}"

@@ -3,7 +3,8 @@
 Pressed, it subscribes the connection to the chosen resource's URI (``McpServer.subscribe``);
 released, it unsubscribes. Beside it, a label counts the updates that arrived for that URI and
 says when the last one did (plain text through the connection's show policy). Disabled when no
-resource is chosen or the server's capabilities lack ``resources.subscribe``.
+resource is chosen, the server's capabilities lack ``resources.subscribe``, or the connection is
+replayed from a recording (which holds no updates: the tooltip says so).
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ from anvia_nb.widgets._chrome import plain, text_label
 __all__ = ["SubscribeToggle"]
 
 
+_TOOLTIP = "count this resource's updates (the server says when it changes)"
+
+
 def _offers_subscriptions(server: McpServer) -> bool:
+    if server.client.origin is not None:
+        return False  # a recording holds no updates
     try:
-        resources = server.client.server_capabilities.get("resources")
+        resources = server.client.capabilities.get("resources")
     except AnviaError:
         return False
     return isinstance(resources, dict) and resources.get("subscribe") is True
@@ -46,7 +52,7 @@ class SubscribeToggle:
             description="Subscribe",
             icon="bell",
             disabled=True,
-            tooltip="count this resource's updates (the server says when it changes)",
+            tooltip=_TOOLTIP,
         )
         self.updates = text_label("")
         self.toggle.observe(self._toggled, names="value")
@@ -64,6 +70,8 @@ class SubscribeToggle:
             on = server is not None and uri is not None and uri in server.subscriptions.subscribed
             self.toggle.value = on
             self.toggle.disabled = server is None or uri is None or not _offers_subscriptions(server)
+            origin = server.client.origin if server is not None else None
+            self.toggle.tooltip = f"{origin}: a recording holds no resource updates" if origin else _TOOLTIP
         finally:
             self._syncing = False
         self._count()

@@ -311,8 +311,8 @@ class _Factories:
         which ``mcp.replay`` answers from.
         ``max_calls_in_flight`` bounds the calls sent at once (default 16).
         ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
-        ``"2025-11-25"`` (the handshake only; the server may answer an older version) or
-        ``"2026-07-28"`` (discover only).
+        the string 2025-11-25 (the handshake only; the server may answer an older version) or
+        2026-07-28 (discover only): :data:`~anvia_nb.core.protocol.versions.PROTOCOLS`.
         """
         protocol = check_protocol(protocol)
         if isinstance(args, str):

@@ -20,7 +20,6 @@ from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.uri_template import expand, matches
-from anvia_nb.core.transport import sdk_features as sdk
 from anvia_nb.errors import (
     ArgumentError,
     ArgumentValidationError,
@@ -129,7 +128,7 @@ async def read_resource(
     uri = _uri(uri)
     timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
     start = time.perf_counter()
-    raw = await server.client.in_session(lambda session: sdk.read_resource(session, uri, timeout))
+    raw = await server.client.in_session(lambda session: session.read_resource(uri, timeout))
     return ResourceRead(
         server=server.name,
         uri=uri,
@@ -255,7 +254,7 @@ async def get_prompt(
         )
     timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
     start = time.perf_counter()
-    raw = await server.client.in_session(lambda session: sdk.get_prompt(session, name, sent or None, timeout))
+    raw = await server.client.in_session(lambda session: session.get_prompt(name, sent or None, timeout))
     return PromptResult(
         server=server.name,
         prompt=name,
@@ -283,5 +282,5 @@ async def complete(
     timeout = limits.timeout_or_default(timeout_seconds, COMPLETION_TIMEOUT_SECONDS)
     context_sent = _strings(context, "Completion context")
     return await server.client.in_session(
-        lambda session: sdk.complete(session, ref, argument, value, context_sent, timeout)
+        lambda session: session.complete(ref, argument, value, context_sent, timeout)
     )

@@ -1,8 +1,8 @@
 """Resource subscriptions: hear when a resource the notebook cares about changes.
 
 ``McpServer.subscribe(uri)`` asks the server to say when ``uri`` changes, the way the connection's
-protocol allows: ``resources/subscribe`` before 2026-07-28, a ``subscriptions/listen`` stream that
-names the URI from 2026-07-28 on (one stream per subscribed URI, ended by ``unsubscribe``). Only
+protocol allows (the session's ``subscribe_resource``: ``resources/subscribe`` before 2026-07-28, a
+``subscriptions/listen`` stream that names the URI from then on, ended by ``unsubscribe``). Only
 when the server's capabilities say ``resources.subscribe``; otherwise a one-line error and nothing
 is sent. Each ``notifications/resources/updated`` is counted per URI with the time of the last one
 (for a bounded number of URIs), readable with ``McpServer.resource_updates()``, and each listener
@@ -11,20 +11,13 @@ is sent. Each ``notifications/resources/updated`` is counted per URI with the ti
 
 from __future__ import annotations
 
-import asyncio
 import collections
-import contextlib
 import logging
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mcp import Client
-from mcp.shared.exceptions import MCPDeprecationWarning
-
-from anvia_nb.core.transport.sdk import SdkSession
 from anvia_nb.errors import InvalidValueError, NotOfferedError
 
 if TYPE_CHECKING:
@@ -34,7 +27,6 @@ __all__ = ["KEPT_URIS", "ResourceSubscriptions", "ResourceUpdates", "UpdateListe
 
 KEPT_URIS = 1000
 """How many URIs' update counts are kept (the least recently updated go first)."""
-MODERN = "2026-07-28"
 
 UpdateListener = Callable[[str, str], None]
 """``listener(server_name, uri)``, on the session's loop; must not block."""
@@ -58,7 +50,6 @@ class ResourceSubscriptions:
     def __init__(self, server: McpServer) -> None:
         self._server = server
         self._updates: collections.OrderedDict[str, ResourceUpdates] = collections.OrderedDict()
-        self._streams: dict[str, asyncio.Task[None]] = {}
         self._subscribed: list[str] = []
         self._listeners: list[UpdateListener] = []
         server.client.on_resource_updated(self.updated)
@@ -97,8 +88,7 @@ class ResourceSubscriptions:
     def _check(self, uri: object) -> str:
         if not isinstance(uri, str) or not uri.strip():
             raise InvalidValueError("give the URI of a resource to subscribe to, e.g. demo://counter")
-        capabilities = self._server.client.server_capabilities
-        resources = capabilities.get("resources")
+        resources = self._server.client.capabilities.get("resources")
         if not (isinstance(resources, dict) and resources.get("subscribe") is True):
             raise NotOfferedError(
                 f"server {self._server.name} does not offer resource subscriptions "
@@ -111,7 +101,7 @@ class ResourceSubscriptions:
         uri = self._check(uri)
         if uri in self._subscribed:
             return
-        await self._server.client.in_session(lambda session: self._start(session, uri))
+        await self._server.client.in_session(lambda session: session.subscribe_resource(uri))
         self._subscribed.append(uri)
 
     async def unsubscribe(self, uri: str) -> None:
@@ -120,49 +110,4 @@ class ResourceSubscriptions:
         if uri not in self._subscribed:
             raise InvalidValueError(f"not subscribed to {uri} on {self._server.name}; see %mcp resources")
         self._subscribed.remove(uri)
-        await self._server.client.in_session(lambda session: self._stop(session, uri))
-
-    async def _start(self, session: SdkSession, uri: str) -> None:
-        client = session.sdk_client
-        if session.protocol_version < MODERN:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", MCPDeprecationWarning)
-                await client.subscribe_resource(uri)
-            return
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        task = asyncio.get_running_loop().create_task(self._listen(client, uri, ready), name=f"anvia_nb listen {uri}")
-        self._streams[uri] = task
-        try:
-            await ready
-        except BaseException:
-            self._streams.pop(uri, None)
-            task.cancel()
-            raise
-
-    async def _stop(self, session: SdkSession, uri: str) -> None:
-        task = self._streams.pop(uri, None)
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-            return
-        if session.protocol_version < MODERN:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", MCPDeprecationWarning)
-                await session.sdk_client.unsubscribe_resource(uri)
-
-    async def _listen(self, client: Client, uri: str, ready: asyncio.Future[None]) -> None:
-        try:
-            async with client.listen(resource_subscriptions=[uri]) as stream:
-                if uri not in set(stream.honored.resource_subscriptions or ()):
-                    raise NotOfferedError(f"server {self._server.name} declined a subscription to {uri}")
-                ready.set_result(None)
-                async for _event in stream:
-                    pass  # the SDK also hands each event to the message handler, which counts it
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            if not ready.done():
-                ready.set_exception(exc)
-            else:
-                self._server.client.log.note("notice", f"updates of {uri} ended: {type(exc).__name__}: {exc}")
+        await self._server.client.in_session(lambda session: session.unsubscribe_resource(uri))

@@ -9,8 +9,10 @@ call recorded twice answers in order, then repeats the last). A call the recordi
 raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
 
 The other listings (resources, templates, prompts) go through ``McpClient.list_items``: recorded
-as they are read, and replayed from ``ReplaySession.listing(kind)``. Resource reads, prompts and
-completions are not recorded; on a replayed connection they are refused in one line.
+as they are read, and replayed from ``ReplaySession.listing(kind)``. Resource reads, prompts,
+completions and resource subscriptions are not recorded; on a replayed connection they are refused
+in one line (:class:`~anvia_nb.errors.NotOfferedError`). ``ReplaySession`` is a
+:class:`~anvia_nb.core.transport.session.Session`, like the live one.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ import asyncio
 import collections
 import copy
 import difflib
-from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, cast
+from typing import Literal
 
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
@@ -35,12 +36,11 @@ from anvia_nb.core.recording.recorder import (
     tool_to_record,
 )
 from anvia_nb.core.transport.client import McpClient
-from anvia_nb.core.transport.sdk import HttpLaunch, MemoryLaunch, SdkSession
+from anvia_nb.core.transport.sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core.transport.sdk_tasks import TaskWatch
+from anvia_nb.core.transport.session import Session
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
-
-T = TypeVar("T")
 
 __all__ = ["RecordingClient", "ReplayClient", "ReplayConnection", "ReplaySession"]
 
@@ -125,16 +125,21 @@ class RecordingClient(McpClient):
 
 
 class ReplaySession:
-    """What :class:`McpClient` asks of a session, answered from a recording."""
+    """What :class:`McpClient` asks of a session, answered from a recording (a :class:`Session`)."""
 
     def __init__(self, recording: Recording, server: str) -> None:
         self.recording = recording
         self._server = server
+        self.origin = f"replayed from {recording.path}"
         self._answers: dict[tuple[str, str], collections.deque[JsonObject]] = {}
         self._last: dict[tuple[str, str], JsonObject] = {}
         for call in recording.calls:
             key = (str(call["tool"]), canonical_arguments(call.get("arguments")))
             self._answers.setdefault(key, collections.deque()).append(call)
+
+    @property
+    def server_name(self) -> str:
+        return self._server
 
     @property
     def protocol_version(self) -> str:
@@ -158,6 +163,47 @@ class ReplaySession:
     def listing(self, kind: str) -> list[JsonObject]:
         """The recorded listing of ``kind`` (``[]`` when the session never listed it)."""
         return copy.deepcopy(self.recording.listings.get(kind, []))
+
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        """The listing as recorded (``[]`` when the recorded session never listed it)."""
+        return self.listing(key)
+
+    def _not_recorded(self) -> NotOfferedError:
+        return NotOfferedError(
+            f"{self._server!r} is {self.origin}: its listings and tool calls are recorded, but not resource "
+            "reads, prompts or completions. Connect to the live server for those."
+        )
+
+    def _no_updates(self) -> NotOfferedError:
+        return NotOfferedError(
+            f"{self._server!r} is {self.origin}: a recording holds no resource updates, so it cannot "
+            "subscribe to any. Connect to the live server for those."
+        )
+
+    async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        raise self._not_recorded()
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
+    ) -> JsonObject:
+        raise self._not_recorded()
+
+    async def complete(
+        self,
+        ref: tuple[str, str],
+        argument: str,
+        value: str,
+        context: dict[str, str] | None,
+        timeout_seconds: float | None,
+    ) -> list[str]:
+        raise self._not_recorded()
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """Refused: a recording holds no updates to hear of."""
+        raise self._no_updates()
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        raise self._no_updates()
 
     async def list_tools(self) -> list[ToolInfo]:
         return [tool_from_record(item, self._server) for item in self.listing("tools")]
@@ -217,21 +263,10 @@ class ReplayClient(McpClient):
         self.recording = recording
         self.origin = f"replayed from {recording.path}"
 
-    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        """The listing as recorded (``[]`` when the recorded session never listed it)."""
-        return cast(ReplaySession, self._live_session()).listing(key)
-
-    async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
-        """Reads, prompts and completions are not in a recording: said in one line, nothing sent."""
-        raise NotOfferedError(
-            f"{self.name!r} is {self.origin}: its listings and tool calls are recorded, but not resource "
-            "reads, prompts or completions. Connect to the live server for those."
-        )
-
-    async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
+    async def _own(self, ready: asyncio.Future[Session]) -> None:
         assert self._closing is not None
         try:
-            ready.set_result(cast(SdkSession, ReplaySession(self.recording, self.name)))
+            ready.set_result(ReplaySession(self.recording, self.name))
             await self._closing.wait()
         finally:
             self._closed = True

@@ -26,10 +26,10 @@ from anvia_nb.core.transport.sdk import (
     HttpLaunch,
     MemoryLaunch,
     SdkHandlers,
-    SdkSession,
     open_sdk_session,
 )
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
+from anvia_nb.core.transport.session import Session
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.core.transport.turns import Turns
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
@@ -76,7 +76,7 @@ class McpClient:
             trace=self.trace,
             roots=tuple(roots),
         )
-        self._session: SdkSession | None = None
+        self._session: Session | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._owner: asyncio.Task[None] | None = None
         self._closing: asyncio.Event | None = None
@@ -98,7 +98,7 @@ class McpClient:
         timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS)
         self._loop = asyncio.get_running_loop()
         self._closing = asyncio.Event()
-        ready: asyncio.Future[SdkSession] = self._loop.create_future()
+        ready: asyncio.Future[Session] = self._loop.create_future()
         self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")
         try:
             self._session = await asyncio.wait_for(asyncio.shield(ready), timeout_seconds)
@@ -117,7 +117,7 @@ class McpClient:
             raise self.explained(exc) from exc.__cause__
         return self
 
-    async def _abandon(self, ready: asyncio.Future[SdkSession]) -> None:
+    async def _abandon(self, ready: asyncio.Future[Session]) -> None:
         """Stop a connect nobody waits for any more; bounded."""
         assert self._owner is not None and self._closing is not None
         if ready.done() and not ready.cancelled() and ready.exception() is None:
@@ -132,7 +132,7 @@ class McpClient:
         """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.ended`)."""
         return explained(error, self.log, auth_failure(self.launch))
 
-    async def _own(self, ready: asyncio.Future[SdkSession]) -> None:
+    async def _own(self, ready: asyncio.Future[Session]) -> None:
         assert self._closing is not None
         _sdk_log.install()
         _sdk_log.current_log.set(self.log)  # this task's context: the SDK's records about it land in its log
@@ -199,7 +199,7 @@ class McpClient:
 
     # -- requests ----------------------------------------------------------------------------
 
-    def _live_session(self) -> SdkSession:
+    def _live_session(self) -> Session:
         if self._session is None or self._closed:
             raise ConnectionClosedError(
                 f"The connection {self.name!r} is closed; connect again to use it.", server=self.name
@@ -220,7 +220,8 @@ class McpClient:
 
     @property
     def capabilities(self) -> JsonObject:
-        """The server's capabilities from the handshake (wire keys)."""
+        """What the server said it can do, from the handshake (wire keys: ``resources.subscribe``...):
+        the one way to read a connection's capabilities."""
         return self._live_session().capabilities
 
     async def list_tools(self) -> list[ToolInfo]:
@@ -270,12 +271,10 @@ class McpClient:
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
         """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
         ``prompts`` (``[]`` when the server does not offer it)."""
-        from anvia_nb.core.transport import sdk_features as sdk
+        return await self.in_session(lambda session: session.list_items(key, timeout_seconds))
 
-        return await self.in_session(lambda session: sdk.list_items(session, key, timeout_seconds))
-
-    async def in_session(self, work: Callable[[SdkSession], Coroutine[Any, Any, T]]) -> T:
-        """Run ``work(session)`` on the owner's loop (resources, prompts, completion)."""
+    async def in_session(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
+        """Run ``work(session)`` on the owner's loop (resources, prompts, completion, subscriptions)."""
         session = self._live_session()
         try:
             return await self._on_owner_loop(work(session))
@@ -355,11 +354,6 @@ class McpClient:
     def on_resource_updated(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(uri)`` on the session's loop for each ``notifications/resources/updated``."""
         self._handlers.resource_updated = listener
-
-    @property
-    def server_capabilities(self) -> JsonObject:
-        """What the server said it can do (wire keys), ``{}`` before the handshake."""
-        return self._live_session().server_capabilities
 
     # -- loops -------------------------------------------------------------------------------
 

@@ -1,21 +1,20 @@
 """The one border with the MCP SDK: SDK models in, plain JSON and our errors out.
 
-Everything that touches ``mcp``/``mcp_types`` objects lives here (and in ``_stdio``, the transport
-we plug into the SDK; in ``_sdk_capabilities``, roots and sampling; in ``_sdk_tasks``, tasks).
-Each method of :class:`SdkSession` translates SDK exceptions with
-:func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, the only place foreign errors become
-:mod:`anvia_nb.errors`.
+Everything that touches ``mcp``/``mcp_types`` objects lives here: :func:`open_sdk_session` connects
+and yields an :class:`~anvia_nb.core.transport.sdk_session.SdkSession` (whose methods translate SDK
+exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, the only place
+foreign errors become :mod:`anvia_nb.errors`); ``stdio`` is the transport we plug into the SDK,
+``sdk_capabilities`` roots and sampling, ``sdk_tasks`` tasks, ``sdk_features`` resources and prompts.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import anyio
 import httpx2
@@ -24,24 +23,23 @@ from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
-from anvia_nb.core.transport.deadlines import Deadlines
+from anvia_nb.core.protocol.types import JsonObject
+from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.http_limits import bound_json_bodies
 from anvia_nb.core.transport.sdk_capabilities import SamplingState, roots_callback, sampling_callback
-from anvia_nb.core.transport.sdk_errors import connect_error, error_from_exception
+from anvia_nb.core.transport.sdk_errors import connect_error
 from anvia_nb.core.transport.sdk_listen import start_listening
 from anvia_nb.core.transport.sdk_protocol import client_mode, settle_protocol
-from anvia_nb.core.transport.sdk_tasks import TasksExtension, call_as_task
+from anvia_nb.core.transport.sdk_session import SdkSession, capabilities_of
+from anvia_nb.core.transport.sdk_tasks import TasksExtension
 from anvia_nb.core.transport.stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.transport.trace_streams import traced_transport
-from anvia_nb.errors import AnviaError
 
-__all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "SdkSession", "open_sdk_session"]
+__all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "open_sdk_session"]
 
 ElicitationHandler = Callable[[JsonObject], Awaitable[JsonObject]]
 """Takes ``{"message", "mode", "requestedSchema" | "url", "server"}``, returns ``{"action", "content"}``."""
@@ -96,132 +94,6 @@ class SdkHandlers:
     """Where the JSON-RPC messages of a stdio or HTTP connection are recorded (``%mcp trace``)."""
     server_exit_status: int | None = None
     """A stdio server's exit status once its process ended (negative: the signal that ended it)."""
-
-
-def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
-    annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None
-    icons = tuple(icon.model_dump(by_alias=True, exclude_none=True) for icon in tool.icons or ())
-    return ToolInfo(
-        server=server,
-        name=tool.name,
-        title=tool.title,
-        description=tool.description,
-        input_schema=dict(tool.input_schema),
-        output_schema=dict(tool.output_schema) if tool.output_schema is not None else None,
-        annotations=annotations,
-        icons=icons,
-        task_support=tool.execution.task_support if tool.execution is not None else None,
-    )
-
-
-class SdkSession:
-    """A connected ``mcp.Client`` seen through plain data; every method translates its errors."""
-
-    def __init__(self, client: Client, server: str) -> None:
-        self._client = client
-        self._server = server
-        self._deadlines = Deadlines()  # every call's time limit, on one timer
-        # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
-        # result, and lists tools again on every call to a tool it has not seen).
-        self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]
-
-    @property
-    def protocol_version(self) -> str:
-        return self._client.protocol_version
-
-    @property
-    def server_info(self) -> JsonObject:
-        info = self._client.server_info
-        return info.model_dump(by_alias=True, exclude_none=True) if info is not None else {}
-
-    @property
-    def instructions(self) -> str | None:
-        return self._client.instructions
-
-    @property
-    def sdk_client(self) -> Client:
-        """The SDK client, for the other requests (resources, prompts: ``_sdk_features``)."""
-        return self._client
-
-    @property
-    def server_name(self) -> str:
-        return self._server
-
-    @property
-    def capabilities(self) -> JsonObject:
-        """What the server said it can do, as JSON with wire keys."""
-        return self._client.server_capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
-
-    @property
-    def server_capabilities(self) -> JsonObject:
-        capabilities = self._client.server_capabilities
-        return capabilities.model_dump(by_alias=True, mode="json", exclude_none=True) if capabilities else {}
-
-    async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
-        """Every page of tools/list, once."""
-        tools: list[ToolInfo] = []
-        cursor: str | None = None
-        try:
-            for _ in range(page_limit):
-                page = await self._client.list_tools(cursor=cursor, cache_mode="bypass")
-                tools.extend(tool_info_from_sdk(t, self._server) for t in page.tools)
-                cursor = page.next_cursor
-                if cursor is None:
-                    break
-        except Exception as exc:
-            raise error_from_exception(exc, server=self._server, during="listing tools") from exc
-        return tools
-
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None,
-        *,
-        timeout_seconds: float | None,
-        on_progress: ProgressHandler | None,
-        as_task: bool = False,
-    ) -> JsonObject:
-        """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request.
-
-        ``as_task``: before 2026-07-28, ask the server to run it as a task (``_sdk_tasks``); from
-        2026-07-28 on the server decides, and a task it makes is followed either way."""
-        try:
-            bound = self._deadlines.start(timeout_seconds)
-            try:
-                progress = cast("ProgressFnT | None", on_progress)
-                if self.protocol_version >= "2026-07-28":
-                    result = await self._client.call_tool(name, arguments, progress_callback=progress)
-                elif as_task:
-                    return await call_as_task(self._client.session, name, arguments, server=self._server)
-                else:
-                    # Before 2026-07-28 the Client's layer adds nothing to a call (its input rounds,
-                    # claimed results and header retry are 2026-07-28's) and costs a call 1.5%.
-                    result = await self._client.session.call_tool(name, arguments, progress_callback=progress)
-            except asyncio.CancelledError:
-                if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
-                    raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
-                raise
-            finally:
-                self._deadlines.end(bound)
-        except AnviaError:
-            raise
-        except Exception as exc:
-            raise error_from_exception(exc, server=self._server, tool=name) from exc
-        return wire_json(result)
-
-
-def wire_json(model: Any) -> JsonObject:
-    """An SDK model as JSON with wire keys, nulls left out: what ``model_dump(by_alias=True,
-    mode="json", exclude_none=True)`` gives, from the model's serializer without the Python layer
-    around it (a third of the dump's cost, on every call's result)."""
-    dumped: JsonObject = type(model).__pydantic_serializer__.to_python(
-        model, by_alias=True, mode="json", exclude_none=True
-    )
-    return dumped
-
-
-async def _skip_validation(name: str, result: mcp_types.CallToolResult) -> None:
-    return None
 
 
 def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
@@ -314,7 +186,7 @@ async def open_sdk_session(
             await stack.enter_async_context(client)
             await settle_protocol(client, protocol, server)
             await _ask_for_logs(client, handlers.log_level)
-            await start_listening(stack, client, handlers.notification, handlers.note)
+            await start_listening(stack, client, capabilities_of(client), handlers.notification, handlers.note)
         except Exception as exc:
             cwd = launch.cwd if isinstance(launch, StdioLaunch) else None
             authorized = not isinstance(launch, HttpLaunch) or launch.auth is not None
@@ -322,7 +194,7 @@ async def open_sdk_session(
             with contextlib.suppress(Exception):  # closed here, or the SDK's task groups would wrap the error
                 await stack.aclose()
             raise connect_error(exc, server, failed_statuses, cwd, has_auth=authorized) from exc
-        yield SdkSession(client, server)
+        yield SdkSession(client, server, handlers.note)
 
 
 def _client_notes(handlers: SdkHandlers) -> LogHandler | None:
@@ -340,9 +212,9 @@ def _log_level(level: str | None) -> Any:
 async def _ask_for_logs(client: Client, level: str | None) -> None:
     """On protocols before 2026-07-28, ``logging/setLevel`` once (when the server logs at all);
     from 2026-07-28 on, the level travels with every request instead."""
-    if _log_level(level) is None or client.protocol_version >= "2026-07-28":
+    if _log_level(level) is None or sends_log_level_per_request(client.protocol_version):
         return
-    if client.server_capabilities.logging is None:
+    if "logging" not in capabilities_of(client):
         return
     with contextlib.suppress(MCPError), warnings.catch_warnings():  # a refusal only means fewer logs
         warnings.simplefilter("ignore", MCPDeprecationWarning)  # deprecated from 2026-07-28 on only

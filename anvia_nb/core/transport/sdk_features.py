@@ -1,7 +1,8 @@
 """Resources, resource templates, prompts and completion at the border with the MCP SDK.
 
-SDK models in, plain JSON (wire keys) and our errors out, as in :mod:`anvia_nb.core.transport.sdk`, whose
-:func:`~anvia_nb.core.transport.sdk_errors.error_from_exception` translates every failure. Listings follow
+Called by the methods of :class:`~anvia_nb.core.transport.sdk_session.SdkSession`. SDK models in,
+plain JSON (wire keys) and our errors out: :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`
+translates every failure. Listings follow
 ``nextCursor`` page by page, bounded in pages and in items. A server that does not declare the
 capability is not asked at all: its listing is empty and nothing reaches it.
 """
@@ -13,17 +14,16 @@ from typing import Any
 
 import anyio
 import mcp_types
+from mcp import Client
 
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.core.transport.sdk import SdkSession
-from anvia_nb.core.transport.sdk import wire_json as _json
 from anvia_nb.core.transport.sdk_errors import error_from_exception
+from anvia_nb.core.transport.wire import wire_json as _json
 
 __all__ = [
     "LISTINGS",
     "MAX_LISTED",
     "MAX_PAGES",
-    "capabilities",
     "complete",
     "get_prompt",
     "list_items",
@@ -38,13 +38,8 @@ MAX_COMPLETIONS = 100
 """Values of one completion kept (the protocol's own maximum)."""
 
 
-def capabilities(session: SdkSession) -> JsonObject:
-    """What the server declared in its handshake (wire keys): ``resources``, ``prompts``, ``completions``..."""
-    return _json(session.sdk_client.server_capabilities)
-
-
 async def _pages(
-    session: SdkSession,
+    server: str,
     key: str,
     during: str,
     fetch: Callable[[str | None], Awaitable[Any]],
@@ -56,7 +51,7 @@ async def _pages(
         with anyio.fail_after(timeout_seconds):
             await _follow(items, key, fetch)
     except Exception as exc:
-        raise error_from_exception(exc, server=session.server_name, during=during) from exc
+        raise error_from_exception(exc, server=server, during=during) from exc
     return items[:MAX_LISTED]
 
 
@@ -80,40 +75,44 @@ LISTINGS: dict[str, tuple[str, str, str]] = {
 error says was being done."""
 
 
-async def list_items(session: SdkSession, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+async def list_items(
+    client: Client, server: str, capabilities: JsonObject, key: str, timeout_seconds: float | None
+) -> list[JsonObject]:
     """Every page of one listing of :data:`LISTINGS` (``[]``, asking nothing, when the server did
-    not declare its capability)."""
+    not declare its capability in ``capabilities``, wire keys)."""
     capability, method, during = LISTINGS[key]
-    if capability not in capabilities(session):
+    if capability not in capabilities:
         return []
-    fetch = getattr(session.sdk_client, method)
-    return await _pages(session, key, during, lambda cursor: fetch(cursor=cursor, cache_mode="bypass"), timeout_seconds)
+    fetch = getattr(client, method)
+    return await _pages(server, key, during, lambda cursor: fetch(cursor=cursor, cache_mode="bypass"), timeout_seconds)
 
 
-async def read_resource(session: SdkSession, uri: str, timeout_seconds: float | None) -> JsonObject:
+async def read_resource(client: Client, server: str, uri: str, timeout_seconds: float | None) -> JsonObject:
     """One resources/read; the result as JSON with wire keys (``contents``)."""
     try:
         with anyio.fail_after(timeout_seconds):
-            result = await session.sdk_client.read_resource(uri, cache_mode="bypass")
+            result = await client.read_resource(uri, cache_mode="bypass")
     except Exception as exc:
-        raise error_from_exception(exc, server=session.server_name, during=f"reading {uri[:200]}") from exc
+        raise error_from_exception(exc, server=server, during=f"reading {uri[:200]}") from exc
     return _json(result)
 
 
 async def get_prompt(
-    session: SdkSession, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
+    client: Client, server: str, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
 ) -> JsonObject:
     """One prompts/get; the result as JSON with wire keys (``description``, ``messages``)."""
     try:
         with anyio.fail_after(timeout_seconds):
-            result = await session.sdk_client.get_prompt(name, arguments)
+            result = await client.get_prompt(name, arguments)
     except Exception as exc:
-        raise error_from_exception(exc, server=session.server_name, during=f"getting prompt {name[:200]}") from exc
+        raise error_from_exception(exc, server=server, during=f"getting prompt {name[:200]}") from exc
     return _json(result)
 
 
 async def complete(
-    session: SdkSession,
+    client: Client,
+    server: str,
+    capabilities: JsonObject,
     ref: tuple[str, str],
     argument: str,
     value: str,
@@ -122,7 +121,7 @@ async def complete(
 ) -> list[str]:
     """completion/complete for a prompt argument (``("prompt", name)``) or a template variable
     (``("template", uriTemplate)``); ``[]`` when the server does not declare ``completions``."""
-    if "completions" not in capabilities(session):
+    if "completions" not in capabilities:
         return []
     kind, name = ref
     target: mcp_types.PromptReference | mcp_types.ResourceTemplateReference = (
@@ -132,10 +131,10 @@ async def complete(
     )
     try:
         with anyio.fail_after(timeout_seconds):
-            result = await session.sdk_client.complete(
+            result = await client.complete(
                 target, {"name": argument, "value": value}, context_arguments=context or None
             )
     except Exception as exc:
-        raise error_from_exception(exc, server=session.server_name, during=f"completing {argument[:200]}") from exc
+        raise error_from_exception(exc, server=server, during=f"completing {argument[:200]}") from exc
     values = result.completion.values
     return [v for v in values[:MAX_COMPLETIONS] if isinstance(v, str)]

@@ -232,24 +232,32 @@ async def follow_task(
         raise
 
 
-def _wants_task(session: ClientSession) -> bool:
-    capabilities = session.server_capabilities
-    tasks = capabilities.tasks if capabilities is not None else None
-    return tasks is None or tasks.requests is None or tasks.requests.tools is not None
+def _wants_task(capabilities: JsonObject) -> bool:
+    """Whether the server's ``capabilities`` (wire keys) leave tool calls as tasks open."""
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    return not isinstance(requests, dict) or requests.get("tools") is not None
 
 
 async def call_as_task(
-    session: ClientSession, name: str, arguments: JsonObject | None, *, server: str, ttl_ms: int = DEFAULT_TTL_MS
+    session: ClientSession,
+    name: str,
+    arguments: JsonObject | None,
+    capabilities: JsonObject,
+    *,
+    server: str,
+    ttl_ms: int = DEFAULT_TTL_MS,
 ) -> JsonObject:
     """A 2025-11-25 task-augmented ``tools/call``, followed to its end; the raw result.
 
     Sent without the SDK's result check: a create-task answer is not a ``CallToolResult``. A
-    server that answers with a plain result (it ran the call at once) is taken at its word.
+    server that answers with a plain result (it ran the call at once) is taken at its word; one
+    whose ``capabilities`` (wire keys) say tool calls are not tasks is not asked for one.
     """
     params: JsonObject = {"name": name, "task": {"ttl": ttl_ms}}
     if arguments is not None:
         params["arguments"] = arguments
-    if not _wants_task(session):
+    if not _wants_task(capabilities):
         params.pop("task")
     data: JsonObject = {"method": "tools/call", "params": params}
     options: Any = {}
