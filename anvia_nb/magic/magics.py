@@ -159,10 +159,6 @@ class McpMagics(Magics):
         """The kernel's variables, where ``$name`` is looked up."""
         return self.shell.user_ns if self.shell is not None else {}
 
-    def widget_options(self) -> dict[str, Any]:
-        """The settings a form or panel opened from the magic takes."""
-        return {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
-
     # -- connect -----------------------------------------------------------------------------
 
     def _connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:

@@ -10,18 +10,23 @@ that was never connected at all is still a one-line error for the author (a typo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
+from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import follow_connections, never_opened_note, notice_html, text_bundle
 from anvia_nb.widgets.tool_form import ToolForm
 
-__all__ = ["UnavailableForm", "form", "never_opened"]
+__all__ = ["FormMaker", "UnavailableForm", "form", "never_opened"]
+
+FormMaker = Callable[[Tool, "Callable[[], Tool] | None"], ToolForm]
+"""``make(tool, lookup)``: the :class:`ToolForm` of ``tool`` with the options ``form()`` was given."""
 
 
 def never_opened(runtime: Runtime, name: str) -> bool:
@@ -39,12 +44,21 @@ class UnavailableForm:
     """Stands where a tool's form would be while its connection is not open; display it, or put
     ``.widget`` in a layout. ``form`` is the real :class:`ToolForm` once the name connects."""
 
-    def __init__(self, server_name: str, tool_name: str, *, runtime: Runtime, **options: Any) -> None:
+    def __init__(
+        self,
+        server_name: str,
+        tool_name: str,
+        *,
+        runtime: Runtime,
+        settings: RenderSettings | None = None,
+        make: FormMaker | None = None,
+    ) -> None:
         self.runtime = runtime
         self.server_name, self.tool_name = server_name, tool_name
-        self.options = options
-        settings = options.get("settings")
-        self.policy = (settings if isinstance(settings, RenderSettings) else RenderSettings()).policy()
+        self.settings = settings
+        self._make = make
+        """Makes the real form (``form()`` passes its options this way); without it, a plain one."""
+        self.policy = (settings or RenderSettings()).policy()
         self.message = never_opened_note(server_name, self.policy)
         self.notice = widgets.HTML(notice_html(self.message, warn=True))
         self.widget = widgets.VBox([self.notice])
@@ -68,7 +82,10 @@ class UnavailableForm:
         def lookup() -> Tool:  # a reconnected name gets the new session's tool
             return runtime.server(name).tool(tool_name)
 
-        self.form = ToolForm(tool, runtime=runtime, lookup=lookup, **self.options)
+        if self._make is not None:
+            self.form = self._make(tool, lookup)
+        else:
+            self.form = ToolForm(tool, runtime=runtime, settings=self.settings, lookup=lookup)
         self.widget.children = (self.form.widget,)
 
     def text(self) -> str:
@@ -98,17 +115,34 @@ def form(
     tool: str | None = None,
     *,
     runtime: Runtime | None = None,
-    **options: Any,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+    elicitation: bool = True,
+    initial: dict[str, Any] | None = None,
+    readonly_arguments: dict[str, Any] | None = None,
 ) -> ToolForm | UnavailableForm:
     """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
 
     Unknown names raise :class:`UnknownConnectionError` / :class:`UnknownToolError` (one line,
-    with close names); a connection that failed to open gives an :class:`UnavailableForm`.
-    ``options`` go to :class:`ToolForm` (``timeout_seconds``, ``settings``, ``readonly_arguments``...).
+    with close names); a connection that failed to open gives an :class:`UnavailableForm`. The
+    other options are :class:`ToolForm`'s.
     """
     rt = runtime or get_runtime()
+
+    def make(found: Tool, lookup: Callable[[], Tool] | None = None) -> ToolForm:
+        return ToolForm(
+            found,
+            runtime=rt,
+            settings=settings,
+            timeout_seconds=timeout_seconds,
+            elicitation=elicitation,
+            initial=initial,
+            lookup=lookup,
+            readonly_arguments=readonly_arguments,
+        )
+
     if isinstance(target, Tool):
-        return ToolForm(target, runtime=rt, **options)
+        return make(target)
     if isinstance(target, tuple):
         if len(target) != 2 or tool is not None:
             raise InvalidTypeError("form() takes ('NAME', 'TOOL') as one pair")
@@ -118,11 +152,11 @@ def form(
     else:
         name, tool_name = _split_target(target, rt)
     if never_opened(rt, name):
-        return UnavailableForm(name, tool_name, runtime=rt, **options)
+        return UnavailableForm(name, tool_name, runtime=rt, settings=settings, make=make)
     found = rt.server(name).tool(tool_name)
 
     def lookup() -> Tool:
         server: McpServer = rt.server(name)  # a reconnected name gets the new session's tool
         return server.tool(tool_name)
 
-    return ToolForm(found, runtime=rt, lookup=lookup, **options)
+    return make(found, lookup)
