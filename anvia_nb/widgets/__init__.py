@@ -22,7 +22,7 @@ class keeps the functions; the modules stay importable as ``from anvia_nb.widget
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.protocol.limits import DEFAULT, Default
@@ -81,18 +81,25 @@ def form(
     kernel's handler; ``initial`` fills the fields; ``readonly_arguments={"name": value}`` fixes
     arguments a viewer may not change (shown disabled, always sent). A connection that failed to
     open gives a form that says it is not available."""
-    from anvia_nb.widgets.unavailable import form as build
+    from anvia_nb.runtime import get_runtime
+    from anvia_nb.widgets.tool_form import ToolForm
+    from anvia_nb.widgets.unavailable import form_for
 
-    return build(
-        target,
-        tool,
-        runtime=runtime,
-        settings=settings,
-        timeout_seconds=timeout_seconds,
-        elicitation=elicitation,
-        initial=initial,
-        readonly_arguments=readonly_arguments,
-    )
+    rt = runtime or get_runtime()
+
+    def make(found: Tool, lookup: Callable[[], Tool] | None) -> ToolForm:
+        return ToolForm(
+            found,
+            runtime=rt,
+            settings=settings,
+            timeout_seconds=timeout_seconds,
+            elicitation=elicitation,
+            initial=initial,
+            lookup=lookup,
+            readonly_arguments=readonly_arguments,
+        )
+
+    return form_for(target, tool, runtime=rt, settings=settings, make=make)  # unknown names: one line
 
 
 def panel(

@@ -1,4 +1,4 @@
-"""``form()``, and the form of a tool whose connection never opened.
+"""What ``form()`` gives for a name, and the form of a tool whose connection never opened.
 
 On a dashboard a connect may fail softly (``%mcp connect … --soft``, or any connect with
 ``hide_server_errors``) and the notebook goes on to its forms. A form of that connection cannot
@@ -16,16 +16,15 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
-from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
-from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import follow_connections, never_opened_note, notice_html, text_bundle
 from anvia_nb.widgets.tool_form import ToolForm
 
-__all__ = ["FormMaker", "UnavailableForm", "form", "never_opened"]
+__all__ = ["FormMaker", "UnavailableForm", "form_for", "never_opened"]
 
-FormMaker = Callable[[Tool, "Callable[[], Tool] | None"], ToolForm]
+FormMaker = Callable[[Tool, Callable[[], Tool] | None], ToolForm]
 """``make(tool, lookup)``: the :class:`ToolForm` of ``tool`` with the options ``form()`` was given."""
 
 
@@ -110,39 +109,22 @@ def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
     return name, tool
 
 
-def form(
+def form_for(
     target: str | tuple[str, str] | Tool,
-    tool: str | None = None,
+    tool: str | None,
     *,
-    runtime: Runtime | None = None,
-    settings: RenderSettings | None = None,
-    timeout_seconds: float | Default | None = DEFAULT,
-    elicitation: bool = True,
-    initial: dict[str, Any] | None = None,
-    readonly_arguments: dict[str, Any] | None = None,
+    runtime: Runtime,
+    settings: RenderSettings | None,
+    make: FormMaker,
 ) -> ToolForm | UnavailableForm:
-    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
+    """What :func:`anvia_nb.widgets.form` gives for ``target``: ``make(tool, lookup)``, or an
+    :class:`UnavailableForm` (that makes it later) when the connection failed to open.
 
     Unknown names raise :class:`UnknownConnectionError` / :class:`UnknownToolError` (one line,
-    with close names); a connection that failed to open gives an :class:`UnavailableForm`. The
-    other options are :class:`ToolForm`'s.
+    with close names); a connection that failed to open gives an :class:`UnavailableForm`.
     """
-    rt = runtime or get_runtime()
-
-    def make(found: Tool, lookup: Callable[[], Tool] | None = None) -> ToolForm:
-        return ToolForm(
-            found,
-            runtime=rt,
-            settings=settings,
-            timeout_seconds=timeout_seconds,
-            elicitation=elicitation,
-            initial=initial,
-            lookup=lookup,
-            readonly_arguments=readonly_arguments,
-        )
-
     if isinstance(target, Tool):
-        return make(target)
+        return make(target, None)
     if isinstance(target, tuple):
         if len(target) != 2 or tool is not None:
             raise InvalidTypeError("form() takes ('NAME', 'TOOL') as one pair")
@@ -150,13 +132,13 @@ def form(
     elif tool is not None:
         name, tool_name = target, tool
     else:
-        name, tool_name = _split_target(target, rt)
-    if never_opened(rt, name):
-        return UnavailableForm(name, tool_name, runtime=rt, settings=settings, make=make)
-    found = rt.server(name).tool(tool_name)
+        name, tool_name = _split_target(target, runtime)
+    if never_opened(runtime, name):
+        return UnavailableForm(name, tool_name, runtime=runtime, settings=settings, make=make)
+    found = runtime.server(name).tool(tool_name)
 
     def lookup() -> Tool:
-        server: McpServer = rt.server(name)  # a reconnected name gets the new session's tool
+        server: McpServer = runtime.server(name)  # a reconnected name gets the new session's tool
         return server.tool(tool_name)
 
     return make(found, lookup)
