@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.api import dataframes, features
-from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, MapRun, RowOutcome, Rows, is_rows
+from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, RowOutcome, Rows, is_rows, map_rows
 from anvia_nb.core.api.tasks import BackgroundCall, start_call
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
@@ -247,8 +247,8 @@ class Tool:
 
         ``rows`` is a sequence of argument dicts (the outcomes come back as
         :class:`~anvia_nb.core.api.batch.RowOutcome`), a pandas DataFrame (a DataFrame comes back) or a
-        Dask DataFrame (mapped on its cluster's workers). The options are
-        :class:`~anvia_nb.core.api.batch.MapOptions`'; see docs/dataframes.md.
+        Dask DataFrame (mapped on its cluster's workers). The keywords are the fields of
+        :class:`~anvia_nb.core.api.batch.MapOptions`, which says what each does; see docs/dataframes.md.
         """
         options = MapOptions(
             constants=constants,
@@ -259,7 +259,7 @@ class Tool:
             policy=policy,
         )
         if is_rows(rows):
-            return await MapRun(self, rows, options).run()
+            return await map_rows(self, rows, options)
         return await dataframes.frames().map_frame(self, rows, options)
 
     def map_sync(
