@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb._version import __version__
+from anvia_nb.core.api import dataframes as _dataframes
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
@@ -105,6 +106,14 @@ _LAZY = {
     "form": "anvia_nb.widgets",
     "panel": "anvia_nb.widgets",
 }
+
+
+def _load_frames() -> None:
+    """Import the DataFrame layer (pandas), which lends core and display its functions."""
+    importlib.import_module("anvia_nb.frames")
+
+
+_dataframes.load_with(_load_frames)  # on first use only: importing anvia_nb loads no pandas
 
 
 def __getattr__(name: str) -> Any:

@@ -87,7 +87,7 @@ def soft_connect(
     rt = runtime or get_runtime()
     policy = (settings or RenderSettings()).policy(connection.secrets())
     try:
-        server, _warnings = rt.connect(connection, timeout_seconds=timeout_seconds, log_level=log_level)
+        server = rt.connect(connection, timeout_seconds=timeout_seconds, log_level=log_level).server
     except ConnectError as error:
         return failed_notice(connection.name, error, policy)
     count = len(server.tools)

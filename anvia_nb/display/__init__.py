@@ -2,7 +2,8 @@
 
 The only place anvia_nb assembles HTML. Every server string is escaped, and masked and bounded by
 the one :class:`~anvia_nb.policy.ShowPolicy`. Imports nothing beyond the stdlib, ``anvia_nb.errors``,
-``anvia_nb.policy`` and core's plain data (``anvia_nb.core.protocol.types``, ``anvia_nb.core.protocol.content``).
+``anvia_nb.policy``, core's plain data (``anvia_nb.core.protocol.types``, ``anvia_nb.core.protocol.content``)
+and the hook through which the DataFrame layer lends ``r.frame()`` its tables (``anvia_nb.core.api.dataframes``).
 """
 
 from anvia_nb.display.bundles import bundle_from_error, bundle_from_outcome, display_status, tree_bundle_from_outcome

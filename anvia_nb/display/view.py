@@ -6,10 +6,10 @@ and ``.raw``, which stay exactly what the server sent and the result mapping mad
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.core.api.dataframes import frames
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, MappedOutput
@@ -132,10 +132,10 @@ class ResultView:
         list of objects), columns in the order and with the types of the tool's outputSchema.
 
         Raises :class:`~anvia_nb.errors.NotTabularError` for anything else. The values are data, as
-        sent (like :attr:`structured`). pandas lives in :mod:`anvia_nb.frames`, loaded by name here:
-        the display layer never imports it.
+        sent (like :attr:`structured`). pandas lives in :mod:`anvia_nb.frames`, which lends its table
+        maker through :mod:`anvia_nb.core.api.dataframes`: the display layer never imports it.
         """
-        return importlib.import_module("anvia_nb.frames").result_frame(self.outcome)
+        return frames().result_frame(self.outcome)
 
     def model_context(self) -> str:
         """This result as untrusted, attributed data for a model."""

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import pickle
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from anvia_nb.core.protocol import limits
+from anvia_nb.core.api.batch import MapOptions, MapRun
 from anvia_nb.core.protocol.types import ToolInfo
 
 if TYPE_CHECKING:
@@ -43,17 +43,8 @@ class _NoServer:
     secrets: tuple[str, ...] = ()
 
 
-def _mapped_partition(
-    part: pd.DataFrame,
-    description: bytes,
-    tool_name: str,
-    constants: Mapping[str, Any] | None,
-    concurrency: int,
-    stop_on_error: bool,
-    timeout_seconds: float | limits.Default | None,
-) -> pd.DataFrame:
+def _mapped_partition(part: pd.DataFrame, description: bytes, tool_name: str, options: MapOptions) -> pd.DataFrame:
     """One partition, on a worker: connect, map, close."""
-    from anvia_nb.core.api.batch import MapRun
     from anvia_nb.core.api.server import connect_mcp
     from anvia_nb.frames._map import frame_rows, result_of_map
 
@@ -62,16 +53,7 @@ def _mapped_partition(
         server = await connect_mcp(connection)
         try:
             tool = server.tool(tool_name)
-            rows = frame_rows(tool, part, constants)
-            run = MapRun(
-                tool,
-                rows,
-                constants=constants,
-                concurrency=concurrency,
-                stop_on_error=stop_on_error,
-                timeout_seconds=timeout_seconds,
-            )
-            outcomes = await run.run()
+            outcomes = await MapRun(tool, frame_rows(tool, part, options.constants), options).run()
             plain: pd.DataFrame = pd.DataFrame(result_of_map(part, outcomes, tool, fixed_fields=True))
             return plain
         finally:
@@ -87,29 +69,14 @@ def worker_description(connection: Any) -> bytes:
     return pickle.dumps(connection)
 
 
-def map_dask(
-    tool: Tool,
-    frame: Any,
-    constants: Mapping[str, Any] | None,
-    concurrency: int,
-    stop_on_error: bool,
-    timeout_seconds: float | limits.Default | None,
-) -> Any:
+def map_dask(tool: Tool, frame: Any, options: MapOptions) -> Any:
     """A lazy Dask DataFrame of results, one partition per partition of ``frame``."""
     from anvia_nb.frames._map import frame_rows, result_of_map
 
     description = worker_description(tool.server.connection)
     empty = frame._meta
-    frame_rows(tool, empty, constants)  # a column/constant clash fails now, not per partition
+    frame_rows(tool, empty, options.constants)  # a column/constant clash fails now, not per partition
     meta = pd.DataFrame(result_of_map(empty, [], _InfoOnly(tool.info), fixed_fields=True))  # type: ignore[arg-type]
-    return frame.map_partitions(
-        _mapped_partition,
-        description,
-        tool.name,
-        dict(constants) if constants else None,
-        concurrency,
-        stop_on_error,
-        timeout_seconds,
-        meta=meta,
-        align_dataframes=False,
-    )
+    constants = dict(options.constants) if options.constants else None
+    sent = replace(options, constants=constants, progress=False, policy=None)  # what a worker needs
+    return frame.map_partitions(_mapped_partition, description, tool.name, sent, meta=meta, align_dataframes=False)

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapRun, RowOutcome, is_rows
-from anvia_nb.core.protocol import limits
+from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, is_rows
 from anvia_nb.errors import InvalidTypeError, InvalidValueError, LoopMisuseError
 from anvia_nb.frames._columns import declared_fields, typed_column
 from anvia_nb.frames._progress import ProgressLine, progress_wanted
+from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
@@ -101,8 +101,6 @@ def result_of_map(
     must be known before it runs); without an outputSchema the structured content is then one
     ``structured`` column.
     """
-    from anvia_nb.magic.tables import ServerFrame
-
     shown = (policy or ShowPolicy()).with_secrets(tool.server.secrets)
     result: pd.DataFrame = ServerFrame(frame.copy())
     taken = {str(c) for c in result.columns}
@@ -132,41 +130,30 @@ def _is_dask(data: object) -> bool:
     return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "map_partitions")
 
 
-def _prepare(
-    tool: Tool, data: Any, constants: Mapping[str, Any] | None, options: dict[str, Any]
-) -> tuple[MapRun, pd.DataFrame | None]:
+def _prepare(tool: Tool, data: Any, options: MapOptions) -> tuple[MapRun, pd.DataFrame | None]:
+    """The map's run, and the frame its results go back into (``None`` for plain rows)."""
     if is_rows(data):
-        return MapRun(tool, data, constants=constants, **options), None
-    rows = frame_rows(tool, data, constants)
-    return MapRun(tool, rows, constants=constants, **options), data
+        return MapRun(tool, data, options), None
+    rows = frame_rows(tool, data, options.constants)
+    return MapRun(tool, rows, options), data
 
 
 def _finish(
-    run: MapRun, frame: pd.DataFrame | None, tool: Tool, policy: ShowPolicy | None
+    run: MapRun, frame: pd.DataFrame | None, tool: Tool, options: MapOptions
 ) -> pd.DataFrame | list[RowOutcome]:
     outcomes = run.outcomes()
-    return outcomes if frame is None else result_of_map(frame, outcomes, tool, policy)
+    return outcomes if frame is None else result_of_map(frame, outcomes, tool, options.policy)
 
 
-async def map_frame(
-    tool: Tool,
-    data: Any,
-    *,
-    constants: Mapping[str, Any] | None = None,
-    concurrency: int = DEFAULT_MAP_CONCURRENCY,
-    stop_on_error: bool = False,
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    progress: bool | None = None,
-    policy: ShowPolicy | None = None,
-) -> Any:
+async def map_frame(tool: Tool, data: Any, options: MapOptions) -> Any:
     """``await tool.map(df)``: a DataFrame of results, in row order (a Dask DataFrame for a Dask one)."""
     if _is_dask(data):
         from anvia_nb.frames._dask import map_dask
 
-        return map_dask(tool, data, constants, concurrency, stop_on_error, timeout_seconds)
-    options = {"concurrency": concurrency, "stop_on_error": stop_on_error, "timeout_seconds": timeout_seconds}
-    run, frame = _prepare(tool, data, constants, options)
-    line = ProgressLine(f"{tool.server.name}.{tool.name}", policy) if progress_wanted(progress) else None
+        return map_dask(tool, data, options)
+    run, frame = _prepare(tool, data, options)
+    target = f"{tool.server.name}.{tool.name}"
+    line = ProgressLine(target, options.policy) if progress_wanted(options.progress) else None
 
     async def tick() -> None:
         while line is not None:
@@ -180,7 +167,7 @@ async def map_frame(
         ticker.cancel()
         if line is not None:
             line.update(run, final=True)
-    return _finish(run, frame, tool, policy)
+    return _finish(run, frame, tool, options)
 
 
 def _caller_loop() -> asyncio.AbstractEventLoop | None:
@@ -190,22 +177,12 @@ def _caller_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def map_sync(
-    tool: Tool,
-    data: Any,
-    *,
-    constants: Mapping[str, Any] | None = None,
-    concurrency: int = DEFAULT_MAP_CONCURRENCY,
-    stop_on_error: bool = False,
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    progress: bool | None = None,
-    policy: ShowPolicy | None = None,
-) -> Any:
+def map_sync(tool: Tool, data: Any, options: MapOptions) -> Any:
     """``tool.map_sync(df)``: :func:`map_frame` for synchronous code, interruptible (see the module)."""
     if _is_dask(data):
         from anvia_nb.frames._dask import map_dask
 
-        return map_dask(tool, data, constants, concurrency, stop_on_error, timeout_seconds)
+        return map_dask(tool, data, options)
     owner = tool.server.client.loop
     if owner is not None and owner is _caller_loop():
         raise LoopMisuseError(
@@ -214,10 +191,9 @@ def map_sync(
         )
     from anvia_nb.runtime import Submitted, get_runtime
 
-    options = {"concurrency": concurrency, "stop_on_error": stop_on_error, "timeout_seconds": timeout_seconds}
-    run, frame = _prepare(tool, data, constants, options)
+    run, frame = _prepare(tool, data, options)
     target = f"{tool.server.name}.{tool.name}"
-    line = ProgressLine(target, policy) if progress_wanted(progress) else None
+    line = ProgressLine(target, options.policy) if progress_wanted(options.progress) else None
     future = Submitted(get_runtime().loop.loop(), run.run(), start=False)
     interrupted = False
     try:
@@ -239,8 +215,8 @@ def map_sync(
                 line.update(run, final=True, stopped=interrupted)
     if interrupted:
         print(
-            f"{(policy or ShowPolicy()).name(target)}: interrupted after {run.answered} of {run.total} rows; "
+            f"{(options.policy or ShowPolicy()).name(target)}: interrupted after {run.answered} of {run.total} rows; "
             "the calls in flight were cancelled on the server.",
             file=sys.stderr,
         )
-    return _finish(run, frame, tool, policy)
+    return _finish(run, frame, tool, options)

@@ -16,6 +16,7 @@ import pandas as pd
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.errors import NotTabularError
 from anvia_nb.frames._columns import declared_fields, typed_column
+from anvia_nb.frames.server_frame import ServerFrame
 
 __all__ = ["result_frame"]
 
@@ -35,8 +36,6 @@ def _records(structured: Any, schema: Any) -> tuple[list[dict[str, Any]], Any] |
 
 def result_frame(outcome: CallOutcome) -> pd.DataFrame:
     """The structured content of ``outcome`` as a DataFrame (see the module's rule)."""
-    from anvia_nb.magic.tables import ServerFrame
-
     target = f"{outcome.server}.{outcome.tool}"
     structured = outcome.structured
     if structured is None:

@@ -8,10 +8,11 @@ DataFrame of results; the stop button returns the rows done so far, marked.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, is_rows
+from anvia_nb.core.api.batch import MapOptions, is_rows
+from anvia_nb.core.protocol import limits
 from anvia_nb.magic._arguments import call_words, typed_for_schema, unknown_names, value_from_text
 from anvia_nb.magic._parser import CommandLineError, close_words
 from anvia_nb.magic._variables import VariableWord, resolve_arguments, variable_name
@@ -31,16 +32,17 @@ MAP_USAGE = (
 
 @dataclass(frozen=True)
 class MapCommand:
-    """``map NAME.TOOL --frame DF ...``: the frame variable's name, constants and options."""
+    """``map NAME.TOOL --frame DF ...``: the frame variable's name, constants and options.
+
+    ``constants`` are the words as written (``$var`` resolved only when it runs); ``options`` the
+    map's other options, its ``timeout_seconds`` left ``DEFAULT`` when ``--timeout`` was not given.
+    """
 
     server: str
     tool: str
     frame: str
     constants: dict[str, Any] = field(default_factory=dict)
-    concurrency: int = DEFAULT_MAP_CONCURRENCY
-    stop_on_error: bool = False
-    timeout_seconds: float | None = None
-    has_timeout: bool = False
+    options: MapOptions = field(default_factory=MapOptions)
     texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
 
@@ -61,7 +63,7 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
     if json_arguments is not None:
         raise CommandLineError(f"%mcp map takes constants as key=value words, not a JSON object. {MAP_USAGE}")
     target = frame = ""
-    options: dict[str, Any] = {}
+    options = MapOptions()
     constants: dict[str, Any] = {}
     texts: list[tuple[str, str]] = []
     items = iter(words)
@@ -73,7 +75,7 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
             if name == "--stop-on-error":
                 if eq:
                     raise CommandLineError(f"--stop-on-error takes no value, got {word!r}.")
-                options["stop_on_error"] = True
+                options = replace(options, stop_on_error=True)
                 continue
             value = inline if eq else next(items, "")
             if not value:
@@ -81,9 +83,9 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
             if name == "--frame":
                 frame = variable_name(value, "--frame")
             elif name == "--concurrency":
-                options["concurrency"] = _count(value)
+                options = replace(options, concurrency=_count(value))
             else:
-                options["timeout_seconds"], options["has_timeout"] = _seconds(value), True
+                options = replace(options, timeout_seconds=_seconds(value))
         elif not target and not eq:
             target = word
         elif eq and name and target:
@@ -99,7 +101,7 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
         raise CommandLineError(MAP_USAGE)
     if not frame:
         raise CommandLineError(f"Say which DataFrame to map: --frame DF (a variable of the kernel). {MAP_USAGE}")
-    return MapCommand(server, tool, frame, constants, texts=tuple(texts), **options)
+    return MapCommand(server, tool, frame, constants, options, texts=tuple(texts))
 
 
 def run_map(magics: McpMagics, command: MapCommand) -> Any:
@@ -115,6 +117,8 @@ def run_map(magics: McpMagics, command: MapCommand) -> Any:
             "DataFrame variable."
         )
     data = namespace[command.frame]
+    from anvia_nb.frames import map_sync
+
     if is_rows(data):
         import pandas as pd
 
@@ -126,15 +130,11 @@ def run_map(magics: McpMagics, command: MapCommand) -> Any:
         takes = ", ".join(tool.info.argument_names) or "no arguments"
         names = ", ".join(unknown)
         raise CommandLineError(f"{target} was not mapped: it takes no argument {names}. It takes: {takes}.")
-    timeout = command.timeout_seconds if command.has_timeout else magics.timeout_seconds
-    return tool.map_sync(
-        data,
-        constants=constants,
-        concurrency=command.concurrency,
-        stop_on_error=command.stop_on_error,
-        timeout_seconds=timeout,
-        policy=magics.show_policy(server.secrets),
-    )
+    given = command.options.timeout_seconds
+    timeout = magics.timeout_seconds if given is limits.DEFAULT else given
+    policy = magics.show_policy(server.secrets)
+    options = replace(command.options, constants=constants, timeout_seconds=timeout, policy=policy)
+    return map_sync(tool, data, options)
 
 
 def complete_map(words: list[str], targets: list[str]) -> list[str]:

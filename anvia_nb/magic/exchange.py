@@ -5,7 +5,7 @@ anvia_nb's own notes into one frame (time, source, level, logger, text). ``%mcp 
 the JSON-RPC exchange (time, direction, kind, method, id, size, summary), indexed by message
 number; ``t.message(n)`` gives message ``n`` as a JSON value, masked. Every string is the
 :class:`~anvia_nb.policy.ShowPolicy`'s (masked, control characters made visible, cut), and each
-frame is a :class:`~anvia_nb.magic.tables.ServerFrame`, whose HTML MathJax leaves alone.
+frame is a :class:`~anvia_nb.frames.server_frame.ServerFrame`, whose HTML MathJax leaves alone.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pandas as pd
 from anvia_nb.core.exchange.logs import LogRow, ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace, TraceEntry
 from anvia_nb.errors import InvalidValueError
-from anvia_nb.magic.tables import ServerFrame
+from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 
 __all__ = ["LOG_COLUMNS", "TRACE_COLUMNS", "TraceFrame", "log_frame", "trace_frame"]

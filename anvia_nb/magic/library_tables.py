@@ -2,7 +2,7 @@
 
 Values, not printouts (``df = %mcp resources``). Every string in them is the server's: it goes
 through the connection's :class:`~anvia_nb.policy.ShowPolicy` (masked, special characters made
-visible, bounded by its named limits), and each frame is a :class:`~anvia_nb.magic.tables.ServerFrame`,
+visible, bounded by its named limits), and each frame is a :class:`~anvia_nb.frames.server_frame.ServerFrame`,
 whose HTML a front end's MathJax leaves alone.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.magic.tables import ServerFrame
+from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import ShowPolicy
 
 __all__ = [

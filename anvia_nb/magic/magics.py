@@ -35,7 +35,7 @@ from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
-    from anvia_nb.runtime import Runtime, Scope
+    from anvia_nb.runtime import Connected, Runtime, Scope
 
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
@@ -159,10 +159,6 @@ class McpMagics(Magics):
         """The kernel's variables, where ``$name`` is looked up."""
         return self.shell.user_ns if self.shell is not None else {}
 
-    def widget_options(self) -> dict[str, Any]:
-        """The settings a form or panel opened from the magic takes."""
-        return {"settings": self.render_settings(), "timeout_seconds": self.timeout_seconds}
-
     # -- connect -----------------------------------------------------------------------------
 
     def _connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
@@ -227,7 +223,7 @@ class McpMagics(Magics):
             opened_now = self._open(connection, scope, soft=soft)
             if opened_now is None:
                 continue
-            report_warnings(opened_now[1])
+            report_warnings(opened_now.warnings)
             opened.append(connection.name)
             print(connect_line(connection, runtime))
             from anvia_nb.core.api.connections import unmasked_note
@@ -237,7 +233,7 @@ class McpMagics(Magics):
                 print(note)
         return opened
 
-    def _open(self, connection: McpConnection, scope: Scope, *, soft: bool = False) -> tuple[Any, list[str]] | None:
+    def _open(self, connection: McpConnection, scope: Scope, *, soft: bool = False) -> Connected | None:
         """One connect, failing in words a person can act on.
 
         A failure shows its cause; when the server wrote to stderr, its last lines (masked) and one
@@ -248,7 +244,7 @@ class McpMagics(Magics):
         runtime = self.runtime
         name = connection.name
         try:
-            opened: tuple[Any, list[str]] = runtime.run(
+            opened = runtime.run(
                 self._bounded_connect(connection, scope), meanwhile=lambda: warm_first_call(self.shell)
             )
         except KeyboardInterrupt:
@@ -271,7 +267,7 @@ class McpMagics(Magics):
             raise UsageError(text) from None
         return opened
 
-    async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Any:
+    async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Connected:
         runtime = self.runtime
         timeout = self.connect_timeout_seconds
         return await runtime.connect_async(connection, scope, timeout_seconds=timeout, log_level=self.log_level)

@@ -34,6 +34,7 @@ from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
 
 if TYPE_CHECKING:
     from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.runtime import Connected
 
 __all__ = [
     "LogoutCommand",
@@ -137,7 +138,7 @@ class _Pending:
         self.connection = connection
         self.asked = threading.Event()  # set when a person must act, or when the connect ended
         self.authorization_url = ""
-        self.future: concurrent.futures.Future[Any] | None = None
+        self.future: concurrent.futures.Future[Connected] | None = None
         self.prompt: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._answer: asyncio.Future[str] | None = None
@@ -198,8 +199,7 @@ def _finish(magics: McpMagics, pending: _Pending) -> str:
     name = pending.connection.name
     if _PENDING.get(name) is pending:
         del _PENDING[name]
-    _server, warnings = pending.future.result()
-    report_warnings(warnings)
+    report_warnings(pending.future.result().warnings)
     return connect_line(pending.connection, magics.runtime)
 
 

@@ -156,13 +156,15 @@ def _call(magics: McpMagics, command: p.CallCommand) -> Any:
 def _form(magics: McpMagics, command: p.FormCommand) -> Any:
     from anvia_nb.widgets import form
 
-    return form(command.server, command.tool, **magics.widget_options())  # unknown names fail in one line
+    settings, timeout = magics.render_settings(), magics.timeout_seconds
+    return form(command.server, command.tool, settings=settings, timeout_seconds=timeout)  # unknown names: one line
 
 
 def _panel(magics: McpMagics, command: p.PanelCommand) -> Any:
     from anvia_nb.widgets import panel
 
-    return panel(connection=command.name, tools=command.tools, **magics.widget_options())
+    settings, timeout = magics.render_settings(), magics.timeout_seconds
+    return panel(connection=command.name, tools=command.tools, settings=settings, timeout_seconds=timeout)
 
 
 def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:

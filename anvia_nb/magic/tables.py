@@ -3,8 +3,9 @@
 They are values, not printouts, so ``df = %mcp tools`` can be filtered and joined. Every string
 in them goes through the :class:`~anvia_nb.policy.ShowPolicy` (a server that echoes a token back
 cannot show it here; control characters are made visible; names and lines bounded by its named
-limits); pandas escapes HTML when it renders a frame, and each frame is a :class:`ServerFrame`,
-whose HTML a front end's MathJax leaves alone (a tool named ``$\\text{OK ✔ safe}$`` reads as typed).
+limits); pandas escapes HTML when it renders a frame, and each frame is a
+:class:`~anvia_nb.frames.server_frame.ServerFrame`, whose HTML a front end's MathJax leaves alone
+(a tool named ``$\\text{OK ✔ safe}$`` reads as typed).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from anvia_nb.core.api.server import McpServer
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError
+from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import SessionEntry
 
@@ -27,7 +29,6 @@ __all__ = [
     "HISTORY_COLUMNS",
     "SERVER_COLUMNS",
     "TOOL_COLUMNS",
-    "ServerFrame",
     "history_frame",
     "output_size",
     "protocol_version",
@@ -63,23 +64,6 @@ TOOL_COLUMNS = [
     "task",
 ]
 HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error"]
-
-
-class ServerFrame(pd.DataFrame):
-    """A DataFrame holding server text: its HTML carries pandas' not-math classes.
-
-    For these frames only (and what is filtered from them), instead of changing the person's
-    global ``display.html.use_mathjax``.
-    """
-
-    @property
-    def _constructor(self) -> type[ServerFrame]:
-        return ServerFrame
-
-    def _repr_html_(self) -> str | None:
-        with pd.option_context("display.html.use_mathjax", False):
-            html: str | None = pd.DataFrame._repr_html_(self)  # type: ignore[attr-defined]
-        return html
 
 
 def protocol_version(server: McpServer) -> str | None:

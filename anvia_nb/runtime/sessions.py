@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
 from anvia_nb.core.api.tasks import BackgroundCall
@@ -27,7 +27,7 @@ from anvia_nb.core.protocol.types import CallOutcome, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
-__all__ = ["ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
+__all__ = ["Connected", "ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
 
 T = TypeVar("T")
 Scope = Literal["kernel", "cell"]
@@ -46,6 +46,14 @@ class SessionEntry:
     server: McpServer
     scope: Scope = "kernel"
     opened_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+
+
+class Connected(NamedTuple):
+    """What :meth:`Runtime.connect` returns: the open server, and the warnings of closing the one
+    it replaced (empty when there was none, or it closed cleanly)."""
+
+    server: McpServer
+    warnings: list[str]
 
 
 class Runtime:
@@ -106,13 +114,13 @@ class Runtime:
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         log_level: str | None = None,
-    ) -> tuple[McpServer, list[str]]:
+    ) -> Connected:
         """Open ``connection`` on the background loop; an open one of the same name is closed first.
 
         ``timeout_seconds`` bounds the connect (by default as ``connect_mcp`` does; ``None``: no
-        limit); ``log_level`` asks the server for its log messages from that level up. Returns the
-        server and the warnings of closing the one it replaced. A failed connect raises
-        :class:`ConnectError`; its log stays readable.
+        limit); ``log_level`` asks the server for its log messages from that level up. Returns
+        :class:`Connected`: the server and the warnings of closing the one it replaced. A failed
+        connect raises :class:`ConnectError`; its log stays readable.
         """
         warnings = await self.close_async(connection.name) if connection.name in self.names() else []
         self._forget_failed(connection.name)
@@ -121,7 +129,7 @@ class Runtime:
         replaced = self._register(connection.name, SessionEntry(server, scope))
         if replaced is not None:
             warnings += await self.loop.run_async(self._close_quietly(replaced))
-        return server, warnings
+        return Connected(server, warnings)
 
     def connect(
         self,
@@ -130,7 +138,7 @@ class Runtime:
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         log_level: str | None = None,
-    ) -> tuple[McpServer, list[str]]:
+    ) -> Connected:
         return self.run(self.connect_async(connection, scope, timeout_seconds=timeout_seconds, log_level=log_level))
 
     async def _remember_failure(self, name: str, opening: Coroutine[Any, Any, McpServer]) -> McpServer:

@@ -22,10 +22,14 @@ class keeps the functions; the modules stay importable as ``from anvia_nb.widget
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
+
+from anvia_nb.core.protocol.limits import DEFAULT, Default
 
 if TYPE_CHECKING:
     from anvia_nb.core import Tool
+    from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
     from anvia_nb.widgets.arguments_form import ArgumentsForm
     from anvia_nb.widgets.elicitation import ElicitationRouter, enable_elicitation
@@ -60,25 +64,64 @@ _LAZY = {
 
 
 def form(
-    target: str | tuple[str, str] | Tool, tool: str | None = None, *, runtime: Runtime | None = None, **options: Any
+    target: str | tuple[str, str] | Tool,
+    tool: str | None = None,
+    *,
+    runtime: Runtime | None = None,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+    elicitation: bool = True,
+    initial: dict[str, Any] | None = None,
+    readonly_arguments: dict[str, Any] | None = None,
 ) -> ToolForm | UnavailableForm:
     """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
 
-    ``readonly_arguments={"name": value}`` fixes arguments a viewer may not change (shown disabled,
-    always sent); a connection that failed to open gives a form that says it is not available."""
-    from anvia_nb.widgets.unavailable import form as build
+    ``settings`` say how results show; ``timeout_seconds`` bounds each call (by default as every
+    call; ``None``: no limit); ``elicitation=False`` leaves a server's requests for input to the
+    kernel's handler; ``initial`` fills the fields; ``readonly_arguments={"name": value}`` fixes
+    arguments a viewer may not change (shown disabled, always sent). A connection that failed to
+    open gives a form that says it is not available."""
+    from anvia_nb.runtime import get_runtime
+    from anvia_nb.widgets.tool_form import ToolForm
+    from anvia_nb.widgets.unavailable import form_for
 
-    return build(target, tool, runtime=runtime, **options)
+    rt = runtime or get_runtime()
+
+    def make(found: Tool, lookup: Callable[[], Tool] | None) -> ToolForm:
+        return ToolForm(
+            found,
+            runtime=rt,
+            settings=settings,
+            timeout_seconds=timeout_seconds,
+            elicitation=elicitation,
+            initial=initial,
+            lookup=lookup,
+            readonly_arguments=readonly_arguments,
+        )
+
+    return form_for(target, tool, runtime=rt, settings=settings, make=make)  # unknown names: one line
 
 
-def panel(*, runtime: Runtime | None = None, **options: Any) -> Panel:
-    """The explorer: connections, tools, the selected tool's form, results and a history.
+def panel(
+    *,
+    runtime: Runtime | None = None,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+    connection: str | None = None,
+    tools: Iterable[str] | None = None,
+) -> Panel:
+    """The explorer over the kernel's runtime (or ``runtime``): connections, tools, the selected
+    tool's form, results and a history; works with zero connections too.
 
-    ``connection="NAME"`` shows that connection only, ``tools=["a", "b"]`` only those tools;
-    ``options`` (``settings``, ``timeout_seconds``) apply to every call made from it."""
-    from anvia_nb.widgets.explorer import panel as build
+    ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
+    the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
+    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection="NAME"``
+    shows that connection only and ``tools=["a", "b"]`` only those tools (checked now)."""
+    from anvia_nb.widgets.explorer import Panel
 
-    return build(runtime=runtime, **options)
+    return Panel(
+        runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools
+    )
 
 
 def __getattr__(name: str) -> Any:

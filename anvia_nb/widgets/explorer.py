@@ -46,7 +46,7 @@ from anvia_nb.widgets.prompts_tab import PromptsTab
 from anvia_nb.widgets.resources_tab import ResourcesTab
 from anvia_nb.widgets.tool_form import ToolForm
 
-__all__ = ["Panel", "panel"]
+__all__ = ["Panel"]
 
 HOW_TO_CONNECT = (
     "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… "
@@ -368,17 +368,3 @@ class Panel:
     def __repr__(self) -> str:
         return f"<Panel {len(self.runtime.names())} connections, {len(self.history)} calls>"
 
-
-def panel(
-    *, runtime: Runtime | None = None, settings: RenderSettings | None = None,
-    timeout_seconds: float | Default | None = DEFAULT, connection: str | None = None,
-    tools: Iterable[str] | None = None,
-) -> Panel:
-    """The explorer over the kernel's runtime (or ``runtime``): works with zero connections too.
-
-    ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
-    the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
-    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection``
-    shows that connection only and ``tools`` only those tool names (checked now)."""
-    return Panel(runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection,
-                 tools=tools)

@@ -1,4 +1,4 @@
-"""``form()``, and the form of a tool whose connection never opened.
+"""What ``form()`` gives for a name, and the form of a tool whose connection never opened.
 
 On a dashboard a connect may fail softly (``%mcp connect … --soft``, or any connect with
 ``hide_server_errors``) and the notebook goes on to its forms. A form of that connection cannot
@@ -10,6 +10,7 @@ that was never connected at all is still a one-line error for the author (a typo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -17,11 +18,14 @@ import ipywidgets as widgets
 from anvia_nb.core import McpServer, Tool
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
-from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import follow_connections, never_opened_note, notice_html, text_bundle
 from anvia_nb.widgets.tool_form import ToolForm
 
-__all__ = ["UnavailableForm", "form", "never_opened"]
+__all__ = ["FormMaker", "UnavailableForm", "form_for", "never_opened"]
+
+FormMaker = Callable[[Tool, Callable[[], Tool] | None], ToolForm]
+"""``make(tool, lookup)``: the :class:`ToolForm` of ``tool`` with the options ``form()`` was given."""
 
 
 def never_opened(runtime: Runtime, name: str) -> bool:
@@ -39,12 +43,21 @@ class UnavailableForm:
     """Stands where a tool's form would be while its connection is not open; display it, or put
     ``.widget`` in a layout. ``form`` is the real :class:`ToolForm` once the name connects."""
 
-    def __init__(self, server_name: str, tool_name: str, *, runtime: Runtime, **options: Any) -> None:
+    def __init__(
+        self,
+        server_name: str,
+        tool_name: str,
+        *,
+        runtime: Runtime,
+        settings: RenderSettings | None = None,
+        make: FormMaker | None = None,
+    ) -> None:
         self.runtime = runtime
         self.server_name, self.tool_name = server_name, tool_name
-        self.options = options
-        settings = options.get("settings")
-        self.policy = (settings if isinstance(settings, RenderSettings) else RenderSettings()).policy()
+        self.settings = settings
+        self._make = make
+        """Makes the real form (``form()`` passes its options this way); without it, a plain one."""
+        self.policy = (settings or RenderSettings()).policy()
         self.message = never_opened_note(server_name, self.policy)
         self.notice = widgets.HTML(notice_html(self.message, warn=True))
         self.widget = widgets.VBox([self.notice])
@@ -68,7 +81,10 @@ class UnavailableForm:
         def lookup() -> Tool:  # a reconnected name gets the new session's tool
             return runtime.server(name).tool(tool_name)
 
-        self.form = ToolForm(tool, runtime=runtime, lookup=lookup, **self.options)
+        if self._make is not None:
+            self.form = self._make(tool, lookup)
+        else:
+            self.form = ToolForm(tool, runtime=runtime, settings=self.settings, lookup=lookup)
         self.widget.children = (self.form.widget,)
 
     def text(self) -> str:
@@ -93,22 +109,22 @@ def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
     return name, tool
 
 
-def form(
+def form_for(
     target: str | tuple[str, str] | Tool,
-    tool: str | None = None,
+    tool: str | None,
     *,
-    runtime: Runtime | None = None,
-    **options: Any,
+    runtime: Runtime,
+    settings: RenderSettings | None,
+    make: FormMaker,
 ) -> ToolForm | UnavailableForm:
-    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
+    """What :func:`anvia_nb.widgets.form` gives for ``target``: ``make(tool, lookup)``, or an
+    :class:`UnavailableForm` (that makes it later) when the connection failed to open.
 
     Unknown names raise :class:`UnknownConnectionError` / :class:`UnknownToolError` (one line,
     with close names); a connection that failed to open gives an :class:`UnavailableForm`.
-    ``options`` go to :class:`ToolForm` (``timeout_seconds``, ``settings``, ``readonly_arguments``...).
     """
-    rt = runtime or get_runtime()
     if isinstance(target, Tool):
-        return ToolForm(target, runtime=rt, **options)
+        return make(target, None)
     if isinstance(target, tuple):
         if len(target) != 2 or tool is not None:
             raise InvalidTypeError("form() takes ('NAME', 'TOOL') as one pair")
@@ -116,13 +132,13 @@ def form(
     elif tool is not None:
         name, tool_name = target, tool
     else:
-        name, tool_name = _split_target(target, rt)
-    if never_opened(rt, name):
-        return UnavailableForm(name, tool_name, runtime=rt, **options)
-    found = rt.server(name).tool(tool_name)
+        name, tool_name = _split_target(target, runtime)
+    if never_opened(runtime, name):
+        return UnavailableForm(name, tool_name, runtime=runtime, settings=settings, make=make)
+    found = runtime.server(name).tool(tool_name)
 
     def lookup() -> Tool:
-        server: McpServer = rt.server(name)  # a reconnected name gets the new session's tool
+        server: McpServer = runtime.server(name)  # a reconnected name gets the new session's tool
         return server.tool(tool_name)
 
-    return ToolForm(found, runtime=rt, lookup=lookup, **options)
+    return make(found, lookup)

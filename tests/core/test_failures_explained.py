@@ -97,7 +97,7 @@ def test_a_failed_connections_log_is_removed_when_the_runtime_shuts_down() -> No
 
 def test_a_log_asked_to_be_kept_survives_the_close(runtime: Runtime) -> None:
     demo = mcp.stdio(name="kept", command=sys.executable, args=DEMO_ARGS, keep_log=True)
-    server_, _ = runtime.connect(demo, timeout_seconds=60)
+    server_ = runtime.connect(demo, timeout_seconds=60).server
     path = server_.client.log.stderr_path
     assert path is not None
     try:
@@ -115,7 +115,7 @@ def test_logs_left_open_are_removed_at_interpreter_exit(tmp_path: Path) -> None:
         from anvia_nb import mcp, ConnectError
         from anvia_nb.runtime import get_runtime
         rt = get_runtime()
-        server, _ = rt.connect(mcp.stdio(name="left", command=sys.executable, args={DEMO_ARGS!r}))
+        server = rt.connect(mcp.stdio(name="left", command=sys.executable, args={DEMO_ARGS!r})).server
         print(server.client.log.stderr_path)
         try:
             rt.connect(mcp.stdio(name="typo", command=sys.executable, args=[{LOG_SERVER!r}, "fatal"]))

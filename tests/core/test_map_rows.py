@@ -14,7 +14,7 @@ from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
-from anvia_nb.core.api.batch import MapRun
+from anvia_nb.core.api.batch import MapOptions, MapRun
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.errors import InvalidValueError
 
@@ -37,7 +37,7 @@ async def server() -> AsyncIterator[McpServer]:
 async def test_results_come_back_in_row_order_under_random_latency(server: McpServer) -> None:
     rows = [{"value": i, "max_delay_seconds": 0.05} for i in range(40)]
     finished: list[int] = []
-    run = MapRun(server.tool("jitter"), rows, concurrency=8, listener=lambda r: None)
+    run = MapRun(server.tool("jitter"), rows, MapOptions(concurrency=8), listener=lambda r: None)
     run.listener = lambda r: finished.extend(i for i, row in enumerate(r.rows) if row and i not in finished)
     outcomes = await asyncio.wait_for(run.run(), BOUND)
     assert [o.status for o in outcomes] == ["ok"] * 40
@@ -95,7 +95,8 @@ async def test_cancelling_a_map_cancels_the_calls_in_flight_and_keeps_the_rows_d
     rows = [{"value": i, "max_delay_seconds": 0} for i in range(4)]
     rows += [{"value": i, "max_delay_seconds": 10} for i in range(4, 12)]
     four_done = asyncio.Event()
-    run = MapRun(server.tool("jitter"), rows, concurrency=4, listener=lambda r: r.done >= 4 and four_done.set())
+    options = MapOptions(concurrency=4)
+    run = MapRun(server.tool("jitter"), rows, options, listener=lambda r: r.done >= 4 and four_done.set())
     task = asyncio.ensure_future(run.run())
     await asyncio.wait_for(four_done.wait(), BOUND)
     task.cancel()
@@ -133,4 +134,6 @@ def test_bad_limits_are_refused() -> None:
     with pytest.raises(InvalidValueError, match="max_calls_in_flight"):
         mcp.stdio(name="x", command="true", max_calls_in_flight=0)
     with pytest.raises(InvalidValueError, match="concurrency"):
-        MapRun.__init__(object.__new__(MapRun), None, [], concurrency=0)  # type: ignore[arg-type]
+        MapOptions(concurrency=0)
+    with pytest.raises(InvalidValueError, match="concurrency"):
+        MapOptions(concurrency=True)

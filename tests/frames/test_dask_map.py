@@ -49,7 +49,7 @@ def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
         name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET},
         secret_env=["ANVIA_TEST_TOKEN"],
     )  # fmt: skip
-    server, _ = runtime.connect(connection)
+    server = runtime.connect(connection).server
     frame = pd.DataFrame({"name": ["ANVIA_TEST_TOKEN", "NOT_SET_ANYWHERE"] * 3, "row": range(6)})
     ddf = dd.from_pandas(frame, npartitions=2)
     result = server.tool("env_value").map_sync(ddf)
@@ -73,7 +73,7 @@ def test_a_connection_whose_secret_cannot_travel_is_refused_before_anything_runs
 ) -> None:
     monkeypatch.delenv("ANVIA_TEST_TOKEN", raising=False)
     connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET})
-    server, _ = runtime.connect(connection)
+    server = runtime.connect(connection).server
     ddf = dd.from_pandas(pd.DataFrame({"name": ["HOME"]}), npartitions=1)
     with pytest.raises(SecretNotPortableError, match="ANVIA_TEST_TOKEN, set in the notebook,"):
         server.tool("env_value").map_sync(ddf)

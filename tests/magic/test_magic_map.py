@@ -64,6 +64,17 @@ def test_stop_on_error_stops_the_rest(ip: InteractiveShell, demo: str) -> None:
     assert list(out["status"]) == ["tool error"] + ["not run"] * 5
 
 
+def test_each_row_is_bounded_by_the_timeout_given_else_by_the_magics_setting(ip: InteractiveShell, demo: str) -> None:
+    ip.user_ns["_anvia_test_df"] = pd.DataFrame([{"steps": 0}, {"steps": 600, "delay_seconds": 0.1}])
+    given = run(ip, "map demo.slow --frame _anvia_test_df --timeout 0.3")
+    assert list(given["status"]) == ["ok", "timeout"]
+    ip.run_line_magic("config", "McpMagics.timeout_seconds = 0.3")
+    configured = run(ip, "map demo.slow --frame _anvia_test_df")
+    assert list(configured["status"]) == ["ok", "timeout"]
+    ip.user_ns["_anvia_test_df"] = pd.DataFrame([{"steps": 3, "delay_seconds": 0.2}])  # longer than 0.3 s
+    assert list(run(ip, "map demo.slow --frame _anvia_test_df --timeout none")["status"]) == ["ok"]
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [

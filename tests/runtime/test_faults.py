@@ -214,7 +214,7 @@ def test_hundreds_of_connect_close_cycles_leak_no_thread_fd_process_or_task(
         assert runtime.close("mem") == []
 
     def stdio_cycle(i: int) -> None:
-        server, _ = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=LITE_ARGS))
+        server = runtime.connect(mcp.stdio(name="proc", command=sys.executable, args=LITE_ARGS)).server
         assert runtime.call("proc", "echo", {"message": f"s{i}"}).output == f"s{i}"
         assert runtime.close("proc") == []
         assert not server.is_open

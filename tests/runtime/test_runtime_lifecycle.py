@@ -40,13 +40,13 @@ def test_reconnecting_a_name_replaces_the_old_session_and_its_process(
     # The replaced server is the real demo server, so its own way of ending is covered here; the
     # replacement only has to start.
     before = live_children()
-    first, _ = runtime.connect(demo())
+    first = runtime.connect(demo()).server
     first_pids = live_children() - before
     assert first_pids
-    second, warnings = runtime.connect(lite())
-    assert warnings == []
+    second = runtime.connect(lite())
+    assert second.warnings == []
     assert not first.is_open
-    assert second.is_open
+    assert second.server.is_open
     assert not (live_children() & first_pids)
     assert runtime.names() == ["demo"]
 
@@ -75,7 +75,7 @@ def wait_for(predicate: Callable[[], bool], stop: threading.Event, timeout_secon
 
 
 def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Runtime) -> None:
-    server, _ = runtime.connect(lite())
+    server = runtime.connect(lite()).server
     stop = threading.Event()
 
     def interrupt_once_started() -> None:  # as a person pressing stop once the server is at work

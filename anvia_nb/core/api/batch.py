@@ -19,7 +19,7 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
@@ -28,11 +28,40 @@ from anvia_nb.errors import AnviaError, InvalidValueError
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.server import Tool
+    from anvia_nb.policy import ShowPolicy
 
-__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapRun", "RowOutcome", "is_rows", "map_rows"]
+__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "RowOutcome", "Rows", "is_rows", "map_rows"]
 
 DEFAULT_MAP_CONCURRENCY = 8
 """Rows of one map in flight at once unless told otherwise."""
+
+Rows: TypeAlias = Sequence[Mapping[str, Any]]
+"""Argument rows: one mapping of argument names to values per call."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MapOptions:
+    """How one map runs: the one place its options are declared. ``tool.map``, ``tool.map_sync``,
+    ``%mcp map``, the DataFrame side and each Dask worker all take one of these.
+
+    ``constants`` fill the arguments a row leaves out; ``concurrency`` rows are in flight at once
+    (never more than the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
+    at the first failed row; ``timeout_seconds`` bounds each call (by default as every call;
+    ``None``: no limit); ``progress`` shows a progress line for a DataFrame map (by default only
+    inside a Jupyter kernel); ``policy`` is how the frame of results shows server text.
+    """
+
+    constants: Mapping[str, Any] | None = None
+    concurrency: int = DEFAULT_MAP_CONCURRENCY
+    stop_on_error: bool = False
+    timeout_seconds: float | limits.Default | None = limits.DEFAULT
+    progress: bool | None = None
+    policy: ShowPolicy | None = None
+
+    def __post_init__(self) -> None:
+        concurrency = self.concurrency
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+            raise InvalidValueError(f"concurrency must be a whole number of at least 1, not {concurrency!r}.")
 
 INVALID = "invalid"
 CANCELLED = "cancelled"
@@ -76,7 +105,7 @@ MapListener = Callable[["MapRun"], None]
 """Called on the map's loop after each row finishes (keep it quick: it runs between calls)."""
 
 
-def is_rows(data: object) -> bool:
+def is_rows(data: object) -> TypeGuard[Rows]:
     """Whether ``data`` is a plain sequence of argument mappings (not a DataFrame)."""
     if not isinstance(data, Sequence) or isinstance(data, str | bytes):
         return False
@@ -87,29 +116,17 @@ class MapRun:
     """One map: its rows' outcomes by position (``None``: not finished), and its counters."""
 
     def __init__(
-        self,
-        tool: Tool,
-        rows: Sequence[Mapping[str, Any]],
-        *,
-        constants: Mapping[str, Any] | None = None,
-        concurrency: int = DEFAULT_MAP_CONCURRENCY,
-        stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        listener: MapListener | None = None,
+        self, tool: Tool, rows: Rows, options: MapOptions | None = None, *, listener: MapListener | None = None
     ) -> None:
-        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-            raise InvalidValueError(f"concurrency must be a whole number of at least 1, not {concurrency!r}.")
         self.tool = tool
-        self.concurrency = concurrency
-        self.stop_on_error = stop_on_error
-        self.timeout_seconds = timeout_seconds
+        self.options = options or MapOptions()
         self.listener = listener
         self.rows: list[RowOutcome | None] = [None] * len(rows)
         self.started = time.monotonic()
         self.finished_at: float | None = None
         self.stopped = False
         self._sendable: list[tuple[int, JsonObject]] = []
-        shared = dict(constants or {})
+        shared = dict(self.options.constants or {})
         for position, row in enumerate(rows):
             self._check(position, {**shared, **row})
 
@@ -171,7 +188,7 @@ class MapRun:
                 await self._call(position, arguments, workers)
 
         try:
-            for _ in range(min(self.concurrency, len(queue))):
+            for _ in range(min(self.options.concurrency, len(queue))):
                 workers.append(asyncio.ensure_future(work()))
             if workers:
                 await asyncio.gather(*workers, return_exceptions=True)
@@ -189,7 +206,7 @@ class MapRun:
     async def _call(self, position: int, arguments: JsonObject, workers: list[asyncio.Task[None]]) -> None:
         try:
             outcome = await self.tool.call_outcome(
-                arguments, timeout_seconds=self.timeout_seconds, validate_arguments=False
+                arguments, timeout_seconds=self.options.timeout_seconds, validate_arguments=False
             )
         except asyncio.CancelledError:
             self.rows[position] = RowOutcome(position, CANCELLED, arguments)
@@ -198,7 +215,7 @@ class MapRun:
             self.rows[position] = RowOutcome(position, INVALID, arguments, problems=(str(exc),))
         else:
             self.rows[position] = RowOutcome(position, outcome.status, arguments, outcome)
-            if outcome.error is not None and self.stop_on_error and not self.stopped:
+            if outcome.error is not None and self.options.stop_on_error and not self.stopped:
                 self.stopped = True
                 current = asyncio.current_task()
                 for worker in workers:
@@ -215,23 +232,8 @@ class MapRun:
 
 
 async def map_rows(
-    tool: Tool,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    constants: Mapping[str, Any] | None = None,
-    concurrency: int = DEFAULT_MAP_CONCURRENCY,
-    stop_on_error: bool = False,
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    listener: MapListener | None = None,
+    tool: Tool, rows: Rows, options: MapOptions | None = None, *, listener: MapListener | None = None
 ) -> list[RowOutcome]:
-    """Call ``tool`` once per row (``constants`` fill what a row leaves out); outcomes in row order."""
-    run = MapRun(
-        tool,
-        rows,
-        constants=constants,
-        concurrency=concurrency,
-        stop_on_error=stop_on_error,
-        timeout_seconds=timeout_seconds,
-        listener=listener,
-    )
-    return await run.run()
+    """Call ``tool`` once per row (the options' ``constants`` fill what a row leaves out); outcomes
+    in row order. ``progress`` and ``policy`` concern frames and are not used here."""
+    return await MapRun(tool, rows, options, listener=listener).run()

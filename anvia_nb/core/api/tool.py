@@ -9,13 +9,13 @@ verdict and the timing together in a :class:`CallOutcome`.
 from __future__ import annotations
 
 import collections
-import importlib
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.api import features
+from anvia_nb.core.api import dataframes, features
+from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, RowOutcome, Rows, is_rows, map_rows
 from anvia_nb.core.api.tasks import BackgroundCall, start_call
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
@@ -32,6 +32,7 @@ from anvia_nb.errors import (
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.server import McpServer
+    from anvia_nb.policy import ShowPolicy
 
 __all__ = ["Tool"]
 
@@ -231,23 +232,57 @@ class Tool:
         assert outcome.output is not None
         return outcome.output
 
-    async def map(self, rows: Any, **options: Any) -> Any:
+    async def map(
+        self,
+        rows: Rows | Any,
+        *,
+        constants: Mapping[str, Any] | None = None,
+        concurrency: int = DEFAULT_MAP_CONCURRENCY,
+        stop_on_error: bool = False,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        progress: bool | None = None,
+        policy: ShowPolicy | None = None,
+    ) -> list[RowOutcome] | Any:
         """Call the tool once per row, concurrently on this session; results in row order.
 
         ``rows`` is a sequence of argument dicts (the outcomes come back as
         :class:`~anvia_nb.core.api.batch.RowOutcome`), a pandas DataFrame (a DataFrame comes back) or a
-        Dask DataFrame (mapped on its cluster's workers). Options: ``constants``, ``concurrency``,
-        ``stop_on_error``, ``timeout_seconds``, ``progress``; see docs/dataframes.md.
+        Dask DataFrame (mapped on its cluster's workers). The keywords are the fields of
+        :class:`~anvia_nb.core.api.batch.MapOptions`, which says what each does; see docs/dataframes.md.
         """
-        from anvia_nb.core.api.batch import is_rows, map_rows
-
+        options = MapOptions(
+            constants=constants,
+            concurrency=concurrency,
+            stop_on_error=stop_on_error,
+            timeout_seconds=timeout_seconds,
+            progress=progress,
+            policy=policy,
+        )
         if is_rows(rows):
-            return await map_rows(self, rows, **options)
-        return await _frames().map_frame(self, rows, **options)
+            return await map_rows(self, rows, options)
+        return await dataframes.frames().map_frame(self, rows, options)
 
-    def map_sync(self, rows: Any, **options: Any) -> Any:
+    def map_sync(
+        self,
+        rows: Rows | Any,
+        *,
+        constants: Mapping[str, Any] | None = None,
+        concurrency: int = DEFAULT_MAP_CONCURRENCY,
+        stop_on_error: bool = False,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        progress: bool | None = None,
+        policy: ShowPolicy | None = None,
+    ) -> list[RowOutcome] | Any:
         """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
-        return _frames().map_sync(self, rows, **options)
+        options = MapOptions(
+            constants=constants,
+            concurrency=concurrency,
+            stop_on_error=stop_on_error,
+            timeout_seconds=timeout_seconds,
+            progress=progress,
+            policy=policy,
+        )
+        return dataframes.frames().map_sync(self, rows, options)
 
     def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
         """A result's mapped output, or the error it is, and its outputSchema problems; raises
@@ -277,7 +312,3 @@ class Tool:
             return ["the tool declares an outputSchema but sent no structuredContent"]
         return output_problems(self._check("output", schema), raw["structuredContent"])
 
-
-def _frames() -> Any:
-    """The DataFrame side of maps, loaded by name on first use: core never imports pandas."""
-    return importlib.import_module("anvia_nb.frames")
