@@ -9,6 +9,7 @@ package (what ``importlib.import_module`` and the lazy name tables are given).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,9 +29,20 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
+def tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once per test session."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+@functools.cache
+def _all_modules() -> tuple[tuple[str, Path], ...]:
+    return tuple((module_name(path), path) for path in sorted(PACKAGE.rglob("*.py")))
+
+
 def modules() -> dict[str, Path]:
     """Every module of the package by its dotted name."""
-    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    return dict(_all_modules())
 
 
 @dataclass(frozen=True)
@@ -55,9 +67,8 @@ def imports_of(path: Path, known: dict[str, Path] | None = None, as_module: str 
     (``as_module``: the name a file outside the package is read as)."""
     known = modules() if known is None else known
     importer = as_module or module_name(path)
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[Import] = []
-    for node in ast.walk(tree):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found.extend(Import(alias.name, node.lineno, "import") for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -75,7 +86,7 @@ def imports_of(path: Path, known: dict[str, Path] | None = None, as_module: str 
 def third_party_imports(path: Path) -> set[str]:
     """The top-level names of every other distribution the module imports (at any depth)."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
