@@ -135,8 +135,8 @@ def paths_to_units(cell: str) -> list[str]:
     a folder stands for every module under it, a file for itself (``__init__.py`` for its package)."""
     units = []
     for span in code_spans(cell):
-        if not span.startswith("anvia_nb"):
-            continue
+        if not span.startswith("anvia_nb/"):
+            continue  # a path, not a dotted name
         parts = span.rstrip("/").removesuffix(".py").split("/")
         if parts[-1] == "__init__":
             parts.pop()

@@ -89,6 +89,15 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
     assert [u for u in upward if (u[0], u[1]) not in KNOWN_UPWARD] == []
 
 
+def test_the_docs_name_the_same_known_upward_imports_as_the_test() -> None:
+    """Emptying ``KNOWN_UPWARD`` means removing its paragraph from the doc, and the other way round."""
+    text = section(ARCHITECTURE, "## The layers")
+    start = text.find("Known upward imports")
+    paragraph = text[start : text.index("\n\n", start)] if start >= 0 else ""
+    named = {unit for unit in paths_to_units(paragraph) if not unit.endswith("/")}
+    assert named == {importer for importer, _ in KNOWN_UPWARD}
+
+
 def test_the_check_finds_an_upward_import_of_every_kind(tmp_path: Path) -> None:
     """The check above can fail: a core module reaching the magic, each way it could."""
     layers = _layers()
