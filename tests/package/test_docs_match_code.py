@@ -200,6 +200,17 @@ def test_sdk_exceptions_are_tested_only_in_the_functions_the_docs_list() -> None
     assert found == listed
 
 
+def test_only_the_magic_raises_ipythons_usage_error() -> None:
+    """architecture.md: "Only the magic turns our errors into IPython's ``UsageError``"."""
+    assert "Only the magic turns" in ARCHITECTURE.read_text()
+    using = {
+        name
+        for name, path in modules().items()
+        if any(isinstance(n, ast.Name) and n.id == "UsageError" for n in ast.walk(tree(path)))
+    }
+    assert using and all(name.startswith("anvia_nb.magic.") for name in using)
+
+
 # -- paths and names the docs give -----------------------------------------------------------
 
 FOLDERS = ("core", "magic", "display", "runtime", "widgets", "frames", "demo_server")
