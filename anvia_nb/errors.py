@@ -1,45 +1,15 @@
 """The one exception tree of anvia_nb.
 
-Every error the package raises on purpose is an :class:`AnviaError`. Errors from the MCP SDK,
-from anyio and from the operating system are translated into this tree in exactly one place
-(``anvia_nb.core.transport.sdk``) and always chained (``raise ... from``), so the original stays reachable
-as ``__cause__`` while user code only ever catches our names::
+Every error the package raises on purpose is an :class:`AnviaError`, subclassing the built-in it
+resembles (``except KeyError:`` still works). Errors from the MCP SDK, from anyio, HTTP and the
+operating system are translated into this tree in ``anvia_nb.core.transport.sdk_errors``
+(``error_from_exception``, and ``connect_error`` on top of it) and always chained
+(``raise ... from``), so the original stays reachable as ``__cause__`` while user code only ever
+catches our names.
 
-    AnviaError
-    ├── ArgumentError (TypeError)          arguments that are not a JSON object: nothing was sent
-    ├── ArgumentValidationError (ValueError) arguments that fail the tool's inputSchema: nothing was sent
-    ├── InvalidValueError (ValueError)     a value given to anvia_nb cannot be used (a name, a URL, a setting)
-    ├── InvalidTypeError (TypeError)       a value of the wrong kind (``args`` as one string, a form target)
-    ├── ConfigFileError (ValueError)       an mcpServers file, or an entry in it, that cannot be used
-    ├── NotTabularError (ValueError)       ``r.frame()`` of structured content that is not a table
-    ├── SecretNotPortableError (TypeError) a connection that would carry a secret to another process
-    ├── CommandLineError (ValueError)      a ``%mcp`` line that does not parse
-    ├── UnsafeMarkupError (ValueError)     HTML not built by the display layer's safe builders
-    ├── UnknownFieldError (KeyError)       no form field at that path
-    ├── LoopMisuseError (RuntimeError)     the background loop was blocked on from its own thread
-    ├── WaitTimeoutError (TimeoutError)    waiting for local work (a form's call) ran out
-    ├── RecordingFileError (ValueError)    a recording (``--replay FILE``) that cannot be read
-    ├── ConnectError                       connecting, handshaking or listing tools failed (``.stderr``)
-    │   └── AuthorizationError             OAuth authorization could not be completed
-    │       ├── AuthorizationRequiredError the server answered 401: connect with OAuth
-    │       ├── AuthorizationDeniedError   the person (or the authorization server) said no
-    │       ├── AuthorizationStateError (ValueError) a redirected URL that belongs to another flow
-    │       └── TokenExpiredError          the token expired and could not be refreshed
-    ├── ConnectionClosedError              the connection was closed, or its server went away
-    ├── ProtocolError                      the server answered with a JSON-RPC error (``.code``, ``.data``)
-    │   └── UrlElicitationRequiredError    -32042: the person must open a URL first (``.url``)
-    ├── UnknownConnectionError (KeyError)  no open connection of that name
-    ├── UnknownToolError (KeyError)        no tool of that name on the connection
-    ├── UnknownResourceError (KeyError)    no listed resource, template or offered link of that URI
-    ├── UnknownPromptError (KeyError)      no prompt of that name on the connection
-    └── ToolCallError                      a tools/call that returned but cannot become output
-        ├── ToolResultError                the result had ``isError: true``
-        ├── UnsupportedContentError        audio or resource_link content (docs/mapping.md, rule 5)
-        ├── OutputSchemaError              structuredContent does not match outputSchema
-        ├── InputRequiredError             the server still wants input nobody supplied
-        ├── TaskCancelledError             the call ran as a task and was cancelled (``.task_id``)
-        ├── UnrecordedCallError (LookupError) a replayed call that the recording does not hold
-        └── ToolTimeoutError (TimeoutError) no answer within the timeout; the call was cancelled
+The tree is drawn once, in docs/architecture.md ("The error tree"), with a line on each class;
+tests/package/test_docs_match_code.py compares that drawing with the classes below and their
+bases, so a class added here must be drawn there.
 
 ``ToolCallError`` carries ``server``, ``tool`` and ``raw`` (the result as JSON, when one arrived)
 so that a notebook can display what the server really sent beside the error. Messages are one

@@ -1,7 +1,7 @@
 """anvia_nb's own chrome around tools and requests: headers, warnings and notes, as HTML.
 
-The widgets show these in ``ipywidgets.HTML``; they are built here because display is the only
-layer that assembles HTML. Every string a server chose (tool title, description, an elicitation
+The widgets show these in ``ipywidgets.HTML``; they are built here because display is the layer
+that assembles HTML. Every string a server chose (tool title, description, an elicitation
 message, a URL) goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets
 masked, hidden characters made visible, length bounded by its named limits) and then into the
 escape-by-default builder. The server's name and tool name sit in our own header, never inside

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic._cell_output import report_warnings
+from anvia_nb.magic._completion import make_completer
 from anvia_nb.magic.magics import McpMagics
 
 if TYPE_CHECKING:
@@ -42,8 +43,6 @@ def _close_cell_connections(*_result: Any) -> None:
 
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%mcp``/``%%mcp``, its completer and the end-of-cell close hook (idempotent)."""
-    from anvia_nb.magic._help import make_completer
-
     ipython.register_magics(McpMagics)
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", _close_cell_connections)

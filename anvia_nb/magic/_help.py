@@ -1,23 +1,17 @@
-"""``%mcp help`` and the Tab completion of ``%mcp`` lines, both generated from the one table
-of subcommands (:data:`anvia_nb.magic.subcommands.TABLE`).
+"""The words of ``%mcp help``: the topics that are not subcommands (secrets, arguments, settings)
+and the page made from the subcommands' help lines.
 
-Completion reads only the runtime's open connections and their listed tools (no server round
-trip), so pressing Tab never blocks the kernel.
+Pure text: it imports nothing of the magic. The lines come from the one table of subcommands
+(:data:`anvia_nb.magic.subcommands.TABLE`), which hands them in (``subcommands.help_text``);
+Tab completion, which reads the table too, is :mod:`anvia_nb.magic._completion`.
 """
 
 from __future__ import annotations
 
-import shlex
 import textwrap
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
 
-from anvia_nb.magic.subcommands import TABLE
-
-if TYPE_CHECKING:
-    from anvia_nb.runtime import Runtime
-
-__all__ = ["completions_for_line", "help_text", "make_completer"]
+__all__ = ["TOPICS", "help_page"]
 
 _INTRO = "%mcp: connect to MCP servers, list their tools and call them from this notebook.\n\n"
 
@@ -58,25 +52,25 @@ TOPICS: dict[str, str] = {"secrets": _SECRETS, "arguments": _ARGUMENTS, "setting
 _COLUMN = 38
 
 
-def help_text(topic: str = "") -> str:
-    """One screen: a line per use of every subcommand in the table, short notes and the settings;
-    or one topic: a subcommand's lines, or the secrets, arguments or settings in full."""
+def help_page(lines: Mapping[str, Sequence[tuple[str, str]]], topic: str = "") -> str:
+    """One screen: a line per use of every subcommand (``lines``: each one's syntax and what it does),
+    short notes and the settings; or one topic: a subcommand's lines, or a topic of :data:`TOPICS`."""
     if topic in TOPICS:
         return TOPICS[topic]
-    entries = [TABLE[topic]] if topic else list(TABLE.values())
-    lines: list[str] = []
-    for entry in entries:
-        for syntax, what in entry.help:
+    uses = [lines[topic]] if topic else list(lines.values())
+    shown: list[str] = []
+    for entry in uses:
+        for syntax, what in entry:
             command = syntax if syntax.startswith("%%") else f"%mcp {syntax}"
             if not what:
-                lines.append(f"  {command}")
+                shown.append(f"  {command}")
             elif len(command) < _COLUMN:
-                lines.append(f"  {command:<{_COLUMN}} {what}")
+                shown.append(f"  {command:<{_COLUMN}} {what}")
             else:
-                lines.append(f"  {command}   {what}")
+                shown.append(f"  {command}   {what}")
     if topic:
-        return "\n".join(lines) + "\n"
-    return _INTRO + "\n".join(lines) + "\n" + _NOTES + "\n" + _settings_in_short()
+        return "\n".join(shown) + "\n"
+    return _INTRO + "\n".join(shown) + "\n" + _NOTES + "\n" + _settings_in_short()
 
 
 def _settings_in_short() -> str:
@@ -85,37 +79,3 @@ def _settings_in_short() -> str:
     return textwrap.fill(
         "Settings (%config McpMagics.NAME = VALUE; %mcp help settings): " + ", ".join(names) + ".", width=100
     ) + "\n"
-
-
-def _words(line: str) -> list[str]:
-    try:
-        words = shlex.split(line)
-    except ValueError:
-        words = line.split()
-    if line[-1:].isspace() or not words:
-        words.append("")
-    return words
-
-
-def completions_for_line(line: str, runtime: Runtime) -> list[str]:
-    """Candidates for the last word of ``line`` (which starts with ``%mcp`` or ``%%mcp``)."""
-    words = _words(line)
-    if len(words) <= 2:
-        current = words[1] if len(words) == 2 else ""
-        return [name for name in TABLE if name.startswith(current)]
-    entry = TABLE.get(words[1])
-    if entry is None:
-        return []
-    current = words[-1]
-    return [c for c in entry.complete(words[2:], runtime) if c.startswith(current)]
-
-
-def make_completer(runtime_factory: Callable[[], Runtime]) -> Callable[[Any, Any], list[str]]:
-    """An IPython ``complete_command`` hook (IPython binds hooks to the shell, hence ``_shell``)."""
-
-    def complete(_shell: Any, event: Any) -> list[str]:
-        line = getattr(event, "text_until_cursor", None) or event.line
-        start = line.find("%mcp")
-        return completions_for_line(line[start:] if start >= 0 else line, runtime_factory())
-
-    return complete

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.magic._commands import HistoryCommand
+from anvia_nb.magic._parser import split
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
 
 __all__ = ["parse_history", "run_history"]
 
@@ -22,8 +23,6 @@ _USAGE = "Usage: %mcp history, or %mcp history --to-pytest FILE [NAME ...] [--lo
 
 
 def parse_history(rest: str, _cell: str | None = None) -> HistoryCommand:
-    from anvia_nb.magic._parser import split
-
     words = split(rest)
     path: str | None = None
     loose: tuple[str, ...] = ()
@@ -48,7 +47,7 @@ def parse_history(rest: str, _cell: str | None = None) -> HistoryCommand:
     return HistoryCommand(to_pytest=path, names=tuple(names), loose=loose)
 
 
-def run_history(magics: McpMagics, command: HistoryCommand) -> Any:
+def run_history(magics: MagicHost, command: HistoryCommand) -> Any:
     from anvia_nb.magic.tables import history_frame
 
     runtime = magics.runtime

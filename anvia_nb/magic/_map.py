@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 from anvia_nb.core.api.batch import MapOptions, is_rows
 from anvia_nb.core.protocol import limits
 from anvia_nb.magic._arguments import call_words, typed_for_schema, unknown_names, value_from_text
-from anvia_nb.magic._parser import CommandLineError, close_words
+from anvia_nb.magic._parser import CommandLineError, close_words, seconds_value
 from anvia_nb.magic._variables import VariableWord, resolve_arguments, variable_name
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
 
 __all__ = ["MAP_OPTIONS", "MapCommand", "complete_map", "parse_map", "run_map"]
 
@@ -53,9 +53,7 @@ def _count(text: str) -> int:
 
 
 def _seconds(text: str) -> float | None:
-    from anvia_nb.magic._parser import seconds_value as seconds
-
-    return seconds(text, "--timeout")
+    return seconds_value(text, "--timeout")
 
 
 def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
@@ -104,7 +102,7 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
     return MapCommand(server, tool, frame, constants, options, texts=tuple(texts))
 
 
-def run_map(magics: McpMagics, command: MapCommand) -> Any:
+def run_map(magics: MagicHost, command: MapCommand) -> Any:
     """Check everything first (names, constants, every row); then map, interruptibly."""
     runtime = magics.runtime
     server = runtime.server(command.server)

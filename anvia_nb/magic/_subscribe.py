@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from anvia_nb.magic._parser import CommandLineError, split
+from anvia_nb.magic.library import complete_read
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
     from anvia_nb.runtime import Runtime
 
 __all__ = ["SubscribeCommand", "complete_subscribe", "parse_subscribe", "parse_unsubscribe", "run_subscribe"]
@@ -43,7 +44,7 @@ def parse_unsubscribe(rest: str, _cell: str | None = None) -> SubscribeCommand:
     return _parse(rest, False)
 
 
-def run_subscribe(magics: McpMagics, command: SubscribeCommand) -> None:
+def run_subscribe(magics: MagicHost, command: SubscribeCommand) -> None:
     runtime = magics.runtime
     server = runtime.server(command.server)
     if command.on:
@@ -56,6 +57,4 @@ def run_subscribe(magics: McpMagics, command: SubscribeCommand) -> None:
 
 
 def complete_subscribe(words: list[str], runtime: Runtime) -> list[str]:
-    from anvia_nb.magic.library import complete_read
-
     return complete_read(words, runtime) if len(words) <= 2 else []

@@ -16,7 +16,7 @@ from anvia_nb.errors import CommandLineError, InvalidValueError
 from anvia_nb.magic._parser import split
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
 
 __all__ = ["TRACE_OPTIONS", "TraceCommand", "parse_trace", "run_trace"]
 
@@ -72,7 +72,7 @@ def parse_trace(rest: str, _cell: str | None = None) -> TraceCommand:
     return TraceCommand(name, last, call)
 
 
-def _call_messages(magics: McpMagics, command: TraceCommand, entries: list[TraceEntry]) -> list[TraceEntry]:
+def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[TraceEntry]) -> list[TraceEntry]:
     calls = magics.runtime.calls()
     assert command.call is not None
     try:
@@ -96,7 +96,7 @@ def _call_messages(magics: McpMagics, command: TraceCommand, entries: list[Trace
     return sorted({e.seq: e for e in (*picked, *logs)}.values(), key=lambda e: e.seq)
 
 
-def run_trace(magics: McpMagics, command: TraceCommand) -> Any:
+def run_trace(magics: MagicHost, command: TraceCommand) -> Any:
     from anvia_nb.magic.exchange import trace_frame
 
     server = magics.runtime.server(command.name)

@@ -16,6 +16,8 @@ import logging
 from datetime import datetime, timezone
 from typing import Any
 
+from anvia_nb.magic.subcommands import parse_line
+
 __all__ = ["warm_first_call"]
 
 logger = logging.getLogger("anvia_nb.magic")
@@ -33,7 +35,6 @@ def warm_first_call(shell: Any) -> None:
         import anvia_nb.runtime.library  # noqa: F401  (the result view's link reader)
         from anvia_nb.core.protocol.types import CallOutcome
         from anvia_nb.display import ResultView
-        from anvia_nb.magic.subcommands import parse_line
 
         parse_line("call warm.up text=warm")
         raw: dict[str, Any] = {"content": [{"type": "text", "text": "warm"}]}

@@ -17,7 +17,7 @@ from anvia_nb.magic._parse_library import PromptCommand, ReadCommand
 
 if TYPE_CHECKING:
     from anvia_nb.display import PromptView, ReadView
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
     from anvia_nb.runtime import Runtime
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 
-def _listings(magics: McpMagics, names: tuple[str, ...], key: str) -> list[tuple[str, tuple[str, ...], Any]]:
+def _listings(magics: MagicHost, names: tuple[str, ...], key: str) -> list[tuple[str, tuple[str, ...], Any]]:
     from anvia_nb.runtime import library
 
     runtime = magics.runtime
@@ -43,7 +43,7 @@ def _listings(magics: McpMagics, names: tuple[str, ...], key: str) -> list[tuple
     return [(name, runtime.server(name).secrets, read(runtime, name)) for name in chosen]
 
 
-def run_resources(magics: McpMagics, command: Any) -> Any:
+def run_resources(magics: MagicHost, command: Any) -> Any:
     from anvia_nb.magic.library_tables import resources_frame
 
     listings = _listings(magics, command.names, "resources")
@@ -57,13 +57,13 @@ def run_resources(magics: McpMagics, command: Any) -> Any:
     return resources_frame(listings, magics.show_policy(), subscribed)
 
 
-def run_templates(magics: McpMagics, command: Any) -> Any:
+def run_templates(magics: MagicHost, command: Any) -> Any:
     from anvia_nb.magic.library_tables import templates_frame
 
     return templates_frame(_listings(magics, command.names, "resourceTemplates"), magics.show_policy())
 
 
-def run_prompts(magics: McpMagics, command: Any) -> Any:
+def run_prompts(magics: MagicHost, command: Any) -> Any:
     from anvia_nb.magic.library_tables import prompts_frame
 
     return prompts_frame(_listings(magics, command.names, "prompts"), magics.show_policy())
@@ -78,7 +78,7 @@ def _template(runtime: Runtime, server: str, target: str) -> dict[str, Any] | No
     return None
 
 
-def run_read(magics: McpMagics, command: ReadCommand) -> ReadView:
+def run_read(magics: MagicHost, command: ReadCommand) -> ReadView:
     """A URI known to a listing or a link, or a template with its variables; nothing else is sent."""
     from anvia_nb.display import ReadView
     from anvia_nb.runtime import library
@@ -96,7 +96,7 @@ def run_read(magics: McpMagics, command: ReadCommand) -> ReadView:
     return ReadView(read, magics.render_settings())
 
 
-def run_prompt(magics: McpMagics, command: PromptCommand) -> PromptView:
+def run_prompt(magics: MagicHost, command: PromptCommand) -> PromptView:
     from anvia_nb.display import PromptView
     from anvia_nb.runtime import library
 

@@ -161,7 +161,7 @@ class McpMagics(Magics):
 
     # -- connect -----------------------------------------------------------------------------
 
-    def _connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
+    def connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
         """The command's connections, each bounded to ``max_calls_in_flight`` calls at once."""
         from anvia_nb.core.recording.replay import ReplayConnection
 
@@ -216,7 +216,7 @@ class McpMagics(Magics):
         """Open every connection of the command, one printed line each; ``opened`` gets their names."""
         runtime = self.runtime
         opened = [] if opened is None else opened
-        connections = self._connections(command)
+        connections = self.connections(command)
         self._pending_secrets = tuple(s for c in connections for s in c.secrets())
         soft = command.soft or self.hide_server_errors  # a page for viewers goes on past a failed server
         for connection in connections:

@@ -29,11 +29,13 @@ from anvia_nb.core.api.connections import HttpConnection, mcp
 from anvia_nb.core.oauth.provider import OAuth, forget_tokens
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._commands import ConnectCommand
+from anvia_nb.magic._connect_text import connect_line
 from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
     from anvia_nb.runtime import Connected
 
 __all__ = [
@@ -185,16 +187,13 @@ _PENDING: dict[str, _Pending] = {}
 _KNOWN: dict[str, HttpConnection] = {}
 
 
-def _wait_seconds(magics: McpMagics) -> float:
+def _wait_seconds(magics: MagicHost) -> float:
     timeout = magics.connect_timeout_seconds
     return float(timeout) if timeout is not None else 300.0
 
 
-def _finish(magics: McpMagics, pending: _Pending) -> str:
+def _finish(magics: MagicHost, pending: _Pending) -> str:
     """The connect's line, once it ended: connected (the usual line) or why not (raised)."""
-    from anvia_nb.magic._cell_output import report_warnings
-    from anvia_nb.magic._connect_text import connect_line
-
     assert pending.future is not None
     name = pending.connection.name
     if _PENDING.get(name) is pending:
@@ -203,11 +202,11 @@ def _finish(magics: McpMagics, pending: _Pending) -> str:
     return connect_line(pending.connection, magics.runtime)
 
 
-def run_connect(magics: McpMagics, command: OAuthConnectCommand | OAuthRedirectCommand) -> Any:
+def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectCommand) -> Any:
     """Start (or finish, with ``--oauth-redirect``) an OAuth connect; returns the prompt while a person must act."""
     if isinstance(command, OAuthRedirectCommand):
         return _run_redirect(magics, command)
-    connection = magics._connections(command.base)[0]
+    connection = magics.connections(command.base)[0]
     assert isinstance(connection, HttpConnection)
     pending = _Pending(connection)
     settings = mcp.oauth(client_id=command.client_id, scopes=command.scopes, on_authorize=pending.ask)
@@ -236,7 +235,7 @@ def run_connect(magics: McpMagics, command: OAuthConnectCommand | OAuthRedirectC
     return _show_prompt(magics, pending)
 
 
-def _show_prompt(magics: McpMagics, pending: _Pending) -> Any:
+def _show_prompt(magics: MagicHost, pending: _Pending) -> Any:
     from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
 
     connection = pending.connection
@@ -255,7 +254,7 @@ def _show_prompt(magics: McpMagics, pending: _Pending) -> Any:
     return prompt
 
 
-def _run_redirect(magics: McpMagics, command: OAuthRedirectCommand) -> None:
+def _run_redirect(magics: MagicHost, command: OAuthRedirectCommand) -> None:
     pending = _PENDING.get(command.name)
     if pending is None or pending.future is None:
         raise UnknownConnectionError(
@@ -272,7 +271,7 @@ def _run_redirect(magics: McpMagics, command: OAuthRedirectCommand) -> None:
     print(_finish(magics, pending))
 
 
-def run_logout(magics: McpMagics, command: LogoutCommand) -> None:
+def run_logout(magics: MagicHost, command: LogoutCommand) -> None:
     if command.url:
         forgot = forget_tokens(command.url, command.client_id)
         said = "Forgot the OAuth tokens for" if forgot else "No OAuth tokens were cached for"

@@ -18,16 +18,18 @@ from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
-from anvia_nb.magic._history import parse_history
+from anvia_nb.magic._cell_output import report_warnings
+from anvia_nb.magic._help import TOPICS, help_page
+from anvia_nb.magic._history import parse_history, run_history
 from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.magics import McpMagics
+    from anvia_nb.magic._host import MagicHost
     from anvia_nb.runtime import Runtime
 
-__all__ = ["TABLE", "Subcommand", "parse_command", "parse_line"]
+__all__ = ["TABLE", "Subcommand", "help_text", "parse_command", "parse_line"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class Subcommand:
     """Lines of ``%mcp help``: the syntax after ``%mcp`` and what it does (one line each)."""
     parse: Callable[[str, str | None], Any]
     """``(rest of the line, cell body or None)`` to a command value; raises CommandLineError."""
-    run: Callable[[McpMagics, Any], Any]
+    run: Callable[[MagicHost, Any], Any]
     complete: Callable[[list[str], Runtime], list[str]]
     """Candidates for the last of the words after the subcommand (which may be ``""``)."""
     takes_cell: bool = False
@@ -78,17 +80,21 @@ def parse_command(line: str, cell: str | None = None) -> p.Command:
 
 
 # -- running ---------------------------------------------------------------------------------
+# The imports inside these functions load the SDK (oauth, the runtime), pandas (the tables) or
+# ipywidgets (forms, panels) on first use: %load_ext and %mcp help need none of them
+# (tests/package/test_import_cost.py). None of them is there to dodge an import cycle.
 
 
-def _help(_magics: McpMagics, command: p.HelpCommand) -> None:
-    from anvia_nb.magic._help import help_text
+def help_text(topic: str = "") -> str:
+    """``%mcp help [TOPIC]``: every subcommand's lines, from the table, with the notes and settings."""
+    return help_page({name: entry.help for name, entry in TABLE.items()}, topic)
 
+
+def _help(_magics: MagicHost, command: p.HelpCommand) -> None:
     print(help_text(command.topic), end="")
 
 
 def _parse_help(rest: str, cell: str | None) -> p.HelpCommand:
-    from anvia_nb.magic._help import TOPICS
-
     words = p.split(rest)
     if len(words) > 1:
         raise CommandLineError(f"%mcp help takes at most one topic, got {' '.join(words)!r}.")
@@ -100,12 +106,10 @@ def _parse_help(rest: str, cell: str | None) -> p.HelpCommand:
 
 
 def _help_topics(words: list[str], _runtime: Runtime) -> list[str]:
-    from anvia_nb.magic._help import TOPICS
-
     return [*TOPICS, *TABLE] if len(words) <= 1 else []
 
 
-def _connect(magics: McpMagics, command: Any) -> Any:
+def _connect(magics: MagicHost, command: Any) -> Any:
     from anvia_nb.magic import oauth
 
     if isinstance(command, oauth.OAuthConnectCommand | oauth.OAuthRedirectCommand):
@@ -126,20 +130,20 @@ def _parse_logout(rest: str, cell: str | None) -> Any:
     return oauth.parse_logout(rest, cell)
 
 
-def _logout(magics: McpMagics, command: Any) -> None:
+def _logout(magics: MagicHost, command: Any) -> None:
     from anvia_nb.magic import oauth
 
     oauth.run_logout(magics, command)
 
 
-def _servers(magics: McpMagics, _command: p.ServersCommand) -> Any:
+def _servers(magics: MagicHost, _command: p.ServersCommand) -> Any:
     from anvia_nb.magic.tables import servers_frame
 
     runtime = magics.runtime
     return servers_frame((runtime.entry(name) for name in runtime.names()), magics.show_policy())
 
 
-def _tools(magics: McpMagics, command: p.ToolsCommand) -> Any:
+def _tools(magics: MagicHost, command: p.ToolsCommand) -> Any:
     from anvia_nb.magic._changes import note_tool_changes
     from anvia_nb.magic.tables import tools_frame
 
@@ -149,31 +153,29 @@ def _tools(magics: McpMagics, command: p.ToolsCommand) -> Any:
     return tools_frame(servers, magics.show_policy())
 
 
-def _call(magics: McpMagics, command: p.CallCommand) -> Any:
+def _call(magics: MagicHost, command: p.CallCommand) -> Any:
     return magics.call_command(command)
 
 
-def _form(magics: McpMagics, command: p.FormCommand) -> Any:
+def _form(magics: MagicHost, command: p.FormCommand) -> Any:
     from anvia_nb.widgets import form
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
     return form(command.server, command.tool, settings=settings, timeout_seconds=timeout)  # unknown names: one line
 
 
-def _panel(magics: McpMagics, command: p.PanelCommand) -> Any:
+def _panel(magics: MagicHost, command: p.PanelCommand) -> Any:
     from anvia_nb.widgets import panel
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
     return panel(connection=command.name, tools=command.tools, settings=settings, timeout_seconds=timeout)
 
 
-def _history(magics: McpMagics, command: p.HistoryCommand) -> Any:
-    from anvia_nb.magic._history import run_history
-
+def _history(magics: MagicHost, command: p.HistoryCommand) -> Any:
     return run_history(magics, command)
 
 
-def _log(magics: McpMagics, command: p.LogCommand) -> Any:
+def _log(magics: MagicHost, command: p.LogCommand) -> Any:
     from anvia_nb.magic.exchange import log_frame
 
     log = magics.runtime.log(command.name)
@@ -183,13 +185,11 @@ def _log(magics: McpMagics, command: p.LogCommand) -> Any:
     return log_frame(log, command.lines, magics.show_policy())
 
 
-def _trace(magics: McpMagics, command: TraceCommand) -> Any:
+def _trace(magics: MagicHost, command: TraceCommand) -> Any:
     return run_trace(magics, command)
 
 
-def _close(magics: McpMagics, command: p.CloseCommand) -> None:
-    from anvia_nb.magic._cell_output import report_warnings
-
+def _close(magics: MagicHost, command: p.CloseCommand) -> None:
     runtime = magics.runtime
     if command.all:
         report_warnings(runtime.close_all())

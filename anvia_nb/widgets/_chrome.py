@@ -1,7 +1,7 @@
 """What the widgets share for showing server text: plain-text helpers and re-exported chrome.
 
 The HTML of anvia_nb's chrome (tool header, destructive warning, request header, notes) is
-built by :mod:`anvia_nb.display.chrome`, the display layer being the only place HTML is
+built by :mod:`anvia_nb.display.chrome`, the display layer being where HTML is
 assembled; it is re-exported here so the widgets have one place to import it from. What stays
 here is plain text for ipywidgets' own Labels, options and tooltips: every server string goes
 through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets masked, hidden characters

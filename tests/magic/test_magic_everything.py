@@ -18,7 +18,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import run
 from support import npm_servers, require_setup, wait_until
 
-from anvia_nb.magic._help import completions_for_line
+from anvia_nb.magic._completion import completions_for_line
 from anvia_nb.runtime import get_runtime
 
 pytestmark = pytest.mark.thirdparty

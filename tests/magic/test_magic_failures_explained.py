@@ -17,7 +17,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from magic_helpers import displayed, kept_open, open_kept, run
 from support import URL_SERVER, forked
 
-from anvia_nb.magic._help import help_text
+from anvia_nb.magic.subcommands import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
 from anvia_nb.runtime import get_runtime
 

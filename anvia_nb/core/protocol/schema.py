@@ -2,8 +2,11 @@
 is absent), compiled once per schema and shared by every surface.
 
 Used for a tool's outputSchema (docs/mapping.md, rule 10: validate structuredContent, show the verdict) and for
-checking arguments against an inputSchema before anything is sent: ``%mcp call``, ``Tool.call``
-and the forms all ask :func:`schema_check`, so they accept and refuse exactly the same arguments.
+checking arguments against an inputSchema before anything is sent: ``Tool.check_arguments``, which
+``Tool.call_outcome`` (unless ``validate_arguments=False``), ``Tool.start``, maps and ``%mcp call``
+use, and the forms all ask :func:`schema_check`, so they accept and refuse exactly the same
+arguments. ``Tool.call`` does not check them: like Anvia's adapter, it sends what it is given and
+the server answers for its own schema.
 
 The format policy is one option, ``formats``: ``"annotate"`` (the default, used everywhere a
 call can be refused) treats ``format`` as an annotation, as 2020-12 and the SDKs' own checks do;

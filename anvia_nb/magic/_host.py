@@ -1,0 +1,71 @@
+"""What a ``%mcp`` subcommand needs of the magic that runs it: :class:`MagicHost`.
+
+The subcommand modules (``subcommands``, ``library``, ``oauth``, ``_map``, ``_history``,
+``_subscribe``, ``_trace_command``) are imported by :mod:`anvia_nb.magic.magics`; they take this
+Protocol instead of ``McpMagics``, so none of them imports the module that imports them.
+``McpMagics`` satisfies it structurally (mypy checks this where it hands itself to a table entry).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from anvia_nb.core.api.connections import McpConnection
+    from anvia_nb.display import RenderSettings
+    from anvia_nb.magic._commands import CallCommand, ConfigConnectCommand, ConnectCommand
+    from anvia_nb.policy import ShowPolicy
+    from anvia_nb.runtime import Runtime, Scope
+
+__all__ = ["MagicHost"]
+
+
+class MagicHost(Protocol):
+    """The magic as its subcommands see it: settings, shell, runtime and output helpers."""
+
+    # -- settings (``%config McpMagics.NAME``) ---------------------------------------------
+
+    @property
+    def timeout_seconds(self) -> float | None: ...
+
+    @property
+    def connect_timeout_seconds(self) -> float | None: ...
+
+    @property
+    def log_level(self) -> str | None: ...
+
+    # -- the kernel --------------------------------------------------------------------------
+
+    @property
+    def shell(self) -> Any: ...
+
+    @property
+    def runtime(self) -> Runtime: ...
+
+    def user_namespace(self) -> dict[str, Any]:
+        """The kernel's variables, where ``$name`` is looked up."""
+        ...
+
+    # -- output ------------------------------------------------------------------------------
+
+    def render_settings(self) -> RenderSettings:
+        """The settings every result is rendered with."""
+        ...
+
+    def show_policy(self, secrets: tuple[str, ...] = ()) -> ShowPolicy:
+        """What may be shown: the one policy every output goes through."""
+        ...
+
+    # -- what the magic itself runs ----------------------------------------------------------
+
+    def connections(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
+        """The command's connections, described but not opened, with the magic's limits."""
+        ...
+
+    def connect_command(self, command: ConnectCommand | ConfigConnectCommand, scope: Scope) -> None:
+        """``%mcp connect``: open the connections, one printed line each."""
+        ...
+
+    def call_command(self, command: CallCommand) -> Any:
+        """``%mcp call``: arguments checked against the inputSchema first."""
+        ...
