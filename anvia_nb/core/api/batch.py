@@ -19,17 +19,15 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
 from anvia_nb.errors import AnviaError, InvalidValueError
 
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
-
-__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapRun", "RowOutcome", "is_rows", "map_rows"]
+__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapRun", "MappedTool", "RowOutcome", "is_rows"]
 
 DEFAULT_MAP_CONCURRENCY = 8
 """Rows of one map in flight at once unless told otherwise."""
@@ -72,6 +70,16 @@ class RowOutcome:
         return None if self.outcome is None else self.outcome.seconds
 
 
+class MappedTool(Protocol):
+    """What a map needs of its tool (a :class:`~anvia_nb.core.api.tool.Tool`)."""
+
+    def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]: ...
+
+    async def call_outcome(
+        self, arguments: object = None, *, timeout_seconds: Timeout = limits.DEFAULT, validate_arguments: bool = True
+    ) -> CallOutcome: ...
+
+
 MapListener = Callable[["MapRun"], None]
 """Called on the map's loop after each row finishes (keep it quick: it runs between calls)."""
 
@@ -88,13 +96,13 @@ class MapRun:
 
     def __init__(
         self,
-        tool: Tool,
+        tool: MappedTool,
         rows: Sequence[Mapping[str, Any]],
         *,
         constants: Mapping[str, Any] | None = None,
         concurrency: int = DEFAULT_MAP_CONCURRENCY,
         stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        timeout_seconds: Timeout = limits.DEFAULT,
         listener: MapListener | None = None,
     ) -> None:
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
@@ -213,25 +221,3 @@ class MapRun:
             except Exception:  # a progress display must never break the map
                 self.listener = None
 
-
-async def map_rows(
-    tool: Tool,
-    rows: Sequence[Mapping[str, Any]],
-    *,
-    constants: Mapping[str, Any] | None = None,
-    concurrency: int = DEFAULT_MAP_CONCURRENCY,
-    stop_on_error: bool = False,
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    listener: MapListener | None = None,
-) -> list[RowOutcome]:
-    """Call ``tool`` once per row (``constants`` fill what a row leaves out); outcomes in row order."""
-    run = MapRun(
-        tool,
-        rows,
-        constants=constants,
-        concurrency=concurrency,
-        stop_on_error=stop_on_error,
-        timeout_seconds=timeout_seconds,
-        listener=listener,
-    )
-    return await run.run()

@@ -16,13 +16,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from anvia_nb.core.protocol.types import ToolInfo
+from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import AnviaError
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import McpServer
 
 __all__ = ["LIST_CHANGED", "ChangeListener", "ListWatch", "ToolListChange", "tool_list_change"]
 
@@ -86,10 +83,16 @@ def tool_list_change(before: Sequence[ToolInfo], after: Sequence[ToolInfo], sinc
 
 
 class ListWatch:
-    """Re-lists a server's tools when told they changed; keeps the changes until noted."""
+    """Re-lists a server's tools when told they changed; keeps the changes until noted.
 
-    def __init__(self, server: McpServer) -> None:
-        self._server = server
+    ``listed()`` gives the tools held now, ``adopt(tools)`` replaces them with a new listing."""
+
+    def __init__(
+        self, client: McpClient, listed: Callable[[], list[ToolInfo]], adopt: Callable[[list[ToolInfo]], None]
+    ) -> None:
+        self._client = client
+        self._listed = listed
+        self._adopt = adopt
         self.listed_at = time.time()
         """When the tools the server holds now were listed."""
         self._pending: list[ToolListChange] = []
@@ -99,7 +102,7 @@ class ListWatch:
         self._again = False
         self.counts: dict[str, int] = {}
         """How many change notifications arrived, by what changed."""
-        server.client.on_notification(self.on_notification)
+        client.on_notification(self.on_notification)
 
     def on_change(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener(server_name, what)`` after each change; returns the function that stops it."""
@@ -122,19 +125,19 @@ class ListWatch:
         if self._refresh is not None and not self._refresh.done():
             self._again = True  # one more listing after the running one: the news may postdate it
             return
-        name = f"anvia_nb relist {self._server.name}"
+        name = f"anvia_nb relist {self._client.name}"
         self._refresh = asyncio.get_running_loop().create_task(self._relist(), name=name)
 
     async def _relist(self) -> None:
         while True:
             self._again = False
-            before = [tool.info for tool in self._server.tools]
+            before = self._listed()
             try:
-                after = await self._server.client.list_tools()
+                after = await self._client.list_tools()
             except AnviaError as exc:
-                self._server.client.log.note("warning", f"re-listing the changed tools failed: {exc}")
+                self._client.log.note("warning", f"re-listing the changed tools failed: {exc}")
                 return
-            self._server.replace_tools(after)
+            self._adopt(after)
             change = tool_list_change(before, after, self.listed_at)
             if change.added or change.removed or change.redefined:  # some servers say so at every start
                 self.listed_at = change.time
@@ -147,9 +150,9 @@ class ListWatch:
     def _tell(self, what: str) -> None:
         for listener in list(self._listeners):
             try:
-                listener(self._server.name, what)
+                listener(self._client.name, what)
             except Exception:  # a widget's trouble must never break the session
-                logger.exception("a change listener failed for %r", self._server.name)
+                logger.exception("a change listener failed for %r", self._client.name)
 
     async def settled(self, timeout_seconds: float = 30.0) -> None:
         """Wait (bounded) for a re-listing under way, from any loop."""

@@ -19,16 +19,13 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.sdk import SdkSession
 from anvia_nb.errors import InvalidValueError, NotOfferedError
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import McpServer
 
 __all__ = ["KEPT_URIS", "ResourceSubscriptions", "ResourceUpdates", "UpdateListener"]
 
@@ -55,13 +52,13 @@ class ResourceUpdates:
 class ResourceSubscriptions:
     """The URIs one connection is subscribed to, and the updates that arrived for them."""
 
-    def __init__(self, server: McpServer) -> None:
-        self._server = server
+    def __init__(self, client: McpClient) -> None:
+        self._client = client
         self._updates: collections.OrderedDict[str, ResourceUpdates] = collections.OrderedDict()
         self._streams: dict[str, asyncio.Task[None]] = {}
         self._subscribed: list[str] = []
         self._listeners: list[UpdateListener] = []
-        server.client.on_resource_updated(self.updated)
+        client.on_resource_updated(self.updated)
 
     @property
     def subscribed(self) -> list[str]:
@@ -90,18 +87,18 @@ class ResourceSubscriptions:
             self._updates.popitem(last=False)
         for listener in list(self._listeners):
             try:
-                listener(self._server.name, uri)
+                listener(self._client.name, uri)
             except Exception:  # a widget's trouble must never break the session
-                logger.exception("a resource update listener failed for %r", self._server.name)
+                logger.exception("a resource update listener failed for %r", self._client.name)
 
     def _check(self, uri: object) -> str:
         if not isinstance(uri, str) or not uri.strip():
             raise InvalidValueError("give the URI of a resource to subscribe to, e.g. demo://counter")
-        capabilities = self._server.client.server_capabilities
+        capabilities = self._client.server_capabilities
         resources = capabilities.get("resources")
         if not (isinstance(resources, dict) and resources.get("subscribe") is True):
             raise NotOfferedError(
-                f"server {self._server.name} does not offer resource subscriptions "
+                f"server {self._client.name} does not offer resource subscriptions "
                 "(its capabilities lack resources.subscribe); read the resource again instead"
             )
         return uri
@@ -111,16 +108,16 @@ class ResourceSubscriptions:
         uri = self._check(uri)
         if uri in self._subscribed:
             return
-        await self._server.client.in_session(lambda session: self._start(session, uri))
+        await self._client.in_session(lambda session: self._start(session, uri))
         self._subscribed.append(uri)
 
     async def unsubscribe(self, uri: str) -> None:
         """Stop hearing of ``uri``'s changes; its counted updates are kept."""
         uri = self._check(uri)
         if uri not in self._subscribed:
-            raise InvalidValueError(f"not subscribed to {uri} on {self._server.name}; see %mcp resources")
+            raise InvalidValueError(f"not subscribed to {uri} on {self._client.name}; see %mcp resources")
         self._subscribed.remove(uri)
-        await self._server.client.in_session(lambda session: self._stop(session, uri))
+        await self._client.in_session(lambda session: self._stop(session, uri))
 
     async def _start(self, session: SdkSession, uri: str) -> None:
         client = session.sdk_client
@@ -155,7 +152,7 @@ class ResourceSubscriptions:
         try:
             async with client.listen(resource_subscriptions=[uri]) as stream:
                 if uri not in set(stream.honored.resource_subscriptions or ()):
-                    raise NotOfferedError(f"server {self._server.name} declined a subscription to {uri}")
+                    raise NotOfferedError(f"server {self._client.name} declined a subscription to {uri}")
                 ready.set_result(None)
                 async for _event in stream:
                     pass  # the SDK also hands each event to the message handler, which counts it
@@ -165,4 +162,4 @@ class ResourceSubscriptions:
             if not ready.done():
                 ready.set_exception(exc)
             else:
-                self._server.client.log.note("notice", f"updates of {uri} ended: {type(exc).__name__}: {exc}")
+                self._client.log.note("notice", f"updates of {uri} ended: {type(exc).__name__}: {exc}")
