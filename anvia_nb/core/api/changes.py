@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from anvia_nb.core.api.listeners import Listener, Listeners
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import AnviaError
@@ -31,7 +32,7 @@ LIST_CHANGED = {
 }
 """The notifications that say a list (or a subscribed resource) changed, and what changed."""
 
-ChangeListener = Callable[[str, str], None]
+ChangeListener = Listener
 """``listener(server_name, what)``: ``what`` is ``"tools"`` (already re-listed), ``"resources"``,
 ``"prompts"`` or ``"resource"``; called on the session's loop, must not block."""
 
@@ -97,7 +98,7 @@ class ListWatch:
         """When the tools the server holds now were listed."""
         self._pending: list[ToolListChange] = []
         self._lock = threading.Lock()
-        self._listeners: list[ChangeListener] = []
+        self._listeners = Listeners("change", logger)
         self._refresh: asyncio.Task[None] | None = None
         self._again = False
         self.counts: dict[str, int] = {}
@@ -106,13 +107,7 @@ class ListWatch:
 
     def on_change(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener(server_name, what)`` after each change; returns the function that stops it."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     def on_notification(self, method: str) -> None:
         what = LIST_CHANGED.get(method)
@@ -148,11 +143,7 @@ class ListWatch:
                 return
 
     def _tell(self, what: str) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self._client.name, what)
-            except Exception:  # a widget's trouble must never break the session
-                logger.exception("a change listener failed for %r", self._client.name)
+        self._listeners.tell(self._client.name, what)
 
     async def settled(self, timeout_seconds: float = 30.0) -> None:
         """Wait (bounded) for a re-listing under way, from any loop."""

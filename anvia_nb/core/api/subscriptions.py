@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from anvia_nb.core.api.listeners import Listener, Listeners
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.sdk import SdkSession
 from anvia_nb.errors import InvalidValueError, NotOfferedError
@@ -33,7 +34,7 @@ KEPT_URIS = 1000
 """How many URIs' update counts are kept (the least recently updated go first)."""
 MODERN = "2026-07-28"
 
-UpdateListener = Callable[[str, str], None]
+UpdateListener = Listener
 """``listener(server_name, uri)``, on the session's loop; must not block."""
 
 logger = logging.getLogger("anvia_nb.core.api.subscriptions")
@@ -57,7 +58,7 @@ class ResourceSubscriptions:
         self._updates: collections.OrderedDict[str, ResourceUpdates] = collections.OrderedDict()
         self._streams: dict[str, asyncio.Task[None]] = {}
         self._subscribed: list[str] = []
-        self._listeners: list[UpdateListener] = []
+        self._listeners = Listeners("resource update", logger)
         client.on_resource_updated(self.updated)
 
     @property
@@ -71,13 +72,7 @@ class ResourceSubscriptions:
 
     def on_update(self, listener: UpdateListener) -> Callable[[], None]:
         """Call ``listener(server_name, uri)`` after each update; returns the function that stops it."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     def updated(self, uri: str) -> None:
         """Count one update of ``uri`` and tell the listeners (on the session's loop)."""
@@ -85,11 +80,7 @@ class ResourceSubscriptions:
         self._updates[uri] = ResourceUpdates(uri, (before.count if before else 0) + 1, time.time())
         while len(self._updates) > KEPT_URIS:
             self._updates.popitem(last=False)
-        for listener in list(self._listeners):
-            try:
-                listener(self._client.name, uri)
-            except Exception:  # a widget's trouble must never break the session
-                logger.exception("a resource update listener failed for %r", self._client.name)
+        self._listeners.tell(self._client.name, uri)
 
     def _check(self, uri: object) -> str:
         if not isinstance(uri, str) or not uri.strip():
