@@ -144,16 +144,14 @@ class ConnectedServer:
         hint = f" Did you mean {', '.join(close)}?" if close else " %mcp resources and %mcp templates list what it has."
         raise UnknownResourceError(f"{self.name!r} lists no resource or template for {uri!r}.{hint}", close)
 
-    async def read_resource(
-        self,
-        uri: str,
-        *,
-        timeout_seconds: Timeout = limits.DEFAULT,
-        on_request: bool = False,
-        template: str | None = None,
-    ) -> ResourceRead:
+    async def read_resource(self, uri: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> ResourceRead:
         """resources/read of ``uri``: ``.contents`` as sent, ``.text``, ``.data(i)``, ``.save(i, path)``
         (no check against the listings: a server may serve unlisted URIs)."""
+        return await self._read(uri, timeout_seconds)
+
+    async def _read(
+        self, uri: str, timeout_seconds: Timeout, *, on_request: bool = False, template: str | None = None
+    ) -> ResourceRead:
         uri = _uri(uri)
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         start = time.perf_counter()
@@ -190,7 +188,7 @@ class ConnectedServer:
         info = await self.template_info(template)
         uri_template = str(info.get("uriTemplate", ""))
         uri = expand(uri_template, _strings(variables, "Template variables"))
-        return await self.read_resource(uri, timeout_seconds=timeout_seconds, template=uri_template)
+        return await self._read(uri, timeout_seconds, template=uri_template)
 
     async def read_link(
         self, outcome: CallOutcome | JsonObject, index: int = 0, *, timeout_seconds: Timeout = limits.DEFAULT
@@ -205,7 +203,7 @@ class ConnectedServer:
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(links):
             last = len(links) - 1
             raise InvalidValueError(f"This result has {len(links)} resource link(s): give an index from 0 to {last}.")
-        return await self.read_resource(links[index]["uri"], timeout_seconds=timeout_seconds, on_request=True)
+        return await self._read(links[index]["uri"], timeout_seconds, on_request=True)
 
     # -- prompts and completion ----------------------------------------------------------------
 
