@@ -1,7 +1,7 @@
 """Resources, templates, prompts and completion of a named connection, from synchronous code.
 
 The sync doors the magic and the widgets use: each runs the connection's async method
-(:mod:`anvia_nb.core.api.features`) on the runtime's background loop and blocks until it is done
+(:class:`~anvia_nb.core.api.features.ConnectedServer`) on the runtime's background loop and blocks until it is done
 (interruptible). Listings are read again on every call; :func:`listed` gives the last one read
 (reading it once when it never was), which is what Tab completion and forms offer.
 """
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from anvia_nb.core.api import features
+from anvia_nb.core.api.features import COMPLETION_TIMEOUT_SECONDS, ConnectedServer
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.runtime.sessions import Runtime
@@ -30,11 +31,10 @@ __all__ = [
     "resources",
 ]
 
-Timeout = float | limits.Default | None
 _LISTINGS = {
-    "resources": features.list_resources,
-    "resourceTemplates": features.list_resource_templates,
-    "prompts": features.list_prompts,
+    "resources": ConnectedServer.resources,
+    "resourceTemplates": ConnectedServer.resource_templates,
+    "prompts": ConnectedServer.prompts,
 }
 
 
@@ -55,14 +55,14 @@ def listed(runtime: Runtime, name: str, key: str) -> list[JsonObject]:
     (within ``COMPLETION_TIMEOUT_SECONDS``: Tab completion waits for it)."""
     server = runtime.server(name)
     if key not in server.listings:
-        runtime.run(_LISTINGS[key](server, features.COMPLETION_TIMEOUT_SECONDS))
+        runtime.run(_LISTINGS[key](server, timeout_seconds=COMPLETION_TIMEOUT_SECONDS))
     return list(server.listings.get(key, []))
 
 
 def check_uri(runtime: Runtime, name: str, uri: str) -> None:
     """Raise ``UnknownResourceError`` unless a listing or an offered link knows ``uri``."""
     server = runtime.server(name)
-    runtime.run(features.check_uri(server, uri))
+    runtime.run(server.check_uri(uri))
 
 
 def read(runtime: Runtime, name: str, uri: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> ResourceRead:

@@ -291,7 +291,7 @@ class Runtime:
         tool: str,
         arguments: Mapping[str, Any] | None = None,
         *,
-        timeout_seconds: float | None = None,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> BackgroundCall:
         """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`); recorded in the
         history when it ends. Argument errors raise before anything is sent."""

@@ -40,7 +40,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from anvia_nb.core import McpServer
+from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
@@ -273,14 +273,14 @@ class ElicitationRouter:
             raise
 
 
-def _server_of(target: str | McpServer, runtime: Runtime | None) -> McpServer:
-    if isinstance(target, McpServer):
+def _server_of(target: str | ConnectedServer, runtime: Runtime | None) -> ConnectedServer:
+    if isinstance(target, ConnectedServer):
         return target
     return (runtime or get_runtime()).server(target)
 
 
 def enable_elicitation(
-    target: str | McpServer,
+    target: str | ConnectedServer,
     *,
     runtime: Runtime | None = None,
     ui: bool = True,
@@ -331,14 +331,14 @@ def _remove(router: ElicitationRouter) -> None:
         del routers[index]
 
 
-def router_for(server: McpServer) -> ElicitationRouter | None:
+def router_for(server: ConnectedServer) -> ElicitationRouter | None:
     """The router :func:`enable_elicitation` installed last on this session and still in place."""
     with _sessions_lock:
         found = _sessions.get(server.client)
         return found.routers[-1] if found is not None and found.routers else None
 
 
-def ensure_elicitation(server: McpServer) -> ElicitationRouter | None:
+def ensure_elicitation(server: ConnectedServer) -> ElicitationRouter | None:
     """Install the person-asking handler unless the session already has a handler of any kind."""
     router = router_for(server)
     if router is not None:

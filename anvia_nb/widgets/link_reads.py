@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from anvia_nb.core import McpServer
+from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.readings import ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome
@@ -38,7 +38,7 @@ class LinkReads:
         self.output = widgets.Output()
         self.box = widgets.VBox([self.buttons, self.output])
 
-    def reader(self, server: McpServer) -> Callable[[CallOutcome, int], ResourceRead]:
+    def reader(self, server: ConnectedServer) -> Callable[[CallOutcome, int], ResourceRead]:
         """A ``ResultView``'s reader over ``server`` (the session that made the result)."""
 
         def read(outcome: CallOutcome, index: int) -> ResourceRead:

@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
+from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
@@ -299,7 +300,7 @@ class ToolForm:
                 self._attach(tool)
         self._refresh()
 
-    def _is_runtime_session(self, server: McpServer) -> bool:
+    def _is_runtime_session(self, server: ConnectedServer) -> bool:
         try:
             return self.runtime.server(self.server_name) is server
         except AnviaError:

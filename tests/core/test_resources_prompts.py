@@ -115,11 +115,9 @@ async def test_a_resource_link_is_read_only_on_request(demo: McpServer) -> None:
 
 
 async def test_an_unknown_uri_is_refused_locally_and_the_servers_error_is_kept(demo: McpServer) -> None:
-    from anvia_nb.core.api.features import check_uri
-
     with pytest.raises(UnknownResourceError, match=r"lists no resource or template for 'demo://note/1'"):
-        await check_uri(demo, "demo://note/1")
-    await check_uri(demo, "demo://notes/7")  # a template's URI: the server decides
+        await demo.check_uri("demo://note/1")
+    await demo.check_uri("demo://notes/7")  # a template's URI: the server decides
     with pytest.raises(ProtocolError, match="Unknown resource: demo://notes/7"):
         await demo.read_resource("demo://notes/7")
 
@@ -129,7 +127,6 @@ async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() 
     import mcp_types as types
     from mcp.server.lowlevel import Server
 
-    from anvia_nb.core.api import features
     from anvia_nb.errors import ToolTimeoutError
 
     async def never(_ctx: object, _params: object) -> types.ListResourcesResult:
@@ -143,7 +140,7 @@ async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() 
                                                                       on_list_resources=never)))
     try:
         with pytest.raises(ToolTimeoutError, match="stuck did not answer in time while listing resources"):
-            await features.list_resources(server, timeout_seconds=0.5)
+            await server.resources(timeout_seconds=0.5)
         assert server.is_open
     finally:
         await server.close()

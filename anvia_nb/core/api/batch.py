@@ -19,18 +19,18 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard
 
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
 from anvia_nb.errors import AnviaError, InvalidValueError
 
 if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
     from anvia_nb.policy import ShowPolicy
 
-__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "RowOutcome", "Rows", "is_rows", "map_rows"]
+__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]
 
 DEFAULT_MAP_CONCURRENCY = 8
 """Rows of one map in flight at once unless told otherwise."""
@@ -101,6 +101,16 @@ class RowOutcome:
         return None if self.outcome is None else self.outcome.seconds
 
 
+class MappedTool(Protocol):
+    """What a map needs of its tool (a :class:`~anvia_nb.core.api.tool.Tool`)."""
+
+    def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]: ...
+
+    async def call_outcome(
+        self, arguments: object = None, *, timeout_seconds: Timeout = limits.DEFAULT, validate_arguments: bool = True
+    ) -> CallOutcome: ...
+
+
 MapListener = Callable[["MapRun"], None]
 """Called on the map's loop after each row finishes (keep it quick: it runs between calls)."""
 
@@ -116,7 +126,7 @@ class MapRun:
     """One map: its rows' outcomes by position (``None``: not finished), and its counters."""
 
     def __init__(
-        self, tool: Tool, rows: Rows, options: MapOptions | None = None, *, listener: MapListener | None = None
+        self, tool: MappedTool, rows: Rows, options: MapOptions | None = None, *, listener: MapListener | None = None
     ) -> None:
         self.tool = tool
         self.options = options or MapOptions()
@@ -229,11 +239,3 @@ class MapRun:
                 self.listener(self)
             except Exception:  # a progress display must never break the map
                 self.listener = None
-
-
-async def map_rows(
-    tool: Tool, rows: Rows, options: MapOptions | None = None, *, listener: MapListener | None = None
-) -> list[RowOutcome]:
-    """Call ``tool`` once per row (the options' ``constants`` fill what a row leaves out); outcomes
-    in row order. ``progress`` and ``policy`` concern frames and are not used here."""
-    return await MapRun(tool, rows, options, listener=listener).run()

@@ -16,13 +16,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from anvia_nb.core.api.listeners import Listener, Listeners
 from anvia_nb.core.protocol.types import ToolInfo
+from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import AnviaError
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import McpServer
 
 __all__ = ["LIST_CHANGED", "ChangeListener", "ListWatch", "ToolListChange", "tool_list_change"]
 
@@ -34,7 +32,7 @@ LIST_CHANGED = {
 }
 """The notifications that say a list (or a subscribed resource) changed, and what changed."""
 
-ChangeListener = Callable[[str, str], None]
+ChangeListener = Listener
 """``listener(server_name, what)``: ``what`` is ``"tools"`` (already re-listed), ``"resources"``,
 ``"prompts"`` or ``"resource"``; called on the session's loop, must not block."""
 
@@ -86,30 +84,30 @@ def tool_list_change(before: Sequence[ToolInfo], after: Sequence[ToolInfo], sinc
 
 
 class ListWatch:
-    """Re-lists a server's tools when told they changed; keeps the changes until noted."""
+    """Re-lists a server's tools when told they changed; keeps the changes until noted.
 
-    def __init__(self, server: McpServer) -> None:
-        self._server = server
+    ``listed()`` gives the tools held now, ``adopt(tools)`` replaces them with a new listing."""
+
+    def __init__(
+        self, client: McpClient, listed: Callable[[], list[ToolInfo]], adopt: Callable[[list[ToolInfo]], None]
+    ) -> None:
+        self._client = client
+        self._listed = listed
+        self._adopt = adopt
         self.listed_at = time.time()
         """When the tools the server holds now were listed."""
         self._pending: list[ToolListChange] = []
         self._lock = threading.Lock()
-        self._listeners: list[ChangeListener] = []
+        self._listeners = Listeners("change", logger)
         self._refresh: asyncio.Task[None] | None = None
         self._again = False
         self.counts: dict[str, int] = {}
         """How many change notifications arrived, by what changed."""
-        server.client.on_notification(self.on_notification)
+        client.on_notification(self.on_notification)
 
     def on_change(self, listener: ChangeListener) -> Callable[[], None]:
         """Call ``listener(server_name, what)`` after each change; returns the function that stops it."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     def on_notification(self, method: str) -> None:
         what = LIST_CHANGED.get(method)
@@ -122,19 +120,19 @@ class ListWatch:
         if self._refresh is not None and not self._refresh.done():
             self._again = True  # one more listing after the running one: the news may postdate it
             return
-        name = f"anvia_nb relist {self._server.name}"
+        name = f"anvia_nb relist {self._client.name}"
         self._refresh = asyncio.get_running_loop().create_task(self._relist(), name=name)
 
     async def _relist(self) -> None:
         while True:
             self._again = False
-            before = [tool.info for tool in self._server.tools]
+            before = self._listed()
             try:
-                after = await self._server.client.list_tools()
+                after = await self._client.list_tools()
             except AnviaError as exc:
-                self._server.client.log.note("warning", f"re-listing the changed tools failed: {exc}")
+                self._client.log.note("warning", f"re-listing the changed tools failed: {exc}")
                 return
-            self._server.replace_tools(after)
+            self._adopt(after)
             change = tool_list_change(before, after, self.listed_at)
             if change.added or change.removed or change.redefined:  # some servers say so at every start
                 self.listed_at = change.time
@@ -145,11 +143,7 @@ class ListWatch:
                 return
 
     def _tell(self, what: str) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(self._server.name, what)
-            except Exception:  # a widget's trouble must never break the session
-                logger.exception("a change listener failed for %r", self._server.name)
+        self._listeners.tell(self._client.name, what)
 
     async def settled(self, timeout_seconds: float = 30.0) -> None:
         """Wait (bounded) for a re-listing under way, from any loop."""

@@ -19,12 +19,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from anvia_nb.core.api.memory import MemoryConnection
+from anvia_nb.core.api.portable import reduce_connection
 from anvia_nb.core.api.secrets import (
     Named,
     arg_secrets,
@@ -37,6 +39,8 @@ from anvia_nb.core.api.secrets import (
 )
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.oauth.provider import OAuth, forget_tokens, oauth
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.roots import root_paths
 from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.core.recording.recorder import Recorder
@@ -52,7 +56,9 @@ __all__ = [
     "McpConnection",
     "MemoryConnection",
     "ReplayConnection",
+    "ServerConnection",
     "StdioConnection",
+    "connect_timeout",
     "is_secret_header",
     "is_secret_name",
     "mcp",
@@ -75,11 +81,6 @@ def unmasked_note(connection: McpConnection) -> str | None:
     )
 
 
-def _repr(connection: object, secrets: Iterable[str]) -> str:
-    shown = ", ".join(f"{f.name}={getattr(connection, f.name)!r}" for f in fields(connection))  # type: ignore[arg-type]
-    return _masked(f"{type(connection).__name__}({shown})", secrets)
-
-
 def _check_name(name: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name):
         raise InvalidValueError(
@@ -88,53 +89,29 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _client(
-    connection: StdioConnection | HttpConnection,
-    launch: StdioLaunch | HttpLaunch,
-    log: ServerLog,
-    log_level: str | None,
-    roots: tuple[str, ...] = (),
-) -> McpClient:
-    """A plain client, or one that records to ``connection.record`` (secrets masked in the file)."""
-    in_flight = connection.max_calls_in_flight
-    if connection.record is None:
-        return McpClient(
-            connection.name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=in_flight
-        )
-    recorder = Recorder(
-        connection.record,
-        name=connection.name,
-        transport=connection.transport,
-        target=connection.target(),
-        secrets=connection.secrets(),
-    )
-    return RecordingClient(
-        connection.name,
-        launch,
-        recorder=recorder,
-        log=log,
-        log_level=log_level,
-        roots=roots,
-        max_calls_in_flight=in_flight,
-    )
-
-
 def _masked(text: str, secrets: Iterable[str]) -> str:
     return ShowPolicy().with_secrets(secrets).mask(text)
 
 
-@dataclass(frozen=True, repr=False)
-class StdioConnection:
-    """A server started as a child process, speaking MCP on its stdin and stdout."""
+def connect_timeout(connection: object, timeout_seconds: Timeout) -> float | None:
+    """How long connecting may take: ``timeout_seconds``, or by default the connection's own
+    (``mcp.http``'s ``timeout_seconds``), else :data:`~anvia_nb.core.protocol.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`;
+    ``None``: no limit."""
+    own = getattr(connection, "timeout_seconds", None)
+    default = own if isinstance(own, int | float) else limits.DEFAULT_CONNECT_TIMEOUT_SECONDS
+    return limits.timeout_or_default(timeout_seconds, default)
+
+
+_SHARED = ("roots", "record", "max_calls_in_flight", "protocol")
+"""The fields of :class:`ServerConnection`, shown after a connection's own and before its transport."""
+
+
+@dataclass(frozen=True, repr=False, kw_only=True)
+class ServerConnection(ABC):
+    """What a stdio and an HTTP connection share: the settings below, secrets found in their own
+    settings (masked in the ``repr``, never pickled), and a client that records when asked."""
 
     name: str
-    command: str
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    secret_env: frozenset[str] = frozenset()
-    keep_log: bool = False
-    """Keep the server's stderr file after the connection is closed and at exit."""
     roots: tuple[str, ...] = ()
     """Absolute paths offered to the server as roots (``roots/list``)."""
     record: str | None = None
@@ -143,6 +120,68 @@ class StdioConnection:
     """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+
+    @property
+    @abstractmethod
+    def transport(self) -> str: ...
+
+    @abstractmethod
+    def named_secrets(self) -> Named:
+        """Each secret with where it was found."""
+
+    @abstractmethod
+    def target(self) -> str:
+        """What it connects to, as shown to people, secrets masked."""
+
+    @abstractmethod
+    def client(self, *, log_level: str | None = None) -> McpClient:
+        """A client for this connection, not yet open."""
+
+    def secrets(self) -> tuple[str, ...]:
+        return secret_values(self.named_secrets())
+
+    def unmasked(self) -> tuple[str, ...]:
+        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        return unmasked_places(self.named_secrets())
+
+    def __repr__(self) -> str:
+        ordered = sorted(fields(self), key=lambda f: (f.name in _SHARED) + 2 * (f.name == "transport"))
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in ordered)
+        return _masked(f"{type(self).__name__}({shown})", self.secrets())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
+        return reduce_connection(self)
+
+    def _client(self, launch: StdioLaunch | HttpLaunch, log: ServerLog, log_level: str | None) -> McpClient:
+        """A plain client, or one that records to ``record`` (secrets masked in the file)."""
+        settings: dict[str, Any] = {
+            "log": log, "log_level": log_level, "roots": self.roots, "max_calls_in_flight": self.max_calls_in_flight,
+        }  # fmt: skip
+        if self.record is None:
+            return McpClient(self.name, launch, **settings)
+        recorder = Recorder(
+            self.record, name=self.name, transport=self.transport, target=self.target(), secrets=self.secrets()
+        )
+        return RecordingClient(self.name, launch, recorder=recorder, **settings)
+
+    async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
+        """Start the server or open the session, and handshake (by default within
+        :func:`connect_timeout`); raises :class:`~anvia_nb.errors.ConnectError`."""
+        return await self.client(log_level=log_level).open(connect_timeout(self, timeout_seconds))
+
+
+@dataclass(frozen=True, repr=False)
+class StdioConnection(ServerConnection):
+    """A server started as a child process, speaking MCP on its stdin and stdout."""
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    secret_env: frozenset[str] = frozenset()
+    keep_log: bool = False
+    """Keep the server's stderr file after the connection is closed and at exit."""
     transport: Literal["stdio"] = "stdio"
 
     def named_secrets(self) -> Named:
@@ -154,22 +193,6 @@ class StdioConnection:
             found.extend(url_secrets(value, f"env {key}"))
         found.extend(url_secrets(self.command, "command"))
         return (*found, *arg_secrets(self.args))
-
-    def secrets(self) -> tuple[str, ...]:
-        return secret_values(self.named_secrets())
-
-    def unmasked(self) -> tuple[str, ...]:
-        """Where a secret was found whose value is too short to mask (it is shown as is)."""
-        return unmasked_places(self.named_secrets())
-
-    def __repr__(self) -> str:
-        return _repr(self, self.secrets())
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
-        from anvia_nb.core.api.portable import reduce_connection
-
-        return reduce_connection(self)
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -188,31 +211,18 @@ class StdioConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open; its stderr goes to a new log file."""
         log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
-        return _client(self, self.launch(log.stderr_path), log, log_level, self.roots)
-
-    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
-        """Start the server and handshake; raises :class:`~anvia_nb.errors.ConnectError`."""
-        return await self.client(log_level=log_level).open(timeout_seconds)
+        return self._client(self.launch(log.stderr_path), log, log_level)
 
 
 @dataclass(frozen=True, repr=False)
-class HttpConnection:
+class HttpConnection(ServerConnection):
     """A server reached over streamable HTTP."""
 
-    name: str
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_seconds: float | None = 30.0
     auth: Any = None
     """``mcp.oauth(...)`` (:mod:`anvia_nb.core.oauth.provider`), or any ``httpx2.Auth``, used as given."""
-    roots: tuple[str, ...] = ()
-    """Absolute paths offered to the server as roots (``roots/list``)."""
-    record: str | None = None
-    """Write what the connection exchanges to this JSON Lines file (see :mod:`anvia_nb.core.recording.recorder`)."""
-    max_calls_in_flight: int | None = None
-    """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
-    protocol: str | None = None
-    """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:
@@ -224,22 +234,6 @@ class HttpConnection:
             *url_secrets(self.url, "the"),
             *(("OAuth token", token) for token in tokens),
         )
-
-    def secrets(self) -> tuple[str, ...]:
-        return secret_values(self.named_secrets())
-
-    def unmasked(self) -> tuple[str, ...]:
-        """Where a secret was found whose value is too short to mask (it is shown as is)."""
-        return unmasked_places(self.named_secrets())
-
-    def __repr__(self) -> str:
-        return _repr(self, self.secrets())
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
-        from anvia_nb.core.api.portable import reduce_connection
-
-        return reduce_connection(self)
 
     def target(self) -> str:
         return _masked(self.url, self.secrets())
@@ -254,17 +248,19 @@ class HttpConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
         log = ServerLog(self.name, transport="http", secrets=self.secrets())
-        return _client(self, self.launch(), log, log_level, self.roots)
+        return self._client(self.launch(), log, log_level)
 
-    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
-        """Open the HTTP session and handshake; raises :class:`~anvia_nb.errors.ConnectError`.
+    async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
+        """Open the HTTP session and handshake (by default within :func:`connect_timeout`); raises
+        :class:`~anvia_nb.errors.ConnectError`.
 
         With OAuth, the person's time to authorize (``wait_seconds``) is added to the timeout."""
+        timeout = connect_timeout(self, timeout_seconds)
         if not isinstance(self.auth, OAuth):
-            return await self.client(log_level=log_level).open(timeout_seconds)
-        if timeout_seconds is not None:
-            timeout_seconds += self.auth.wait_seconds
-        client = await self.client(log_level=log_level).open(timeout_seconds)
+            return await self.client(log_level=log_level).open(timeout)
+        if timeout is not None:
+            timeout += self.auth.wait_seconds
+        client = await self.client(log_level=log_level).open(timeout)
         # the tokens came during the connect: its log (and its recording) mask them too
         client.log.policy = client.log.policy.with_secrets(self.secrets())
         if isinstance(client, RecordingClient):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.sdk import MemoryLaunch
 
@@ -39,5 +41,6 @@ class MemoryConnection:
             max_calls_in_flight=self.max_calls_in_flight,
         )
 
-    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
+    async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
+        """Handshake (by default within :data:`~anvia_nb.core.protocol.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`)."""
         return await self.client(log_level=log_level).open(timeout_seconds)

@@ -16,14 +16,27 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
+from anvia_nb.core.api.secrets import Named
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 
-if TYPE_CHECKING:
-    from anvia_nb.core.api.connections import McpConnection
+__all__ = ["Portable", "PortableConnection", "portable", "reduce_connection"]
 
-__all__ = ["PortableConnection", "portable", "reduce_connection"]
+
+class Portable(Protocol):
+    """What :func:`portable` reads of a connection: a dataclass with a name, a transport and its
+    secrets' places (a :class:`~anvia_nb.core.api.connections.ServerConnection`)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def transport(self) -> str: ...
+
+    def named_secrets(self) -> Named: ...
 
 
 @dataclass(frozen=True)
@@ -31,14 +44,13 @@ class PortableConnection:
     """A connection's fields without secret values; ``env_from_process`` names the env variables
     whose values the receiving process reads from its own environment."""
 
-    kind: str
+    kind: type[Portable]
+    """The connection's class, made again from ``values``."""
     values: tuple[tuple[str, Any], ...]
     env_from_process: tuple[str, ...] = ()
 
-    def connection(self, environ: Mapping[str, str] | None = None) -> McpConnection:
+    def connection(self, environ: Mapping[str, str] | None = None) -> Portable:
         """The connection again, its secret env values read from ``environ`` (this process's)."""
-        from anvia_nb.core.api.connections import HttpConnection, StdioConnection
-
         environ = os.environ if environ is None else environ
         values = dict(self.values)
         missing = [name for name in self.env_from_process if name not in environ]
@@ -47,13 +59,12 @@ class PortableConnection:
                 f"{values.get('name')!r} needs the environment variable {missing[0]} in this process "
                 "(a Dask worker reads secrets from its own environment): export it where the workers start."
             )
-        if self.kind == "stdio":
-            env = {**values.get("env", {}), **{name: environ[name] for name in self.env_from_process}}
-            return StdioConnection(**{**values, "env": env})
-        return HttpConnection(**values)
+        if self.env_from_process:
+            values["env"] = {**values.get("env", {}), **{name: environ[name] for name in self.env_from_process}}
+        return self.kind(**values)
 
 
-def _refuse(connection: McpConnection, where: str) -> SecretNotPortableError:
+def _refuse(connection: Portable, where: str) -> SecretNotPortableError:
     return SecretNotPortableError(
         f"{connection.name!r} cannot be sent to another process: its {where} holds a secret, and secrets are "
         "never pickled. Give secrets as environment variables the workers also have (connect with "
@@ -61,49 +72,44 @@ def _refuse(connection: McpConnection, where: str) -> SecretNotPortableError:
     )
 
 
-def portable(connection: McpConnection) -> PortableConnection:
+def portable(connection: Portable) -> PortableConnection:
     """``connection`` without secret values (see the module's rule); raises when that is impossible."""
-    from anvia_nb.core.api.connections import HttpConnection, StdioConnection
-
-    if isinstance(connection, StdioConnection):
-        from_process: list[str] = []
-        kept_env: dict[str, str] = {}
-        secret_places = {where for where, value in connection.named_secrets() if value}
-        for key, value in connection.env.items():
-            holds_secret = any(where == f"env {key}" or where.startswith(f"env {key} ") for where in secret_places)
-            if not holds_secret:
-                kept_env[key] = value
-            elif os.environ.get(key) == value:
-                from_process.append(key)
-            else:
-                raise _refuse(connection, f"environment variable {key}, set in the notebook,")
-        others = sorted(w for w in secret_places if not w.startswith("env "))
-        if others:
-            raise _refuse(connection, others[0])
-        values = {f.name: getattr(connection, f.name) for f in fields(connection) if f.name != "transport"}
-        values["env"] = kept_env
-        values["record"] = None  # a recording is the notebook's own file, never a worker's
-        return PortableConnection("stdio", tuple(values.items()), tuple(from_process))
-    if isinstance(connection, HttpConnection):
-        if connection.auth is not None:
+    if connection.transport not in ("stdio", "http"):
+        raise SecretNotPortableError(
+            f"{connection.name!r} is an in-memory connection; only stdio and HTTP connections can be sent to "
+            "another process."
+        )
+    values = {f.name: getattr(connection, f.name) for f in fields(connection) if f.name != "transport"}
+    values["record"] = None  # a recording is the notebook's own file, never a worker's
+    secret_places = {where for where, value in connection.named_secrets() if value}
+    if connection.transport == "http":
+        if values["auth"] is not None:
             raise _refuse(connection, "auth object")
-        places = sorted({where for where, value in connection.named_secrets() if value})
-        if places:
-            raise _refuse(connection, places[0])
-        values = {f.name: getattr(connection, f.name) for f in fields(connection) if f.name != "transport"}
-        values["headers"] = dict(connection.headers)
-        values["record"] = None
-        return PortableConnection("http", tuple(values.items()))
-    raise SecretNotPortableError(
-        f"{connection.name!r} is an in-memory connection; only stdio and HTTP connections can be sent to "
-        "another process."
-    )
+        if secret_places:
+            raise _refuse(connection, sorted(secret_places)[0])
+        values["headers"] = dict(values["headers"])
+        return PortableConnection(type(connection), tuple(values.items()))
+    from_process: list[str] = []
+    kept_env: dict[str, str] = {}
+    for key, value in values["env"].items():
+        holds_secret = any(where == f"env {key}" or where.startswith(f"env {key} ") for where in secret_places)
+        if not holds_secret:
+            kept_env[key] = value
+        elif os.environ.get(key) == value:
+            from_process.append(key)
+        else:
+            raise _refuse(connection, f"environment variable {key}, set in the notebook,")
+    others = sorted(w for w in secret_places if not w.startswith("env "))
+    if others:
+        raise _refuse(connection, others[0])
+    values["env"] = kept_env
+    return PortableConnection(type(connection), tuple(values.items()), tuple(from_process))
 
 
-def _restore(description: PortableConnection) -> McpConnection:
+def _restore(description: PortableConnection) -> Portable:
     return description.connection()
 
 
-def reduce_connection(connection: McpConnection) -> tuple[Any, tuple[PortableConnection]]:
+def reduce_connection(connection: Portable) -> tuple[Any, tuple[PortableConnection]]:
     """``__reduce__`` of a connection: pickled as its :class:`PortableConnection`, secrets out."""
     return _restore, (portable(connection),)

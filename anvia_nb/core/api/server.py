@@ -1,25 +1,26 @@
 """``connect_mcp`` and ``McpServer``: the adapter's API over :class:`McpClient`.
 
 A server's tools are :class:`~anvia_nb.core.api.tool.Tool` objects (``Tool`` is also importable from
-here); resources, prompts and completion are in :mod:`anvia_nb.core.api.features`.
+here); its resources, prompts and completion are the methods it has as a
+:class:`~anvia_nb.core.api.features.ConnectedServer`; ``changes`` (:mod:`anvia_nb.core.api.changes`)
+and ``subscriptions`` (:mod:`anvia_nb.core.api.subscriptions`) are its own objects.
 """
 
 from __future__ import annotations
 
 import asyncio
 import difflib
-from collections.abc import Mapping
 
-from anvia_nb.core.api import features
 from anvia_nb.core.api.changes import ListWatch
-from anvia_nb.core.api.connections import McpConnection
+from anvia_nb.core.api.connections import McpConnection, connect_timeout
+from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.subscriptions import ResourceSubscriptions, ResourceUpdates
 from anvia_nb.core.api.tool import Tool
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
-from anvia_nb.core.protocol.types import CallOutcome, JsonObject, ToolInfo
+from anvia_nb.core.protocol.limits import Timeout
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import (
     AnviaError,
@@ -30,34 +31,17 @@ from anvia_nb.errors import (
 
 __all__ = ["McpServer", "Tool", "connect_mcp"]
 
-class McpServer:
-    """A connected server: its name, its adapted tools, and ``close()``."""
+
+class McpServer(ConnectedServer):
+    """A connected server: its name, its adapted tools, its resources and prompts, and ``close()``."""
 
     def __init__(self, connection: McpConnection, client: McpClient, tools: list[ToolInfo]) -> None:
-        self.connection = connection
-        self._secrets: tuple[McpConnection, tuple[str, ...]] | None = None
-        self.client = client
+        super().__init__(connection, client)
         self.tools: list[Tool] = [Tool(info, self) for info in tools]
-        self.listings: dict[str, list[JsonObject]] = {}
-        """The last ``resources``, ``resourceTemplates`` and ``prompts`` listings read."""
-        self.offered_links: set[str] = set()
-        """URIs of the resource links its results offered (reading one is on request)."""
-        self.changes = ListWatch(self)
-        """Re-lists the tools when the server says they changed, and keeps what changed (core/changes.py)."""
-        self.subscriptions = ResourceSubscriptions(self)
-        """The resources subscribed to and their counted updates (core/subscriptions.py)."""
-
-    @property
-    def name(self) -> str:
-        return self.connection.name
-
-    @property
-    def secrets(self) -> tuple[str, ...]:
-        """The connection's secret values (found once per connection: every call's outcome carries them)."""
-        found = self._secrets
-        if found is None or found[0] is not self.connection:
-            found = self._secrets = (self.connection, self.connection.secrets())
-        return found[1]
+        self.changes = ListWatch(client, lambda: [tool.info for tool in self.tools], self.replace_tools)
+        """Re-lists the tools when the server says they changed, and keeps what changed (core/api/changes.py)."""
+        self.subscriptions = ResourceSubscriptions(client)
+        """The resources subscribed to and their counted updates (core/api/subscriptions.py)."""
 
     @property
     def is_open(self) -> bool:
@@ -111,66 +95,6 @@ class McpServer:
         hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
         raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
 
-    # Resources, templates, prompts and completion: see anvia_nb.core.api.features.
-
-    async def resources(self) -> list[JsonObject]:
-        """Every listed resource (wire keys: ``uri``, ``name``, ``title``, ``mimeType``, ``size``...)."""
-        return await features.list_resources(self)
-
-    async def resource_templates(self) -> list[JsonObject]:
-        """Every listed resource template (``uriTemplate``, ``name``...)."""
-        return await features.list_resource_templates(self)
-
-    async def read_resource(
-        self, uri: str, *, timeout_seconds: float | limits.Default | None = limits.DEFAULT
-    ) -> ResourceRead:
-        """resources/read of ``uri``: ``.contents`` as sent, ``.text``, ``.data(i)``, ``.save(i, path)``."""
-        return await features.read_resource(self, uri, timeout_seconds=timeout_seconds)
-
-    async def read_template(
-        self,
-        template: str,
-        variables: Mapping[str, str] | None = None,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> ResourceRead:
-        """Read a listed template (its ``uriTemplate`` or name) expanded with ``variables``."""
-        return await features.read_template(self, template, variables, timeout_seconds=timeout_seconds)
-
-    async def read_link(
-        self,
-        outcome: CallOutcome | JsonObject,
-        index: int = 0,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> ResourceRead:
-        """Read the ``index``-th ``resource_link`` of a result, because you ask (never by itself)."""
-        return await features.read_link(self, outcome, index, timeout_seconds=timeout_seconds)
-
-    async def prompts(self) -> list[JsonObject]:
-        """Every listed prompt (``name``, ``title``, ``description``, ``arguments``)."""
-        return await features.list_prompts(self)
-
-    async def get_prompt(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> PromptResult:
-        """prompts/get, its name and arguments checked first: ``.messages`` as sent."""
-        return await features.get_prompt(self, name, arguments, timeout_seconds=timeout_seconds)
-
-    async def complete(
-        self,
-        ref: tuple[str, str],
-        argument: str,
-        value: str = "",
-        context: Mapping[str, str] | None = None,
-    ) -> list[str]:
-        """completion/complete: ``ref`` is ``("prompt", NAME)`` or ``("template", URI_TEMPLATE)``."""
-        return await features.complete(self, ref, argument, value, context)
-
     async def subscribe(self, uri: str) -> None:
         """Hear when the resource ``uri`` changes (see ``resource_updates()``)."""
         await self.subscriptions.subscribe(uri)
@@ -196,7 +120,7 @@ class McpServer:
 async def connect_mcp(
     connection: McpConnection,
     *,
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+    timeout_seconds: Timeout = limits.DEFAULT,
     log_level: str | None = None,
 ) -> McpServer:
     """Connect, handshake, list every tool, and adapt them (Anvia's ``connectMcp``).
@@ -211,12 +135,10 @@ async def connect_mcp(
     """
     if not hasattr(connection, "connect") or not hasattr(connection, "name"):
         raise InvalidTypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
-    if isinstance(timeout_seconds, limits.Default):
-        own = getattr(connection, "timeout_seconds", None)
-        timeout_seconds = own if isinstance(own, int | float) else limits.DEFAULT_CONNECT_TIMEOUT_SECONDS
+    timeout = connect_timeout(connection, timeout_seconds)
     loop = asyncio.get_running_loop()
-    deadline = None if timeout_seconds is None else loop.time() + timeout_seconds
-    client = await connection.connect(timeout_seconds=timeout_seconds, log_level=log_level)
+    deadline = None if timeout is None else loop.time() + timeout
+    client = await connection.connect(timeout_seconds=timeout, log_level=log_level)
     try:
         left = None if deadline is None else max(0.0, deadline - loop.time())
         tools = await asyncio.wait_for(client.list_tools(), left)
@@ -225,7 +147,7 @@ async def connect_mcp(
         if isinstance(exc, asyncio.TimeoutError):
             raise client.explained(
                 ConnectError(
-                    f"Connected to {connection.name!r} but it did not list its tools within {timeout_seconds:g} s.",
+                    f"Connected to {connection.name!r} but it did not list its tools within {timeout:g} s.",
                     connection.name,
                 )
             ) from None

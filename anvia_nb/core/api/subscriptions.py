@@ -16,19 +16,17 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from anvia_nb.core.api.listeners import Listener, Listeners
+from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError, NotOfferedError
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import McpServer
 
 __all__ = ["KEPT_URIS", "ResourceSubscriptions", "ResourceUpdates", "UpdateListener"]
 
 KEPT_URIS = 1000
 """How many URIs' update counts are kept (the least recently updated go first)."""
 
-UpdateListener = Callable[[str, str], None]
+UpdateListener = Listener
 """``listener(server_name, uri)``, on the session's loop; must not block."""
 
 logger = logging.getLogger("anvia_nb.core.api.subscriptions")
@@ -47,12 +45,12 @@ class ResourceUpdates:
 class ResourceSubscriptions:
     """The URIs one connection is subscribed to, and the updates that arrived for them."""
 
-    def __init__(self, server: McpServer) -> None:
-        self._server = server
+    def __init__(self, client: McpClient) -> None:
+        self._client = client
         self._updates: collections.OrderedDict[str, ResourceUpdates] = collections.OrderedDict()
         self._subscribed: list[str] = []
-        self._listeners: list[UpdateListener] = []
-        server.client.on_resource_updated(self.updated)
+        self._listeners = Listeners("resource update", logger)
+        client.on_resource_updated(self.updated)
 
     @property
     def subscribed(self) -> list[str]:
@@ -65,13 +63,7 @@ class ResourceSubscriptions:
 
     def on_update(self, listener: UpdateListener) -> Callable[[], None]:
         """Call ``listener(server_name, uri)`` after each update; returns the function that stops it."""
-        self._listeners.append(listener)
-
-        def stop() -> None:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-        return stop
+        return self._listeners.add(listener)
 
     def updated(self, uri: str) -> None:
         """Count one update of ``uri`` and tell the listeners (on the session's loop)."""
@@ -79,19 +71,15 @@ class ResourceSubscriptions:
         self._updates[uri] = ResourceUpdates(uri, (before.count if before else 0) + 1, time.time())
         while len(self._updates) > KEPT_URIS:
             self._updates.popitem(last=False)
-        for listener in list(self._listeners):
-            try:
-                listener(self._server.name, uri)
-            except Exception:  # a widget's trouble must never break the session
-                logger.exception("a resource update listener failed for %r", self._server.name)
+        self._listeners.tell(self._client.name, uri)
 
     def _check(self, uri: object) -> str:
         if not isinstance(uri, str) or not uri.strip():
             raise InvalidValueError("give the URI of a resource to subscribe to, e.g. demo://counter")
-        resources = self._server.client.capabilities.get("resources")
+        resources = self._client.capabilities.get("resources")
         if not (isinstance(resources, dict) and resources.get("subscribe") is True):
             raise NotOfferedError(
-                f"server {self._server.name} does not offer resource subscriptions "
+                f"server {self._client.name} does not offer resource subscriptions "
                 "(its capabilities lack resources.subscribe); read the resource again instead"
             )
         return uri
@@ -101,13 +89,13 @@ class ResourceSubscriptions:
         uri = self._check(uri)
         if uri in self._subscribed:
             return
-        await self._server.client.in_session(lambda session: session.subscribe_resource(uri))
+        await self._client.in_session(lambda session: session.subscribe_resource(uri))
         self._subscribed.append(uri)
 
     async def unsubscribe(self, uri: str) -> None:
         """Stop hearing of ``uri``'s changes; its counted updates are kept."""
         uri = self._check(uri)
         if uri not in self._subscribed:
-            raise InvalidValueError(f"not subscribed to {uri} on {self._server.name}; see %mcp resources")
+            raise InvalidValueError(f"not subscribed to {uri} on {self._client.name}; see %mcp resources")
         self._subscribed.remove(uri)
-        await self._server.client.in_session(lambda session: session.unsubscribe_resource(uri))
+        await self._client.in_session(lambda session: session.unsubscribe_resource(uri))

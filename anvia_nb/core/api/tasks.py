@@ -19,29 +19,37 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
 
 from anvia_nb.core.protocol.types import BackgroundState, CallOutcome, JsonObject
-from anvia_nb.errors import AnviaError, LoopMisuseError, TaskCancelledError, WaitTimeoutError
+from anvia_nb.core.transport.client import McpClient
+from anvia_nb.errors import (
+    AnviaError,
+    ConnectionClosedError,
+    LoopMisuseError,
+    TaskCancelledError,
+    WaitTimeoutError,
+)
 
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
-
-__all__ = ["BackgroundCall", "BackgroundState", "start_call"]
+__all__ = ["BackgroundCall", "BackgroundState"]
 
 _MESSAGE_CHARS = 2000
 
 Listener = Callable[["BackgroundCall"], None]
+Run = Callable[[], Awaitable[CallOutcome]]
+"""Makes the call (``Tool.start`` gives one that tells :meth:`BackgroundCall.progress_seen` and
+:meth:`BackgroundCall.task_seen`); its outcome is the call's."""
 
 
 class BackgroundCall:
-    """A call running on its connection's loop; see the module docstring."""
+    """A call of ``server``'s ``tool`` running on its connection's loop; see the module docstring."""
 
-    def __init__(self, tool: Tool, arguments: JsonObject | None) -> None:
+    def __init__(self, server: str, tool: str, arguments: JsonObject | None, *, secrets: tuple[str, ...] = ()) -> None:
+        self.server = server
         self.tool = tool
         self.arguments = arguments
+        self.secrets = secrets
         self.status = "running"
         self.task_id: str | None = None
         self.status_message: str | None = None
@@ -58,7 +66,7 @@ class BackgroundCall:
         self.cancel_requested = False
 
     def __repr__(self) -> str:
-        return f"<BackgroundCall {self.tool.server.name}.{self.tool.name} {self.status}>"
+        return f"<BackgroundCall {self.server}.{self.tool} {self.status}>"
 
     # -- state -------------------------------------------------------------------------------
 
@@ -72,15 +80,15 @@ class BackgroundCall:
 
     def state(self) -> BackgroundState:
         return BackgroundState(
-            server=self.tool.server.name,
-            tool=self.tool.name,
+            server=self.server,
+            tool=self.tool,
             status=self.status,
             task_id=self.task_id,
             status_message=self.status_message,
             progress=self.progress,
             seconds=self.seconds,
             done=self.done,
-            secrets=self.tool.server.secrets,
+            secrets=self.secrets,
         )
 
     def on_change(self, listener: Listener) -> Callable[[], None]:
@@ -105,7 +113,8 @@ class BackgroundCall:
             except Exception:  # a view's trouble must never stop the call
                 continue
 
-    def _task_seen(self, task: JsonObject) -> None:
+    def task_seen(self, task: JsonObject) -> None:
+        """Take the state of the task the call became (wire keys)."""
         task_id, status, message = task.get("taskId"), task.get("status"), task.get("statusMessage")
         if isinstance(task_id, str):
             self.task_id = task_id
@@ -115,7 +124,8 @@ class BackgroundCall:
             self.status_message = message[:_MESSAGE_CHARS]
         self._changed()
 
-    async def _progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
+    async def progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
+        """Take the call's last progress."""
         self.progress = (progress, total, message[:_MESSAGE_CHARS] if message is not None else None)
         self._changed()
 
@@ -156,30 +166,35 @@ class BackgroundCall:
 
     # -- running -----------------------------------------------------------------------------
 
-    async def _run(self, as_task: bool | None, timeout_seconds: float | None) -> None:
-        try:
-            outcome = await self.tool.call_outcome(
-                self.arguments,
-                timeout_seconds=timeout_seconds,
-                on_progress=self._progress_seen,
-                on_task=self._task_seen,
-                as_task=as_task,
-                validate_arguments=False,
+    def start(self, client: McpClient, run: Run) -> BackgroundCall:
+        """Make the call with ``run()`` on ``client``'s loop (from any thread, the loop's own too)
+        and return at once."""
+        loop = client.loop
+        if loop is None or loop.is_closed() or not client.is_open:
+            raise ConnectionClosedError(
+                f"The connection {self.server!r} is closed; connect again to use it.", server=self.server
             )
+        self._loop = loop
+        loop.call_soon_threadsafe(self._begin, run)
+        return self
+
+    async def _run(self, run: Run) -> None:
+        try:
+            outcome = await run()
         except asyncio.CancelledError:
             outcome = self._cancelled_outcome()
         except AnviaError as exc:
             outcome = self._outcome_with(exc)
         self._finish(outcome)
 
-    def _begin(self, as_task: bool | None, timeout_seconds: float | None) -> None:
+    def _begin(self, run: Run) -> None:
         """On the loop: start the call (unless cancelled already)."""
         assert self._loop is not None
         if self.cancel_requested:
             self._finish(self._not_started_outcome())
             return
-        name = f"anvia_nb background {self.tool.server.name}.{self.tool.name}"
-        self._task = self._loop.create_task(self._run(as_task, timeout_seconds), name=name)
+        name = f"anvia_nb background {self.server}.{self.tool}"
+        self._task = self._loop.create_task(self._run(run), name=name)
         self._task.add_done_callback(self._task_done)
 
     def _task_done(self, _task: asyncio.Task[None]) -> None:
@@ -187,9 +202,9 @@ class BackgroundCall:
             self._finish(self._not_started_outcome())
 
     def _not_started_outcome(self) -> CallOutcome:
-        target = f"{self.tool.server.name}.{self.tool.name}"
+        target = f"{self.server}.{self.tool}"
         error = TaskCancelledError(
-            f"{target} was cancelled before anything was sent.", server=self.tool.server.name, tool=self.tool.name
+            f"{target} was cancelled before anything was sent.", server=self.server, tool=self.tool
         )
         return self._outcome_with(error)
 
@@ -199,19 +214,19 @@ class BackgroundCall:
 
     def _cancelled_outcome(self) -> CallOutcome:
         told = "tasks/cancel" if self.task_id else "notifications/cancelled"
-        target = f"{self.tool.server.name}.{self.tool.name}"
+        target = f"{self.server}.{self.tool}"
         error = TaskCancelledError(
             f"{target} was cancelled; the server was told ({told}).",
-            server=self.tool.server.name,
-            tool=self.tool.name,
+            server=self.server,
+            tool=self.tool,
             task_id=self.task_id or "",
         )
         return self._outcome_with(error)
 
     def _outcome_with(self, error: AnviaError) -> CallOutcome:
         return CallOutcome(
-            server=self.tool.server.name,
-            tool=self.tool.name,
+            server=self.server,
+            tool=self.tool,
             arguments=self.arguments,
             raw=None,
             output=None,
@@ -219,7 +234,7 @@ class BackgroundCall:
             schema_problems=None,
             seconds=time.perf_counter() - self._start,
             started_at=self.started_at,
-            secrets=self.tool.server.secrets,
+            secrets=self.secrets,
         )
 
     def _finish(self, outcome: CallOutcome) -> None:
@@ -234,24 +249,3 @@ class BackgroundCall:
         self._finished.set()
         self._changed()
 
-
-def start_call(
-    tool: Tool,
-    arguments: JsonObject | None,
-    *,
-    timeout_seconds: float | None = None,
-    as_task: bool | None = None,
-) -> BackgroundCall:
-    """Send the call on ``tool``'s connection loop and return its handle at once."""
-    client = tool.server.client
-    loop = client.loop
-    if loop is None or loop.is_closed() or not client.is_open:
-        from anvia_nb.errors import ConnectionClosedError
-
-        raise ConnectionClosedError(
-            f"The connection {tool.server.name!r} is closed; connect again to use it.", server=tool.server.name
-        )
-    call = BackgroundCall(tool, arguments)
-    call._loop = loop
-    loop.call_soon_threadsafe(call._begin, as_task, timeout_seconds)  # from any thread, the loop's own too
-    return call

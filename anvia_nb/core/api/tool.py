@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import collections
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from anvia_nb.core.api import dataframes, features
-from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, RowOutcome, Rows, is_rows, map_rows
-from anvia_nb.core.api.tasks import BackgroundCall, start_call
+from anvia_nb.core.api import dataframes
+from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, MapRun, RowOutcome, Rows, is_rows
+from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.protocol.schema import SchemaCheck, argument_problems, output_problems, schema_check
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
@@ -29,10 +31,7 @@ from anvia_nb.errors import (
     OutputSchemaError,
     UnrecordedCallError,
 )
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import McpServer
-    from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import ShowPolicy
 
 __all__ = ["Tool"]
 
@@ -47,7 +46,7 @@ def _short(text: str, limit: int = 200) -> str:
 class Tool:
     """One listed tool of a connected server, adapted as Anvia adapts it."""
 
-    def __init__(self, info: ToolInfo, server: McpServer) -> None:
+    def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
         self.info = info
         self._server = server
         self._checks: dict[str, SchemaCheck] = {}
@@ -83,7 +82,8 @@ class Tool:
         return self.info.task_support
 
     @property
-    def server(self) -> McpServer:
+    def server(self) -> ConnectedServer:
+        """The server it is listed by (an :class:`~anvia_nb.core.api.server.McpServer`)."""
         return self._server
 
     def __repr__(self) -> str:
@@ -93,6 +93,17 @@ class Tool:
         """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
         return argument_problems(self._check("input", self.info.input_schema), dict(arguments or {}))
 
+    def _checked(self, arguments: object) -> JsonObject | None:
+        """``arguments`` as sent; raises :class:`ArgumentValidationError` when they do not match the inputSchema."""
+        sent = arguments_from_input(arguments)
+        problems = self.check_arguments(sent)
+        if problems:
+            raise ArgumentValidationError(
+                f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: " + "; ".join(problems),
+                problems,
+            )
+        return sent
+
     def _check(self, which: str, schema: JsonObject) -> SchemaCheck:
         """The schema's compiled check from the one cache (:func:`schema_check`), kept on the tool:
         finding it again means serializing the schema, on every call."""
@@ -101,13 +112,19 @@ class Tool:
             check = self._checks[which] = schema_check(schema)
         return check
 
-    async def call(self, arguments: Mapping[str, Any] | None = None) -> MappedOutput:
+    async def call(
+        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
+    ) -> MappedOutput:
         """Call the tool; return the mapped output or raise the mapping's error.
 
         What :meth:`call_outcome` does, without keeping what only an outcome shows (progress,
-        times, the trace's span): the shortest path from Python to the server and back."""
+        times, the trace's span): the shortest path from Python to the server and back.
+        ``timeout_seconds`` as for :meth:`call_outcome`."""
         raw = await self._server.client.call_tool(
-            self.name, arguments_from_input(arguments), as_task=self.task_support == "required"
+            self.name,
+            arguments_from_input(arguments),
+            timeout_seconds=timeout_seconds,
+            as_task=self.task_support == "required",
         )
         output, error, _ = self._finish(raw)
         if error is not None:
@@ -119,7 +136,7 @@ class Tool:
         self,
         arguments: object = None,
         *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        timeout_seconds: Timeout = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
         validate_arguments: bool = True,
         as_task: bool | None = None,
@@ -137,15 +154,7 @@ class Tool:
         :class:`UnrecordedCallError` for a call its recording does not hold. Every later failure (tool
         error, unsupported content, schema mismatch, timeout, lost connection) is in ``.error``.
         """
-        sent = arguments_from_input(arguments)
-        if validate_arguments:
-            problems = self.check_arguments(sent)
-            if problems:
-                raise ArgumentValidationError(
-                    f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: "
-                    + "; ".join(problems),
-                    problems,
-                )
+        sent = self._checked(arguments) if validate_arguments else arguments_from_input(arguments)
         received: collections.deque[tuple[float, float | None, str | None]] = collections.deque(
             maxlen=limits.PROGRESS_KEPT
         )
@@ -170,7 +179,7 @@ class Tool:
             raw = await self._server.client.call_tool(
                 self.name,
                 sent,
-                timeout_seconds=limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS),
+                timeout_seconds=timeout_seconds,
                 on_progress=record_progress,
                 as_task=self.task_support == "required" if as_task is None else as_task,
                 watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
@@ -201,29 +210,33 @@ class Tool:
         )
 
     def start(
-        self,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_seconds: float | None = None,
+        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT,
         as_task: bool | None = None,
-    ) -> BackgroundCall:
+    ) -> BackgroundCall:  # fmt: skip
         """Send the call and return at once: a :class:`~anvia_nb.core.api.tasks.BackgroundCall` whose
         state, progress and outcome arrive while nothing waits (``await call.wait()`` for the
-        outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent."""
-        sent = arguments_from_input(arguments)
-        problems = self.check_arguments(sent)
-        if problems:
-            raise ArgumentValidationError(
-                f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: " + "; ".join(problems),
-                problems,
+        outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent.
+        ``timeout_seconds`` and ``as_task`` as for :meth:`call_outcome`."""
+        sent = self._checked(arguments)
+        started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
+
+        def run() -> Awaitable[CallOutcome]:
+            return self.call_outcome(
+                sent,
+                timeout_seconds=timeout_seconds,
+                on_progress=started.progress_seen,
+                on_task=started.task_seen,
+                as_task=as_task,
+                validate_arguments=False,
             )
-        return start_call(self, sent, timeout_seconds=timeout_seconds, as_task=as_task)
+
+        return started.start(self._server.client, run)
 
     async def call_task(
-        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: float | None = None
+        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> MappedOutput:
         """Call the tool as a task (create it, follow its status, fetch its result); the mapped
-        output, or the mapping's error, as :meth:`call`."""
+        output, or the mapping's error, as :meth:`call`; ``timeout_seconds`` as for :meth:`call_outcome`."""
         outcome = await self.call_outcome(
             arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False
         )
@@ -259,7 +272,7 @@ class Tool:
             policy=policy,
         )
         if is_rows(rows):
-            return await map_rows(self, rows, options)
+            return await MapRun(self, rows, options).run()
         return await dataframes.frames().map_frame(self, rows, options)
 
     def map_sync(
@@ -287,7 +300,7 @@ class Tool:
     def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
         """A result's mapped output, or the error it is, and its outputSchema problems; raises
         only the mapping's errors (a tool error, unsupported content)."""
-        features.note_links(self._server, raw)
+        self._server.note_links(raw)
         output = output_from_result(raw, server=self._server.name, tool=self.name)
         schema_problems = self._schema_problems(raw)
         if not schema_problems:

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROGRESS_KEPT",
     "Default",
+    "Timeout",
     "timeout_or_default",
 ]
 
@@ -44,6 +45,9 @@ class Default(enum.Enum):
 
 
 DEFAULT = Default.TOKEN
+
+Timeout = float | Default | None
+"""What every ``timeout_seconds`` takes: seconds, :data:`DEFAULT` (the documented default), or ``None`` (no limit)."""
 
 
 def timeout_or_default(timeout_seconds: float | Default | None, default: float) -> float | None:

@@ -293,7 +293,9 @@ class ReplayConnection:
         """A client answering from the file; raises :class:`RecordingFileError` when it cannot be read."""
         return ReplayClient(self.name, Recording.load(self.path))
 
-    async def connect(self, *, timeout_seconds: float | None = None, log_level: str | None = None) -> McpClient:
+    async def connect(
+        self, *, timeout_seconds: limits.Timeout = limits.DEFAULT, log_level: str | None = None
+    ) -> McpClient:
         try:
             client = self.client(log_level=log_level)
         except RecordingFileError as exc:
