@@ -13,24 +13,24 @@ Nothing heavy at run time: the top package imports this module when it is import
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from anvia_nb.core.api.batch import MapOptions
+from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.errors import AnviaError
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.batch import MapOptions
-    from anvia_nb.core.api.tool import Tool
-    from anvia_nb.core.protocol.types import CallOutcome
 
 __all__ = ["FrameSupport", "frames", "load_with", "provide"]
 
 
 class FrameSupport(NamedTuple):
-    """What the DataFrame layer lends: a map of a frame, a blocking map of anything, a result's table."""
+    """What the DataFrame layer lends: a map of a frame, a blocking map of anything, a result's table.
 
-    map_frame: Callable[[Tool, Any, MapOptions], Awaitable[Any]]
+    The first argument of the maps is the :class:`~anvia_nb.core.api.tool.Tool` (typed ``Any``
+    here, since ``tool`` imports this module)."""
+
+    map_frame: Callable[[Any, Any, MapOptions], Awaitable[Any]]
     """``await tool.map(df)``: a pandas (or Dask) DataFrame of results."""
-    map_sync: Callable[[Tool, Any, MapOptions], Any]
+    map_sync: Callable[[Any, Any, MapOptions], Any]
     """``tool.map_sync(rows or df)``: blocks on the runtime's loop, interruptibly."""
     result_frame: Callable[[CallOutcome], Any]
     """``ResultView.frame()``: a result's structured content as a DataFrame."""
