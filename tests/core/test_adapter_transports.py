@@ -12,8 +12,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from lite_server import LITE_ARGS
-from support import DEMO_ARGS
 
 from anvia_nb import (
     ArgumentError,
@@ -29,6 +27,8 @@ from anvia_nb import (
 )
 from anvia_nb.core import McpServer
 from anvia_nb.demo_server.handlers import build_server
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 

@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import ProtocolError, TaskCancelledError, connect_mcp, enable_sampling, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, disable_sampling
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
+from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
 
 pytestmark = pytest.mark.anyio
 

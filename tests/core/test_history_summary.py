@@ -11,9 +11,9 @@ from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from support import examples
 
 from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome
+from tests.helpers.support import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)

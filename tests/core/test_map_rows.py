@@ -10,13 +10,13 @@ import sys
 from collections.abc import AsyncIterator
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.api.batch import MapRun
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.errors import InvalidValueError
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 

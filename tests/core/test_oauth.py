@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from oauth_server import PRE_REGISTERED, OAuthTestServer
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.oauth.tokens import token_path
@@ -23,6 +22,7 @@ from anvia_nb.errors import (
     TokenExpiredError,
 )
 from anvia_nb.policy import ShowPolicy
+from tests.helpers.oauth_server import PRE_REGISTERED, OAuthTestServer
 
 pytestmark = pytest.mark.anyio
 

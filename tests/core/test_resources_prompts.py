@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
@@ -23,6 +22,7 @@ from anvia_nb.errors import (
     UnknownPromptError,
     UnknownResourceError,
 )
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 

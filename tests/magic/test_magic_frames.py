@@ -8,7 +8,6 @@ import time
 import pandas as pd
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
 
 from anvia_nb.core.api.batch import MapRun
 from anvia_nb.display.map_progress import MapProgress, progress_bundle, progress_text
@@ -16,6 +15,7 @@ from anvia_nb.errors import NotTabularError
 from anvia_nb.frames._progress import MIN_UPDATE_SECONDS, ProgressLine
 from anvia_nb.policy import NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
 
 
 def test_a_list_of_records_becomes_a_frame_typed_by_the_output_schema(ip: InteractiveShell, demo: str) -> None:

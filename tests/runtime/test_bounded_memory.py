@@ -10,16 +10,16 @@ import weakref
 from pathlib import Path
 
 import pytest
-from lite_server import LITE_ARGS
-from support import wait_until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from anvia_nb.magic.tables import history_frame
 from anvia_nb.runtime import Runtime
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import wait_until
 
-ROGUE = str(Path(__file__).parents[1] / "core" / "rogue_server.py")
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 30.0
 BIG = 2_000_000
 

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 
 import pytest
-from lite_server import LITE_ARGS
-from support import DEMO_ARGS, wait_until
 
 from anvia_nb import UnknownConnectionError, mcp
 from anvia_nb.runtime import Runtime
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import DEMO_ARGS, wait_until
 
 DEMO = DEMO_ARGS
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
-from support import examples
 
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField
+from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
+from tests.helpers.support import examples
 
 FETCH = ToolInfo(server="fetch", name="fetch", input_schema=load_schema("fetch"))
 
