@@ -20,8 +20,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the fork 
 
 
 def start(*arguments: str, **options: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **options)  # type: ignore[call-overload]
+    process: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
+        [sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options)
+    return process
 
 
 def still_the_launcher(pid: int) -> bool:

@@ -95,7 +95,12 @@ async def test_cancelling_a_map_cancels_the_calls_in_flight_and_keeps_the_rows_d
     rows = [{"value": i, "max_delay_seconds": 0} for i in range(4)]
     rows += [{"value": i, "max_delay_seconds": 10} for i in range(4, 12)]
     four_done = asyncio.Event()
-    run = MapRun(server.tool("jitter"), rows, concurrency=4, listener=lambda r: r.done >= 4 and four_done.set())
+
+    def listener(run: MapRun) -> None:
+        if run.done >= 4:
+            four_done.set()
+
+    run = MapRun(server.tool("jitter"), rows, concurrency=4, listener=listener)
     task = asyncio.ensure_future(run.run())
     await asyncio.wait_for(four_done.wait(), BOUND)
     task.cancel()

@@ -128,7 +128,7 @@ async def test_a_token_that_stops_working_while_connected_fails_the_call_saying_
 
 
 def _scope_asked(authorization_url: str) -> str:
-    return httpx2.URL(authorization_url).params.get("scope", "")
+    return str(httpx2.URL(authorization_url).params.get("scope", ""))
 
 
 async def test_the_scopes_asked_for_are_asked_even_when_the_server_names_fewer(

@@ -48,7 +48,7 @@ def keyword_values(sub: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, A
     )
 
 
-schemas = st.recursive(st.just({}), keyword_values, max_leaves=6)
+schemas: st.SearchStrategy[Any] = st.recursive(st.just({}), keyword_values, max_leaves=6)
 
 
 @settings(max_examples=examples(400), deadline=None)  # the quick set tries fewer (support.examples)

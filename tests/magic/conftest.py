@@ -20,7 +20,7 @@ from tests.helpers.magic import DEMO_STDIO, KEPT, SHARED_DEMO, Fresh, answers, k
 
 @pytest.fixture(scope="session")
 def shell() -> InteractiveShell:
-    ip = start_ipython()
+    ip: InteractiveShell | None = start_ipython()
     assert ip is not None
     ip.run_line_magic("load_ext", "anvia_nb")
     return ip

@@ -61,7 +61,7 @@ def imported_top_names() -> dict[str, str]:
             ):
                 names = [node.args[0].value]
             for name in names:
-                found.setdefault(name.split(".")[0], f"{where}:{node.lineno}")
+                found.setdefault(name.split(".")[0], f"{where}:{getattr(node, 'lineno', 0)}")
     return found
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from anvia_nb import connect_mcp, mcp
+from anvia_nb.core import StdioConnection
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from anvia_nb.magic.tables import history_frame
@@ -24,7 +25,7 @@ BOUND_SECONDS = 30.0
 BIG = 2_000_000
 
 
-def demo() -> object:
+def demo() -> StdioConnection:
     """The demo server's ``large`` and ``fail``, served by a process that starts in milliseconds."""
     return mcp.stdio(name="demo", command=sys.executable, args=LITE_ARGS)
 
@@ -65,7 +66,7 @@ def test_the_history_keeps_what_history_shows_and_frees_the_results(runtime: Run
     ok = runtime.call("demo", "large", {"size_chars": BIG})
     failed = runtime.call("demo", "fail", {"message": "x" * BIG})
     assert ok.status == "ok" and failed.status == "tool error"
-    dropped_result, dropped_error = weakref.ref(ok), weakref.ref(failed.error)  # type: ignore[arg-type]
+    dropped_result, dropped_error = weakref.ref(ok), weakref.ref(failed.error)
     del ok, failed
     # The loop thread may still hold the finished call for a moment after the caller wakes up:
     # wait (bounded) for both to be freed; a result the history pins is never freed.
