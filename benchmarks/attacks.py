@@ -5,7 +5,7 @@
     python -m benchmarks.attacks --markdown # the table as Markdown (for docs/safety.md)
 
 Each attack (see ``attacks_faults`` and ``attacks_shown``) uses the real servers: the test fault
-servers (``tests/core/rogue_server.py``, ``rogue_http.py``, ``tests/runtime/fault_servers.py``),
+servers (``tests/servers/rogue_server.py``, ``tests/helpers/rogue_http.py``, ``tests/servers/fault_servers.py``),
 the demo server, in-memory hostile servers and, where a cell matters, a real ipykernel. For each
 it reports whether the safe behaviour was observed (held), the peak resident memory of the
 process that was attacked (the attack's own process, or the kernel), the characters a person

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 REPO = Path(__file__).resolve().parents[1]
-ROGUE = str(REPO / "tests" / "core" / "rogue_server.py")
-FAULTS = str(REPO / "tests" / "runtime" / "fault_servers.py")
-FAILING_INIT = str(REPO / "tests" / "magic" / "failing_init_server.py")
+ROGUE = str(REPO / "tests" / "servers" / "rogue_server.py")
+FAULTS = str(REPO / "tests" / "servers" / "fault_servers.py")
+FAILING_INIT = str(REPO / "tests" / "servers" / "failing_init_server.py")
 BOUND_SECONDS = 60.0
 """How long an attack may take before it counts as a freeze (a bound, never a measured figure)."""
 QUICK_TIMEOUT_SECONDS = 0.5

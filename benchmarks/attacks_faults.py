@@ -13,7 +13,6 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.errors import ConnectError, ConnectionClosedError, ProtocolError, ToolTimeoutError
-from benchmarks import attacks_servers as servers
 from benchmarks.attacks_common import (
     BOUND_SECONDS,
     FAULTS,
@@ -27,10 +26,8 @@ from benchmarks.attacks_common import (
     sync,
     wait_for,
 )
-
-sys.path.insert(0, str(REPO / "tests" / "core"))
-
-import rogue_http  # type: ignore[import-not-found]  # the test fault server, reused as it is
+from tests.helpers import attack_servers as servers
+from tests.helpers import rogue_http  # the test fault server, reused as it is
 
 
 def stdio(path: str, *args: str, name: str = "rogue", **options: Any) -> Any:
@@ -277,10 +274,10 @@ def huge_http(full: bool) -> Result:
             return _too_large(mcp.http(name="web", url=rogue.url("huge")), 1_000_000)
         finally:
             rogue.stop()
-    code = ("import sys, threading; sys.path.insert(0, sys.argv[1]); import rogue_http\n"
+    code = ("import sys, threading; sys.path.insert(0, sys.argv[1]); from tests.helpers import rogue_http\n"
             "rogue_http.HUGE_BYTES = 1_500_000_000\nserver = rogue_http.RogueHttp()\n"
             "print(server.url('huge'), flush=True)\nthreading.Event().wait()\n")
-    process = subprocess.Popen([sys.executable, "-c", code, str(REPO / "tests" / "core")], stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-c", code, str(REPO)], stdout=subprocess.PIPE,
                                text=True)
     try:
         assert process.stdout is not None

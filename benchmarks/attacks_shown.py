@@ -16,7 +16,6 @@ from anvia_nb.display import bundle_from_outcome
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import NOT_MATH_CLASSES, Limits, ShowPolicy, secret_variants
 from anvia_nb.runtime import Runtime
-from benchmarks import attacks_servers as servers
 from benchmarks.attacks_common import (
     BOUND_SECONDS,
     FAILING_INIT,
@@ -27,6 +26,7 @@ from benchmarks.attacks_common import (
     sync,
     wait_for,
 )
+from tests.helpers import attack_servers as servers
 
 HIDDEN = ShowPolicy(hide_server_errors=True)
 
@@ -107,13 +107,13 @@ def flood_form(full: bool) -> Result:
 @attack("elicitation-flood-cell", "memory", "2,000 requests for input during a call awaited in a cell (kernel)",
         full_only=True)
 def flood_cell(full: bool) -> Result:
-    from benchmarks.attacks_kernel import Kernel
+    from tests.helpers.kernel import Kernel
 
     requests, bound = 2_000, Limits().prompts
     kernel = Kernel()
     try:
         kernel.run("import asyncio, time\nfrom anvia_nb import connect_mcp, mcp\n"
-                   "from anvia_nb.widgets import enable_elicitation\nfrom benchmarks.attacks_servers import asker\n"
+                   "from anvia_nb.widgets import enable_elicitation\nfrom tests.helpers.attack_servers import asker\n"
                    f"server = await connect_mcp(mcp.memory(name='asker', server=asker({requests})))\n"
                    "router = enable_elicitation(server)\n"
                    "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n")

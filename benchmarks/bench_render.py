@@ -15,12 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "display"))
-
-from display_helpers import outcome, text_result  # type: ignore[import-not-found]  # tests/display, put first
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository first
 
 from anvia_nb.display import bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.widgets.arguments_form import ArgumentsForm
+from tests.helpers.display import outcome, text_result
 
 
 def best_of(repeat: int, work: Callable[[], Any]) -> float:

@@ -16,8 +16,8 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, cast
 
+from benchmarks.forks import SERVER, server_command
 from benchmarks.measure import AsyncContender, Call
-from benchmarks.server_forks import SERVER, server_command
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 

@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from server_forks import server_command  # type: ignore[import-not-found]  # run as a script: benchmarks/ on the path
+from forks import server_command  # type: ignore[import-not-found]  # run as a script: benchmarks/ on the path
 
 SERVER = server_command()
 HEAVY = ("pandas", "numpy", "jsonschema", "ipywidgets", "rfc3987_syntax")

@@ -30,7 +30,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.server_forks import ServerForks, server_command
+from benchmarks.forks import bench_forks, server_command
 
 PROTOCOL = "2025-11-25"
 BASE = "SDK ClientSession"
@@ -203,7 +203,7 @@ def main() -> None:
         PATHS[args.child](args.calls)
         return
     if args.check:  # what the test suite runs, so the paths cannot rot; servers forked from one
-        with ServerForks(preload=["bench_server"]):
+        with bench_forks():
             for path in PATHS:
                 PATHS[path](3)
                 print(f"ran: {path}", flush=True)

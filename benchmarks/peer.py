@@ -23,8 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from forks import server_command  # type: ignore[import-not-found]
 from measure import AsyncContender, Call, interleave  # type: ignore[import-not-found]  # run as a script
-from server_forks import server_command  # type: ignore[import-not-found]
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 

@@ -2,7 +2,7 @@
 
     python -m benchmarks            # the full run (several minutes)
     python -m benchmarks --quick    # every row, tiny sizes and one or two rounds (CI runs this);
-                                    # its stdio servers are forked from one (server_forks.py)
+                                    # its stdio servers are forked from one (forks.py)
 
 Every contender keeps one warm session (its own server over stdio; one shared server over HTTP),
 is warmed up before it is measured, and is measured in rounds whose order rotates; the table
@@ -32,8 +32,8 @@ from typing import Any
 
 from benchmarks import sections
 from benchmarks.contenders import SERVER, Contender, main_contenders
+from benchmarks.forks import bench_forks
 from benchmarks.measure import Stats, interleave
-from benchmarks.server_forks import ServerForks
 
 REPO = Path(__file__).resolve().parents[1]
 PEERS = ("langchain", "fastmcp")
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.payloads:
         plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
     parts = set(args.parts.split(","))
-    with ServerForks(preload=["bench_server"]) if args.quick else contextlib.nullcontext():
+    with bench_forks() if args.quick else contextlib.nullcontext():
         _run(plan, parts, args.transports.split(","))
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.contenders import SERVER, Contender
+from benchmarks.forks import server_command
 from benchmarks.measure import Stats, interleave
-from benchmarks.server_forks import server_command
 
 HERE = Path(__file__).parent
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import servers_venv
+from tests.helpers.support import servers_venv
 
 SANITIZE_FILE = Path(__file__).with_name("nbval_sanitize.cfg")
 

@@ -1,6 +1,6 @@
 """Fixtures shared by every test: the bundled demo server over loopback HTTP, a fresh runtime,
 process accounting for leak checks, bounded waits and the asyncio backend. Every process started
-here is stopped here. Plain helpers (not fixtures) live in support.py."""
+here is stopped here. Plain helpers (not fixtures) live in tests/helpers/."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import settings
-from support import (
+
+from tests.helpers.support import (
     DEMO_ARGS,
     FORKED_SERVERS,
     FORKS_PRELOAD,
@@ -29,9 +30,8 @@ from support import (
 )
 
 if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
-    from oauth_server import OAuthTestServer
-
     from anvia_nb.runtime import Runtime
+    from tests.helpers.oauth_server import OAuthTestServer
 
 START_TIMEOUT_SECONDS = 30.0
 
@@ -50,10 +50,10 @@ def interrupts_raise_keyboard_interrupt() -> Iterator[None]:
 
 @pytest.fixture(scope="session", autouse=True)
 def server_forks() -> Iterator[None]:
-    """The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (see support.py), for this pytest
+    """The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (see tests/helpers/support.py), for this pytest
     process; every server forked from it is killed when it stops. Linux only (it watches processes
     through pidfds): elsewhere each launcher starts its server afresh."""
-    from benchmarks.server_forks import ServerForks
+    from tests.helpers.server_forks import ServerForks
 
     if not hasattr(os, "pidfd_open"):
         yield
@@ -174,8 +174,8 @@ def http_demo_factory() -> Iterator[Callable[..., HttpDemo]]:
 
 @pytest.fixture
 def oauth_server() -> Iterator[OAuthTestServer]:
-    """The OAuth-protected MCP test server (tests/oauth_server.py), stopped after the test."""
-    from oauth_server import OAuthTestServer
+    """The OAuth-protected MCP test server (tests/helpers/oauth_server.py), stopped after the test."""
+    from tests.helpers.oauth_server import OAuthTestServer
 
     server = OAuthTestServer().start()
     try:

@@ -1,5 +1,5 @@
 """The benchmark runs and prints every row (its quick mode: tiny sizes, one or two rounds, the stdio
-bench servers forked from one that imported the SDK once: benchmarks/server_forks.py).
+bench servers forked from one that imported the SDK once: tests/helpers/server_forks.py).
 
 Nothing about time is asserted: this only keeps ``python -m benchmarks`` from rotting. A peer
 whose venv ``scripts/setup-test`` did not build is printed as skipped, with the reason; under
@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 import pytest
-from support import REPO, cache_dir, in_ci, setup_missing
+
+from tests.helpers.support import REPO, cache_dir, in_ci, setup_missing
 
 pytestmark = pytest.mark.slow
 
@@ -85,12 +86,15 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
     """``python -m benchmarks.instructions`` counts under valgrind (too slow here); ``--check`` runs
     the same code paths uncounted, so a change in the API they call fails here, not on the day of a
     measurement."""
-    from benchmarks.instructions import PATHS
-
+    code = "from benchmarks.instructions import PATHS; print(*PATHS, sep='\\n')"
+    listed = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                            timeout=BOUND_SECONDS, check=True)
+    paths = listed.stdout.splitlines()
+    assert paths
     done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--check"], cwd=REPO,
                           capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines() == [f"ran: {path}" for path in PATHS]
+    assert done.stdout.splitlines() == [f"ran: {path}" for path in paths]
 
 
 @pytest.mark.parametrize("command", ["benchmarks", "benchmarks.instructions", "benchmarks.attacks"])

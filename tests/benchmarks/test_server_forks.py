@@ -1,4 +1,4 @@
-"""The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (benchmarks/server_forks.py): to a client
+"""The fork server behind ``DEMO_ARGS`` and ``forked(...)`` (tests/helpers/server_forks.py): to a client
 a forked server must be the process it started, as a fresh ``python ...`` would be. Exit status,
 stderr, environment, signals and death of the launcher all reach the forked child or come from it."""
 
@@ -12,15 +12,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, LOG_SERVER, forked, wait_until
+
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, wait_until
 
 BOUND_SECONDS = 60
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the fork server runs on Linux only")
 
 
 def start(*arguments: str, **options: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, **options)  # type: ignore[call-overload]
+    process: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
+        [sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options)
+    return process
 
 
 def still_the_launcher(pid: int) -> bool:

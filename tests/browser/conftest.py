@@ -35,13 +35,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import child_pids, in_ci
+
+from tests.helpers.support import child_pids, in_ci
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.browser.lab import (  # noqa: E402
+from tests.helpers.lab import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     QUICK_JUPYTER,

@@ -2,7 +2,7 @@
 
 Why: JupyterLab trusts the outputs a person ran, so a `<script>` or `<img onerror>` in `text/html`
 runs (tests/browser/test_lab_harness.py proves the detector sees it). Here a notebook connects to
-the bundled demo server and to an independent hostile server (tests/browser/hostile_server.py),
+the bundled demo server and to an independent hostile server (tests/helpers/hostile_server.py),
 shows every hostile payload of both with `ResultView`, and the browser must show them as text:
 no script ran, no dialog opened, no request left the lab's origin, valid images still show, and
 every result carries anvia_nb's own provenance header. The same cells, as JupyterLab saved them
@@ -23,8 +23,8 @@ import nbformat
 import pytest
 
 from anvia_nb.demo_server.hostile import HOSTILE_CORPUS, HOSTILE_RESOURCES, hostile_names
-from tests.browser.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, SERVER_PATH, TOOL, VISIBLE_TEXT
-from tests.browser.lab import (
+from tests.helpers.hostile_server import ERROR_PAYLOADS, ODD_TOOL, PAYLOADS, SERVER_PATH, TOOL, VISIBLE_TEXT
+from tests.helpers.lab import (
     ARTIFACTS_DIR,
     POLL_MS,
     VIEWPORT,

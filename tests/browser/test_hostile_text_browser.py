@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.hostile_server import MATH_TOOL, SERVER_PATH
-from tests.browser.lab import (
+from tests.helpers.hostile_server import MATH_TOOL, SERVER_PATH
+from tests.helpers.lab import (
     POLL_MS,
     VIEWPORT,
     FilePage,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.lab import (
+from tests.helpers.lab import (
     LabServer,
     PageEvents,
     cell_output_texts,

@@ -19,9 +19,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from oauth_server import OAuthTestServer
 
-from tests.browser.lab import (
+from tests.helpers.lab import (
     POLL_MS,
     LabServer,
     PageEvents,
@@ -29,6 +28,7 @@ from tests.browser.lab import (
     screenshot,
     write_notebook,
 )
+from tests.helpers.oauth_server import OAuthTestServer
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.lab import (
+from tests.helpers.lab import (
     POLL_MS,
     VIEWPORT,
     FilePage,

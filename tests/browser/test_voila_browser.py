@@ -30,10 +30,9 @@ from typing import Any
 
 import nbformat
 import pytest
-from support import REPO, child_pids, in_ci
 
-from tests.browser.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
-from tests.browser.lab import (
+from tests.helpers.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
+from tests.helpers.lab import (
     POLL_MS,
     QUICK_JUPYTER,
     PageEvents,
@@ -42,11 +41,12 @@ from tests.browser.lab import (
     record_page_events,
     screenshot,
 )
+from tests.helpers.support import REPO, child_pids, in_ci
 
 pytestmark = pytest.mark.browser
 
 DASHBOARD = REPO / "notebooks" / "07-dashboard.ipynb"
-FAILING_SERVER = Path(__file__).with_name("failing_server.py")
+FAILING_SERVER = Path(__file__).parents[1] / "helpers" / "failing_server.py"
 START_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 15.0
 WAIT_MS = 120_000  # a kernel, a demo server and every cell: generous on a busy machine

@@ -1,10 +1,10 @@
 """The MCP conformance suite's client authorization scenarios (``@modelcontextprotocol/conformance``,
-``auth/*``), run against anvia_nb's OAuth through ``on_authorize`` (tests/conformance/oauth_client.py).
+``auth/*``), run against anvia_nb's OAuth through ``on_authorize`` (tests/helpers/oauth_client.py).
 
 scripts/setup-test caches the suite and the Node 22 it needs in ``.cache/conformance``. The suite
 runs twice, once per group of scenarios (``--suite auth``, ``--suite backcompat``), each scenario
 with its own authorization and MCP servers on localhost and a fresh client forked from one Python
-that imported anvia_nb once (tests/conformance/client_forks.py). Each scenario is judged here as the
+that imported anvia_nb once (tests/helpers/client_forks.py). Each scenario is judged here as the
 suite judges a single ``--scenario`` run: every check passed, no warnings, and the client finished
 with status 0 (or at all, where the scenario expects it to give up)."""
 
@@ -19,12 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from client_forks import EXIT_LINE
-from support import REPO, cache_dir, require_setup
+
+from tests.helpers.client_forks import EXIT_LINE
+from tests.helpers.support import REPO, cache_dir, require_setup
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
 
-HERE = Path(__file__).parent
+HELPERS = Path(__file__).parents[1] / "helpers"
 SUITES = ("auth", "backcompat")  # together: every auth/* scenario of the 2025-03-26..2025-11-25 specs
 PASSING = [
     "auth/metadata-default",
@@ -69,12 +70,12 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     work = tmp_path_factory.mktemp("conformance")
     socket_path = work / "clients.sock"
     forks = subprocess.Popen(
-        [sys.executable, str(HERE / "client_forks.py"), "serve", str(socket_path)],
+        [sys.executable, str(HELPERS / "client_forks.py"), "serve", str(socket_path)],
         env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
-        command = f"{sys.executable} -I -S {HERE / 'client_forks.py'} run {socket_path}"
+        command = f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {socket_path}"
         said = ""
         for name in SUITES:
             done = subprocess.run(

@@ -12,8 +12,6 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from lite_server import LITE_ARGS
-from support import DEMO_ARGS
 
 from anvia_nb import (
     ArgumentError,
@@ -27,8 +25,10 @@ from anvia_nb import (
     connect_mcp,
     mcp,
 )
-from anvia_nb.core import McpServer
+from anvia_nb.core import McpConnection, McpServer
 from anvia_nb.demo_server.handlers import build_server
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 
@@ -46,7 +46,7 @@ def anyio_backend() -> str:
 async def server(request: pytest.FixtureRequest, demo_http_url: str) -> AsyncIterator[McpServer]:
     """One connection per transport, shared by the tests that only call tools on it."""
     if request.param == "stdio":
-        connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO)
+        connection: McpConnection = mcp.stdio(name="demo", command=sys.executable, args=DEMO)
     elif request.param == "http":
         connection = mcp.http(name="demo", url=demo_http_url)
     else:

@@ -19,7 +19,7 @@ from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ConnectError, ToolTimeoutError
 
-ROGUE = str(Path(__file__).with_name("rogue_server.py"))
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 60.0
 SHORT_SECONDS = 0.25
 

@@ -11,10 +11,10 @@ import asyncio
 import sys
 
 import pytest
-from lite_server import LITE_ARGS
 
 from anvia_nb import ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core.transport.deadlines import Deadlines
+from tests.helpers.lite_server import LITE_ARGS
 
 pytestmark = pytest.mark.anyio
 

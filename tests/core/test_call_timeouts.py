@@ -14,11 +14,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
@@ -29,10 +28,11 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.core.recording.replay import ReplayConnection
 from anvia_nb.errors import AnviaError, ConnectError, ToolTimeoutError
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 
-ROGUE = str(Path(__file__).with_name("rogue_server.py"))
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 SHORT = 0.25
 """A timeout far below how long the slow calls take (they sleep 30 s)."""
 OUTER = 60.0
@@ -48,7 +48,7 @@ async def demo() -> AsyncIterator[McpServer]:
         await server.close()
 
 
-async def _started(tool: Tool, arguments: dict[str, object], **timeout: object) -> CallOutcome:
+async def _started(tool: Tool, arguments: Mapping[str, object], **timeout: object) -> CallOutcome:
     return await tool.start(arguments, **timeout).wait(OUTER)  # type: ignore[arg-type]
 
 
@@ -72,9 +72,11 @@ def _entry_points(demo: McpServer) -> dict[str, Callable[..., Awaitable[object]]
 
 
 def test_every_call_and_connect_entry_point_defaults_to_the_documented_limit() -> None:
-    calls = [Tool.call, Tool.call_outcome, Tool.start, Tool.call_task]
-    connects = [connect_mcp, StdioConnection.connect, HttpConnection.connect, MemoryConnection.connect,
-                ReplayConnection.connect]  # fmt: skip
+    calls: list[Callable[..., object]] = [Tool.call, Tool.call_outcome, Tool.start, Tool.call_task]
+    connects: list[Callable[..., object]] = [
+        connect_mcp, StdioConnection.connect, HttpConnection.connect, MemoryConnection.connect,
+        ReplayConnection.connect,
+    ]  # fmt: skip
     for entry in calls + connects:
         assert inspect.signature(entry).parameters["timeout_seconds"].default is limits.DEFAULT, entry.__qualname__
     assert (limits.DEFAULT_CALL_TIMEOUT_SECONDS, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS) == (60.0, 30.0)

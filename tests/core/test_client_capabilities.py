@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import ProtocolError, TaskCancelledError, connect_mcp, enable_sampling, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, disable_sampling
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
+from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
 
 pytestmark = pytest.mark.anyio
 
@@ -186,5 +186,5 @@ def test_a_root_that_does_not_exist_is_one_clear_line_before_anything_starts(tmp
         f"Root {str(missing)!r} does not exist: give an existing directory (create it first, or fix the path)."
     )
     with pytest.raises(InvalidTypeError):
-        mcp.http(name="fs", url="http://127.0.0.1:1/mcp", roots=str(tmp_path))  # type: ignore[arg-type]
+        mcp.http(name="fs", url="http://127.0.0.1:1/mcp", roots=str(tmp_path))
     assert mcp.stdio(name="fs", command="x", roots=[tmp_path, str(tmp_path)]).roots == (str(tmp_path.resolve()),)

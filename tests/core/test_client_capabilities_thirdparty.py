@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import WAIT_SECONDS, npm_servers, require_setup
 
 from anvia_nb import TaskCancelledError, ToolResultError, connect_mcp, mcp
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE
+from tests.helpers.support import WAIT_SECONDS, npm_servers, require_setup
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 

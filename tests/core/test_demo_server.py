@@ -20,13 +20,13 @@ import jsonschema
 import mcp
 import mcp_types as types
 import pytest
-from demo_helpers import MODES, list_all_tools, texts, wire
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
 import anvia_nb
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.handlers import PAGE_SIZE, SERVER_NAME, build_server
+from tests.helpers.demo import MODES, list_all_tools, texts, wire
 
 pytestmark = pytest.mark.anyio
 

@@ -12,7 +12,6 @@ import json
 import mcp
 import mcp_types as types
 import pytest
-from demo_helpers import wire
 
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.demo_server.hostile import (
@@ -22,6 +21,7 @@ from anvia_nb.demo_server.hostile import (
     PWNED_FLAG,
     hostile_content,
 )
+from tests.helpers.demo import wire
 
 
 @pytest.mark.anyio

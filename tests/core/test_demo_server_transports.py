@@ -19,13 +19,13 @@ import httpx2
 import mcp
 import mcp_types as types
 import pytest
-from demo_helpers import MODES, list_all_tools, texts
 from mcp.client.session import ClientRequestContext
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from anvia_nb.demo_server.catalog import TOOLS
+from tests.helpers.demo import MODES, list_all_tools, texts
 
 pytestmark = pytest.mark.anyio
 

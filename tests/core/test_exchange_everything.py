@@ -4,10 +4,10 @@ exchange in the trace, and the ``tools/list_changed`` it sends at start that cha
 from __future__ import annotations
 
 import pytest
-from support import npm_servers, require_setup, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
+from tests.helpers.support import npm_servers, require_setup, until
 
 pytestmark = pytest.mark.thirdparty
 

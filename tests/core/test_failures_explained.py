@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, LOG_SERVER, forked, until
 
 from anvia_nb import ConnectError, ProtocolError, connect_mcp, mcp
 from anvia_nb.core import McpServer, StdioConnection
@@ -21,6 +20,7 @@ from anvia_nb.errors import UnknownConnectionError, UrlElicitationRequiredError
 from anvia_nb.magic._logs import log_text
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, until
 
 TOKEN = "tok-123456789"
 FATAL = """

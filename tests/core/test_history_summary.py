@@ -11,9 +11,9 @@ from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from support import examples
 
 from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome
+from tests.helpers.support import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
@@ -67,5 +67,6 @@ def test_a_summary_keeps_every_field_it_does_not_cut_and_is_a_whole_outcome() ->
     for name in set(names) - cut:
         assert getattr(summary, name) == getattr(outcome, name), name
     assert summary.output is None and summary.progress == () and summary.kept_output_chars == 1
+    assert summary.arguments is not None
     assert summary.schema_problems == ["p" * 500] and len(summary.arguments["a"]) < 5000
     assert summary == CallOutcome(**{name: getattr(summary, name) for name in names})

@@ -6,11 +6,11 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
-from rogue_http import RogueHttp
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
+from tests.helpers.rogue_http import RogueHttp
 
 BOUND_SECONDS = 30.0
 

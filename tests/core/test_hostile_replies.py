@@ -18,7 +18,7 @@ from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.errors import ConnectionClosedError, ProtocolError
 
-ROGUE = str(Path(__file__).with_name("rogue_server.py"))
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 30.0
 
 

@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from support import DEMO_ARGS, LOG_SERVER, forked, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.policy import MASK
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, until
 
 SECRET = "sk-live-logs-51d0e2"
 

@@ -10,13 +10,13 @@ import sys
 from collections.abc import AsyncIterator
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.api.batch import MapOptions, MapRun
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.errors import InvalidValueError
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 
@@ -95,8 +95,12 @@ async def test_cancelling_a_map_cancels_the_calls_in_flight_and_keeps_the_rows_d
     rows = [{"value": i, "max_delay_seconds": 0} for i in range(4)]
     rows += [{"value": i, "max_delay_seconds": 10} for i in range(4, 12)]
     four_done = asyncio.Event()
-    options = MapOptions(concurrency=4)
-    run = MapRun(server.tool("jitter"), rows, options, listener=lambda r: r.done >= 4 and four_done.set())
+
+    def listener(run: MapRun) -> None:
+        if run.done >= 4:
+            four_done.set()
+
+    run = MapRun(server.tool("jitter"), rows, MapOptions(concurrency=4), listener=listener)
     task = asyncio.ensure_future(run.run())
     await asyncio.wait_for(four_done.wait(), BOUND)
     task.cancel()

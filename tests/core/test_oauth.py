@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from oauth_server import PRE_REGISTERED, OAuthTestServer
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.oauth.tokens import token_path
@@ -23,6 +22,7 @@ from anvia_nb.errors import (
     TokenExpiredError,
 )
 from anvia_nb.policy import ShowPolicy
+from tests.helpers.oauth_server import PRE_REGISTERED, OAuthTestServer
 
 pytestmark = pytest.mark.anyio
 
@@ -128,7 +128,7 @@ async def test_a_token_that_stops_working_while_connected_fails_the_call_saying_
 
 
 def _scope_asked(authorization_url: str) -> str:
-    return httpx2.URL(authorization_url).params.get("scope", "")
+    return str(httpx2.URL(authorization_url).params.get("scope", ""))
 
 
 async def test_the_scopes_asked_for_are_asked_even_when_the_server_names_fewer(

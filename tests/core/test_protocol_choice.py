@@ -10,12 +10,12 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from lite_server import LITE_ARGS
-from support import DEMO_ARGS
 
 from anvia_nb import ConnectError, connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.errors import InvalidValueError
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 

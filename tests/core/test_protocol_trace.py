@@ -9,11 +9,11 @@ import sys
 from typing import Any
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.exchange.trace import ProtocolTrace, call_entries
 from anvia_nb.policy import MASK
+from tests.helpers.support import DEMO_ARGS
 
 SECRET = "sk-live-trace-9f3a1c"
 

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, child_pids
 
 from anvia_nb import ConnectError, ToolResultError, connect_mcp, mcp
 from anvia_nb.errors import NotOfferedError, UnrecordedCallError
+from tests.helpers.support import DEMO_ARGS, child_pids
 
 pytestmark = pytest.mark.anyio
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from anvia_nb import ToolResultError, UnsupportedContentError, connect_mcp, mcp
-from anvia_nb.core import McpServer
+from anvia_nb.core import McpConnection, McpServer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 
@@ -97,7 +97,7 @@ def everything_http_url(everything_entry: Path) -> Iterator[str]:
 @pytest.fixture(params=["stdio", "http"])
 async def everything(request: pytest.FixtureRequest, everything_entry: Path) -> AsyncIterator[McpServer]:
     if request.param == "stdio":
-        connection = mcp.stdio(name="everything", command="node", args=[str(everything_entry), "stdio"])
+        connection: McpConnection = mcp.stdio(name="everything", command="node", args=[str(everything_entry), "stdio"])
     else:
         connection = mcp.http(name="everything", url=request.getfixturevalue("everything_http_url"))
     server = await connect_mcp(connection)

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS, npm_servers, require_setup, until
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import NotOfferedError
+from tests.helpers.support import DEMO_ARGS, npm_servers, require_setup, until
 
-LOG_SERVER = str(Path(__file__).with_name("log_server.py"))
+LOG_SERVER = str(Path(__file__).parents[1] / "servers" / "log_server.py")
 COUNTER = "demo://counter"
 
 

@@ -10,10 +10,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core import McpServer
+from anvia_nb.core import McpConnection, McpServer
 from anvia_nb.demo_server.library import BLOB, NOTES, PAGE_SIZE, PROMPTS, RESOURCES, TEMPLATES
 from anvia_nb.demo_server.media import png_bytes
 from anvia_nb.errors import (
@@ -23,6 +22,7 @@ from anvia_nb.errors import (
     UnknownPromptError,
     UnknownResourceError,
 )
+from tests.helpers.support import DEMO_ARGS
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +37,7 @@ def anyio_backend() -> str:
 async def demo(request: pytest.FixtureRequest) -> AsyncIterator[McpServer]:
     """One connection per transport, shared by the tests: they only list, read, get and complete."""
     if request.param == "stdio":
-        connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
+        connection: McpConnection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)
     else:
         connection = mcp.http(name="demo", url=request.getfixturevalue("demo_http_url"))
     server = await connect_mcp(connection)

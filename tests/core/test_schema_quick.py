@@ -8,10 +8,10 @@ from typing import Any
 import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import examples
 
 from anvia_nb.core.protocol.schema import argument_problems, schema_check
 from anvia_nb.core.protocol.schema_quick import quick_check
+from tests.helpers.support import examples
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 5), st.floats(-5, 5, allow_nan=False), st.sampled_from([1.0, 0.0]),
@@ -48,7 +48,7 @@ def keyword_values(sub: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, A
     )
 
 
-schemas = st.recursive(st.just({}), keyword_values, max_leaves=6)
+schemas: st.SearchStrategy[Any] = st.recursive(st.just({}), keyword_values, max_leaves=6)
 
 
 @settings(max_examples=examples(400), deadline=None)  # the quick set tries fewer (support.examples)

@@ -13,7 +13,7 @@ import pytest
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.policy import MASK
 
-ROGUE = str(Path(__file__).with_name("rogue_server.py"))
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 SECRET = "sk-live-secret42"
 NOISE = 2000
 BOUND_SECONDS = 60.0

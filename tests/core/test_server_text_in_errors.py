@@ -4,19 +4,15 @@ an HTTP answer that is not HTTP (its bytes quoted by the HTTP parser)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from support import REPO
-
-sys.path.insert(0, str(REPO))
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.policy import ShowPolicy, quotes_a_server
-from benchmarks.attacks_servers import RawHttp, initialize_with_version, not_http
+from tests.helpers.attack_servers import RawHttp, initialize_with_version, not_http
 
 SERVER_TEXT = "db password=hunter2 at 10.0.0.5"
 BOUND_SECONDS = 30.0

@@ -25,7 +25,7 @@ async def holder(turns: Turns, name: str, order: list[str], release: asyncio.Eve
 
 def test_at_most_the_limit_at_once_and_the_others_in_the_order_they_came() -> None:
     async def main() -> tuple[list[str], int, list[str]]:
-        turns, order, release = Turns(2), [], asyncio.Event()
+        turns, order, release = Turns(2), list[str](), asyncio.Event()
         tasks = [asyncio.create_task(holder(turns, str(i), order, release)) for i in range(5)]
         await asyncio.sleep(0)
         first = list(order)
@@ -56,7 +56,7 @@ def test_a_free_turn_is_taken_at_once_unless_someone_waits() -> None:
 
 def test_a_wait_cancelled_before_its_turn_keeps_none() -> None:
     async def main() -> tuple[list[str], int]:
-        turns, order, release = Turns(1), [], asyncio.Event()
+        turns, order, release = Turns(1), list[str](), asyncio.Event()
         first = asyncio.create_task(holder(turns, "first", order, release))
         await asyncio.sleep(0)
         cancelled = asyncio.create_task(holder(turns, "cancelled", order, release))
@@ -76,7 +76,7 @@ def test_a_wait_cancelled_before_its_turn_keeps_none() -> None:
 
 def test_a_wait_cancelled_as_its_turn_came_hands_the_turn_on() -> None:
     async def main() -> tuple[list[str], int]:
-        turns, order, release = Turns(1), [], asyncio.Event()
+        turns, order, release = Turns(1), list[str](), asyncio.Event()
         assert turns.take()
         handed = asyncio.create_task(holder(turns, "handed", order, release))
         last = asyncio.create_task(holder(turns, "last", order, release))

@@ -4,12 +4,11 @@ message, progress message) is rendered inert, masked and visible, never as anvia
 from __future__ import annotations
 
 import pytest
-from display_helpers import assert_safe_html
-from test_display_hostile import HOSTILE_TEXTS, PWN
 
 from anvia_nb.core.protocol.types import BackgroundState
 from anvia_nb.display.background import background_html, background_text
 from anvia_nb.policy import MASK, NOT_MATH_CLASSES
+from tests.helpers.display import HOSTILE_TEXTS, PWN, assert_safe_html
 
 SECRET = "sk-live-0123456789"
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from display_helpers import assert_safe_html, outcome, text_result
-
 from anvia_nb.display import RenderSettings, bundle_from_outcome, tree_bundle_from_outcome
+from tests.helpers.display import assert_safe_html, outcome, text_result
 
 SETTINGS = RenderSettings()
 BOUND = SETTINGS.max_output_chars * 10

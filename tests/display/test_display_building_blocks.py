@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from display_helpers import GIF, PNG, SVG, b64
 
 import anvia_nb.display
 from anvia_nb.display import RenderSettings
 from anvia_nb.display._html import Html, element, join, text
 from anvia_nb.display._images import base64_size, check_image
 from anvia_nb.policy import ShowPolicy
+from tests.helpers.display import GIF, PNG, SVG, b64
 
 
 def mask_secrets(text: str, secrets: list[str]) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from display_helpers import GIF, JPEG, PNG, SVG, WEBP, assert_safe_html, b64, outcome, text_result
 
 from anvia_nb.display import (
     GENERIC_SERVER_ERROR,
@@ -22,6 +21,7 @@ from anvia_nb.errors import (
     ToolTimeoutError,
     UnsupportedContentError,
 )
+from tests.helpers.display import GIF, JPEG, PNG, SVG, WEBP, assert_safe_html, b64, outcome, text_result
 
 
 def status_of(bundle: dict[str, object]) -> str:

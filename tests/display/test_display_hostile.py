@@ -9,29 +9,18 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from display_helpers import PNG, assert_safe_html, audit_html, b64, outcome, text_result
 
 from anvia_nb.display import bundle_from_error, bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.errors import ProtocolError, ToolResultError
-
-PWN = "__anvia_pwned"
-
-HOSTILE_TEXTS = [
-    f"<script>alert('{PWN}')</script>",
-    f'<img src=x onerror="{PWN}()">',
-    f'<a href="javascript:{PWN}()">click me</a>',
-    f'<iframe src="data:text/html,<script>{PWN}()</script>"></iframe>',
-    f"<object data='javascript:{PWN}()'></object><embed src='javascript:{PWN}()'>",
-    f"<svg onload={PWN}()><script>{PWN}()</script></svg>",
-    f'"><script>{PWN}()</script><pre x="',
-    f"</pre></div></div><script>{PWN}()</script>",
-    f"<style>body{{display:none}}</style><link rel=stylesheet href='https://evil.example/{PWN}.css'>",
-    f"<!-- --><script>{PWN}()</script><![CDATA[ <script>{PWN}</script> ]]>",
-    f"[click](javascript:{PWN}()) ![beacon](https://evil.example/{PWN}.png) **bold** <b>bold</b>",
-    f"&lt;script&gt;{PWN}&lt;/script&gt; &amp;amp;",
-    f"<details open ontoggle={PWN}()><summary>x</summary></details>",
-    f"<base href='https://evil.example/'><meta http-equiv=refresh content='0;url=javascript:{PWN}()'>",
-]
+from tests.helpers.display import (
+    HOSTILE_ITEMS,
+    HOSTILE_TEXTS,
+    PWN,
+    assert_safe_html,
+    audit_html,
+    outcome,
+    text_result,
+)
 
 
 @pytest.mark.parametrize("payload", HOSTILE_TEXTS)
@@ -83,40 +72,6 @@ def test_ansi_escapes_and_bidi_and_invisible_characters_are_made_visible_not_int
 def test_windows_line_endings_stay_line_breaks_and_a_lone_carriage_return_is_visible() -> None:
     bundle = bundle_from_outcome(outcome(text_result("a\r\nb\rc")))
     assert "a\nb⟨CR⟩c" in bundle["text/plain"]
-
-
-HOSTILE_ITEMS: list[dict[str, Any]] = [
-    {"type": "image", "mimeType": "image/png", "data": b64(f"<html><script>{PWN}()</script>".encode())},
-    {"type": "image", "mimeType": "text/html", "data": b64(f"<script>{PWN}()</script>".encode())},
-    {"type": "image", "mimeType": f'image/png" onerror="{PWN}()', "data": b64(PNG)},
-    {
-        "type": "image",
-        "mimeType": "image/svg+xml",
-        "data": b64(f"<svg onload='{PWN}()'><script>{PWN}()</script></svg>".encode()),
-    },
-    {"type": "image", "mimeType": "image/svg+xml", "data": f"<svg onload={PWN}()>"},
-    {"type": "image", "mimeType": "image/png", "data": f"javascript:{PWN}()"},
-    {"type": "image", "mimeType": "image/png", "data": b64(PNG) + f'" onerror="{PWN}()'},
-    {"type": "image", "mimeType": "image/png", "data": "A" * 8_000_000},
-    {"type": "image", "mimeType": "image/png", "data": f"https://evil.example/{PWN}.png"},
-    {
-        "type": "resource",
-        "resource": {"uri": f"javascript:{PWN}()", "mimeType": "text/html", "text": f"<script>{PWN}()</script>"},
-    },
-    {
-        "type": "resource",
-        "resource": {"uri": "x", "mimeType": "image/png", "blob": b64(f"<svg onload={PWN}()>".encode())},
-    },
-    {
-        "type": "resource_link",
-        "uri": f"javascript:{PWN}()",
-        "name": f"<img src=x onerror={PWN}()>",
-        "mimeType": "text/html",
-        "icons": [{"src": f"https://evil.example/{PWN}.png"}],
-    },
-    {"type": "audio", "mimeType": f"audio/wav<script>{PWN}()</script>", "data": "UklGRg=="},
-    {"type": f"<script>{PWN}()</script>", "text": f"<img src=x onerror={PWN}()>"},
-]
 
 
 @pytest.mark.parametrize("item", HOSTILE_ITEMS, ids=range(len(HOSTILE_ITEMS)))

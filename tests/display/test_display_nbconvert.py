@@ -5,12 +5,11 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import nbformat
-from display_helpers import PNG, b64, outcome, text_result
 from nbconvert import HTMLExporter
-from test_display_hostile import HOSTILE_ITEMS, HOSTILE_TEXTS, PWN
 
 from anvia_nb.display import bundle_from_error, bundle_from_outcome
 from anvia_nb.errors import ProtocolError, ToolResultError
+from tests.helpers.display import HOSTILE_ITEMS, HOSTILE_TEXTS, PNG, PWN, b64, outcome, text_result
 
 
 class _Scripts(HTMLParser):

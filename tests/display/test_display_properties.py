@@ -8,13 +8,13 @@ import html
 import json
 import string
 
-from display_helpers import ALLOWED_TAGS, assert_safe_html, outcome, text_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import examples
 
 from anvia_nb.display import RenderSettings, bundle_from_outcome, tree_bundle_from_outcome
 from anvia_nb.policy import ShowPolicy
+from tests.helpers.display import ALLOWED_TAGS, assert_safe_html, outcome, text_result
+from tests.helpers.support import examples
 
 HOSTILE_ALPHABET = st.sampled_from(
     [

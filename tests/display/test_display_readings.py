@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from display_helpers import PNG, assert_safe_html, b64, outcome
 
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.demo_server.hostile import HOSTILE_PROMPT_MESSAGES, HOSTILE_RESOURCES, MATH_LINK, PWNED_FLAG
 from anvia_nb.display import PromptView, ReadView, RenderSettings, ResultView
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import NOT_MATH_CLASSES
+from tests.helpers.display import PNG, assert_safe_html, b64, outcome
 
 SECRET = "sk-live-4f8a2b9c1d"
 

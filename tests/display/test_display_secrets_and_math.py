@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from display_helpers import assert_safe_html, outcome, text_result
-
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.display import (
     bundle_from_outcome,
@@ -13,6 +11,7 @@ from anvia_nb.display import (
     tool_header_html,
 )
 from anvia_nb.policy import MASK, ShowPolicy
+from tests.helpers.display import assert_safe_html, outcome, text_result
 
 SECRET = "sk-live-a1b2c3d4e5"
 MATH = r"$\href{https://evil.example}{\text{OK ✔ safe}}$ and $$x$$ and \(y\) and \[z\]"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from display_helpers import assert_safe_html, outcome, text_result
-
 from anvia_nb.display import ResultView, model_context_from_outcome
 from anvia_nb.errors import ToolResultError
+from tests.helpers.display import assert_safe_html, outcome, text_result
 
 
 def test_result_view_exposes_the_exact_outcome_and_renders_a_bundle_without_ipython() -> None:

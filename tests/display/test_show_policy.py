@@ -9,7 +9,6 @@ import json
 from urllib.parse import quote
 
 import pytest
-from display_helpers import assert_safe_html, outcome, text_result
 
 from anvia_nb.core.api.connections import mcp
 from anvia_nb.core.protocol.content import KINDS, UNSUPPORTED_KINDS
@@ -26,6 +25,7 @@ from anvia_nb.display import (
 )
 from anvia_nb.errors import ArgumentError, ProtocolError, ToolResultError, UnsupportedContentError
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK, ShowPolicy
+from tests.helpers.display import assert_safe_html, outcome, text_result
 
 SECRET = 'p&ss"wörd/ü <x>'
 VARIANTS = {

@@ -11,11 +11,11 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from support import DEMO_ARGS
 
 from anvia_nb import mcp
 from anvia_nb.errors import SecretNotPortableError
 from anvia_nb.runtime import Runtime
+from tests.helpers.support import DEMO_ARGS
 
 SECRET = "dask-secret-7c1f0e93b2a4"
 

@@ -1,6 +1,6 @@
-"""A real IPython shell with ``%load_ext anvia_nb`` (helpers such as ``run`` are in magic_helpers.py).
+"""A real IPython shell with ``%load_ext anvia_nb`` (helpers such as ``run`` are in tests/helpers/magic.py).
 
-Every test starts with no connection but the shared ones (magic_helpers.KEPT: the ``demo``
+Every test starts with no connection but the shared ones (tests.helpers.magic.KEPT: the ``demo``
 fixture's, one per test process, and a module's own) and ends by closing whatever else it
 opened, so a failing test cannot leave a server process behind for the next one.
 """
@@ -12,15 +12,15 @@ from collections.abc import Iterator
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.testing.globalipapp import start_ipython
-from magic_helpers import DEMO_STDIO, KEPT, SHARED_DEMO, Fresh, answers, kept_open, open_kept
 
 from anvia_nb.core import McpServer
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, KEPT, SHARED_DEMO, Fresh, answers, kept_open, open_kept
 
 
 @pytest.fixture(scope="session")
 def shell() -> InteractiveShell:
-    ip = start_ipython()
+    ip: InteractiveShell | None = start_ipython()
     assert ip is not None
     ip.run_line_magic("load_ext", "anvia_nb")
     return ip
@@ -59,7 +59,7 @@ def _shared_demo_scope(shell: InteractiveShell) -> Iterator[dict[str, McpServer]
 def demo(ip: InteractiveShell, _shared_demo_scope: dict[str, McpServer]) -> Iterator[str]:
     """A stdio demo connection named ``demo``, shared by the tests of this process: opened once, and
     again when a test closed or replaced it, its server died, or a test left it in a state that
-    cannot be put back (see magic_helpers.Fresh). Its handlers, listings and offered links are put
+    cannot be put back (see tests.helpers.magic.Fresh). Its handlers, listings and offered links are put
     back after each test; the ``ip`` fixture resets the settings and the history.
 
     The first call on a fresh demo server waits for it to import jsonschema (about a second), so

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
 
 from anvia_nb.errors import ToolTimeoutError
 from anvia_nb.magic._arguments import unknown_names
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
 
 PLACES = [
     "call demo.echo_arguments --timeout=30 x=1",

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
-from support import WAIT_SECONDS, wait_until
 
 from anvia_nb.magic._parse_connect import parse_connect
 from anvia_nb.magic._parser import parse_call
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.background_view import BackgroundCallView
+from tests.helpers.magic import DEMO_STDIO, run
+from tests.helpers.support import WAIT_SECONDS, wait_until
 
 
 def test_root_and_background_parse() -> None:

@@ -9,10 +9,10 @@ import contextlib
 from collections.abc import Callable
 
 from IPython.core.interactiveshell import InteractiveShell
-from lite_server import LITE_STDIO
-from magic_helpers import run
 
 from anvia_nb.runtime import get_runtime
+from tests.helpers.lite_server import LITE_STDIO
+from tests.helpers.magic import run
 
 
 def test_a_cell_magic_connect_runs_its_body_with_the_connection_and_then_closes_it(

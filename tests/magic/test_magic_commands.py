@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, connect_demo, run
 
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, connect_demo, run
 
 CONNECT_LINE = re.compile(r"^fresh: stdio · anvia-demo \S+ · protocol \S+ · \d+ tools$")
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from support import DEMO_ARGS
 
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_file, servers_from_config_text
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
+from tests.helpers.support import DEMO_ARGS
 
 DEMO = {"command": sys.executable, "args": DEMO_ARGS}
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, displayed, run
 
 from anvia_nb import ConnectError, mcp
 from anvia_nb.dashboard import soft_connect
@@ -21,8 +20,9 @@ from anvia_nb.magic._parser import CommandLineError, parse_panel
 from anvia_nb.policy import MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets import Panel, UnavailableForm
+from tests.helpers.magic import DEMO_STDIO, displayed, run
 
-EXITING_SERVER = str(Path(__file__).with_name("exiting_server.py"))
+EXITING_SERVER = str(Path(__file__).parents[1] / "servers" / "exiting_server.py")
 TOKEN = "tok-5e7c1d9a2b8f"
 FATAL = f"--env DEMO_TOKEN={TOKEN} --stdio {sys.executable} {EXITING_SERVER}"
 NOT_STARTED = "The server “broken” could not be started, so the parts of this page that use it are not available."

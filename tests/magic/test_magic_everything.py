@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from support import npm_servers, require_setup, wait_until
 
 from anvia_nb.magic._completion import completions_for_line
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
+from tests.helpers.support import npm_servers, require_setup, wait_until
 
 pytestmark = pytest.mark.thirdparty
 

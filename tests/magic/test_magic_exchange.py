@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
-from support import wait_until
 
 from anvia_nb.errors import ProtocolError
 from anvia_nb.magic._trace_command import TraceCommand, parse_trace
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, run
+from tests.helpers.support import wait_until
 
 TOKEN = "sk-live-exchange-7c2d9e"
 

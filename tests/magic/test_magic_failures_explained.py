@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import displayed, kept_open, open_kept, run
-from support import URL_SERVER, forked
 
 from anvia_nb.magic.subcommands import help_text
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import displayed, kept_open, open_kept, run
+from tests.helpers.support import URL_SERVER, forked
 
-FATAL = f"--stdio {sys.executable} {Path(__file__).with_name('exiting_server.py')}"
+FATAL = f"--stdio {sys.executable} {Path(__file__).parents[1] / 'servers' / 'exiting_server.py'}"
 URL_STDIO = f"--stdio {sys.executable} {' '.join(forked(URL_SERVER))}"
 TOKEN = "tok-5e7c1d9a2b8f"
 SIGN_IN = "https://auth.example.com/sign-in?session=abc"

@@ -4,11 +4,11 @@ declares one; and the one progress line of a map, bounded in rate."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pandas as pd
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
 
 from anvia_nb.core.api.batch import MapRun
 from anvia_nb.display.map_progress import MapProgress, progress_bundle, progress_text
@@ -16,6 +16,7 @@ from anvia_nb.errors import NotTabularError
 from anvia_nb.frames._progress import MIN_UPDATE_SECONDS, ProgressLine
 from anvia_nb.policy import NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
 
 
 def test_a_list_of_records_becomes_a_frame_typed_by_the_output_schema(ip: InteractiveShell, demo: str) -> None:
@@ -69,7 +70,7 @@ def test_map_sync_from_python_shows_one_progress_line(ip: InteractiveShell, demo
     shown: list[object] = []
     ip.display_pub.publish = lambda data, **kwargs: shown.append(data)  # type: ignore[method-assign]
     try:
-        out = tool.map_sync(pd.DataFrame({"a": [1, 2, 3]}), constants={"b": 1}, progress=True)
+        out: Any = tool.map_sync(pd.DataFrame({"a": [1, 2, 3]}), constants={"b": 1}, progress=True)
     finally:
         del ip.display_pub.publish
     assert out["sum"].tolist() == [2, 3, 4]

@@ -1,6 +1,6 @@
 """``%mcp history --to-pytest FILE``: a session's calls become a test file that is then run.
 
-The server is a tiny one whose answer is read from a file (tests/magic/changing_server.py): the
+The server is a tiny one whose answer is read from a file (tests/servers/changing_server.py): the
 written tests pass against it as it was, and fail with pytest's diff once its answer changes.
 Its ``time`` and ``id`` differ on every call, so they are checked by type only (``--loose``).
 """
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
-from support import REPO
 
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, run
+from tests.helpers.support import REPO
 
-SERVER = Path(__file__).with_name("changing_server.py")
+SERVER = Path(__file__).parents[1] / "servers" / "changing_server.py"
 SECRET = "history-Secret-Token-4242"
 
 

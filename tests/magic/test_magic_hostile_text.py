@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, displayed, run
 
-FAILING_INIT = f"--stdio {sys.executable} {Path(__file__).with_name('failing_init_server.py')}"
+from tests.helpers.magic import DEMO_STDIO, displayed, run
+
+FAILING_INIT = f"--stdio {sys.executable} {Path(__file__).parents[1] / 'servers' / 'failing_init_server.py'}"
 
 
 def test_hide_server_errors_hides_what_a_server_says_when_it_refuses_to_connect(ip: InteractiveShell) -> None:

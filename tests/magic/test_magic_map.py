@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from support import wait_until
 
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
+from tests.helpers.support import wait_until
 
 BOUND = 60.0
 

@@ -10,14 +10,14 @@ import httpx2
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from oauth_server import OAuthTestServer
-from support import wait_until
 
 from anvia_nb.core.oauth.tokens import token_path
 from anvia_nb.errors import AuthorizationRequiredError
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
+from tests.helpers.magic import run
+from tests.helpers.oauth_server import OAuthTestServer
+from tests.helpers.support import wait_until
 
 
 def _redirected(authorization_url: str, **change: str) -> str:

@@ -7,7 +7,6 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import examples
 
 from anvia_nb.magic._arguments import value_from_text
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
@@ -24,6 +23,7 @@ from anvia_nb.magic._parser import (
     ToolsCommand,
 )
 from anvia_nb.magic.subcommands import parse_command
+from tests.helpers.support import examples
 
 
 @pytest.mark.parametrize("line", ["", "  ", "help", "--help", "-h"])

@@ -12,11 +12,11 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from lite_server import LITE_STDIO
-from magic_helpers import run
 
 from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_text
 from anvia_nb.runtime import get_runtime
+from tests.helpers.lite_server import LITE_STDIO
+from tests.helpers.magic import run
 
 
 def test_the_protocol_option_chooses_the_generation_over_stdio_and_http(

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
-from support import child_pids, require_setup, servers_venv
 
 from anvia_nb import __version__
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, run
+from tests.helpers.support import child_pids, require_setup, servers_venv
 
 SECRET = "kernel-Secret-Token-55555"
 

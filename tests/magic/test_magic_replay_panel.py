@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
-from support import WAIT_SECONDS
 
 from anvia_nb.errors import NotOfferedError
 from anvia_nb.widgets.explorer import Panel
+from tests.helpers.magic import DEMO_STDIO, run
+from tests.helpers.support import WAIT_SECONDS
 
 NAME = "replayed"
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
 
 from anvia_nb.demo_server.hostile import MATH_LINK, PWNED_FLAG
 from anvia_nb.demo_server.library import BLOB, NOTES
@@ -17,6 +16,7 @@ from anvia_nb.magic.library_tables import PROMPT_COLUMNS, RESOURCE_COLUMNS, TEMP
 from anvia_nb.magic.subcommands import help_text
 from anvia_nb.policy import NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, run
 
 TOKEN = "tok-77c1d0e9a4f2"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import DEMO_STDIO, run
 
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import DEMO_STDIO, run
 
 TOKEN = "tok-3f9a1c77e2b4"
 HEADER_TOKEN = "hdr-8d2e4f61a9c0"

@@ -9,12 +9,12 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from support import INSTRUCTIONS_SERVER, forked
 
 from anvia_nb.magic import subcommands
 from anvia_nb.magic.subcommands import TABLE, Subcommand
 from anvia_nb.policy import ShowPolicy
+from tests.helpers.magic import run
+from tests.helpers.support import INSTRUCTIONS_SERVER, forked
 
 CHATTY = f"--stdio {sys.executable} {' '.join(forked(INSTRUCTIONS_SERVER))}"
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
 
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
 
-LOG_SERVER = str(Path(__file__).parents[1] / "core" / "log_server.py")
+LOG_SERVER = str(Path(__file__).parents[1] / "servers" / "log_server.py")
 COUNTER = "demo://counter"
 WAIT_SECONDS = 30.0
 

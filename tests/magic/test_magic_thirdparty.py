@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
-from support import require_setup, servers_venv
 
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
+from tests.helpers.support import require_setup, servers_venv
 
 pytestmark = pytest.mark.thirdparty
 

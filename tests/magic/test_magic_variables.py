@@ -10,12 +10,12 @@ import pandas as pd
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from magic_helpers import run
 
 from anvia_nb.magic._arguments import call_words
 from anvia_nb.magic._parser import parse_call
 from anvia_nb.magic._variables import Variable
 from anvia_nb.runtime import get_runtime
+from tests.helpers.magic import run
 
 JSON_VALUES = {
     "_anvia_test_null": None,

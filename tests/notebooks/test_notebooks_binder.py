@@ -19,7 +19,7 @@ from typing import Any
 
 import nbformat
 import pytest
-from support import REPO, binder_venv, require_setup
+from tests.helpers.support import REPO, binder_venv, require_setup
 
 BINDER = REPO / "binder"
 QUICKSTART = REPO / "notebooks" / "01-quickstart.ipynb"

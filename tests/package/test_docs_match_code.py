@@ -13,12 +13,21 @@ import importlib
 import re
 from pathlib import Path
 
-from package_source import PACKAGE, REPO, code_spans, module_name, modules, paths_to_units, section, table_rows, tree
-
 from anvia_nb import errors
 from anvia_nb.magic._help import TOPICS
 from anvia_nb.magic.magics import McpMagics
 from anvia_nb.magic.subcommands import TABLE
+from tests.helpers.package_source import (
+    PACKAGE,
+    REPO,
+    code_spans,
+    module_name,
+    modules,
+    paths_to_units,
+    section,
+    table_rows,
+    tree,
+)
 
 README = REPO / "README.md"
 ARCHITECTURE = REPO / "docs" / "architecture.md"
@@ -150,14 +159,14 @@ def test_html_is_written_outside_display_only_where_the_docs_say() -> None:
         name
         for name, path in modules().items()
         if not name.startswith(("anvia_nb.display", "anvia_nb.demo_server"))
-        and any(HTML_TAG.search(c.value) for c in _texts(tree(path)))
+        and any(isinstance(c.value, str) and HTML_TAG.search(c.value) for c in _texts(tree(path)))
     }
     assert writing == _table_modules("### What each layer is for", "module")
 
 
 def _sdk_exception_names(tree: ast.AST) -> set[str]:
     """Names bound in the module to exception classes of the MCP SDK."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("mcp", "mcp_types"):
             for alias in node.names:
@@ -171,7 +180,7 @@ def _sdk_exception_names(tree: ast.AST) -> set[str]:
 
 def _functions_testing(tree: ast.AST, names: set[str]) -> set[str]:
     """Functions with an ``except``, ``contextlib.suppress`` or ``isinstance`` naming one of ``names``."""
-    found = set()
+    found: set[str] = set()
     for function in ast.walk(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
@@ -181,14 +190,14 @@ def _functions_testing(tree: ast.AST, names: set[str]) -> set[str]:
                 tested = [node.type]
             elif isinstance(node, ast.Call):
                 called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-                tested = list(node.args) if called == "suppress" else node.args[1:] if called == "isinstance" else []
+                tested = [*node.args] if called == "suppress" else [*node.args[1:]] if called == "isinstance" else []
             if any(isinstance(n, ast.Name) and n.id in names for t in tested for n in ast.walk(t)):
                 found.add(function.name)
     return found
 
 
 def test_sdk_exceptions_are_tested_only_in_the_functions_the_docs_list() -> None:
-    found = set()
+    found: set[tuple[str, str]] = set()
     for name, path in modules().items():
         if name.startswith("anvia_nb.demo_server"):
             continue

@@ -20,7 +20,8 @@ import sys
 import textwrap
 
 import pytest
-from support import DEMO_ARGS, DEMO_STDIO, REPO
+
+from tests.helpers.support import DEMO_ARGS, DEMO_STDIO, REPO
 
 pytestmark = pytest.mark.slow  # one fresh interpreter runs the extension, the magic and the API
 

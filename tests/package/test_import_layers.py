@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from package_source import (
+from tests.helpers.package_source import (
     REPO,
     Import,
     code_spans,

@@ -10,21 +10,22 @@ import weakref
 from pathlib import Path
 
 import pytest
-from lite_server import LITE_ARGS
-from support import wait_until
 
 from anvia_nb import connect_mcp, mcp
+from anvia_nb.core import StdioConnection
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from anvia_nb.magic.tables import history_frame
 from anvia_nb.runtime import Runtime
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import wait_until
 
-ROGUE = str(Path(__file__).parents[1] / "core" / "rogue_server.py")
+ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 30.0
 BIG = 2_000_000
 
 
-def demo() -> object:
+def demo() -> StdioConnection:
     """The demo server's ``large`` and ``fail``, served by a process that starts in milliseconds."""
     return mcp.stdio(name="demo", command=sys.executable, args=LITE_ARGS)
 
@@ -65,7 +66,7 @@ def test_the_history_keeps_what_history_shows_and_frees_the_results(runtime: Run
     ok = runtime.call("demo", "large", {"size_chars": BIG})
     failed = runtime.call("demo", "fail", {"message": "x" * BIG})
     assert ok.status == "ok" and failed.status == "tool error"
-    dropped_result, dropped_error = weakref.ref(ok), weakref.ref(failed.error)  # type: ignore[arg-type]
+    dropped_result, dropped_error = weakref.ref(ok), weakref.ref(failed.error)
     del ok, failed
     # The loop thread may still hold the finished call for a moment after the caller wakes up:
     # wait (bounded) for both to be freed; a result the history pins is never freed.

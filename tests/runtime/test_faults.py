@@ -18,8 +18,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from lite_server import LITE_ARGS
-from support import until
 
 from anvia_nb import ConnectionClosedError, ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core import McpServer
@@ -27,8 +25,10 @@ from anvia_nb.core.api.connections import StdioConnection
 from anvia_nb.core.protocol import limits
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import until
 
-FAULT_SERVERS = str(Path(__file__).with_name("fault_servers.py"))
+FAULT_SERVERS = str(Path(__file__).parents[1] / "servers" / "fault_servers.py")
 SHORT_SECONDS = 0.25
 """The timeouts and grace periods a test sets when it waits for one to pass."""
 Children = Callable[..., set[int]]

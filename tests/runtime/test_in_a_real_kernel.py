@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from jupyter_client.manager import KernelManager
-from lite_server import LITE_ARGS, LITE_STDIO
+
+from tests.helpers.lite_server import LITE_ARGS, LITE_STDIO
 
 pytestmark = pytest.mark.slow  # each test starts a real kernel: left out of scripts/test --quick
 

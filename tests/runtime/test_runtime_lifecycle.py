@@ -14,21 +14,22 @@ import time
 from collections.abc import Callable
 
 import pytest
-from lite_server import LITE_ARGS
-from support import DEMO_ARGS, wait_until
 
 from anvia_nb import UnknownConnectionError, mcp
+from anvia_nb.core import StdioConnection
 from anvia_nb.runtime import Runtime
+from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.support import DEMO_ARGS, wait_until
 
 DEMO = DEMO_ARGS
 
 
-def demo(name: str = "demo") -> object:
+def demo(name: str = "demo") -> StdioConnection:
     """The bundled demo server: for the test here that follows the real server's life."""
     return mcp.stdio(name=name, command=sys.executable, args=DEMO)
 
 
-def lite(name: str = "demo") -> object:
+def lite(name: str = "demo") -> StdioConnection:
     """A standard-library server with the demo's echo, fail, slow and crash: it starts in
     milliseconds, for the tests whose subject is the process's life, not the demo's tools."""
     return mcp.stdio(name=name, command=sys.executable, args=LITE_ARGS)

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
-from support import examples
 
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
 from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.fields import ListField
+from anvia_nb.widgets.fields import ListField, ObjectField
+from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
+from tests.helpers.support import examples
 
 FETCH = ToolInfo(server="fetch", name="fetch", input_schema=load_schema("fetch"))
 
@@ -162,7 +162,9 @@ def test_any_schema_like_value_builds_a_form_without_crashing(schema: Any) -> No
 @pytest.mark.parametrize("schema", [SELF_RECURSIVE, MUTUALLY_RECURSIVE], ids=["self", "mutual"])
 def test_a_form_over_a_recursive_schema_builds_few_fields(schema: dict[str, Any]) -> None:
     form = ArgumentsForm(schema=schema)
-    recursion = form.field("root").children
+    root = form.field("root")
+    assert isinstance(root, ObjectField)
+    recursion = root.children
     assert len(recursion) == 2
     assert all(len(getattr(child, "children", {})) <= 2 for child in recursion.values())
 

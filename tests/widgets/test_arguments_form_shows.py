@@ -7,13 +7,13 @@ import json
 from typing import Any
 
 from pydantic import BaseModel, Field
-from spec_helpers import load_schema
 
 from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.policy import MASK, ShowPolicy
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, ObjectField, UnionField
+from tests.helpers.spec import load_schema
 
 FETCH = ToolInfo(server="fetch", name="fetch", input_schema=load_schema("fetch"))
 SECRET = "sk-live-51HqMASKME"

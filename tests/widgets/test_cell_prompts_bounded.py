@@ -4,16 +4,13 @@ one line of the cell, and the server learns each answer."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 
 import pytest
-from support import REPO, WAIT_SECONDS
-
-sys.path.insert(0, str(REPO))
 
 from anvia_nb.policy import Limits
-from benchmarks.attacks_kernel import Kernel
+from tests.helpers.kernel import Kernel
+from tests.helpers.support import WAIT_SECONDS
 
 REQUESTS = 40
 
@@ -34,7 +31,7 @@ def test_many_requests_in_a_cell_show_a_bounded_number_of_prompts_and_count_the_
         "import asyncio, time\n"
         "from anvia_nb import connect_mcp, mcp\n"
         "from anvia_nb.widgets import enable_elicitation\n"
-        "from benchmarks.attacks_servers import asker\n"
+        "from tests.helpers.attack_servers import asker\n"
         f"server = await connect_mcp(mcp.memory(name='asker', server=asker({REQUESTS})))\n"
         "router = enable_elicitation(server)\n"
         "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n"

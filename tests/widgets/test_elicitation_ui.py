@@ -11,12 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from support import WAIT_SECONDS
 
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets import enable_elicitation, form
+from anvia_nb.widgets import enable_elicitation
 from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
 from anvia_nb.widgets.tool_form import ToolForm
+from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.widgets import form
 
 
 def ask(rt: Runtime, action: str, eventually: Callable[..., None]) -> tuple[ToolForm, ElicitationPrompt]:

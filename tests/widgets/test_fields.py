@@ -7,10 +7,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
-from spec_helpers import load_schema
 
 from anvia_nb.widgets.fields import BUILDERS, FieldWidget, ListField, ObjectField, build_field
 from anvia_nb.widgets.spec import OMITTED, Entry, field_spec_from_schema, value_from_entry
+from tests.helpers.spec import load_schema
 
 SHOWCASE_SPEC = field_spec_from_schema(load_schema("form_showcase"))
 

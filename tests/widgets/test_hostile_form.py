@@ -14,15 +14,16 @@ import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from support import WAIT_SECONDS
 
 from anvia_nb import mcp
 from anvia_nb.core.protocol import limits
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets import form, panel
+from anvia_nb.widgets import panel
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import router_for
+from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.widgets import form
 
 REQUESTS = 40
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"ok": {"type": "boolean"}}}

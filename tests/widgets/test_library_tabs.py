@@ -4,15 +4,15 @@ provenance, links read only when a button is pressed."""
 
 from __future__ import annotations
 
-from support import WAIT_SECONDS
-
 from anvia_nb.demo_server.hostile import PWNED_FLAG
 from anvia_nb.demo_server.library import NOTES
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets import form, panel
+from anvia_nb.widgets import panel
 from anvia_nb.widgets._spec_schema import MAX_FIELDS
 from anvia_nb.widgets.completing_fields import CompletingFields
+from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.widgets import form
 
 
 def _html(output: object) -> str:

@@ -10,7 +10,6 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
-from support import WAIT_SECONDS
 
 from anvia_nb import mcp
 from anvia_nb.core.protocol.types import CallOutcome
@@ -19,6 +18,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
 from anvia_nb.widgets.tool_form import ToolForm
+from tests.helpers.support import WAIT_SECONDS
 
 BIG = 2_000_000
 

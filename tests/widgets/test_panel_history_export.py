@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support import WAIT_SECONDS
-
 from anvia_nb import mcp
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
+from tests.helpers.support import WAIT_SECONDS
 
 
 def call_add(runtime: Runtime) -> object:

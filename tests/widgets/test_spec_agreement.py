@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spec_helpers import load_schema
-from support import examples
 
 from anvia_nb.core.protocol.schema import argument_problems, compiled_count
 from anvia_nb.widgets.arguments_form import ArgumentsForm
+from tests.helpers.spec import load_schema
+from tests.helpers.support import examples
 
 FORMATS = ["email", "date", "date-time", "time", "uri", "uuid", "ipv4", "hostname"]
 SCHEMA: dict[str, Any] = {

@@ -7,7 +7,6 @@ from typing import Any, Literal
 
 import pytest
 from pydantic import BaseModel, Field
-from spec_helpers import SCHEMAS, arguments, checked, group, load_schema, null_chosen, picked, rows, ticked, typed
 
 from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.widgets.spec import (
@@ -17,6 +16,7 @@ from anvia_nb.widgets.spec import (
     initial_entry,
     value_from_entry,
 )
+from tests.helpers.spec import SCHEMAS, arguments, checked, group, load_schema, null_chosen, picked, rows, ticked, typed
 
 CORPUS = sorted(path.stem for path in SCHEMAS.glob("*.json"))
 

@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from spec_helpers import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
-from support import examples
 
 from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.widgets._spec_schema import MAX_FIELDS
@@ -26,6 +24,8 @@ from anvia_nb.widgets.spec import (
     json_equal,
     value_from_entry,
 )
+from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
+from tests.helpers.support import examples
 
 
 def only_field(schema: dict[str, Any], required: bool = False) -> FieldSpec:

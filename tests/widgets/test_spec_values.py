@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from spec_helpers import arguments, group, load_schema, null_chosen, picked, rows, ticked, typed
 
 from anvia_nb.widgets.spec import (
     OMITTED,
@@ -15,6 +14,7 @@ from anvia_nb.widgets.spec import (
     initial_entry,
     value_from_entry,
 )
+from tests.helpers.spec import arguments, group, load_schema, null_chosen, picked, rows, ticked, typed
 
 SHOWCASE = load_schema("form_showcase")
 

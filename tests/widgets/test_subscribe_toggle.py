@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import threading
 
-from support import WAIT_SECONDS
-
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
+from tests.helpers.support import WAIT_SECONDS
 
 COUNTER = "demo://counter"
 

@@ -16,7 +16,6 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp.server.lowlevel import Server
-from support import DEMO_ARGS, WAIT_SECONDS
 
 from anvia_nb import UnknownConnectionError, UnknownToolError, mcp
 from anvia_nb.core import Tool
@@ -24,8 +23,9 @@ from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets import form
 from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
+from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
+from tests.helpers.widgets import form
 
 
 def result_text(tool_form: ToolForm) -> str:

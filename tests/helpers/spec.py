@@ -21,7 +21,7 @@ from anvia_nb.widgets.spec import (
     value_from_entry,
 )
 
-SCHEMAS = Path(__file__).parent / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[1] / "widgets" / "schemas"
 
 
 def load_schema(name: str) -> dict[str, Any]:

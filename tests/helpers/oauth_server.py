@@ -32,9 +32,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
-from support import wait_until
 
 from anvia_nb.demo_server.handlers import build_server
+from tests.helpers.support import wait_until
 
 SCOPE = "tools"
 PRE_REGISTERED = "anvia-test-client"

@@ -2,7 +2,7 @@
 
 Why a second server: safe rendering must hold for payloads the project did not write itself.
 This script imports only the MCP SDK (never anvia_nb) and serves over stdio:
-``python tests/browser/hostile_server.py``. Its ``payload`` tool returns one result of
+``python tests/helpers/hostile_server.py``. Its ``payload`` tool returns one result of
 :data:`PAYLOADS` by name, exactly as written (wire keys). Every payload that would run script
 sets ``window.__anvia_pwned`` to its own name (or calls ``alert``), and every one that would
 fetch something asks for ``http://127.0.0.1:9/...`` (the discard port: nothing answers), so a

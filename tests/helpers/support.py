@@ -1,9 +1,9 @@
-"""What several test folders share, imported by name (pyproject puts tests/ on pytest's path):
+"""What several test folders share (``tests.helpers.support``):
 the demo server's command line, the /proc process walker, bounded waits, and where
 scripts/setup-test caches what the tests need.
 
 ``DEMO_ARGS`` (and ``forked(...)`` for the other test servers that import the MCP SDK) start a
-server over stdio forked from a process that imported it and the SDK once (benchmarks/server_forks.py;
+server over stdio forked from a process that imported it and the SDK once (server_forks.py;
 the fixture ``server_forks`` in conftest.py runs it in each pytest process): the child runs
 ``python -m anvia_nb.demo_server`` on the launcher's own pipes, and the launcher is the server to
 the client (exit status, signals, death). A fresh interpreter per server costs ~1.4 s of CPU, which
@@ -26,12 +26,14 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 REAL_DEMO_ARGS = ["-m", "anvia_nb.demo_server"]
 FORKS_SOCKET = str(Path(tempfile.gettempdir()) / f"anvia-test-forks-{os.getpid()}.sock")
-LOG_SERVER = str(REPO / "tests" / "core" / "log_server.py")
-URL_SERVER = str(REPO / "tests" / "magic" / "url_server.py")
-INSTRUCTIONS_SERVER = str(REPO / "tests" / "magic" / "instructions_server.py")
+SERVERS = REPO / "tests" / "servers"
+"""The MCP servers (and misbehaving ones) that tests start by path."""
+LOG_SERVER = str(SERVERS / "log_server.py")
+URL_SERVER = str(SERVERS / "url_server.py")
+INSTRUCTIONS_SERVER = str(SERVERS / "instructions_server.py")
 FORKED_SERVERS = (REAL_DEMO_ARGS, [LOG_SERVER], [URL_SERVER], [INSTRUCTIONS_SERVER])
 FORKS_PRELOAD = (
     "anvia_nb.demo_server.server", "anvia_nb.demo_server.http", "anvia_nb.demo_server.server:import_jsonschema",
@@ -42,7 +44,7 @@ FORKS_PRELOAD = (
 def forked(*arguments: str) -> list[str]:
     """The arguments to ``sys.executable`` that start ``python *arguments``, forked from the fork
     server when it is one of ``FORKED_SERVERS``, else started fresh."""
-    from benchmarks.server_forks import launcher  # the standard library only
+    from tests.helpers.server_forks import launcher  # the standard library only
 
     return launcher(FORKS_SOCKET, arguments)[1:]
 

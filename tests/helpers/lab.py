@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
 # `[sys.executable, "-c", QUICK_JUPYTER, "jupyterlab" or "voila", *arguments]` runs that Jupyter
 # application as `python -m` would, but without the IRI grammar jsonschema builds at import (about
 # 3 s of CPU per process, for formats no Jupyter schema uses): anvia_nb's import_jsonschema, as
-# tests/jsonschema_first.py does for pytest.
+# tests/helpers/jsonschema_first.py does for pytest.
 QUICK_JUPYTER = (
     "import runpy, sys\n"
     "from anvia_nb.core.protocol.schema import import_jsonschema\n"

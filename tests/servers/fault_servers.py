@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-LITE_SERVER = str(Path(__file__).resolve().parents[1] / "lite_server.py")
+LITE_SERVER = str(Path(__file__).resolve().parents[1] / "helpers" / "lite_server.py")
 GARBAGE = b"this is not JSON {{{ \x1b[31m and not MCP either\n"
 
 

@@ -135,3 +135,58 @@ def assert_safe_html(markup: str) -> Audit:
         for cls in (node.attrs.get("class") or "").split():
             assert cls.startswith("anvia-") or cls in NOT_MATH_CLASSES.split(), cls
     return audit
+
+
+# The hostile corpus: what a server may send to run script or fake the chrome; tests/display and
+# the nbconvert export check each renders inert.
+PWN = "__anvia_pwned"
+
+HOSTILE_TEXTS = [
+    f"<script>alert('{PWN}')</script>",
+    f'<img src=x onerror="{PWN}()">',
+    f'<a href="javascript:{PWN}()">click me</a>',
+    f'<iframe src="data:text/html,<script>{PWN}()</script>"></iframe>',
+    f"<object data='javascript:{PWN}()'></object><embed src='javascript:{PWN}()'>",
+    f"<svg onload={PWN}()><script>{PWN}()</script></svg>",
+    f'"><script>{PWN}()</script><pre x="',
+    f"</pre></div></div><script>{PWN}()</script>",
+    f"<style>body{{display:none}}</style><link rel=stylesheet href='https://evil.example/{PWN}.css'>",
+    f"<!-- --><script>{PWN}()</script><![CDATA[ <script>{PWN}</script> ]]>",
+    f"[click](javascript:{PWN}()) ![beacon](https://evil.example/{PWN}.png) **bold** <b>bold</b>",
+    f"&lt;script&gt;{PWN}&lt;/script&gt; &amp;amp;",
+    f"<details open ontoggle={PWN}()><summary>x</summary></details>",
+    f"<base href='https://evil.example/'><meta http-equiv=refresh content='0;url=javascript:{PWN}()'>",
+]
+
+HOSTILE_ITEMS: list[dict[str, Any]] = [
+    {"type": "image", "mimeType": "image/png", "data": b64(f"<html><script>{PWN}()</script>".encode())},
+    {"type": "image", "mimeType": "text/html", "data": b64(f"<script>{PWN}()</script>".encode())},
+    {"type": "image", "mimeType": f'image/png" onerror="{PWN}()', "data": b64(PNG)},
+    {
+        "type": "image",
+        "mimeType": "image/svg+xml",
+        "data": b64(f"<svg onload='{PWN}()'><script>{PWN}()</script></svg>".encode()),
+    },
+    {"type": "image", "mimeType": "image/svg+xml", "data": f"<svg onload={PWN}()>"},
+    {"type": "image", "mimeType": "image/png", "data": f"javascript:{PWN}()"},
+    {"type": "image", "mimeType": "image/png", "data": b64(PNG) + f'" onerror="{PWN}()'},
+    {"type": "image", "mimeType": "image/png", "data": "A" * 8_000_000},
+    {"type": "image", "mimeType": "image/png", "data": f"https://evil.example/{PWN}.png"},
+    {
+        "type": "resource",
+        "resource": {"uri": f"javascript:{PWN}()", "mimeType": "text/html", "text": f"<script>{PWN}()</script>"},
+    },
+    {
+        "type": "resource",
+        "resource": {"uri": "x", "mimeType": "image/png", "blob": b64(f"<svg onload={PWN}()>".encode())},
+    },
+    {
+        "type": "resource_link",
+        "uri": f"javascript:{PWN}()",
+        "name": f"<img src=x onerror={PWN}()>",
+        "mimeType": "text/html",
+        "icons": [{"src": f"https://evil.example/{PWN}.png"}],
+    },
+    {"type": "audio", "mimeType": f"audio/wav<script>{PWN}()</script>", "data": "UklGRg=="},
+    {"type": f"<script>{PWN}()</script>", "text": f"<img src=x onerror={PWN}()>"},
+]

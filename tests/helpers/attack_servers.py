@@ -1,8 +1,8 @@
 """In-memory hostile MCP servers for the attacks the test fault servers do not cover.
 
 Each function returns an SDK low-level ``Server`` to connect with ``mcp.memory(name=..., server=...)``;
-the process faults (crashes, setsid, huge lines, floods) come from ``tests/core/rogue_server.py``,
-``tests/core/rogue_http.py`` and ``tests/runtime/fault_servers.py``, reused as they are.
+the process faults (crashes, setsid, huge lines, floods) come from ``tests/servers/rogue_server.py``,
+``tests/helpers/rogue_http.py`` and ``tests/servers/fault_servers.py``, reused as they are.
 :class:`RawHttp` answers HTTP requests with bytes no HTTP library would write (slow drips, a
 status line that is not one, a protocol version that is a secret).
 """

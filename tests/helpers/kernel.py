@@ -1,7 +1,7 @@
 """A real ipykernel driven over ZMQ as a notebook drives it, for the attacks that need one.
 
 The kernel runs this checkout's code (the repository root is put first on its ``PYTHONPATH``),
-so ``benchmarks.attacks_servers`` is importable in its cells. :meth:`Kernel.run` returns what a
+so ``tests.helpers.attack_servers`` is importable in its cells. :meth:`Kernel.run` returns what a
 notebook would show of one cell: its stdout, its stderr and its text outputs, each as sent.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TIMEOUT_SECONDS = 120.0
 
 

@@ -46,7 +46,7 @@ def client(conn: socket.socket) -> int:
     import asyncio
     import traceback
 
-    import oauth_client
+    from tests.helpers import oauth_client
 
     data, fds, _flags, _address = socket.recv_fds(conn, 1 << 16, 3)
     while chunk := conn.recv(1 << 16):
@@ -71,7 +71,7 @@ def client(conn: socket.socket) -> int:
 
 
 def serve(path: str) -> None:
-    import oauth_client  # noqa: F401  (the import every child shares)
+    from tests.helpers import oauth_client  # noqa: F401  (the import every child shares)
 
     for name in WARM:
         try:
@@ -119,7 +119,7 @@ def accept(listener: socket.socket) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        sys.path.insert(0, os.path.abspath(os.path.join(__file__, "..", "..", "..")))  # the repository
         serve(sys.argv[2])
     else:
         sys.exit(run(sys.argv[2], sys.argv[3]))

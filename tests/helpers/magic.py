@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from IPython.core.interactiveshell import InteractiveShell
-from support import DEMO_STDIO, WAIT_SECONDS
 
 from anvia_nb.core import McpServer
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import get_runtime
+from tests.helpers.support import DEMO_STDIO, WAIT_SECONDS
 
 __all__ = [
     "DEMO_STDIO",

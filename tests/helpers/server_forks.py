@@ -16,7 +16,7 @@ signal, passes SIGTERM, SIGINT and SIGHUP on to it, and a child whose launcher d
 included) is killed at once. The child runs in a session of its own, as a server started with
 ``start_new_session`` does; the fork server kills its children when it stops or its parent goes.
 
-Standard library only: the peers' venvs import it.
+Standard library only: the benchmarks' peers import it in their own venvs (benchmarks/forks.py).
 """
 
 from __future__ import annotations
@@ -39,12 +39,11 @@ from types import TracebackType
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SERVER = str(HERE / "bench_server.py")
 ENV = "ANVIA_SERVER_FORKS"
 _HEADER = struct.Struct("!I")
 _PASSED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
-__all__ = ["ENV", "SERVER", "ServerForks", "launcher", "server_command"]
+__all__ = ["ENV", "ServerForks", "launcher"]
 
 
 def launcher(where: str, arguments: Sequence[str], python: str = sys.executable) -> list[str]:
@@ -52,20 +51,12 @@ def launcher(where: str, arguments: Sequence[str], python: str = sys.executable)
     return [python, "-I", "-S", str(HERE / "server_forks.py"), "run", where, *arguments]
 
 
-def server_command(python: str = sys.executable) -> list[str]:
-    """One bench server over stdio: forked while a fork server runs (quick runs), else fresh."""
-    where = os.environ.get(ENV)
-    if where:
-        return launcher(where, [SERVER], python)
-    return [python, SERVER]
-
-
 class ServerForks:
     """The fork server for the ``with`` block: it forks ``python ARGS...`` for the ``ARGS`` that
     begin like one of ``servers`` (e.g. ``["-m", "package.server"]`` or ``["path/server.py"]``),
     after importing each of ``preload`` once (``module``, or ``module:function`` to call it too)."""
 
-    def __init__(self, servers: Sequence[Sequence[str]] = ((SERVER,),), preload: Sequence[str] = (),
+    def __init__(self, servers: Sequence[Sequence[str]], preload: Sequence[str] = (),
                  where: str | None = None) -> None:
         self._servers = [list(server) for server in servers]
         self._preload = list(preload)
