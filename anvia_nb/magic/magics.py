@@ -325,13 +325,12 @@ class McpMagics(Magics):
                 f"{target} was not called: its arguments do not match the inputSchema: "
                 f"{'; '.join(problems)}. Fix them and run again."
             )
-        if command.background:  # a view that updates while it runs; --timeout bounds it only when given
+        timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
+        if command.background:  # a view that updates while it runs, bounded like any call
             from anvia_nb.widgets.background_view import BackgroundCallView
 
-            limit = command.timeout_seconds if command.has_timeout else None
-            started = runtime.start(command.server, command.tool, arguments, timeout_seconds=limit)
+            started = runtime.start(command.server, command.tool, arguments, timeout_seconds=timeout)
             return BackgroundCallView(started, self.render_settings())
-        timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
         unanswered = server.client.unanswered_elicitations
         declined = server.client.declined_samplings
         try:

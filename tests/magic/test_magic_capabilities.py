@@ -65,6 +65,18 @@ def test_the_cancel_button_cancels_a_background_task(ip: InteractiveShell, demo:
     wait_until(lambda: "cancelled" in view.status_line.value, WAIT_SECONDS, "the view to say so")
 
 
+def test_a_background_call_is_bounded_like_every_call(ip: InteractiveShell, demo: str) -> None:
+    """No --timeout: the %config timeout bounds it, as it bounds a call in the foreground."""
+    ip.run_line_magic("config", "McpMagics.timeout_seconds = 0.3")
+    try:
+        view = run(ip, f"call --background {demo}.slow steps=1000 delay_seconds=0.05")
+        assert view.wait(WAIT_SECONDS).status == "timeout"
+        unbounded = run(ip, f"call --background {demo}.slow steps=3 delay_seconds=0.2 --timeout none")
+        assert unbounded.wait(WAIT_SECONDS).status == "ok"
+    finally:
+        ip.run_line_magic("config", "McpMagics.timeout_seconds = 60.0")
+
+
 def test_a_foreground_call_of_a_task_only_tool_waits_for_the_task(ip: InteractiveShell, demo: str) -> None:
     assert run(ip, f"call {demo}.long_job steps=2 delay_seconds=0").output == "done after 2 steps"
 

@@ -2,8 +2,9 @@
 
 Everything that touches ``mcp``/``mcp_types`` objects lives here: :func:`open_sdk_session` connects
 and yields an :class:`~anvia_nb.core.transport.sdk_session.SdkSession` (whose methods translate SDK
-exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, the only place
-foreign errors become :mod:`anvia_nb.errors`); ``stdio`` is the transport we plug into the SDK,
+exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, which makes
+foreign errors :mod:`anvia_nb.errors`; docs/architecture.md lists the two other functions that
+test an SDK exception); ``stdio`` is the transport we plug into the SDK,
 ``sdk_capabilities`` roots and sampling, ``sdk_tasks`` tasks, ``sdk_features`` resources and prompts.
 """
 

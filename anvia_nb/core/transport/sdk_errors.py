@@ -1,6 +1,8 @@
-"""The one place where the SDK's exceptions (and httpx's, pydantic's, the OS's) become
-:mod:`anvia_nb.errors`: every :class:`~anvia_nb.core.transport.sdk.SdkSession` method, listing and
-connect goes through :func:`error_from_exception` (and :func:`connect_error` for a handshake).
+"""Where the SDK's exceptions (and httpx's, pydantic's, the OS's) become :mod:`anvia_nb.errors`:
+every :class:`~anvia_nb.core.transport.sdk_session.SdkSession` method, listing and connect goes
+through :func:`error_from_exception` (and :func:`connect_error`, built on it, for a handshake).
+Two other functions look at an SDK exception without translating it (a refused
+``server/discover`` and a refused ``logging/setLevel``); docs/architecture.md names them.
 
 A server's own words stay marked as ``server_text``, so ``hide_server_errors`` can hide them.
 """
@@ -91,7 +93,7 @@ def _protocol_error(exc: MCPError, target: str, where: str, server: str) -> Prot
 def error_from_exception(
     exc: BaseException, *, server: str, tool: str = "", during: str = "", cwd: str | None = None
 ) -> AnviaError:
-    """Translate an SDK, anyio, transport or OS error into our tree (the only place this is done)."""
+    """Translate an SDK, anyio, transport or OS error into our tree (the one translation; see the module docstring)."""
     if isinstance(exc, AnviaError):
         return exc
     where = f" while {during}" if during else ""

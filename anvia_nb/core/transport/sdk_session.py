@@ -2,8 +2,8 @@
 :class:`~anvia_nb.core.transport.session.Session`).
 
 Opened by :func:`~anvia_nb.core.transport.sdk.open_sdk_session`. Each method translates the SDK's
-exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, the only place
-foreign errors become :mod:`anvia_nb.errors`; resources, prompts and completion are in
+exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, which makes
+foreign errors :mod:`anvia_nb.errors`; resources, prompts and completion are in
 :mod:`~anvia_nb.core.transport.sdk_features`, tasks in :mod:`~anvia_nb.core.transport.sdk_tasks`,
 resource subscriptions in :mod:`~anvia_nb.core.transport.sdk_listen`.
 """
