@@ -189,15 +189,16 @@ def map_sync(tool: Tool, data: Any, options: MapOptions) -> Any:
             f"{tool.server.name} was opened on this thread's running loop, which map_sync would block: "
             "use `await tool.map(...)` instead."
         )
-    from anvia_nb.runtime import Submitted, get_runtime
+    from anvia_nb.runtime import get_runtime
 
     run, frame = _prepare(tool, data, options)
     target = f"{tool.server.name}.{tool.name}"
     line = ProgressLine(target, options.policy) if progress_wanted(options.progress) else None
-    future = Submitted(get_runtime().loop.loop(), run.run(), start=False)
+    background = get_runtime().loop
+    work = run.run()
     interrupted = False
     try:
-        future.start()  # inside the try: an interrupt from the moment the loop has it cancels it
+        future = background.submit(work)  # inside the try: an interrupt from the moment the loop has it cancels it
         while True:
             try:
                 future.result(timeout=_TICK_SECONDS)
@@ -207,8 +208,8 @@ def map_sync(tool: Tool, data: Any, options: MapOptions) -> Any:
                     line.update(run)
     except KeyboardInterrupt:
         interrupted = True
-        future.cancel()  # done once the calls in flight were cancelled on the server (bounded here)
-        concurrent.futures.wait([future], timeout=_CANCEL_WAIT_SECONDS)
+        # done once the calls in flight were cancelled on the server (bounded here)
+        concurrent.futures.wait([background.cancel(work)], timeout=_CANCEL_WAIT_SECONDS)
     finally:
         if line is not None:
             with contextlib.suppress(Exception):

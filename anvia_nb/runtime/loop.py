@@ -7,10 +7,11 @@ long-lived loop in its own thread, and callers either block on :meth:`Background
 or ``await`` :meth:`BackgroundLoop.run_async` from a cell. No ``nest_asyncio``: this loop never
 nests, and it keeps working in a kernel where the user applied it.
 
-Work that runs on while its caller goes on (a form's call, a map, a listing) is started with
-:meth:`BackgroundLoop.submit`, whose :class:`Submitted` future is the one place where cancelling
-work on the loop is defined: the task is cancelled where it runs, and the future is done only
-once the task has ended, after its ``finally`` blocks.
+Every crossing into the loop is ``asyncio.run_coroutine_threadsafe`` and its
+``concurrent.futures.Future``. Work that runs on while its caller goes on (a form's call, a map, a
+listing) is started with :meth:`BackgroundLoop.submit`; :meth:`BackgroundLoop.cancel` cancels it
+where it runs, and its future is done only once the task has ended, after its ``finally`` blocks
+(``future.cancel()``, the standard way, marks the future done at once while the task winds down).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ import contextlib
 import contextvars
 import threading
 from collections.abc import Callable, Coroutine
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from anvia_nb.errors import LoopMisuseError
 
-__all__ = ["BackgroundLoop", "Submitted", "for_a_blocked_caller"]
+__all__ = ["BackgroundLoop", "for_a_blocked_caller"]
 
 T = TypeVar("T")
 
@@ -42,8 +43,8 @@ def for_a_blocked_caller() -> bool:
     inherited that context (a session's reader started during a blocking connect) does not count
     once the blocking call has ended.
     """
-    handoff = _blocking.get()
-    return handoff is not None and not handoff.ended
+    released = _blocking.get()
+    return released is not None and not released.is_set()
 
 
 class BackgroundLoop:
@@ -89,35 +90,64 @@ class BackgroundLoop:
                 self._loop, self._thread = loop, thread
             return self._loop
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> Submitted[T]:
-        """Start ``coro`` on the loop; the future can be waited on, and cancelled, from any thread
-        (see :class:`Submitted`)."""
-        return Submitted(self.loop(), coro)
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        """Start ``coro`` on the loop; its future can be waited on from any thread. To cancel the
+        work and know when it has wound down, use :meth:`cancel`."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop())
+
+    def cancel(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[None]:
+        """Cancel the task running ``coro`` (given to :meth:`submit`): the request is cancelled on the
+        server. The returned future, and ``coro``'s own, are done once the task has ended (its
+        ``finally`` blocks ran); a coroutine the loop has not started never runs."""
+        loop = self.loop()
+        loop.call_soon_threadsafe(_cancel_task_of, coro)  # once: a second cancel would cut its cleanup short
+        return asyncio.run_coroutine_threadsafe(_ended(coro), loop)
 
     def run(self, coro: Coroutine[Any, Any, T], *, meanwhile: Callable[[], object] | None = None) -> T:
         """Run ``coro`` on the loop and block until it ends.
 
         ``meanwhile``, if given, is called in this thread once ``coro`` is handed to the loop, before the
-        wait (work that would otherwise come later, done while the loop waits on a server).
+        wait (work that would otherwise come later, done while the loop waits on a server); an
+        exception of ``meanwhile`` is raised once ``coro`` has ended (its outcome is then dropped).
         A ``KeyboardInterrupt`` (the kernel's interrupt) cancels the coroutine, waits a bounded
         time for its cancellation to finish (so the server is told), then propagates.
         """
         if threading.current_thread() is self._thread:
             coro.close()
             raise LoopMisuseError("BackgroundLoop.run() called from its own thread would deadlock; await instead.")
-        handoff: _Handoff[T] | None = None
-        counted = False
+        handed = counted = False
+        released = threading.Event()
         try:
-            handoff = _Handoff(self.loop(), coro)
+            loop = self.loop()
             with self._count_lock:  # counted before the loop has it; callers on several threads add up
                 self._blocked_callers += 1
                 counted = True
-            return handoff.result(meanwhile)  # starts it: an interrupt from then on cancels it
-        except BaseException:
-            if handoff is None or not handoff.handed:
+            token = _blocking.set(released)  # the task copies this thread's context as it is handed over
+            try:
+                handed = True  # before: an interrupt in between cancels on the loop, which closes it
+                future = asyncio.run_coroutine_threadsafe(coro, loop)
+            finally:
+                _blocking.reset(token)
+            if meanwhile is not None:
+                try:
+                    meanwhile()
+                except Exception:
+                    concurrent.futures.wait([future])  # the loop has the coroutine: it ends first
+                    raise
+            return future.result()
+        except KeyboardInterrupt:
+            if handed:
+                with contextlib.suppress(Exception):  # bounded: a stuck server never hangs the kernel
+                    self.cancel(coro).result(_CANCEL_WAIT_SECONDS)
+            else:
                 coro.close()  # an interrupt before the loop had it: it never runs, and is not left unawaited
             raise
+        except BaseException:
+            if not handed:
+                coro.close()
+            raise
         finally:
+            released.set()
             if counted:  # an interrupt may land anywhere here: the count must come back down
                 with self._count_lock:
                     self._blocked_callers -= 1
@@ -132,11 +162,11 @@ class BackgroundLoop:
             return await coro
         future = self.submit(coro)
         try:
-            return await asyncio.wrap_future(future)
+            return await asyncio.shield(asyncio.wrap_future(future))  # cancelled below, once
         except asyncio.CancelledError:
-            # wrap_future has already cancelled the work; wait, bounded, for it to wind down (the
-            # server told), as the in-place await above does
-            await asyncio.wait([asyncio.wrap_future(future)], timeout=_CANCEL_WAIT_SECONDS)
+            # cancel the work where it runs and wait, bounded, for it to wind down (the server
+            # told), as the in-place await above does
+            await asyncio.wait([asyncio.wrap_future(self.cancel(coro))], timeout=_CANCEL_WAIT_SECONDS)
             raise
 
     def stop(self) -> None:
@@ -160,169 +190,29 @@ class BackgroundLoop:
             loop.close()
 
 
-class Submitted(concurrent.futures.Future[T]):
-    """The future of a coroutine started on the loop by :meth:`BackgroundLoop.submit`.
-
-    Unlike ``asyncio.run_coroutine_threadsafe``'s future, :meth:`cancel` does not mark it done at
-    once while the task still runs: it cancels the task on the loop and the future becomes cancelled
-    when the task has ended. So whoever waits on it after cancelling (``result()``,
-    ``concurrent.futures.wait``, a done callback) knows the work has wound down: the server was told,
-    the ``finally`` blocks ran. A coroutine cancelled before it started never runs.
-    """
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T], *, start: bool = True) -> None:
-        super().__init__()
-        self._loop = loop
-        self._coro: Coroutine[Any, Any, T] | None = coro
-        self._task: asyncio.Task[T] | None = None
-        self._cancel_sent = False
-        if start:
-            self.start()
-
-    def start(self) -> None:
-        """Hand the coroutine to the loop (made with ``start=False``: a caller that must be able to
-        cancel whatever an interrupt interrupts holds the future before the loop has the work)."""
-        self._loop.call_soon_threadsafe(self._start)
-
-    def _start(self) -> None:  # on the loop, before any cancel_on_loop (callbacks run in order)
-        coro, self._coro = self._coro, None
-        if coro is None:  # cancelled before it started: it never will
-            return
-        self._task = self._loop.create_task(coro)
-        self._task.add_done_callback(self._ended)
-
-    def _ended(self, task: asyncio.Task[T]) -> None:  # on the loop
-        if task.cancelled():
-            self._cancelled()
-        elif (error := task.exception()) is not None:
-            self.set_exception(error)
-        else:
-            self.set_result(task.result())
-
-    def cancel(self) -> bool:
-        """Ask the loop to cancel the task; False when the future is already done. The future is
-        cancelled once the task has ended (or at once, when the task had not started)."""
-        if self.done():
-            return False
-        with contextlib.suppress(RuntimeError):  # a closed loop has nothing left to cancel
-            self._loop.call_soon_threadsafe(self._cancel_on_loop)
-        return True
-
-    def _cancel_on_loop(self) -> None:
-        task = self._task
-        if task is not None:
-            if not self._cancel_sent:  # once: a second cancel would cut its cleanup short
-                self._cancel_sent = True
-                task.cancel()
-        elif self._coro is not None:
-            self._coro.close()
-            self._coro = None
-            self._cancelled()
-
-    def _cancelled(self) -> None:
-        super().cancel()
-        self.set_running_or_notify_cancel()  # what wakes concurrent.futures.wait() on a cancel
-
-
-class _Handoff(Generic[T]):
-    """One coroutine run on the loop for a caller blocked on it: the cheapest hand-off there is.
-
-    One ``call_soon_threadsafe`` starts a task, and the task itself releases a plain lock the
-    caller waits on, as it ends (no concurrent future, no condition, no extra turn of the loop):
-    a synchronous call pays the two thread wake-ups and little else.
-    """
-
-    __slots__ = ("_coro", "_done", "_error", "_loop", "_released", "_started", "_task", "_value", "handed")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]) -> None:
-        self._loop = loop
-        self._coro = coro
-        self._done = threading.Lock()
-        self._done.acquire()
-        self._started = self._released = False
-        self.handed = False
-        """Whether the loop was asked to start it: from then on the loop, not the caller, ends it."""
-        self._task: asyncio.Task[None] | None = None
-        self._error: BaseException | None = None
-
-    def _start(self) -> None:  # on the loop
-        if self._started:  # cancelled before it started: it never will
-            return
-        self._started = True
-        context = contextvars.copy_context()  # the caller's, as a task would copy it, plus who waits
-        context.run(_blocking.set, self)
-        self._task = context.run(self._loop.create_task, self._body())  # the task copies it
-        self._task.add_done_callback(self._on_task_done)
-
-    async def _body(self) -> None:
-        try:
-            self._value = await self._coro
-        except (Exception, asyncio.CancelledError) as exc:
-            self._error = exc  # the caller's to raise: the task itself ends quietly
-        except BaseException as exc:  # SystemExit and the like end the loop, as they would anyway
-            self._error = exc
-            raise
-        finally:
-            self._released = True
-            self._done.release()
-
-    @property
-    def ended(self) -> bool:
-        """Whether the coroutine has ended (its caller no longer waits for it)."""
-        return self._released
-
-    def _on_task_done(self, task: asyncio.Task[None]) -> None:  # on the loop
-        if not self._released:  # cancelled before its first step: the body never ran
-            self._never_ran()
-
-    def _cancel(self) -> None:  # on the loop
-        if self._task is not None:
-            self._task.cancel()
-        elif not self._started:  # cancelled before it started: it never will
-            self._started = True
-            self._never_ran()
-
-    def _never_ran(self) -> None:  # on the loop
-        """The coroutine will not run: close it and let the caller raise CancelledError."""
-        self._released = True
-        self._coro.close()
-        self._error = asyncio.CancelledError()
-        self._done.release()
-
-    def result(self, meanwhile: Callable[[], object] | None = None) -> T:
-        """Block until the coroutine ends (after calling ``meanwhile``); its value, or its
-        exception raised here. An exception of ``meanwhile`` is raised once the coroutine has ended
-        (whose own outcome is then dropped)."""
-        try:
-            # Started inside the try: an interrupt that lands as soon as the loop has it (after the
-            # call_soon_threadsafe returns) must still cancel it, or the server is never told.
-            self.handed = True  # before: an interrupt in between cancels on the loop, which closes it
-            self._loop.call_soon_threadsafe(self._start)
-            if meanwhile is not None:
-                try:
-                    meanwhile()
-                except Exception:
-                    self._done.acquire()  # the loop has the coroutine: it ends before the caller hears
-                    raise
-            self._done.acquire()
-        except KeyboardInterrupt:
-            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile has nothing to cancel
-                self._loop.call_soon_threadsafe(self._cancel)
-            if self._done.acquire(timeout=_CANCEL_WAIT_SECONDS):
-                self._done.release()
-            raise
-        error = self._error
-        if error is None:
-            return self._value
-        self._error = None  # no cycle through the traceback
-        if isinstance(error, asyncio.CancelledError):
-            raise concurrent.futures.CancelledError() from None
-        raise error
-
-
-_blocking: contextvars.ContextVar[_Handoff[Any] | None] = contextvars.ContextVar("anvia_blocked_caller", default=None)
-"""In a task started by :meth:`BackgroundLoop.run`: the hand-off whose caller waits (see
+_blocking: contextvars.ContextVar[threading.Event | None] = contextvars.ContextVar("anvia_blocked_caller", default=None)
+"""In work started by :meth:`BackgroundLoop.run`: set once its caller no longer waits (see
 :func:`for_a_blocked_caller`)."""
+
+
+def _task_of(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:  # on the loop
+    return next((task for task in asyncio.all_tasks() if task.get_coro() is coro), None)
+
+
+def _cancel_task_of(coro: Coroutine[Any, Any, Any]) -> None:  # on the loop
+    """Cancel the task that runs ``coro``; a coroutine no task runs was never handed over (a task
+    is made in the callback ``run_coroutine_threadsafe`` queued before this one), and is closed."""
+    task = _task_of(coro)
+    if task is not None:
+        task.cancel()
+    else:
+        coro.close()
+
+
+async def _ended(coro: Coroutine[Any, Any, Any]) -> None:
+    task = _task_of(coro)
+    if task is not None:
+        await asyncio.wait([task])
 
 
 async def _cancel_the_rest() -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import ipywidgets as widgets
@@ -25,7 +25,7 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.errors import AnviaError, UnknownToolError, WaitTimeoutError
-from anvia_nb.runtime import Runtime, Submitted, get_runtime
+from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
     closed_note,
@@ -125,7 +125,7 @@ class ToolForm:
         self.last_outcome: CallOutcome | None = None
         self.result: ResultView | None = None
         self.last_error: BaseException | None = None
-        self._future: Submitted[CallOutcome] | None = None
+        self._call: Coroutine[Any, Any, CallOutcome] | None = None
         self._running = False
         self._settled = threading.Event()
         """Set once a call has ended *and* everything showing it (widgets, on_outcome callbacks,
@@ -193,17 +193,16 @@ class ToolForm:
         self.progress.layout.display = "none"
         self.progress_message.value = "Calling…"
         self._refresh()
-        future = self.runtime.loop.submit(self._run(tool, arguments))
-        self._future = future
-        future.add_done_callback(self._finished)
+        self._call = self._run(tool, arguments)
+        self.runtime.loop.submit(self._call).add_done_callback(self._finished)
         return True
 
     def cancel(self) -> None:
         """Cancel the running call: the request is cancelled on the server, and the form is usable
         again once the call has wound down (prompts it hosted withdrawn), which :meth:`wait` waits for."""
-        future = self._future
-        if future is not None:
-            future.cancel()  # ends after the call's task has (see BackgroundLoop.submit)
+        call, self._call = self._call, None  # once: a second cancel would cut its cleanup short
+        if call is not None:
+            self.runtime.loop.cancel(call)  # the call's future ends after its task has
 
     def wait(self, timeout_seconds: float = 30.0) -> CallOutcome | None:
         """Block until the running call ends and the widgets show it (for tests and scripts)."""

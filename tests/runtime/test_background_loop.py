@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.errors import LoopMisuseError
-from anvia_nb.runtime.loop import BackgroundLoop, Submitted, for_a_blocked_caller
+from anvia_nb.runtime.loop import BackgroundLoop, for_a_blocked_caller
 
 BOUND_SECONDS = 30
 
@@ -139,18 +139,19 @@ def test_a_submitted_coroutine_cancelled_while_it_runs_is_done_only_after_its_cl
             await asyncio.to_thread(release.wait, BOUND_SECONDS)
             cleaned.append("finally ran")
 
-    future = loop.submit(holds_on())
+    work = holds_on()
+    future = loop.submit(work)
     assert started.wait(BOUND_SECONDS)
-    assert future.cancel() is True
+    wound_down = loop.cancel(work)
     # Still winding down: a caller that waits after cancel() must not return before the cleanup.
-    done, _pending = concurrent.futures.wait([future], timeout=0.2)
-    assert not done and not future.done() and cleaned == []
+    done, _pending = concurrent.futures.wait([future, wound_down], timeout=0.2)
+    assert not done and cleaned == []
     release.set()
-    concurrent.futures.wait([future], timeout=BOUND_SECONDS)
-    assert future.cancelled() and cleaned == ["finally ran"]
+    concurrent.futures.wait([future, wound_down], timeout=BOUND_SECONDS)
+    assert future.cancelled() and wound_down.done() and cleaned == ["finally ran"]
     with pytest.raises(concurrent.futures.CancelledError):
         future.result(0)
-    assert future.cancel() is False  # done: nothing more to cancel
+    loop.cancel(work).result(BOUND_SECONDS)  # ended: nothing more to cancel
 
 
 def test_a_submitted_coroutine_cancelled_before_it_starts_never_runs(loop: BackgroundLoop) -> None:
@@ -159,11 +160,18 @@ def test_a_submitted_coroutine_cancelled_before_it_starts_never_runs(loop: Backg
     async def never() -> None:
         ran.set()
 
-    future = Submitted(loop.loop(), never(), start=False)
-    future.cancel()  # reaches the loop before the start does
-    future.start()
-    concurrent.futures.wait([future], timeout=BOUND_SECONDS)
+    running = loop.loop()
+    hold = threading.Event()
+    running.call_soon_threadsafe(hold.wait, BOUND_SECONDS)  # the loop is busy: neither reaches it yet
+    work = never()
+    future = loop.submit(work)
+    wound_down = loop.cancel(work)  # reaches the loop after the start, before the first step
+    hold.set()
+    concurrent.futures.wait([future, wound_down], timeout=BOUND_SECONDS)
     assert future.cancelled() and not ran.is_set()
+    never_handed = never()
+    loop.cancel(never_handed).result(BOUND_SECONDS)  # never submitted: closed, so it never runs
+    assert inspect.getcoroutinestate(never_handed) == inspect.CORO_CLOSED
     assert loop.submit(_value(4)).result(BOUND_SECONDS) == 4
 
 
@@ -180,9 +188,10 @@ def test_a_submitted_coroutine_that_answers_its_cancel_with_a_value_reports_that
             return "finished anyway"
         return "never"
 
-    future = loop.submit(stubborn())
+    work = stubborn()
+    future = loop.submit(work)
     assert started.wait(BOUND_SECONDS)
-    future.cancel()
+    loop.cancel(work)
     assert future.result(BOUND_SECONDS) == "finished anyway" and not future.cancelled()
 
 

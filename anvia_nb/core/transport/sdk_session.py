@@ -118,17 +118,13 @@ class SdkSession:
         try:
             bound = self._deadlines.start(timeout_seconds)
             try:
-                progress = cast("ProgressFnT | None", on_progress)
-                if has_tasks_extension(self.protocol_version):
-                    result = await self._client.call_tool(name, arguments, progress_callback=progress)
-                elif as_task:
+                if as_task and not has_tasks_extension(self.protocol_version):
                     return await call_as_task(
                         self._client.session, name, arguments, self.capabilities, server=self._server
                     )
-                else:
-                    # Before 2026-07-28 the Client's layer adds nothing to a call (its input rounds,
-                    # claimed results and header retry are 2026-07-28's) and costs a call 1.5%.
-                    result = await self._client.session.call_tool(name, arguments, progress_callback=progress)
+                result = await self._client.call_tool(
+                    name, arguments, progress_callback=cast("ProgressFnT | None", on_progress)
+                )
             except asyncio.CancelledError:
                 if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
                     raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
