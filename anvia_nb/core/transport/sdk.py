@@ -9,7 +9,6 @@ Each method of :class:`SdkSession` translates SDK exceptions with
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -30,7 +29,6 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
-from anvia_nb.core.transport.deadlines import Deadlines
 from anvia_nb.core.transport.http_limits import bound_json_bodies
 from anvia_nb.core.transport.sdk_capabilities import SamplingState, roots_callback, sampling_callback
 from anvia_nb.core.transport.sdk_errors import connect_error, error_from_exception
@@ -120,7 +118,6 @@ class SdkSession:
     def __init__(self, client: Client, server: str) -> None:
         self._client = client
         self._server = server
-        self._deadlines = Deadlines()  # every call's time limit, on one timer
         # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
         # result, and lists tools again on every call to a tool it has not seen).
         self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]
@@ -186,8 +183,9 @@ class SdkSession:
         ``as_task``: before 2026-07-28, ask the server to run it as a task (``_sdk_tasks``); from
         2026-07-28 on the server decides, and a task it makes is followed either way."""
         try:
-            bound = self._deadlines.start(timeout_seconds)
-            try:
+            # The call's whole-time bound: when it passes, the task is cancelled (the SDK tells the
+            # server, notifications/cancelled) and the call raises TimeoutError.
+            with anyio.fail_after(timeout_seconds):
                 progress = cast("ProgressFnT | None", on_progress)
                 if self.protocol_version >= "2026-07-28":
                     result = await self._client.call_tool(name, arguments, progress_callback=progress)
@@ -197,14 +195,10 @@ class SdkSession:
                     # Before 2026-07-28 the Client's layer adds nothing to a call (its input rounds,
                     # claimed results and header retry are 2026-07-28's) and costs a call 1.5%.
                     result = await self._client.session.call_tool(name, arguments, progress_callback=progress)
-            except asyncio.CancelledError:
-                if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
-                    raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
-                raise
-            finally:
-                self._deadlines.end(bound)
         except AnviaError:
             raise
+        except TimeoutError:  # said as the SDK's own request timeout is
+            raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return wire_json(result)
