@@ -253,8 +253,6 @@ class McpClient:
             return call if watch is None else watched(call, watch)
 
         try:
-            if self._loop is None or self._loop is asyncio.get_running_loop():
-                return await self._in_turn(start)  # on the owner's loop (the async API): no hop
             return await self._on_owner_loop(self._in_turn(start))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
