@@ -14,6 +14,7 @@ __all__ = ["import_jsonschema"]
 _SKIPPED_GRAMMAR = "rfc3987_syntax"
 
 
+# Kept (issue 27): a fresh process's first call checked by jsonschema: 0.22 s with it, 1.7 s without.
 def import_jsonschema() -> None:
     """Import jsonschema, leaving out the optional IRI grammar it would build at import.
 

@@ -97,6 +97,7 @@ def _unique_strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value) and len(set(value)) == len(value)
 
 
+# Kept (issue 27): a fresh %mcp connect then call: first call 6.7 ms with it, 219 ms without (imports jsonschema).
 def quick_check(schema: Any, depth: int = 0) -> Quick | None:
     """The predicate of a plain schema, or ``None`` when the schema is not plain."""
     if schema is True:

@@ -31,44 +31,7 @@ def json_value(value: Any, root: str = "the value", path: str = "") -> Any:
 
     An error names ``argument 'path'`` (``a.b``, ``rows[2]``), or ``root`` for the value itself.
     """
-    plain = _copy_plain(value, 0)
-    if plain is not _NOT_PLAIN:
-        return plain
-    return _convert(value, root, path, 0)  # something to convert, or to refuse naming its path
-
-
-_NOT_PLAIN: Any = object()
-"""What :func:`_copy_plain` returns at the first value that is not plain JSON already."""
-
-
-def _copy_plain(value: Any, depth: int) -> Any:
-    """A copy of ``value`` when it is plain JSON already (a ``dict`` with ``str`` keys, a ``list``
-    or ``tuple``, a ``str``, an ``int``, a ``bool``, ``None``, a finite ``float``: exact types);
-    else :data:`_NOT_PLAIN`. The common case, without the checks only other values need."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return value
-    if kind is float and math.isfinite(value):
-        return value
-    if depth < _MAX_DEPTH:
-        if kind is dict:
-            copy = {}
-            for key, item in value.items():
-                # A string needs no copy and no call (the usual argument).
-                copied = item if type(item) is str else _copy_plain(item, depth + 1)
-                if type(key) is not str or copied is _NOT_PLAIN:
-                    return _NOT_PLAIN
-                copy[key] = copied
-            return copy
-        if kind is list or kind is tuple:
-            items = []
-            for item in value:
-                copied = _copy_plain(item, depth + 1)
-                if copied is _NOT_PLAIN:
-                    return _NOT_PLAIN
-                items.append(copied)
-            return items
-    return _NOT_PLAIN
+    return _convert(value, root, path, 0)
 
 
 def _where(root: str, path: str) -> str:

@@ -31,7 +31,6 @@ from anvia_nb.core.transport.sdk import (
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
 from anvia_nb.core.transport.session import Session
 from anvia_nb.core.transport.stdio import StdioLaunch
-from anvia_nb.core.transport.turns import Turns
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
 __all__ = ["McpClient"]
@@ -61,7 +60,8 @@ class McpClient:
         the others wait their turn."""
         self.name = name
         self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
-        self._slots: Turns | None = None
+        # The calls in flight on this session: at most max_calls_in_flight, the others wait in turn.
+        self._in_flight = asyncio.Semaphore(self.max_calls_in_flight)
         self.launch = launch
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
@@ -254,16 +254,6 @@ class McpClient:
             return call if watch is None else watched(call, watch)
 
         try:
-            if self._loop is None or self._loop is asyncio.get_running_loop():
-                # On the owner's loop (the async API): no hop, and no coroutine of ours around the
-                # SDK's, whose every step would pass through it.
-                turns = self._turns()
-                if not turns.take():
-                    await turns.wait()
-                try:
-                    return await start()
-                finally:
-                    turns.give()
             return await self._on_owner_loop(self._in_turn(start))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
@@ -284,18 +274,8 @@ class McpClient:
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
         the owner's loop); a call cancelled while waiting its turn is never made."""
-        turns = self._turns()
-        await turns.wait()
-        try:
+        async with self._in_flight:
             return await start()
-        finally:
-            turns.give()
-
-    def _turns(self) -> Turns:
-        """The turns of at most ``max_calls_in_flight`` calls at once (made on the owner's loop)."""
-        if self._slots is None:
-            self._slots = Turns(self.max_calls_in_flight)
-        return self._slots
 
     @property
     def elicitation_handler(self) -> ElicitationHandler | None:

@@ -10,10 +10,10 @@ resource subscriptions in :mod:`~anvia_nb.core.transport.sdk_listen`.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import cast
 
+import anyio
 import mcp_types
 from mcp import Client
 from mcp.shared.dispatcher import ProgressFnT
@@ -21,7 +21,6 @@ from mcp.shared.dispatcher import ProgressFnT
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.core.protocol.versions import has_tasks_extension
 from anvia_nb.core.transport import sdk_features
-from anvia_nb.core.transport.deadlines import Deadlines
 from anvia_nb.core.transport.sdk_errors import error_from_exception
 from anvia_nb.core.transport.sdk_listen import ResourceStreams
 from anvia_nb.core.transport.sdk_tasks import call_as_task
@@ -54,7 +53,6 @@ class SdkSession:
         """``note(level, text)``: a note of anvia_nb's own in the connection's log."""
         self._client = client
         self._server = server
-        self._deadlines = Deadlines()  # every call's time limit, on one timer
         self._resources = ResourceStreams(client, server, note)
         # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
         # result, and lists tools again on every call to a tool it has not seen).
@@ -116,8 +114,9 @@ class SdkSession:
         ``as_task``: without the tasks extension, ask the server to run it as a task (``sdk_tasks``);
         with it the server decides, and a task it makes is followed either way."""
         try:
-            bound = self._deadlines.start(timeout_seconds)
-            try:
+            # The call's whole-time bound: when it passes, the task is cancelled (the SDK tells the
+            # server, notifications/cancelled) and the call raises TimeoutError.
+            with anyio.fail_after(timeout_seconds):
                 if as_task and not has_tasks_extension(self.protocol_version):
                     return await call_as_task(
                         self._client.session, name, arguments, self.capabilities, server=self._server
@@ -125,14 +124,10 @@ class SdkSession:
                 result = await self._client.call_tool(
                     name, arguments, progress_callback=cast("ProgressFnT | None", on_progress)
                 )
-            except asyncio.CancelledError:
-                if self._deadlines.end(bound):  # a timeout, as the SDK's own request timeout says it
-                    raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
-                raise
-            finally:
-                self._deadlines.end(bound)
         except AnviaError:
             raise
+        except TimeoutError:  # said as the SDK's own request timeout is
+            raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=name) from exc
         return wire_json(result)

@@ -1,0 +1,32 @@
+"""``python -m benchmarks.side_by_side`` runs and prints one row per contender with a figure for
+each checkout (two copies of this repository here) and the second one's ratio to the first.
+
+Nothing about time is asserted: this only keeps the side-by-side run from rotting.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from support import REPO
+
+pytestmark = pytest.mark.slow
+
+BOUND_SECONDS = 600  # proves only that nothing hangs
+CONTENDERS = ["SDK ClientSession", "anvia_nb async API", "anvia_nb sync runtime", "anvia_nb %mcp call, rendered"]
+
+
+def test_two_checkouts_side_by_side_give_every_contender_a_figure_and_a_ratio() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.side_by_side", f"before={REPO}", f"after={REPO}", "--rounds", "1",
+         "--calls", "2"],
+        cwd=REPO, capture_output=True, text=True, timeout=BOUND_SECONDS, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| contender | before | after |" in done.stdout
+    for contender in CONTENDERS:
+        row = rf"^\| {re.escape(contender)} \| [0-9.e+]+ ms ±\d+% \| [0-9.e+]+ ms ±\d+% \([0-9.]+\) \|$"
+        assert re.search(row, done.stdout, re.M), done.stdout
