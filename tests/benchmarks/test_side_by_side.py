@@ -11,7 +11,8 @@ import subprocess
 import sys
 
 import pytest
-from support import REPO
+
+from tests.helpers.support import REPO
 
 pytestmark = pytest.mark.slow
 

@@ -51,7 +51,9 @@ async def test_a_call_over_its_limit_is_a_timeout_the_server_is_told_and_nothing
             await asyncio.sleep(0)  # the task goes on: its cancellation was the limit's alone, and withdrawn
             task = asyncio.current_task()
             assert task is not None
-            return outcome.error, task.cancelling() if sys.version_info >= (3, 11) else 0
+            if sys.version_info >= (3, 11):
+                return outcome.error, task.cancelling()
+            return outcome.error, 0
 
         error, cancelling = await asyncio.wait_for(asyncio.create_task(too_long()), 20)
         assert isinstance(error, ToolTimeoutError) and error.__cause__ is None, error

@@ -9,10 +9,10 @@ import asyncio
 import sys
 
 import pytest
-from lite_server import LITE_ARGS
 
 from anvia_nb import StdioConnection, connect_mcp, mcp
 from anvia_nb.core import McpServer
+from tests.helpers.lite_server import LITE_ARGS
 
 pytestmark = pytest.mark.anyio
 
