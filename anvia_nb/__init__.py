@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
     from anvia_nb.core.api.tasks import BackgroundCall
     from anvia_nb.core.protocol.sampling import disable_sampling, enable_sampling
-    from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
+    from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ToolInfo
     from anvia_nb.core.transport.client import McpClient
     from anvia_nb.display import RenderSettings, ResultView
     from anvia_nb.widgets import enable_elicitation, form, panel
@@ -54,6 +54,7 @@ __all__ = [
     "ArgumentValidationError",
     "BackgroundCall",
     "CallOutcome",
+    "CallRecord",
     "ConnectError",
     "ConnectionClosedError",
     "HttpConnection",
@@ -96,6 +97,7 @@ _LAZY = {
     "Tool": "anvia_nb.core.api.server",
     "connect_mcp": "anvia_nb.core.api.server",
     "CallOutcome": "anvia_nb.core.protocol.types",
+    "CallRecord": "anvia_nb.core.protocol.types",
     "ToolInfo": "anvia_nb.core.protocol.types",
     "BackgroundCall": "anvia_nb.core.api.tasks",
     "enable_sampling": "anvia_nb.core.protocol.sampling",

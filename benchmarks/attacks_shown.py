@@ -177,8 +177,8 @@ def history(full: bool) -> Result:
             del outcome
         gc.collect()
         freed = all(ref() is None for ref in refs)
-        kept = [o.output for o in rt.calls()]
-    return Result(freed and kept == [None] * len(refs), f"{len(refs)} results dropped, history keeps metadata")
+        kept = [o.seen for o in rt.calls()]  # a history entry keeps a result only when it is small
+    return Result(freed and kept == [{}] * len(refs), f"{len(refs)} results dropped, history keeps metadata")
 
 
 # -- secrets and hidden text ------------------------------------------------------------------

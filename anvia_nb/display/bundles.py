@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
-from anvia_nb.core.protocol.types import CallOutcome, CallStatus
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord, CallStatus
 from anvia_nb.display._blocks import (
     Context,
     Piece,
@@ -53,16 +53,10 @@ def _content(raw: dict[str, Any] | None) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
-def display_status(outcome: CallOutcome) -> CallStatus:
-    """The status shown in the header: the outcome's, with unsupported content never shown as ok."""
-    status = outcome.status
-    if status == "ok":
-        if outcome.raw is not None and outcome.raw.get("isError") is True:
-            return "tool error"
-        content = _content(outcome.raw)
-        if any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content):
-            return "unsupported content"
-    return status
+def display_status(outcome: CallOutcome | CallRecord) -> CallStatus:
+    """The status shown in the header or a history row: unsupported content is never shown as ok
+    (see :attr:`CallOutcome.shown_status`)."""
+    return outcome.shown_status
 
 
 def _status_from_error(error: BaseException) -> CallStatus:

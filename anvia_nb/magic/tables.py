@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from anvia_nb.core.api.server import McpServer
-from anvia_nb.core.protocol.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError
 from anvia_nb.frames.server_frame import ServerFrame
@@ -163,13 +163,13 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
     return frame
 
 
-def output_size(outcome: CallOutcome) -> int | None:
+def output_size(outcome: CallOutcome | CallRecord) -> int | None:
     """Characters of the mapped output (a list of parts counts as its JSON), ``None`` without one;
-    a history row keeps the size after the output itself was let go."""
+    a history entry measured it before the output itself was let go."""
     return outcome.output_chars
 
 
-def history_frame(outcomes: Iterable[CallOutcome], policy: ShowPolicy | None = None) -> pd.DataFrame:
+def history_frame(outcomes: Iterable[CallRecord], policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per call made in this kernel, oldest first; arguments as masked JSON text.
 
     ``policy`` (the notebook's settings) decides whether an error's server text is shown.

@@ -23,7 +23,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.types import CallOutcome, ProgressHandler
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
@@ -62,7 +62,7 @@ class Runtime:
     def __init__(self, loop: BackgroundLoop | None = None, history_limit: int = _HISTORY_LIMIT) -> None:
         self.loop = loop or BackgroundLoop()
         self.sessions: dict[str, SessionEntry] = {}
-        self.history: collections.deque[CallOutcome] = collections.deque(maxlen=history_limit)
+        self.history: collections.deque[CallRecord] = collections.deque(maxlen=history_limit)
         self._failed: dict[str, ServerLog] = {}
         self._lock = threading.Lock()
         self._listeners: list[ConnectionListener] = []
@@ -257,12 +257,12 @@ class Runtime:
 
     def record(self, outcome: CallOutcome) -> None:
         """Add one call to the history (from any thread): its summary, never its result, so a
-        dropped result is freed (see :meth:`CallOutcome.summary`)."""
+        dropped result is freed (see :class:`CallRecord`)."""
         summary = outcome.summary()
         with self._lock:
             self.history.append(summary)
 
-    def calls(self) -> list[CallOutcome]:
+    def calls(self) -> list[CallRecord]:
         """A snapshot of the history, safe while calls are being recorded from the loop thread."""
         with self._lock:
             return list(self.history)

@@ -20,7 +20,7 @@ from pprint import pformat
 from typing import Any
 
 from anvia_nb.core.api.connections import HttpConnection, McpConnection, ReplayConnection, StdioConnection
-from anvia_nb.core.protocol.types import CallOutcome
+from anvia_nb.core.protocol.types import CallRecord
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import ShowPolicy
 
@@ -76,13 +76,13 @@ def _literal(value: Any, indent: int) -> str:
     return text.replace("\n", "\n" + " " * indent)
 
 
-def _test_name(index: int, outcome: CallOutcome) -> str:
+def _test_name(index: int, outcome: CallRecord) -> str:
     words = re.sub(r"[^A-Za-z0-9]+", "_", f"{outcome.server}_{outcome.tool}").strip("_").lower()
     return f"test_{index:02d}_{words}"
 
 
-def _checks(outcome: CallOutcome, loose: Sequence[str], policy: ShowPolicy) -> list[str]:
-    seen = policy.mask_json(outcome.seen or {})
+def _checks(outcome: CallRecord, loose: Sequence[str], policy: ShowPolicy) -> list[str]:
+    seen = policy.mask_json(outcome.seen)
     lines = [f"    assert outcome.status == {outcome.status!r}"]
     if outcome.error is not None and outcome.status in ("tool error", "failed", "unsupported content"):
         message = policy.mask(str(outcome.error.args[0]) if outcome.error.args else "")
@@ -134,7 +134,7 @@ def loosened(value):
 
 
 def pytest_module(
-    outcomes: Sequence[CallOutcome],
+    outcomes: Sequence[CallRecord],
     connections: Mapping[str, McpConnection],
     *,
     loose: Sequence[str] = (),

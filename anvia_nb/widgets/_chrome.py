@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
+from anvia_nb.core.protocol.types import CallRecord, ToolInfo
 from anvia_nb.display import display_status
 from anvia_nb.display.chrome import (
     DESCRIPTION_CHARS,
@@ -86,7 +86,7 @@ def text_label(value: str = "", **kwargs: Any) -> Any:
     return label
 
 
-def history_label(outcome: CallOutcome, secrets: Sequence[str] = ()) -> str:
+def history_label(outcome: CallRecord, secrets: Sequence[str] = ()) -> str:
     """One history row as plain text: time, server · tool, status, seconds, arguments."""
     when = outcome.started_at.astimezone().strftime("%H:%M:%S") if isinstance(outcome.started_at, datetime) else ""
     args = plain(repr(outcome.arguments or {}), secrets, OPTION_CHARS)

@@ -21,7 +21,7 @@ import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.protocol.limits import DEFAULT, Default
-from anvia_nb.core.protocol.types import CallOutcome
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
@@ -81,7 +81,7 @@ class Panel:
         self.scope = panel_scope(self.runtime, connection, tools)
         """Which connection and tools it shows (see :mod:`anvia_nb.widgets.panel_scope`)."""
         self.timeout_seconds = timeout_seconds
-        self.history: list[CallOutcome] = []
+        self.history: list[CallRecord] = []
         """Calls made from this panel, oldest first: their summaries (as the runtime's history
         keeps them), never their results, so a result the person dropped is freed."""
         self._sent: list[dict[str, Any]] = []

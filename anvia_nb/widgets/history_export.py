@@ -12,7 +12,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from anvia_nb.core.protocol.types import CallOutcome
+from anvia_nb.core.protocol.types import CallRecord
 from anvia_nb.display.chrome import notice_html
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import Runtime
@@ -25,7 +25,7 @@ DEFAULT_FILE = "test_mcp_session.py"
 class HistoryExport:
     """``.widget``: a file name, "Save as pytest" and what happened; ``save()`` does the same."""
 
-    def __init__(self, runtime: Runtime, calls: Callable[[], list[CallOutcome]]) -> None:
+    def __init__(self, runtime: Runtime, calls: Callable[[], list[CallRecord]]) -> None:
         self.runtime = runtime
         self.calls = calls
         self.path = widgets.Text(value=DEFAULT_FILE, description="Test file")

@@ -9,10 +9,13 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome
+from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome, CallRecord
+from anvia_nb.display import display_status
+from anvia_nb.errors import AnviaError, ToolResultError, ToolTimeoutError
 from tests.helpers.support import examples
 
 JSON = st.recursive(
@@ -49,24 +52,75 @@ def test_a_huge_text_output_is_measured_not_kept() -> None:
     outcome = CallOutcome(server="s", tool="t", arguments={}, raw={"content": []}, output="é" * 5_000_000,
                           error=None, schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc))
     summary = outcome.summary()
-    assert summary.output is None and summary.seen == {} and summary.kept_output_chars == 5_000_000
+    assert summary.seen == {} and summary.output_chars == 5_000_000
 
 
-def test_a_summary_keeps_every_field_it_does_not_cut_and_is_a_whole_outcome() -> None:
-    """The history's copy is made without ``dataclasses.replace``: it must still hold every field,
-    none more, and equal an outcome built field by field."""
+def _strings(value: Any) -> list[str]:
+    """Every string in ``value``: its own, its keys', its items', its attributes'."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list | tuple):
+        return [s for item in value for s in _strings(item)]
+    if isinstance(value, BaseException):
+        return [s for s in (*_strings(list(value.args)), *_strings(vars(value)))]
+    return []
+
+
+def test_a_history_entry_carries_no_result_and_an_outcome_no_history_field() -> None:
+    """The history keeps CallRecords: no raw result, no output, no progress, no outputSchema; and
+    what only a history keeps (``seen``, a size measured before the output was let go) is not on
+    CallOutcome."""
+    big = "payload " * 1000
+    raw = {"content": [{"type": "text", "text": big}], "structuredContent": {"rows": [big]}, "isError": False}
+    error = ToolResultError(big, raw=raw)
+    outcome = CallOutcome(server="s", tool="t", arguments={"a": "b"}, raw=raw, output=big, error=error,
+                          schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc),
+                          progress=((1.0, None, big),), output_schema={"title": big})
+    record = outcome.summary()
+    assert isinstance(record, CallRecord)
+    kept = _strings([getattr(record, f.name) for f in dataclasses.fields(CallRecord)])
+    assert all(len(text) < len(big) for text in kept), "a history entry holds the result's text"
+    assert not {"raw", "output", "progress", "output_schema", "structured"} & set(dir(record))
+    assert {f.name for f in dataclasses.fields(CallOutcome)}.isdisjoint({"seen", "kept_output_chars"})
+    assert {f.name for f in dataclasses.fields(CallOutcome)} & {f.name for f in dataclasses.fields(CallRecord)} == {
+        "server", "tool", "arguments", "error", "schema_problems", "seconds", "started_at", "secrets",
+        "progress_count", "origin", "trace_span",
+    }
+
+
+def test_a_history_entry_keeps_what_the_history_shows_bounded() -> None:
     outcome = CallOutcome(server="s", tool="t", arguments={"a": "b" * 5000}, raw={"content": [{"type": "text"}]},
                           output="x", error=None, schema_problems=["p" * 900], seconds=1.5,
                           started_at=datetime.now(timezone.utc), secrets=("k",), progress=((1.0, 2.0, "m"),),
                           progress_count=1, origin="replayed from f", output_schema={"type": "object"},
                           trace_span=(3, 9))
     summary = outcome.summary()
-    names = [f.name for f in dataclasses.fields(CallOutcome)]
-    assert sorted(vars(summary)) == sorted(names)
-    cut = {"arguments", "raw", "output", "error", "schema_problems", "progress", "kept_output_chars", "seen"}
-    for name in set(names) - cut:
+    for name in ("server", "tool", "seconds", "started_at", "secrets", "progress_count", "origin", "trace_span",
+                 "status", "shown_status", "output_chars"):
         assert getattr(summary, name) == getattr(outcome, name), name
-    assert summary.output is None and summary.progress == () and summary.kept_output_chars == 1
+    assert summary.output_chars == 1 and summary.seen == {"output": "x"} and summary.error is None
     assert summary.arguments is not None
     assert summary.schema_problems == ["p" * 500] and len(summary.arguments["a"]) < 5000
-    assert summary == CallOutcome(**{name: getattr(summary, name) for name in names})
+
+
+@pytest.mark.parametrize(
+    ("raw", "error", "status", "shown"),
+    [
+        ({"content": [{"type": "audio"}]}, None, "ok", "unsupported content"),
+        ({"content": [], "isError": True}, None, "ok", "tool error"),
+        ({"content": [{"type": "text", "text": "no"}], "isError": True}, ToolResultError("no"), "tool error",
+         "tool error"),
+        (None, ToolTimeoutError("late"), "timeout", "timeout"),
+    ],
+)
+def test_a_history_entry_has_the_status_the_call_had_and_showed(
+    raw: dict[str, Any] | None, error: AnviaError | None, status: str, shown: str
+) -> None:
+    outcome = CallOutcome(server="s", tool="t", arguments={}, raw=raw, output=None, error=error,
+                          schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc))
+    record = outcome.summary()
+    assert (outcome.status, outcome.shown_status) == (status, shown)
+    assert (record.status, record.shown_status, record.is_error) == (status, shown, error is not None)
+    assert display_status(record) == display_status(outcome) == shown

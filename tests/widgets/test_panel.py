@@ -250,7 +250,7 @@ def test_the_history_keeps_summaries_so_a_dropped_result_is_freed_and_run_again_
     assert second is not None and second.output_chars == BIG and second.arguments == {"size_chars": BIG}
     gc.collect()
     assert dropped() is None, "the panel's history pins a dropped result"
-    assert [(o.tool, o.status, o.output) for o in explorer.history] == [("large", "ok", None)] * 2
+    assert [(o.tool, o.status, o.output_chars) for o in explorer.history] == [("large", "ok", BIG)] * 2
 
 
 def test_a_server_with_thousands_of_tools_lists_a_bounded_number_and_the_filter_finds_the_others(

@@ -1,4 +1,4 @@
-"""Plain data that crosses the layers: what a tool is, and what one call produced.
+"""Plain data that crosses the layers: what a tool is, what one call produced, and what a history keeps of it.
 
 These types hold JSON as plain ``dict``/``list`` values with the wire's camelCase keys
 (``structuredContent``, ``mimeType``, ``isError``), never SDK models, so the display layer,
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
 from anvia_nb.errors import (
     AnviaError,
     OutputSchemaError,
@@ -112,11 +113,6 @@ class CallOutcome:
     """How many progress notifications the call received in all."""
     origin: str | None = None
     """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
-    kept_output_chars: int | None = None
-    """The size of the mapped output, kept when the output itself was let go (see :meth:`summary`)."""
-    seen: JsonObject | None = field(default=None, repr=False)
-    """In a history entry, what the call gave when small (``output``, ``structured``, each only when
-    its JSON is at most :data:`SEEN_CHARS`), so a test can be written from the history."""
     output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
     """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
     trace_span: tuple[int, int] | None = None
@@ -128,24 +124,29 @@ class CallOutcome:
         """Characters of the mapped output (a list of parts counts as its JSON); ``None`` without one."""
         output = self.output
         if output is None:
-            return self.kept_output_chars
+            return None
         if isinstance(output, str):
             return len(output)
         return len(json.dumps(output, ensure_ascii=False, default=str))
 
-    def summary(self) -> CallOutcome:
-        """This call without its result: what a history keeps. Tool, bounded arguments, status,
-        error line, time and output size stay; the result, the output and the progress go."""
-        return replace(
-            self,
+    def summary(self) -> CallRecord:
+        """What a history keeps of this call (see :class:`CallRecord`): never its result."""
+        return CallRecord(
+            server=self.server,
+            tool=self.tool,
             arguments=bounded_json(self.arguments) if self.arguments is not None else None,
-            raw=_result_shape(self.raw),
-            output=None,
+            status=self.status,
+            shown_status=self.shown_status,
             error=_summary_error(self.error) if self.error is not None else None,
             schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
-            progress=(),
-            kept_output_chars=self.output_chars,
-            seen=self._seen() if self.seen is None else self.seen,
+            seconds=self.seconds,
+            started_at=self.started_at,
+            output_chars=self.output_chars,
+            seen=self._seen(),
+            secrets=self.secrets,
+            progress_count=self.progress_count,
+            origin=self.origin,
+            trace_span=self.trace_span,
         )
 
     def _seen(self) -> JsonObject:
@@ -183,6 +184,59 @@ class CallOutcome:
         if isinstance(err, TaskCancelledError):
             return "cancelled"
         return "failed"
+
+    @property
+    def shown_status(self) -> CallStatus:
+        """The status a view shows: :attr:`status`, except that a result flagged ``isError`` or holding
+        content anvia_nb cannot show is never shown as ``"ok"``."""
+        status = self.status
+        if status == "ok" and self.raw is not None:
+            if self.raw.get("isError") is True:
+                return "tool error"
+            content = self.raw.get("content")
+            if isinstance(content, list) and any(
+                isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content
+            ):
+                return "unsupported content"
+        return status
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One entry of a call history (:meth:`CallOutcome.summary`): what the call was and how it
+    ended, never what it returned, so keeping a thousand of them frees every result.
+
+    ``arguments`` and ``schema_problems`` are bounded copies, ``error`` a copy with its message cut
+    and no result or server data. ``status`` is the outcome's :attr:`CallOutcome.status`,
+    ``shown_status`` its :attr:`CallOutcome.shown_status` (the status column of ``%mcp history``).
+    ``output_chars`` is the size of the mapped output (``None`` without one); ``seen`` keeps the
+    ``output`` and the ``structured`` content, each only when its JSON is at most
+    :data:`SEEN_CHARS` characters, so a test can be written from the history.
+    """
+
+    server: str
+    tool: str
+    arguments: JsonObject | None
+    status: CallStatus
+    shown_status: CallStatus
+    error: AnviaError | None
+    schema_problems: list[str] | None
+    seconds: float
+    started_at: datetime
+    output_chars: int | None
+    seen: JsonObject = field(repr=False)
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Secret strings of the connection, masked in everything rendered; never shown."""
+    progress_count: int = 0
+    """How many progress notifications the call received."""
+    origin: str | None = None
+    """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
+    trace_span: tuple[int, int] | None = None
+    """The first and last message numbers of the connection's protocol trace during the call."""
+
+    @property
+    def is_error(self) -> bool:
+        return self.error is not None
 
 
 @dataclass(frozen=True)
@@ -248,17 +302,6 @@ def _least_json_chars(value: Any, limit: int) -> int:
                 break
         return total
     return 1
-
-
-def _result_shape(raw: JsonObject | None) -> JsonObject | None:
-    """What a status needs of a result: ``isError`` and the kinds of its content."""
-    if raw is None:
-        return None
-    content = raw.get("content")
-    kinds = [{"type": str(i.get("type"))[:50]} for i in content[:_KEPT_ITEMS] if isinstance(i, dict)] if isinstance(
-        content, list
-    ) else []
-    return {"isError": raw.get("isError") is True, "content": kinds}
 
 
 def _summary_error(error: AnviaError) -> AnviaError:
