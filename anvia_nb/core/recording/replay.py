@@ -21,12 +21,12 @@ import asyncio
 import collections
 import copy
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.recording.recorder import (
     Recorder,
     Recording,
@@ -38,7 +38,7 @@ from anvia_nb.core.recording.recorder import (
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.sdk import HttpLaunch, MemoryLaunch
 from anvia_nb.core.transport.sdk_tasks import TaskWatch
-from anvia_nb.core.transport.session import Session
+from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
 
@@ -90,17 +90,9 @@ class RecordingClient(McpClient):
         self.recorder.listing(key, items)
         return items
 
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None = None,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        on_progress: ProgressHandler | None = None,
-        as_task: bool = False,
-        watch: TaskWatch | None = None,
-    ) -> JsonObject:
+    async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
         progress: list[tuple[float, float | None, str | None]] = []
+        on_progress = call.on_progress
 
         async def keep(value: float, total: float | None, message: str | None) -> None:
             progress.append((value, total, message))
@@ -108,13 +100,11 @@ class RecordingClient(McpClient):
                 await on_progress(value, total, message)
 
         try:
-            raw = await super().call_tool(
-                name, arguments, timeout_seconds=timeout_seconds, on_progress=keep, as_task=as_task, watch=watch
-            )
+            raw = await super().send(replace(call, on_progress=keep), watch)
         except AnviaError as exc:
-            self.recorder.call(name, arguments, progress, error=exc)
+            self.recorder.call(call.name, call.arguments, progress, error=exc)
             raise
-        self.recorder.call(name, arguments, progress, result=raw)
+        self.recorder.call(call.name, call.arguments, progress, result=raw)
         return raw
 
     async def close(self, *, keep_log: bool = False) -> None:
@@ -208,33 +198,25 @@ class ReplaySession:
     async def list_tools(self) -> list[ToolInfo]:
         return [tool_from_record(item, self._server) for item in self.listing("tools")]
 
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None,
-        *,
-        timeout_seconds: float | None,
-        on_progress: ProgressHandler | None,
-        as_task: bool = False,
-    ) -> JsonObject:
+    async def call_tool(self, call: ToolCall) -> JsonObject:
         """The recorded answer (a task's, too: only its final result was recorded)."""
-        key = (name, canonical_arguments(arguments))
+        key = (call.name, canonical_arguments(call.arguments))
         queue = self._answers.get(key)
         if queue:
-            call = queue.popleft()
-            self._last[key] = call
+            answer = queue.popleft()
+            self._last[key] = answer
         elif key in self._last:
-            call = self._last[key]
+            answer = self._last[key]
         else:
-            raise self._unrecorded(name, key[1])
-        for step in call.get("progress") or ():
-            if on_progress is not None and isinstance(step, list) and len(step) == 3:
-                await on_progress(step[0], step[1], step[2])
+            raise self._unrecorded(call.name, key[1])
+        for step in answer.get("progress") or ():
+            if call.on_progress is not None and isinstance(step, list) and len(step) == 3:
+                await call.on_progress(step[0], step[1], step[2])
         await asyncio.sleep(0)
-        error = call.get("error")
+        error = answer.get("error")
         if isinstance(error, dict):
-            raise error_from_record(error, server=self._server, tool=name)
-        result = call.get("result")
+            raise error_from_record(error, server=self._server, tool=call.name)
+        result = answer.get("result")
         return copy.deepcopy(result) if isinstance(result, dict) else {"content": []}
 
     def _unrecorded(self, tool: str, arguments: str) -> UnrecordedCallError:

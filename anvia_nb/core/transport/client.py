@@ -29,7 +29,7 @@ from anvia_nb.core.transport.sdk import (
     open_sdk_session,
 )
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
-from anvia_nb.core.transport.session import Session
+from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
@@ -244,14 +244,17 @@ class McpClient:
         ``timeout_seconds``: by default :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`;
         ``None``: no limit. ``as_task`` asks for a task where the protocol lets the client ask;
         ``watch`` is told every state of a task the call became (:mod:`anvia_nb.core.api.tasks`)."""
+        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task), watch)
+
+    async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
+        """Send ``call`` on the owner's loop in its turn (what :meth:`call_tool` does once it has
+        made the call); ``watch`` as for :meth:`call_tool`."""
         session = self._live_session()
-        timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
 
         def start() -> Coroutine[Any, Any, JsonObject]:
-            call = session.call_tool(
-                name, arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, as_task=as_task
-            )
-            return call if watch is None else watched(call, watch)
+            sent = session.call_tool(call)
+            return sent if watch is None else watched(sent, watch)
 
         try:
             return await self._on_owner_loop(self._in_turn(start))

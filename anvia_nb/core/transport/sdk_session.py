@@ -18,12 +18,13 @@ import mcp_types
 from mcp import Client
 from mcp.shared.dispatcher import ProgressFnT
 
-from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.protocol.versions import has_tasks_extension
 from anvia_nb.core.transport import sdk_features
 from anvia_nb.core.transport.sdk_errors import error_from_exception
 from anvia_nb.core.transport.sdk_listen import ResourceStreams
 from anvia_nb.core.transport.sdk_tasks import call_as_task
+from anvia_nb.core.transport.session import ToolCall
 from anvia_nb.core.transport.wire import wire_json
 from anvia_nb.errors import AnviaError
 
@@ -100,36 +101,28 @@ class SdkSession:
             raise error_from_exception(exc, server=self._server, during="listing tools") from exc
         return tools
 
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None,
-        *,
-        timeout_seconds: float | None,
-        on_progress: ProgressHandler | None,
-        as_task: bool = False,
-    ) -> JsonObject:
+    async def call_tool(self, call: ToolCall) -> JsonObject:
         """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request.
 
-        ``as_task``: without the tasks extension, ask the server to run it as a task (``sdk_tasks``);
-        with it the server decides, and a task it makes is followed either way."""
+        ``call.as_task``: without the tasks extension, ask the server to run it as a task
+        (``sdk_tasks``); with it the server decides, and a task it makes is followed either way."""
         try:
             # The call's whole-time bound: when it passes, the task is cancelled (the SDK tells the
             # server, notifications/cancelled) and the call raises TimeoutError.
-            with anyio.fail_after(timeout_seconds):
-                if as_task and not has_tasks_extension(self.protocol_version):
+            with anyio.fail_after(call.timeout_seconds):
+                if call.as_task and not has_tasks_extension(self.protocol_version):
                     return await call_as_task(
-                        self._client.session, name, arguments, self.capabilities, server=self._server
+                        self._client.session, call.name, call.arguments, self.capabilities, server=self._server
                     )
                 result = await self._client.call_tool(
-                    name, arguments, progress_callback=cast("ProgressFnT | None", on_progress)
+                    call.name, call.arguments, progress_callback=cast("ProgressFnT | None", call.on_progress)
                 )
         except AnviaError:
             raise
         except TimeoutError:  # said as the SDK's own request timeout is
-            raise error_from_exception(TimeoutError(), server=self._server, tool=name) from None
+            raise error_from_exception(TimeoutError(), server=self._server, tool=call.name) from None
         except Exception as exc:
-            raise error_from_exception(exc, server=self._server, tool=name) from exc
+            raise error_from_exception(exc, server=self._server, tool=call.name) from exc
         return wire_json(result)
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:

@@ -9,16 +9,33 @@ that cannot do something (a recording asked to read a resource) raises a one-lin
 :class:`~anvia_nb.errors.AnviaError` instead.
 
 A connection's capabilities are read one way: :attr:`Session.capabilities` (and
-``McpClient.capabilities``, which returns it).
+``McpClient.capabilities``, which returns it). A tool call is one :class:`ToolCall`, the same
+object on every layer that passes it down (``McpClient``, the recording client, each session).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
 
-__all__ = ["Session"]
+__all__ = ["Session", "ToolCall"]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """What a session needs to send one ``tools/call``."""
+
+    name: str
+    arguments: JsonObject | None
+    timeout_seconds: float | None
+    """The call's whole-time bound, already resolved (``None``: no limit); when it passes, the
+    request is cancelled."""
+    on_progress: ProgressHandler | None = None
+    """``await on_progress(progress, total, message)`` for each progress notification."""
+    as_task: bool = False
+    """Ask the server to run it as a task, where the protocol lets the client ask."""
 
 
 class Session(Protocol):
@@ -54,15 +71,7 @@ class Session(Protocol):
         """Every tool on every page of ``tools/list``."""
         ...
 
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None,
-        *,
-        timeout_seconds: float | None,
-        on_progress: ProgressHandler | None,
-        as_task: bool = False,
-    ) -> JsonObject:
+    async def call_tool(self, call: ToolCall) -> JsonObject:
         """One ``tools/call``; the raw result (wire keys)."""
         ...
 
