@@ -6,7 +6,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-__all__ = ["arguments", "parse_header"]
+__all__ = ["LISTENING_PREFIX", "arguments", "parse_header"]
+
+LISTENING_PREFIX = "anvia demo server listening on "
+"""The line an HTTP server prints on stderr before its URL, once it accepts connections."""
 
 
 def parse_header(text: str) -> tuple[str, str]:

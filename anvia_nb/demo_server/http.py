@@ -17,8 +17,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from anvia_nb.demo_server.cli import LISTENING_PREFIX
 from anvia_nb.demo_server.handlers import build_server
-from anvia_nb.demo_server.server import LISTENING_PREFIX
 
 __all__ = ["RequireHeader", "serve_http", "url_for"]
 

@@ -17,12 +17,11 @@ from mcp.server.lowlevel import NotificationOptions
 from mcp.server.stdio import stdio_server
 
 from anvia_nb.core.protocol.schema import import_jsonschema
-from anvia_nb.demo_server.cli import arguments
+from anvia_nb.demo_server.cli import LISTENING_PREFIX, arguments
 from anvia_nb.demo_server.handlers import build_server
 
 __all__ = ["LISTENING_PREFIX", "main", "run", "serve_stdio"]
 
-LISTENING_PREFIX = "anvia demo server listening on "
 """Start of the one stderr line that announces the HTTP URL (tests read the port from it)."""
 
 logger = logging.getLogger("anvia_nb.demo_server")

@@ -23,6 +23,7 @@ import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun
 from anvia_nb.core.protocol.types import ToolInfo
+from anvia_nb.frames._rows import frame_rows, result_of_map
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.server import Tool
@@ -46,8 +47,6 @@ class _NoServer:
 def _mapped_partition(part: pd.DataFrame, description: bytes, tool_name: str, options: MapOptions) -> pd.DataFrame:
     """One partition, on a worker: connect, map, close."""
     from anvia_nb.core.api.server import connect_mcp
-    from anvia_nb.frames._map import frame_rows, result_of_map
-
     async def mapped() -> pd.DataFrame:
         connection = pickle.loads(description)  # secrets read from this worker's environment
         server = await connect_mcp(connection)
@@ -71,8 +70,6 @@ def worker_description(connection: Any) -> bytes:
 
 def map_dask(tool: Tool, frame: Any, options: MapOptions) -> Any:
     """A lazy Dask DataFrame of results, one partition per partition of ``frame``."""
-    from anvia_nb.frames._map import frame_rows, result_of_map
-
     description = worker_description(tool.server.connection)
     empty = frame._meta
     frame_rows(tool, empty, options.constants)  # a column/constant clash fails now, not per partition
