@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from anvia_nb.core.api.connections import HttpConnection, mcp
-from anvia_nb.core.oauth.provider import OAuth, forget_tokens
+from anvia_nb.core.transport.oauth import OAuth, forget_tokens
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._cell_output import report_warnings

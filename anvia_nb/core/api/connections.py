@@ -38,7 +38,6 @@ from anvia_nb.core.api.secrets import (
     url_secrets,
 )
 from anvia_nb.core.exchange.logs import ServerLog
-from anvia_nb.core.oauth.provider import OAuth, forget_tokens, oauth
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.roots import root_paths
@@ -46,6 +45,7 @@ from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.core.recording.recorder import Recorder
 from anvia_nb.core.recording.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.transport.client import McpClient
+from anvia_nb.core.transport.oauth import OAuth, forget_tokens, oauth
 from anvia_nb.core.transport.sdk import HttpLaunch
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
@@ -222,7 +222,7 @@ class HttpConnection(ServerConnection):
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_seconds: float | None = 30.0
     auth: Any = None
-    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.oauth.provider`), or any ``httpx2.Auth``, used as given."""
+    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.transport.oauth`), or any ``httpx2.Auth``, used as given."""
     transport: Literal["http"] = "http"
 
     def named_secrets(self) -> Named:

@@ -11,7 +11,7 @@ This module adds what a notebook needs around it:
   ``redirect_uri`` is given, a one-shot callback listens on 127.0.0.1 (a free port, kept with
   the registration) while the person authorizes, so a local browser needs no paste. The state
   of the URL given back must be this flow's, and an ``error=`` in it is reported as such;
-- tokens cached per server URL and client in a 0600 file (:mod:`anvia_nb.core.oauth.tokens`),
+- tokens cached per server URL and client in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
   with the absolute expiry, refreshed :data:`REFRESH_MARGIN_SECONDS` before they expire;
 - :meth:`OAuth.secrets` for masking, and :func:`forget_tokens` for logout.
 
@@ -39,7 +39,7 @@ from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
 from pydantic import PrivateAttr
 
-from anvia_nb.core.oauth.tokens import TokenFile, token_path
+from anvia_nb.core.transport.oauth_tokens import TokenFile, token_path
 from anvia_nb.errors import (
     AuthorizationDeniedError,
     AuthorizationError,
