@@ -19,49 +19,19 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard
+from typing import Any, Protocol, TypeAlias, TypeGuard
 
+from anvia_nb.core.api.map_options import DEFAULT_MAP_CONCURRENCY, MapOptions
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
-from anvia_nb.errors import AnviaError, InvalidValueError
-
-if TYPE_CHECKING:
-    from anvia_nb.policy import ShowPolicy
+from anvia_nb.errors import AnviaError
 
 __all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]
 
-DEFAULT_MAP_CONCURRENCY = 8
-"""Rows of one map in flight at once unless told otherwise."""
-
 Rows: TypeAlias = Sequence[Mapping[str, Any]]
 """Argument rows: one mapping of argument names to values per call."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class MapOptions:
-    """How one map runs: the one place its options are declared. ``tool.map``, ``tool.map_sync``,
-    ``%mcp map``, the DataFrame side and each Dask worker all take one of these.
-
-    ``constants`` fill the arguments a row leaves out; ``concurrency`` rows are in flight at once
-    (never more than the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
-    at the first failed row; ``timeout_seconds`` bounds each call (by default as every call;
-    ``None``: no limit); ``progress`` shows a progress line for a DataFrame map (by default only
-    inside a Jupyter kernel); ``policy`` is how the frame of results shows server text.
-    """
-
-    constants: Mapping[str, Any] | None = None
-    concurrency: int = DEFAULT_MAP_CONCURRENCY
-    stop_on_error: bool = False
-    timeout_seconds: float | limits.Default | None = limits.DEFAULT
-    progress: bool | None = None
-    policy: ShowPolicy | None = None
-
-    def __post_init__(self) -> None:
-        concurrency = self.concurrency
-        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-            raise InvalidValueError(f"concurrency must be a whole number of at least 1, not {concurrency!r}.")
 
 INVALID = "invalid"
 CANCELLED = "cancelled"

@@ -13,11 +13,13 @@ Nothing heavy at run time: the top package imports this module when it is import
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from anvia_nb.core.api.batch import MapOptions
-from anvia_nb.core.protocol.types import CallOutcome
+from anvia_nb.core.api.map_options import MapOptions
 from anvia_nb.errors import AnviaError
+
+if TYPE_CHECKING:
+    from anvia_nb.core.protocol.types import CallOutcome
 
 __all__ = ["FrameSupport", "frames", "load_with", "provide"]
 
