@@ -23,6 +23,7 @@ from typing import Any
 
 __all__ = [
     "AnviaError",
+    "AppRequestRefused",
     "ArgumentError",
     "ArgumentValidationError",
     "AuthorizationDeniedError",
@@ -66,6 +67,16 @@ TOOL_ERROR_DEFAULT_MESSAGE = "MCP tool returned an error"
 
 class AnviaError(Exception):
     """Base of every error anvia_nb raises on purpose."""
+
+
+class AppRequestRefused(AnviaError):
+    """A request from a tool's interactive view (MCP Apps) that the host will not carry out; the view
+    receives it as a JSON-RPC error with :attr:`code`."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class ArgumentError(AnviaError, TypeError):
