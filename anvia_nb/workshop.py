@@ -48,7 +48,8 @@ class Exercise:
     normalize: Callable[[Any], Any]
     why: str
     hints: dict[str, str]
-    """Hints for wrong answers, by the wrong answer's normalized JSON; ``""``: any other."""
+    """Hints for wrong answers, by the wrong answer's normalized JSON; ``""`` (required): any other
+    wrong answer, a hint about the rule the exercise is on."""
     hashed: bool = False
 
 
@@ -116,6 +117,7 @@ EXERCISES: dict[int, Exercise] = {
             json.dumps("4"): "the mapping does no arithmetic: it joins texts.",
             json.dumps("2 +2"): "no separator is added between the texts.",
             json.dumps(["2", "+2"]): "only a file part makes the output a list; texts alone make one str.",
+            "": "rule 2: text items are joined in the order the server sent them; nothing is added or computed.",
         },
     ),
     3: Exercise(
@@ -129,14 +131,16 @@ EXERCISES: dict[int, Exercise] = {
         "with a file part the output is a list in server order, and each text is its own part: 3 parts, "
         "nothing merged.",
         {json.dumps(2): "texts are not merged around a file part: each text item is its own part.",
-         json.dumps(1): "an image makes the output a list of parts, not one string."},
+         json.dumps(1): "an image makes the output a list of parts, not one string.",
+         "": "rule 3: with a file part, the output is a list with one part per content item, in server order."},
     ),
     4: Exercise(
         "the type of r.output for an embedded resource (str or dict)",
         lambda: type(_mapped({"content": [{"type": "resource", "resource": {"uri": "x:y", "text": "t"}}]})).__name__,
         _word,
         "an embedded resource becomes a JSON string (str); json.loads(r.output)['uri'] gives the uri back.",
-        {json.dumps("dict"): "look at rule 4's title: the resource is serialized."},
+        {json.dumps("dict"): "look at rule 4's title: the resource is serialized.",
+         "": "rule 4: answer with a Python type name, str or dict; the title of rule 4 says which."},
     ),
     5: Exercise(
         "whether the text arrives when audio follows it (True or False)",
@@ -147,7 +151,8 @@ EXERCISES: dict[int, Exercise] = {
         _truth,
         "one unsupported item fails the whole mapping: it raises UnsupportedContentError, so you do not get "
         "the text (r.raw still has it).",
-        {json.dumps(True): "rule 5 applies to the result as a whole, not item by item."},
+        {json.dumps(True): "rule 5 applies to the result as a whole, not item by item.",
+         "": "rule 5: answer True or False; does one unsupported item spoil the whole result?"},
     ),
     6: Exercise(
         "which one is the output, 'content' or 'structuredContent'",
@@ -157,14 +162,17 @@ EXERCISES: dict[int, Exercise] = {
         _word,
         "non-empty content wins; structuredContent becomes the output only when content is empty (rule 6), "
         "and stays in r.structured.",
-        {json.dumps("structuredcontent"): "rule 6's title says when the structured value becomes the output."},
+        {json.dumps("structuredcontent"): "rule 6's title says when the structured value becomes the output.",
+         "": "rule 6: answer 'content' or 'structuredContent'; which one wins when both are there?"},
     ),
     7: Exercise(
         "what {'toolResult': 42} gives",
         lambda: _mapped({"toolResult": 42}),
         _same,
         "a toolResult that is not a string is JSON-serialized: the string '42', not the number.",
-        {json.dumps(42): "the output is always a string or a list of parts, never a number."},
+        {json.dumps(42): "the output is always a string or a list of parts, never a number.",
+         json.dumps("toolResult"): "the question asks for the output, the value r.output holds.",
+         "": "rule 7: a legacy toolResult is kept as it is when it is a string; otherwise it is serialized."},
     ),
     8: Exercise(
         "the error message of an error result with the texts 'quota ' and 'exceeded'",
@@ -172,7 +180,18 @@ EXERCISES: dict[int, Exercise] = {
                                                            {"type": "text", "text": "exceeded"}]})),
         _same,
         "the message is the text content, concatenated as in rule 2: 'quota exceeded'.",
-        {json.dumps("MCP tool returned an error"): "that default is only for an error with no text at all."},
+        {
+            json.dumps("MCP tool returned an error"): "that default is only for an error with no text at all.",
+            json.dumps("quota "): "the message takes every text item, not only the first.",
+            json.dumps("quota"): "the message takes every text item, not only the first.",
+            json.dumps("exceeded"): "the message takes every text item, not only the last.",
+            json.dumps("quotaexceeded"): "nothing is removed either: the first text ends with a space.",
+            json.dumps("quota  exceeded"): "no separator is added; that space belongs to the first text.",
+            json.dumps(["quota ", "exceeded"]): "a message is one string: the texts are joined, as in rule 2.",
+            json.dumps("ToolCallError"): "the question asks for the message, str(error), not the kind of error.",
+            json.dumps("ToolResultError"): "the question asks for the message, str(error), not the kind of error.",
+            "": "rule 8: an error result's message is made of its text items exactly as rule 2 makes an output.",
+        },
     ),
     9: Exercise(
         "which of {}, None, [] and '{}' reach the server (a list of them)",
@@ -180,7 +199,19 @@ EXERCISES: dict[int, Exercise] = {
         _reaching,
         "a mapping is sent and None omits the arguments field: [{}, None] reach the server; a list or a "
         "string (even '{}') is refused before the call with ArgumentError, a TypeError.",
-        {},
+        {
+            json.dumps(sorted(['"{}"', "[]", "null", "{}"])): "not all of them: some are refused before any "
+            "call is made.",
+            json.dumps(["{}"]): "None reaches the server too: the call is sent without an arguments field.",
+            json.dumps(["null"]): "an empty mapping is a mapping: {} is sent as it is.",
+            json.dumps(sorted(['"{}"', "null", "{}"])): "a string is never parsed as JSON: '{}' is a str, "
+            "refused like any other string.",
+            json.dumps(sorted(["[]", "null", "{}"])): "an empty list is not an empty mapping: arguments must be "
+            "a JSON object.",
+            json.dumps([]): "two of the four do reach it: which kinds of value can be a tool's arguments?",
+            "": "rule 9: a mapping is sent as it is, None leaves the field out, anything else is refused "
+            "with ArgumentError before the call; answer with a list of the ones that reach the server.",
+        },
     ),
     10: Exercise(
         "the JSON Schema type the add tool's outputSchema requires for sum",
@@ -188,7 +219,8 @@ EXERCISES: dict[int, Exercise] = {
         _word,
         "its outputSchema says {'sum': {'type': 'number'}}: any JSON number.",
         {json.dumps("integer"): "look again at the schema itself: server.tool('add').output_schema.",
-         json.dumps("int"): "use JSON Schema's word for the type, as written in the schema."},
+         json.dumps("int"): "use JSON Schema's word for the type, as written in the schema.",
+         "": "rule 10: read the type in the tool's outputSchema, server.tool('add').output_schema."},
         hashed=True,
     ),
     11: Exercise(
@@ -198,7 +230,9 @@ EXERCISES: dict[int, Exercise] = {
         "'complete': the input_required round trip stays inside the client's dispatch loop; only the final "
         "result comes back.",
         {json.dumps("input_required"): "input_required never reaches the output: it is answered (or cancelled) "
-                                       "first."},
+                                       "first.",
+         "": "rule 11: the client answers the server's questions inside the call; what is the final "
+             "result's resultType?"},
         hashed=True,
     ),
 }
@@ -226,5 +260,5 @@ def check(exercise: int, answer: Any) -> Verdict:
         key = json.dumps(given)
     except TypeError:
         key = ""
-    hint = found.hints.get(key, "not quite; look at the rule's title and its example above, then try again.")
+    hint = found.hints.get(key) or found.hints[""]
     return Verdict(exercise, False, f"Exercise {exercise}: not right ({answer!r}). Hint: {hint}")

@@ -29,8 +29,9 @@ WRONG: dict[int, list[Any]] = {
     5: [True, "yes"],
     6: ["structuredContent"],
     7: [42],
-    8: ["MCP tool returned an error", "quota"],
-    9: [[{}], [{}, None, []], [{}, None, "{}"]],
+    8: ["MCP tool returned an error", "quota", "exceeded", "quotaexceeded", "quota  exceeded", "ToolCallError",
+        "over quota"],
+    9: [[{}], [None], [{}, None, []], [{}, None, "{}"], [{}, None, [], "{}"], [], [None, "{}"]],
     10: ["integer", "int"],
     11: ["input_required"],
 }
@@ -55,6 +56,20 @@ def test_a_wrong_answer_is_wrong_with_a_hint_that_keeps_the_answer(number: int, 
     for right in RIGHT[number]:
         if isinstance(right, str) and len(right) > 3:
             assert right not in repr(verdict).split("Hint: ", 1)[1]
+
+
+@pytest.mark.parametrize(("number", "answer"), [(n, a) for n, answers in WRONG.items() for a in answers])
+def test_every_wrong_answer_gets_a_hint_about_its_own_rule_or_its_own_mistake(number: int, answer: Any) -> None:
+    hint = repr(check(number, answer)).split("Hint: ", 1)[1]
+    assert hint == EXERCISES[number].hints[""] or hint in EXERCISES[number].hints.values()
+    assert "look at the rule's title and its example above" not in hint
+
+
+def test_an_answer_nobody_foresaw_is_pointed_at_the_exercise_rule() -> None:
+    for number, exercise in EXERCISES.items():
+        assert f"rule {number}:" in exercise.hints[""]
+        hint = repr(check(number, "an answer nobody foresaw")).split("Hint: ", 1)[1]
+        assert hint == exercise.hints[""]
 
 
 def test_the_placeholder_is_no_answer_yet_and_gives_nothing_away() -> None:
