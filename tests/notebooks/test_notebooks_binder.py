@@ -110,6 +110,43 @@ def test_the_binder_jupyterlab_has_the_widgets_extension_so_forms_render(
     assert "enabled" in line and "OK" in line, text
 
 
+def _teaching_recipe() -> str:
+    """The recording recipe of docs/teaching.md, as the doc shows it (its first python block after
+    "Make a recording")."""
+    doc = (REPO / "docs" / "teaching.md").read_text(encoding="utf-8")
+    after = doc[doc.index("Make a recording"):]
+    return re.search(r"```python\n(.*?)```", after, re.S).group(1)  # type: ignore[union-attr]
+
+
+@pytest.mark.thirdparty
+@pytest.mark.timeout(RUN_TIMEOUT_SECONDS + 120)
+def test_the_teaching_recording_recipe_runs_as_written_in_a_binder_kernel(
+    binder_env: tuple[Path, dict[str, str]], tmp_path: Path,
+) -> None:
+    venv, env = binder_env
+    servers = venv.parent / "servers"
+    require_setup(servers / "anvia-ready", "Binder's MCP servers (postBuild)")
+    env = {**env, "ANVIA_NB_SERVERS_VENV": str(servers)}  # where postBuild put them, as on Binder
+    recipe = _teaching_recipe()
+    assert "%mcp connect time --record recordings/time.jsonl --stdio mcp-server-time" in recipe
+    notebook = tmp_path / "recipe.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("%load_ext anvia_nb"),
+                                                   nbformat.v4.new_code_cell(recipe)]), notebook)  # fmt: skip
+    (tmp_path / "recordings").mkdir()
+    # Started the way Binder starts Jupyter: through binder/start, from the class's folder.
+    done = subprocess.run(["bash", str(BINDER / "start"), str(venv / "bin" / "jupyter"), "nbconvert", "--to",
+                           "notebook", "--execute", str(notebook), "--output-dir", str(tmp_path / "out"),
+                           f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=RUN_TIMEOUT_SECONDS + 60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    ran = nbformat.read(tmp_path / "out" / "recipe.ipynb", as_version=4)
+    shown = json.dumps([cell.outputs for cell in ran.cells])
+    assert "command not found" not in shown and "Traceback" not in shown, shown[-2000:]
+    recording = (tmp_path / "recordings" / "time.jsonl").read_text(encoding="utf-8")
+    assert "convert_time" in recording and "Asia/Tokyo" in recording
+
+
 def _pins() -> dict[str, str]:
     pins = {}
     for line in (BINDER / "requirements.txt").read_text(encoding="utf-8").splitlines():
