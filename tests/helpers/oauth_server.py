@@ -13,6 +13,13 @@ resource names: hostile), ``step_up`` (tool name: a scope its calls need beyond 
 with a token without it is answered 403 ``insufficient_scope``, the spec's step-up), ``refused``
 (scopes left out of what is granted). Counters:
 ``registrations``, ``authorizations``, ``refreshes``.
+
+Machines too: ``/token`` takes the ``client_credentials`` grant from the clients in ``secrets``
+(``client_secret_basic`` or ``client_secret_post``) and ``keys`` (``private_key_jwt``: a JWT
+signed with the client's key, whose audience is the issuer). ``uses_per_token`` (``None``: no
+limit) is how many MCP requests a token issued for that grant serves before the server stops
+taking it (401), as when it expires: the server, not a clock, decides when a client must ask
+again. ``issued`` lists ``(client_id, token)`` for each token granted to a machine.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import threading
 from typing import Any
 from urllib.parse import urlencode
 
+import jwt
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -61,6 +69,12 @@ class OAuthTestServer:
         self.granted: dict[str, str] = {}  # each token's scope, as issued
         self.step_up: dict[str, str] = {}
         self.refused: set[str] = set()  # scopes never granted, though asked for
+        self.secrets: dict[str, str] = {}  # client_credentials clients: ID -> secret
+        self.keys: dict[str, str] = {}  # private_key_jwt clients: ID -> public key (PEM)
+        self.uses_per_token: int | None = None
+        self.uses: dict[str, int] = {}
+        self.issued: list[tuple[str, str]] = []
+        self.refusals: list[str] = []  # why a machine's token request was refused
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
             routes=[
@@ -104,6 +118,10 @@ class OAuthTestServer:
         if scope["type"] == "http" and scope["path"].startswith("/mcp"):
             headers = dict(scope["headers"])
             token = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+            if token in self.uses and scope["method"] == "POST":
+                self.uses[token] -= 1
+                if self.uses[token] < 0:  # used up: the server no longer takes it
+                    self.access.discard(token)
             if token not in self.access:
                 challenge = (
                     f'Bearer resource_metadata="{self.base}/.well-known/oauth-protected-resource/mcp", scope="{SCOPE}"'
@@ -160,9 +178,11 @@ class OAuthTestServer:
                 "token_endpoint": f"{self.base}/token",
                 "registration_endpoint": f"{self.base}/register",
                 "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
                 "code_challenge_methods_supported": ["S256"],
-                "token_endpoint_auth_methods_supported": ["none"],
+                "token_endpoint_auth_methods_supported": [
+                    "none", "client_secret_basic", "client_secret_post", "private_key_jwt"
+                ],
                 "scopes_supported": [SCOPE],
             }
         )
@@ -236,7 +256,40 @@ class OAuthTestServer:
             self.refresh.discard(old)
             self.refreshes += 1
             return self._tokens(self.granted.get(old, SCOPE))
+        if grant == "client_credentials":
+            return self._machine_token(request, form)
         return JSONResponse({"error": "unsupported_grant_type"}, 400)
+
+    def _machine_token(self, request: Request, form: Any) -> Response:
+        """The client_credentials grant: a secret (Basic or in the body) or a signed assertion."""
+        basic = request.headers.get("authorization", "")
+        client_id, secret = "", ""
+        if basic.startswith("Basic "):
+            client_id, _, secret = base64.b64decode(basic[6:]).decode().partition(":")
+        elif form.get("client_secret"):
+            client_id, secret = str(form.get("client_id", "")), str(form["client_secret"])
+        elif form.get("client_assertion"):
+            assertion = str(form["client_assertion"])
+            client_id = str(jwt.decode(assertion, options={"verify_signature": False}).get("iss", ""))
+            try:
+                claims = jwt.decode(assertion, self.keys.get(client_id, ""), algorithms=["RS256", "ES256"],
+                                    audience=[self.issuer, self.issuer + "/"])  # fmt: skip
+            except jwt.PyJWTError as exc:
+                self.refusals.append(f"assertion: {type(exc).__name__}")
+                return JSONResponse({"error": "invalid_client"}, 401)
+            secret = "signed" if claims.get("sub") == client_id else ""
+        known = self.secrets.get(client_id) if secret != "signed" else ("signed" if client_id in self.keys else None)
+        if not client_id or known is None or secret != known:
+            self.refusals.append(f"client {client_id!r}")
+            return JSONResponse({"error": "invalid_client"}, 401)
+        access = "cc-" + secrets.token_urlsafe(24)
+        self.access.add(access)
+        self.granted[access] = str(form.get("scope") or SCOPE)
+        if self.uses_per_token is not None:
+            self.uses[access] = self.uses_per_token
+        self.issued.append((client_id, access))
+        body = {"access_token": access, "token_type": "Bearer", "expires_in": self.expires_in, "scope": SCOPE}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     def revoke_all(self) -> None:
         """Every access token stops working (as when they expire on the server's side)."""
