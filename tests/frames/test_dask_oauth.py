@@ -75,7 +75,7 @@ def test_each_worker_gets_its_own_tokens_and_asks_again_mid_map(
     server = runtime.connect(mcp.http(name="svc", url=service.url, auth=auth)).server
     kernel_tokens = [token for _, token in service.issued]
     frame = pd.DataFrame({"message": [f"row {i}" for i in range(12)]})
-    result = server.tool("echo").map_sync(dd.from_pandas(frame, npartitions=2), concurrency=2)
+    result: Any = server.tool("echo").map_sync(dd.from_pandas(frame, npartitions=2), concurrency=2)
     cloudpickle = pytest.importorskip("cloudpickle")
     graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
     assert SECRET.encode() not in graph and not any(token.encode() in graph for token in kernel_tokens)
@@ -97,7 +97,7 @@ def test_a_worker_without_the_secret_fails_its_partition_with_one_line_naming_it
     monkeypatch.setenv(VARIABLE, SECRET)
     auth = mcp.client_credentials(client_id="svc", client_secret_env=VARIABLE, token_dir=str(tmp_path))
     server = runtime.connect(mcp.http(name="svc2", url=service.url, auth=auth)).server
-    result = server.tool("echo").map_sync(dd.from_pandas(pd.DataFrame({"message": ["a", "b"]}), npartitions=1))
+    result: Any = server.tool("echo").map_sync(dd.from_pandas(pd.DataFrame({"message": ["a", "b"]}), npartitions=1))
     client.run(_forget_secret)
     try:
         with pytest.raises(AuthorizationError) as raised:

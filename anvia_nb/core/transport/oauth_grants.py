@@ -33,7 +33,7 @@ from mcp.client.auth.extensions.client_credentials import (
 )
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
-from anvia_nb.core.transport.oauth import REFRESH_MARGIN_SECONDS, OAuth, MarginContext
+from anvia_nb.core.transport.oauth import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
 from anvia_nb.core.transport.oauth_sources import AssertionSource, Source
 from anvia_nb.core.transport.oauth_tokens import TokenFile
 from anvia_nb.errors import AuthorizationError

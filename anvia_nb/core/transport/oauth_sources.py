@@ -101,5 +101,6 @@ def source_from(what: str, given: Any, env: str | None, file: str | None, *, opt
             )
         if env is not None or file is not None:
             raise InvalidValueError(f"Give the {what} one way: {option}=, {option}_env= or {option}_file=.")
-        return given
+        function: Callable[..., Any] = given
+        return function
     return source(what, env, file, option=option, required=False)
