@@ -57,7 +57,8 @@ async def test_a_secret_from_a_file_and_one_that_is_missing(service: OAuthTestSe
     auth = mcp.client_credentials(client_id="svc", client_secret_file=str(secret_file), token_dir=str(tmp_path))
     server = await connect_mcp(mcp.http(name="svc", url=service.url, auth=auth))
     await server.close()
-    missing = mcp.client_credentials(client_id="svc", client_secret_file=str(tmp_path / "nope"), token_dir=str(tmp_path))
+    nowhere = str(tmp_path / "nope")
+    missing = mcp.client_credentials(client_id="svc", client_secret_file=nowhere, token_dir=str(tmp_path))
     with pytest.raises(AuthorizationError, match=r"from the file .*nope, which cannot be read") as raised:
         await connect_mcp(mcp.http(name="svc", url=service.url, auth=missing))
     assert "\n" not in str(raised.value)

@@ -33,7 +33,8 @@ def service(oauth_server: OAuthTestServer, monkeypatch: pytest.MonkeyPatch) -> O
 def test_a_service_account_connects_with_its_secret_from_the_environment_and_it_is_masked(
     ip: InteractiveShell, service: OAuthTestServer, token_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run(ip, f"connect svc --oauth-client-credentials --client-id svc --secret-env {VARIABLE} --http {service.url}") is None
+    line = f"connect svc --oauth-client-credentials --client-id svc --secret-env {VARIABLE} --http {service.url}"
+    assert run(ip, line) is None
     assert "svc: http" in capsys.readouterr().out
     assert service.issued and service.issued[0][0] == "svc" and service.authorizations == 0
     view = run(ip, f"call svc.echo message='{SECRET}'")
@@ -100,7 +101,8 @@ def test_a_config_file_names_the_grant_and_where_its_secret_is(
     assert "cfg: http" in capsys.readouterr().out
     assert run(ip, "call cfg.add a=2 b=3").output == "5"
     run(ip, "close cfg")
-    config.write_text(json.dumps({"mcpServers": {"bad": {"url": service.url, "oauth": {**oauth, "client_secret": SECRET}}}}))
+    typed = {**oauth, "client_secret": SECRET}
+    config.write_text(json.dumps({"mcpServers": {"bad": {"url": service.url, "oauth": typed}}}))
     with pytest.raises(UsageError, match="A secret typed in the notebook") as refused:
         run(ip, f"connect --config {config}")
     assert SECRET not in str(refused.value)
