@@ -10,6 +10,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.portable import portable
@@ -118,3 +120,16 @@ async def test_an_identity_assertion_is_sent_to_the_configured_issuer_only(
         await connect_mcp(mcp.http(name="ema", url=service.url, auth=auth))
     assert SECRET not in str(raised.value) and "signature-of-an-id-jag" not in str(raised.value)
     assert os.environ["ANVIA_TEST_ID_JAG"] in auth.secrets(service.url)
+
+
+async def test_a_key_that_cannot_sign_with_its_algorithm_is_said_in_one_line(
+    service: OAuthTestServer, tmp_path: Path
+) -> None:
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = tmp_path / "svc.pem"
+    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()))  # fmt: skip
+    auth = mcp.client_credentials(client_id="svc-key", key_file=str(pem), key_alg="RS256", token_dir=str(tmp_path))
+    with pytest.raises(AuthorizationError, match=r"cannot sign with RS256 .*--key-alg") as raised:
+        await connect_mcp(mcp.http(name="svc", url=service.url, auth=auth))
+    assert "\n" not in str(raised.value) and "PRIVATE KEY" not in str(raised.value)

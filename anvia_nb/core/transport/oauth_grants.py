@@ -24,7 +24,6 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 import httpx2
-import jwt
 from mcp.client.auth import OAuthTokenError
 from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
@@ -160,7 +159,7 @@ class ClientCredentials:
         async def signing(audience: str) -> str:
             try:
                 return await signed(audience)
-            except (jwt.PyJWTError, ValueError, TypeError) as exc:
+            except Exception as exc:  # PyJWT's errors (a bad key, a wrong algorithm), said in one line
                 raise AuthorizationError(
                     f"{server!r}: the private key in {self.key.where() if self.key else 'the key'} cannot sign "
                     f"with {self.key_alg} ({type(exc).__name__}): give the PEM key and its algorithm (--key-alg).",
