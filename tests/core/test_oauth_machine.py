@@ -133,3 +133,22 @@ async def test_a_key_that_cannot_sign_with_its_algorithm_is_said_in_one_line(
     with pytest.raises(AuthorizationError, match=r"cannot sign with RS256 .*--key-alg") as raised:
         await connect_mcp(mcp.http(name="svc", url=service.url, auth=auth))
     assert "\n" not in str(raised.value) and "PRIVATE KEY" not in str(raised.value)
+
+
+async def test_an_id_token_is_exchanged_at_the_identity_provider_for_an_id_jag_then_a_token(
+    service: OAuthTestServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service.id_tokens.add("id-token-of-ada-3f7a19")
+    monkeypatch.setenv("ANVIA_TEST_ID_TOKEN", "id-token-of-ada-3f7a19")
+    auth = mcp.identity_assertion(
+        client_id="svc", issuer=service.base, client_secret_env=VARIABLE, id_token_env="ANVIA_TEST_ID_TOKEN",
+        idp_token_endpoint=f"{service.base}/idp/token", idp_client_id="notebook", token_dir=str(tmp_path),
+    )  # fmt: skip
+    server = await connect_mcp(mcp.http(name="ema", url=service.url, auth=auth))
+    try:
+        assert await server.tool("add").call({"a": 2, "b": 3}) == "5"
+    finally:
+        await server.close()
+    assert service.exchanges == 1 and service.issued[-1][0] == "svc" and not service.refusals
+    assert "id-token-of-ada-3f7a19" in server.connection.secrets()
+    assert token_path(service.url, "svc", tmp_path, "jwt-bearer").exists()

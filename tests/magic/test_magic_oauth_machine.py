@@ -106,3 +106,21 @@ def test_a_config_file_names_the_grant_and_where_its_secret_is(
     with pytest.raises(UsageError, match="A secret typed in the notebook") as refused:
         run(ip, f"connect --config {config}")
     assert SECRET not in str(refused.value)
+
+
+def test_enterprise_managed_authorization_from_the_magic(
+    ip: InteractiveShell, service: OAuthTestServer, token_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service.id_tokens.add("id-token-of-grace-8c21d0")
+    monkeypatch.setenv("ANVIA_TEST_ID_TOKEN", "id-token-of-grace-8c21d0")
+    common = f"--oauth-identity-assertion --client-id svc --secret-env {VARIABLE} --id-token-env ANVIA_TEST_ID_TOKEN"
+    with pytest.raises(UsageError, match="needs --issuer URL"):
+        run(ip, f"connect ema {common} --http {service.url}")
+    with pytest.raises(UsageError, match="give --idp-token-endpoint"):
+        run(ip, f"connect ema {common} --issuer {service.base} --http {service.url}")
+    run(ip, f"connect ema {common} --issuer {service.base} --idp-token-endpoint {service.base}/idp/token "
+            f"--idp-client-id notebook --http {service.url}")  # fmt: skip
+    view = run(ip, "call ema.echo message='id-token-of-grace-8c21d0'")
+    assert "id-token-of-grace-8c21d0" not in json.dumps(view._repr_mimebundle_(), ensure_ascii=False)
+    assert service.exchanges == 1
+    run(ip, "close ema")
