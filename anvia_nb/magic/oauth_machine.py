@@ -70,8 +70,18 @@ def machine_settings(words: list[str]) -> tuple[list[str], OAuth]:
         raise CommandLineError(_in_magic_words(str(exc))) from None
 
 
+_CLIENT_CREDENTIALS = ("client_id", "auth_method", "key_env", "key_file", "key_alg", "assertion_env", "assertion_file",
+                       "issuer")  # fmt: skip
+_IDENTITY_ASSERTION = ("client_id", "auth_method", "issuer", "id_token_env", "id_token_file", "idp_token_endpoint",
+                       "idp_client_id", "assertion_env", "assertion_file")  # fmt: skip
+
+
 def _settings(flag: str, given: dict[str, str], scopes: tuple[str, ...]) -> OAuth:
     secret = {"client_secret_env": given.pop("secret_env", None), "client_secret_file": given.pop("secret_file", None)}
+    takes = _CLIENT_CREDENTIALS if flag == "--oauth-client-credentials" else _IDENTITY_ASSERTION
+    other = sorted(set(given) - set(takes))
+    if other:
+        raise CommandLineError(f"{flag} takes no --{other[0].replace('_', '-')}.")
     if flag == "--oauth-client-credentials":
         return mcp.client_credentials(**given, **secret, scopes=scopes)  # type: ignore[arg-type]
     if "issuer" not in given:

@@ -114,6 +114,8 @@ def test_enterprise_managed_authorization_from_the_magic(
     service.id_tokens.add("id-token-of-grace-8c21d0")
     monkeypatch.setenv("ANVIA_TEST_ID_TOKEN", "id-token-of-grace-8c21d0")
     common = f"--oauth-identity-assertion --client-id svc --secret-env {VARIABLE} --id-token-env ANVIA_TEST_ID_TOKEN"
+    with pytest.raises(UsageError, match="--oauth-identity-assertion takes no --key-env"):
+        run(ip, f"connect ema {common} --key-env K --http {service.url}")
     with pytest.raises(UsageError, match="needs --issuer URL"):
         run(ip, f"connect ema {common} --http {service.url}")
     with pytest.raises(UsageError, match="give --idp-token-endpoint"):
