@@ -11,10 +11,12 @@ This module adds what a notebook needs around it:
   ``redirect_uri`` is given, a one-shot callback listens on 127.0.0.1 (a free port, kept with
   the registration) while the person authorizes, so a local browser needs no paste. The state
   of the URL given back must be this flow's, and an ``error=`` in it is reported as such;
-- tokens cached per server URL and client in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
+- tokens cached per server URL, client and grant in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
   with the absolute expiry, refreshed :data:`REFRESH_MARGIN_SECONDS` before they expire;
 - :meth:`OAuth.secrets` for masking, and :func:`forget_tokens` for logout.
 
+A notebook with no person at a browser gives a ``grant`` instead (client credentials, an identity
+assertion: :mod:`anvia_nb.core.transport.oauth_machine`), which makes its own provider.
 Nothing here opens a browser, prints or logs a token.
 """
 
