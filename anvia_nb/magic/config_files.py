@@ -19,6 +19,7 @@ from typing import Any
 
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection, mcp
 from anvia_nb.core.protocol.versions import check_protocol
+from anvia_nb.core.transport.oauth_machine import oauth_from_mapping
 from anvia_nb.errors import ConfigFileError, InvalidValueError
 
 __all__ = ["ConfigFileError", "ConfigServers", "servers_from_config_file", "servers_from_config_text"]
@@ -135,8 +136,9 @@ def _connection(
             raise ConfigFileError(f"{where} is an HTTP server without a url.")
         substitute = _Substitution(where, environ, workspace)
         headers = {k: substitute(v) for k, v in _mapping(entry.get("headers"), "headers", where).items()}
-        try:
-            return mcp.http(name=name, url=substitute(url), headers=headers, protocol=protocol)
+        try:  # "oauth": a grant with no person (oauth_machine), secrets named, never given
+            auth = oauth_from_mapping(entry["oauth"]) if "oauth" in entry else None
+            return mcp.http(name=name, url=substitute(url), headers=headers, protocol=protocol, auth=auth)
         except ValueError as exc:
             raise ConfigFileError(f"{where}: {exc}") from exc
     if kind not in ("", "stdio"):

@@ -32,7 +32,9 @@ from anvia_nb.magic import _parser as p
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._commands import ConnectCommand
 from anvia_nb.magic._connect_text import connect_line
+from anvia_nb.magic._oauth_words import MACHINE_FLAGS
 from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
+from anvia_nb.magic.oauth_machine import machine_settings
 
 if TYPE_CHECKING:
     from anvia_nb.magic._host import MagicHost
@@ -48,17 +50,19 @@ __all__ = [
     "run_logout",
 ]
 
-OAUTH_OPTIONS = ("--oauth", "--client-id", "--scope", "--oauth-redirect")
+OAUTH_OPTIONS = ("--oauth", "--client-id", "--scope", "--oauth-redirect", *MACHINE_FLAGS)
 _REDIRECT_USAGE = "Usage: %mcp connect NAME --oauth-redirect URL (the URL your browser was redirected to)"
 
 
 @dataclass(frozen=True)
 class OAuthConnectCommand:
-    """``connect NAME --oauth [--client-id ID] [--scope S]... --http URL``."""
+    """``connect NAME --oauth [--client-id ID] [--scope S]... --http URL``, or with
+    ``--oauth-client-credentials`` / ``--oauth-identity-assertion`` (``auth``: nobody to ask)."""
 
     base: ConnectCommand
     client_id: str | None = None
     scopes: tuple[str, ...] = ()
+    auth: OAuth | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,10 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
         if len(words) != 3 or words[1] != "--oauth-redirect" or words[0].startswith("-"):
             raise CommandLineError(_REDIRECT_USAGE)
         return OAuthRedirectCommand(words[0], words[2])
+    if any(w in head for w in MACHINE_FLAGS):
+        plain, settings = machine_settings(words)
+        return OAuthConnectCommand(_http_only(parse_plain_connect(shlex.join(plain), cell), "the OAuth grant"),
+                                   settings.client_id, settings.scopes, settings)  # fmt: skip
     if not any(w in head for w in ("--oauth", "--client-id", "--scope")):
         return parse_plain_connect(rest, cell)
     kept: list[str] = []
@@ -114,10 +122,14 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
         i += 1
     if not oauth:
         raise CommandLineError("--client-id and --scope go with --oauth.")
-    base = parse_plain_connect(shlex.join(kept), cell)
+    return OAuthConnectCommand(_http_only(parse_plain_connect(shlex.join(kept), cell), "--oauth"), client_id,
+                               tuple(scopes))  # fmt: skip
+
+
+def _http_only(base: Any, what: str) -> ConnectCommand:
     if not isinstance(base, ConnectCommand) or base.transport != "http" or base.cell:
-        raise CommandLineError("--oauth is for one --http connection (not --stdio, --config or %%mcp connect).")
-    return OAuthConnectCommand(base, client_id, tuple(scopes))
+        raise CommandLineError(f"{what} is for one --http connection (not --stdio, --config or %%mcp connect).")
+    return base
 
 
 def parse_logout(rest: str, _cell: str | None = None) -> LogoutCommand:
@@ -209,7 +221,7 @@ def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectC
     connection = magics.connections(command.base)[0]
     assert isinstance(connection, HttpConnection)
     pending = _Pending(connection)
-    settings = mcp.oauth(client_id=command.client_id, scopes=command.scopes, on_authorize=pending.ask)
+    settings = command.auth or mcp.oauth(client_id=command.client_id, scopes=command.scopes, on_authorize=pending.ask)
     connection = pending.connection = replace(connection, auth=settings)
     old = _PENDING.pop(connection.name, None)
     if old is not None and old.future is not None:

@@ -21,6 +21,7 @@ from anvia_nb.magic import _subscribe as sub
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
+from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
 from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
@@ -264,7 +265,8 @@ def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
         return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
     if len(words) > 1 and words[-2] == "--protocol":
         return list(PROTOCOLS)
-    return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect"]
+    return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect",
+            *MACHINE_FLAGS, *(o for o in MACHINE_OPTIONS if o not in (*CONNECT_OPTIONS, "--client-id", "--scope"))]
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -281,6 +283,8 @@ _ENTRIES = (
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
             ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
             ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "sign in (OAuth), see docs/oauth.md"),
+            ("connect NAME --oauth-client-credentials --client-id ID --secret-env K|--key-file F --http URL",
+             "a service account (OAuth client credentials)"),
         ),
         _parse_connect, _connect, _complete_connect, takes_cell=True,
     ),

@@ -13,6 +13,18 @@ resource names: hostile), ``step_up`` (tool name: a scope its calls need beyond 
 with a token without it is answered 403 ``insufficient_scope``, the spec's step-up), ``refused``
 (scopes left out of what is granted). Counters:
 ``registrations``, ``authorizations``, ``refreshes``.
+
+Machines too: ``/token`` takes the ``client_credentials`` grant from the clients in ``secrets``
+(``client_secret_basic`` or ``client_secret_post``) and ``keys`` (``private_key_jwt``: a JWT
+signed with the client's key, whose audience is the issuer). ``uses_per_token`` (``None``: no
+limit) is how many MCP requests a token issued for that grant serves before the server stops
+taking it (401), as when it expires: the server, not a clock, decides when a client must ask
+again. ``issued`` lists ``(client_id, token)`` for each token granted to a machine.
+
+Enterprise-managed authorization: ``/idp/token`` plays the company's identity provider, exchanging
+an ID token of ``id_tokens`` (RFC 8693) for an ID-JAG whose audience is the issuer and resource
+this server; ``/token`` takes an ID-JAG it issued with the jwt-bearer grant from a client of
+``secrets`` (``client_secret_basic``). ``exchanges`` counts the ID tokens exchanged.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import threading
 from typing import Any
 from urllib.parse import urlencode
 
+import jwt
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -61,6 +74,15 @@ class OAuthTestServer:
         self.granted: dict[str, str] = {}  # each token's scope, as issued
         self.step_up: dict[str, str] = {}
         self.refused: set[str] = set()  # scopes never granted, though asked for
+        self.secrets: dict[str, str] = {}  # client_credentials clients: ID -> secret
+        self.keys: dict[str, str] = {}  # private_key_jwt clients: ID -> public key (PEM)
+        self.uses_per_token: int | None = None
+        self.uses: dict[str, int] = {}
+        self.issued: list[tuple[str, str]] = []
+        self.refusals: list[str] = []  # why a machine's token request was refused
+        self.id_tokens: set[str] = set()
+        self.id_jags: set[str] = set()
+        self.exchanges = 0
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
             routes=[
@@ -69,6 +91,7 @@ class OAuthTestServer:
                 Route("/register", self._register, methods=["POST"]),
                 Route("/authorize", self._authorize),
                 Route("/token", self._token, methods=["POST"]),
+                Route("/idp/token", self._idp_token, methods=["POST"]),
             ]
         )
         # A client's open event stream would hold a graceful shutdown forever: give it one second.
@@ -104,6 +127,10 @@ class OAuthTestServer:
         if scope["type"] == "http" and scope["path"].startswith("/mcp"):
             headers = dict(scope["headers"])
             token = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+            if token in self.uses and scope["method"] == "POST":
+                self.uses[token] -= 1
+                if self.uses[token] < 0:  # used up: the server no longer takes it
+                    self.access.discard(token)
             if token not in self.access:
                 challenge = (
                     f'Bearer resource_metadata="{self.base}/.well-known/oauth-protected-resource/mcp", scope="{SCOPE}"'
@@ -160,9 +187,14 @@ class OAuthTestServer:
                 "token_endpoint": f"{self.base}/token",
                 "registration_endpoint": f"{self.base}/register",
                 "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "grant_types_supported": [
+                    "authorization_code", "refresh_token", "client_credentials",
+                    "urn:ietf:params:oauth:grant-type:jwt-bearer",
+                ],
                 "code_challenge_methods_supported": ["S256"],
-                "token_endpoint_auth_methods_supported": ["none"],
+                "token_endpoint_auth_methods_supported": [
+                    "none", "client_secret_basic", "client_secret_post", "private_key_jwt"
+                ],
                 "scopes_supported": [SCOPE],
             }
         )
@@ -236,7 +268,72 @@ class OAuthTestServer:
             self.refresh.discard(old)
             self.refreshes += 1
             return self._tokens(self.granted.get(old, SCOPE))
+        if grant == "client_credentials":
+            return self._machine_token(request, form)
+        if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
+            if str(form.get("assertion")) not in self.id_jags:
+                self.refusals.append("an unknown ID-JAG")
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            return self._machine_token(request, form)
         return JSONResponse({"error": "unsupported_grant_type"}, 400)
+
+    async def _idp_token(self, request: Request) -> Response:
+        """The identity provider's token exchange: an ID token for an ID-JAG for this server."""
+        form = await request.form()
+        wanted = {
+            "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+            "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
+            "requested_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+            "audience": self.issuer,
+            "resource": self.url,
+        }
+        wrong = [key for key, value in wanted.items() if form.get(key) != value]
+        if wrong or str(form.get("subject_token")) not in self.id_tokens:
+            self.refusals.append(f"token exchange: {wrong or 'an unknown ID token'}")
+            return JSONResponse({"error": "invalid_request"}, 400)
+        self.exchanges += 1
+        jag = "jag-" + secrets.token_urlsafe(24)
+        self.id_jags.add(jag)
+        return JSONResponse({"access_token": jag, "issued_token_type": wanted["requested_token_type"],
+                             "token_type": "N_A"})  # fmt: skip
+
+    def _machine_token(self, request: Request, form: Any) -> Response:
+        """A machine's grant: the client authenticated by a secret (Basic or in the body) or a signed assertion."""
+        client_id = self._client_of(request, form)
+        if client_id is None:
+            return JSONResponse({"error": "invalid_client"}, 401)
+        access = "cc-" + secrets.token_urlsafe(24)
+        self.access.add(access)
+        self.granted[access] = str(form.get("scope") or SCOPE)
+        if self.uses_per_token is not None:
+            self.uses[access] = self.uses_per_token
+        self.issued.append((client_id, access))
+        body = {"access_token": access, "token_type": "Bearer", "expires_in": self.expires_in, "scope": SCOPE}
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    def _client_of(self, request: Request, form: Any) -> str | None:
+        """The client that authenticated this token request, or ``None`` (and why, in ``refusals``)."""
+        basic = request.headers.get("authorization", "")
+        if basic.startswith("Basic "):
+            client_id, _, secret = base64.b64decode(basic[6:]).decode().partition(":")
+        elif form.get("client_secret"):
+            client_id, secret = str(form.get("client_id", "")), str(form["client_secret"])
+        elif form.get("client_assertion"):
+            assertion = str(form["client_assertion"])
+            client_id = str(jwt.decode(assertion, options={"verify_signature": False}).get("iss", ""))
+            try:
+                claims = jwt.decode(assertion, self.keys.get(client_id, ""), algorithms=["RS256", "ES256"],
+                                    audience=[self.issuer, self.issuer + "/"])  # fmt: skip
+            except jwt.PyJWTError as exc:
+                self.refusals.append(f"assertion: {type(exc).__name__}")
+                return None
+            return client_id if claims.get("sub") == client_id else None
+        else:
+            client_id, secret = "", ""
+        if not client_id or self.secrets.get(client_id) != secret:
+            self.refusals.append(f"client {client_id!r}")
+            return None
+        return client_id
 
     def revoke_all(self) -> None:
         """Every access token stops working (as when they expire on the server's side)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol
 
 from anvia_nb.core.api.secrets import Named
+from anvia_nb.core.transport.oauth_machine import portable_auth
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 
 __all__ = ["Portable", "PortableConnection", "portable", "reduce_connection"]
@@ -83,8 +84,9 @@ def portable(connection: Portable) -> PortableConnection:
     values["record"] = None  # a recording is the notebook's own file, never a worker's
     secret_places = {where for where, value in connection.named_secrets() if value}
     if connection.transport == "http":
-        if values["auth"] is not None:
-            raise _refuse(connection, "auth object")
+        if values["auth"] is not None:  # only names of env variables and files travel (oauth_machine)
+            values["auth"] = portable_auth(connection.name, values["auth"])
+            secret_places.discard("OAuth token")
         if secret_places:
             raise _refuse(connection, sorted(secret_places)[0])
         values["headers"] = dict(values["headers"])

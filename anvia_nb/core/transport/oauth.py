@@ -11,10 +11,12 @@ This module adds what a notebook needs around it:
   ``redirect_uri`` is given, a one-shot callback listens on 127.0.0.1 (a free port, kept with
   the registration) while the person authorizes, so a local browser needs no paste. The state
   of the URL given back must be this flow's, and an ``error=`` in it is reported as such;
-- tokens cached per server URL and client in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
+- tokens cached per server URL, client and grant in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
   with the absolute expiry, refreshed :data:`REFRESH_MARGIN_SECONDS` before they expire;
 - :meth:`OAuth.secrets` for masking, and :func:`forget_tokens` for logout.
 
+A notebook with no person at a browser gives a ``grant`` instead (client credentials, an identity
+assertion: :mod:`anvia_nb.core.transport.oauth_machine`), which makes its own provider.
 Nothing here opens a browser, prints or logs a token.
 """
 
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import socket
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
@@ -39,7 +40,8 @@ from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata, OAuthToken
 from pydantic import PrivateAttr
 
-from anvia_nb.core.transport.oauth_tokens import TokenFile, token_path
+from anvia_nb.core.transport.oauth_callback import CALLBACK_PATH, free_port, loopback_socket
+from anvia_nb.core.transport.oauth_tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
 from anvia_nb.errors import (
     AuthorizationDeniedError,
     AuthorizationError,
@@ -56,7 +58,6 @@ __all__ = ["REFRESH_MARGIN_SECONDS", "OAuth", "OnAuthorize", "forget_tokens", "o
 
 REFRESH_MARGIN_SECONDS = 60.0
 """A token this close to its expiry is refreshed before it is sent."""
-CALLBACK_PATH = "/callback"
 
 OnAuthorize = Callable[[str], "str | Awaitable[str | None] | None"]
 """Receives the authorization URL; returns the redirected URL (``None``: wait for the local callback)."""
@@ -76,7 +77,11 @@ class OAuth:
     wait_seconds: float = 600.0
     """How long the person may take to authorize (added to the connect timeout)."""
     token_dir: str | None = None
-    """Where token files go (default ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``)."""
+    """Where token files go (default ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``;
+    ``MEMORY``: this process only)."""
+    grant: Any = None
+    """Without a person: a grant of :mod:`anvia_nb.core.transport.oauth_grants` (client credentials,
+    an identity assertion), which names where its secrets come from, never their values."""
 
     def __repr__(self) -> str:
         shown = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "on_authorize"}
@@ -85,16 +90,22 @@ class OAuth:
         return "OAuth(" + ", ".join(f"{key}={value!r}" for key, value in shown.items()) + ")"
 
     def token_file(self, server_url: str) -> TokenFile:
+        grant = str(getattr(self.grant, "name", ""))
+        if self.token_dir == MEMORY:
+            return MemoryTokens(token_path(server_url, self.client_id, Path(MEMORY), grant))
         directory = Path(self.token_dir).expanduser() if self.token_dir else None
-        return TokenFile(token_path(server_url, self.client_id, directory))
+        return TokenFile(token_path(server_url, self.client_id, directory, grant))
 
     def secrets(self, server_url: str) -> tuple[str, ...]:
-        """The cached tokens and the client secret, so every display masks them."""
+        """The cached tokens, the client secret and the grant's secrets, so every display masks them."""
         own = (self.client_secret,) if self.client_secret else ()
-        return (*own, *self.token_file(server_url).secrets())
+        granted = tuple(self.grant.secrets()) if self.grant is not None else ()
+        return (*own, *granted, *self.token_file(server_url).secrets())
 
-    def provider(self, server: str, server_url: str) -> NotebookOAuthProvider:
+    def provider(self, server: str, server_url: str) -> Any:
         """A fresh ``httpx2.Auth`` for one connection to ``server_url``."""
+        if self.grant is not None:
+            return self.grant.provider(self, server, server_url)
         return NotebookOAuthProvider(self, server, server_url)
 
 
@@ -139,38 +150,20 @@ def oauth(
 
 
 def forget_tokens(server_url: str, client_id: str | None = None, *, token_dir: str | None = None) -> bool:
-    """Forget the cached tokens (and registration) for ``server_url``; whether there were any."""
-    return OAuth(client_id=client_id, token_dir=token_dir).token_file(server_url).forget()
+    """Forget the cached tokens (and registration) for ``server_url`` and that client, of every
+    grant; whether there were any."""
+    directory = Path(token_dir).expanduser() if token_dir and token_dir != MEMORY else None
+    store = MemoryTokens if token_dir == MEMORY else TokenFile
+    return any([store(token_path(server_url, client_id, directory, grant)).forget() for grant in GRANTS])
 
 
-class _Context(OAuthContext):
+class MarginContext(OAuthContext):
+    """The SDK's context, with a token asked for again :data:`REFRESH_MARGIN_SECONDS` before it expires."""
+
     def update_token_expiry(self, token: OAuthToken) -> None:
         super().update_token_expiry(token)
         if self.token_expiry_time is not None and token.expires_in is not None:
             self.token_expiry_time -= min(REFRESH_MARGIN_SECONDS, int(token.expires_in) / 2)
-
-
-def _loopback_socket(port: int = 0) -> socket.socket | None:
-    """A listening socket on 127.0.0.1 (``None`` when that port is taken)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.bind(("127.0.0.1", port))
-    except OSError:
-        sock.close()
-        return None
-    sock.listen(8)
-    sock.setblocking(False)
-    return sock
-
-
-def _free_port(wanted: int) -> int:
-    """``wanted`` if it is free on 127.0.0.1, else another free port (0 when none is)."""
-    for port in (wanted, 0) if wanted else (0,):
-        sock = _loopback_socket(port)
-        if sock is not None:
-            with sock:
-                return int(sock.getsockname()[1])
-    return 0
 
 
 class _AskedScopes(OAuthClientMetadata):
@@ -200,7 +193,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
         redirect_uri = settings.redirect_uri
         if redirect_uri is None:
             wanted = self.store.redirect_port()
-            port = self._port = _free_port(wanted)
+            port = self._port = free_port(wanted)
             if not port:
                 raise AuthorizationError(f"Cannot authorize {server!r}: no local port is free for a redirect.", server)
             redirect_uri = f"http://127.0.0.1:{port}{CALLBACK_PATH}"
@@ -225,7 +218,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
             client_metadata_url=settings.client_metadata_url,
         )
         context = self.context
-        self.context = _Context(**{f.name: getattr(context, f.name) for f in fields(context)})
+        self.context = MarginContext(**{f.name: getattr(context, f.name) for f in fields(context)})
         self._authorization_url = ""
         self._state = ""
         self._refresh_failed = False
@@ -334,7 +327,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
 
     async def _listen(self, settle: Callable[[str | None], None]) -> None:
         """The one-shot local callback: the first request carrying this flow's state settles it."""
-        sock = _loopback_socket(self._port)
+        sock = loopback_socket(self._port)
         if sock is None:  # taken meanwhile: only the pasted URL can complete this authorization
             return
 

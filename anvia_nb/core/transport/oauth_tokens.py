@@ -1,10 +1,14 @@
-"""OAuth tokens cached per server URL and client, in one file each, readable only by the user.
+"""OAuth tokens cached per server URL, client and grant, in one file each, readable only by the user.
 
 The directory is ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth`` (made mode 0700); a file
 is written whole to a temporary name with mode 0600 and then renamed over the old one, so a
 reader never sees half a file and no other user can read it at any moment. A file holds the
 tokens, the absolute time the access token expires (``expires_in`` alone loses its meaning once
 the kernel restarts) and the client registration. Nothing here prints or logs a value.
+
+A process that received a connection from another (a Dask worker) keeps its tokens in memory
+instead (:class:`MemoryTokens`, ``token_dir=MEMORY``): each process obtains its own, and none is
+written to the disks of the machines the workers run on.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -20,9 +25,13 @@ from urllib.parse import urlsplit
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
-__all__ = ["OAUTH_DIR_ENV", "TokenFile", "oauth_dir", "token_path"]
+__all__ = ["GRANTS", "MEMORY", "OAUTH_DIR_ENV", "MemoryTokens", "TokenFile", "oauth_dir", "token_path"]
 
 OAUTH_DIR_ENV = "ANVIA_NB_OAUTH_DIR"
+MEMORY = ":memory:"
+"""``token_dir=MEMORY``: tokens kept in this process only (:class:`MemoryTokens`)."""
+GRANTS = ("", "client_credentials", "jwt-bearer")
+"""The grants a token file can be for (``""``: the authorization code, a person's)."""
 
 
 def oauth_dir() -> Path:
@@ -31,10 +40,11 @@ def oauth_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".cache" / "anvia_nb" / "oauth"
 
 
-def token_path(server_url: str, client_id: str | None, directory: Path | None = None) -> Path:
-    """The file for one server URL and one client (``None``: a dynamically registered client)."""
-    key = hashlib.sha256(f"{server_url}\n{client_id or ''}".encode()).hexdigest()[:32]
-    return (directory or oauth_dir()) / f"{key}.json"
+def token_path(server_url: str, client_id: str | None, directory: Path | None = None, grant: str = "") -> Path:
+    """The file for one server URL, one client (``None``: a dynamically registered client) and one
+    grant (``""``: the authorization code, whose files keep the name they always had)."""
+    key = hashlib.sha256(f"{server_url}\n{client_id or ''}".encode() + (f"\n{grant}".encode() if grant else b""))
+    return (directory or oauth_dir()) / f"{key.hexdigest()[:32]}.json"
 
 
 class TokenFile:
@@ -127,3 +137,24 @@ class TokenFile:
         except FileNotFoundError:
             return False
         return True
+
+
+_MEMORY: dict[str, dict[str, Any]] = {}
+_MEMORY_LOCK = threading.Lock()
+
+
+class MemoryTokens(TokenFile):
+    """A :class:`TokenFile` kept in this process's memory, shared by its connections to the same
+    server, client and grant (a Dask worker's partitions), never written anywhere."""
+
+    def _read(self) -> dict[str, Any]:
+        with _MEMORY_LOCK:
+            return dict(_MEMORY.get(str(self.path), {}))
+
+    def _write(self, data: dict[str, Any]) -> None:
+        with _MEMORY_LOCK:
+            _MEMORY[str(self.path)] = dict(data)
+
+    def forget(self) -> bool:
+        with _MEMORY_LOCK:
+            return _MEMORY.pop(str(self.path), None) is not None

@@ -1,0 +1,195 @@
+"""``mcp.client_credentials(...)`` and ``mcp.identity_assertion(...)``: OAuth settings for a
+notebook that is not a person at a browser (a scheduled run, a Dask cluster, a dashboard served
+under a team's identity), the same from a config file, and what of them travels to another process.
+
+Each returns an :class:`~anvia_nb.core.transport.oauth.OAuth` whose ``grant`` names where the
+secrets are: ``secret_env=NAME`` / ``secret_file=PATH`` (and ``key_…``, ``assertion_…``,
+``id_token_…``). A value typed in the notebook is refused, with what to type instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlsplit
+
+from anvia_nb.core.transport.oauth import OAuth
+from anvia_nb.core.transport.oauth_grants import AUTH_METHODS, ClientCredentials, IdentityAssertion
+from anvia_nb.core.transport.oauth_sources import source, source_from
+from anvia_nb.core.transport.oauth_tokens import MEMORY
+from anvia_nb.errors import InvalidValueError, SecretNotPortableError
+
+__all__ = ["KEY_ALGORITHMS", "client_credentials", "identity_assertion", "oauth_from_mapping", "portable_auth"]
+
+KEY_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
+_LITERAL = (
+    "A secret typed in the notebook would stay in its source: give client_secret_env=NAME (from the "
+    "kernel's environment) or client_secret_file=PATH instead."
+)
+
+
+def _scopes(scopes: Any) -> tuple[str, ...]:
+    return tuple(str(s) for s in (scopes.split() if isinstance(scopes, str) else scopes))
+
+
+def _url(value: str | None, what: str) -> str | None:
+    if value is not None and urlsplit(str(value)).scheme not in ("http", "https"):
+        raise InvalidValueError(f"{what} must be an http(s) URL, got {str(value)[:80]!r}.")
+    return value
+
+
+def client_credentials(
+    *,
+    client_id: str,
+    client_secret_env: str | None = None,
+    client_secret_file: str | None = None,
+    auth_method: str | None = None,
+    key_env: str | None = None,
+    key_file: str | None = None,
+    key_alg: str = "RS256",
+    assertion: Callable[[str], Any] | None = None,
+    assertion_env: str | None = None,
+    assertion_file: str | None = None,
+    scopes: Any = (),
+    issuer: str | None = None,
+    token_dir: str | None = None,
+    client_secret: Any = None,
+) -> OAuth:
+    """The ``client_credentials`` grant for ``mcp.http(..., auth=...)``: a service account.
+
+    Authenticated with a client secret (``auth_method`` ``client_secret_basic``, the default, or
+    ``client_secret_post``) read from ``client_secret_env`` or ``client_secret_file``; or with
+    ``private_key_jwt``: each assertion signed with the PEM key in ``key_env`` / ``key_file``
+    (``key_alg``: RS256, ES256, ...), or a ready-made one from a workload identity
+    (``assertion_file``, read anew at each token request; ``assertion_env``; or ``assertion=``, a
+    function of the audience). ``issuer``: the authorization server the credentials belong to (they
+    are then sent to no other). ``client_secret=`` is refused: a value would stay in the notebook.
+    """
+    if client_secret is not None:
+        raise InvalidValueError(_LITERAL)
+    if not isinstance(client_id, str) or not client_id:
+        raise InvalidValueError("client_credentials needs client_id, the ID the authorization server gave this client.")
+    signed = key_env is not None or key_file is not None
+    given = assertion is not None or assertion_env is not None or assertion_file is not None
+    method = auth_method or ("private_key_jwt" if signed or given else "client_secret_basic")
+    if method not in AUTH_METHODS:
+        raise InvalidValueError(f"auth_method must be one of {', '.join(AUTH_METHODS)}, not {str(method)[:40]!r}.")
+    if method == "private_key_jwt":
+        if client_secret_env is not None or client_secret_file is not None:
+            raise InvalidValueError("private_key_jwt signs with a key, not a client secret: give key_env or key_file.")
+        if signed and given:
+            raise InvalidValueError("Give a signing key (key_env/key_file) or a ready-made assertion, not both.")
+        if key_alg not in KEY_ALGORITHMS:
+            raise InvalidValueError(f"key_alg must be one of {', '.join(KEY_ALGORITHMS)}, not {str(key_alg)[:20]!r}.")
+        grant = ClientCredentials(
+            "private_key_jwt",
+            key=source("private key", key_env, key_file, option="key") if signed else None,
+            key_alg=key_alg,
+            assertion=source_from("client assertion", assertion, assertion_env, assertion_file, option="assertion")
+            if given
+            else None,
+            issuer=_url(issuer, "issuer"),
+        )
+        if grant.key is None and grant.assertion is None:
+            raise InvalidValueError("private_key_jwt needs key_env=NAME or key_file=PATH (a PEM private key).")
+    else:
+        if signed or given:
+            raise InvalidValueError(f"{method} authenticates with a client secret: drop the key or assertion.")
+        secret = source("client secret", client_secret_env, client_secret_file, option="client_secret")
+        grant = ClientCredentials(method, secret=secret, issuer=_url(issuer, "issuer"))  # type: ignore[arg-type]
+    return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
+
+
+def identity_assertion(
+    *,
+    client_id: str,
+    issuer: str,
+    client_secret_env: str | None = None,
+    client_secret_file: str | None = None,
+    auth_method: str = "client_secret_basic",
+    id_token: Callable[..., Any] | None = None,
+    id_token_env: str | None = None,
+    id_token_file: str | None = None,
+    idp_token_endpoint: str | None = None,
+    idp_client_id: str | None = None,
+    idp_client_secret_env: str | None = None,
+    assertion: Callable[..., Any] | None = None,
+    assertion_env: str | None = None,
+    assertion_file: str | None = None,
+    scopes: Any = (),
+    token_dir: str | None = None,
+    client_secret: Any = None,
+) -> OAuth:
+    """Enterprise-managed authorization (SEP-990): the company's identity provider vouches.
+
+    Give an ID token (``id_token_env`` / ``id_token_file`` / ``id_token=`` a function of
+    ``(audience, resource)``) and the identity provider's ``idp_token_endpoint`` (with
+    ``idp_client_id``): it is exchanged there for an ID-JAG; or give the ID-JAG itself
+    (``assertion_…``). The ID-JAG goes to ``issuer``, the MCP server's authorization server, with
+    this client's secret (``client_secret_env`` / ``client_secret_file``).
+    """
+    if client_secret is not None:
+        raise InvalidValueError(_LITERAL)
+    if auth_method not in ("client_secret_basic", "client_secret_post"):
+        raise InvalidValueError(f"auth_method must be client_secret_basic or client_secret_post, not {auth_method!r}.")
+    if not isinstance(client_id, str) or not client_id:
+        raise InvalidValueError("identity_assertion needs client_id, this client's ID at the MCP authorization server.")
+    ready = source_from("ID-JAG", assertion, assertion_env, assertion_file, option="assertion")
+    token = source_from("ID token", id_token, id_token_env, id_token_file, option="id_token")
+    if (ready is None) == (token is None):
+        raise InvalidValueError(
+            "Give an ID token to exchange (id_token_env=, id_token_file= or id_token=) or an ID-JAG (assertion_env=, "
+            "assertion_file= or assertion=): exactly one."
+        )
+    if token is not None and not idp_token_endpoint:
+        raise InvalidValueError("An ID token is exchanged at the identity provider: give idp_token_endpoint=URL.")
+    grant = IdentityAssertion(
+        issuer=str(_url(issuer, "issuer")),
+        secret=source("client secret", client_secret_env, client_secret_file, option="client_secret"),  # type: ignore[arg-type]
+        auth_method=auth_method,  # type: ignore[arg-type]
+        assertion=ready,
+        id_token=token,
+        idp_token_endpoint=_url(idp_token_endpoint, "idp_token_endpoint"),
+        idp_client_id=idp_client_id,
+        idp_secret=source("identity provider's client secret", idp_client_secret_env, None, option="idp_client_secret",
+                          required=False),
+    )  # fmt: skip
+    return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
+
+
+_GRANTS: dict[str, Callable[..., OAuth]] = {
+    "client_credentials": client_credentials,
+    "identity_assertion": identity_assertion,
+}
+
+
+def oauth_from_mapping(entry: Mapping[str, Any]) -> OAuth:
+    """A config file's ``"oauth"`` object: ``{"grant": "client_credentials", "client_id": ...,
+    "client_secret_env": ..., ...}`` with the keyword arguments of :func:`client_credentials` or
+    :func:`identity_assertion`; ``${VAR}`` is not needed, names are given as names."""
+    if not isinstance(entry, Mapping):
+        raise InvalidValueError('"oauth" must be an object with "grant" and the grant\'s settings.')
+    grant = entry.get("grant")
+    factory = _GRANTS.get(str(grant))
+    if factory is None:
+        raise InvalidValueError(f'"oauth" needs "grant": one of {", ".join(_GRANTS)} (got {str(grant)[:40]!r}).')
+    settings = {str(k): v for k, v in entry.items() if k != "grant"}
+    if any(callable(v) for v in settings.values()) or {"assertion", "id_token"} & set(settings):
+        raise InvalidValueError('"oauth" takes names of environment variables and files (…_env, …_file), not values.')
+    try:
+        return factory(**settings)
+    except TypeError as exc:
+        raise InvalidValueError(f'"oauth": {exc}'.replace(f"{factory.__name__}() ", "")) from None
+
+
+def portable_auth(name: str, auth: Any) -> OAuth:
+    """``auth`` as another process receives it: the grant's names, tokens kept in that process's
+    memory; refused (:class:`SecretNotPortableError`) for anything that holds a secret or a function."""
+    if isinstance(auth, OAuth) and auth.grant is not None and auth.grant.portable() and not auth.client_secret:
+        return replace(auth, token_dir=MEMORY, on_authorize=None)
+    raise SecretNotPortableError(
+        f"{name!r} cannot be sent to another process: its auth object holds a secret or a person's authorization. "
+        "For Dask workers use mcp.client_credentials(client_id=..., client_secret_env=NAME) (or key_env/key_file), "
+        "whose secrets each worker reads from its own environment."
+    )

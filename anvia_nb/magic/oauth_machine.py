@@ -1,0 +1,100 @@
+"""``%mcp connect NAME --oauth-client-credentials ...`` and ``--oauth-identity-assertion ...``:
+OAuth with no person at a browser, from the magic.
+
+``--client-id ID`` and the secret's place: ``--secret-env NAME`` (the kernel's environment) or
+``--secret-file PATH``; ``--auth-method client_secret_basic|client_secret_post|private_key_jwt``;
+``--key-env NAME`` / ``--key-file PATH`` and ``--key-alg ALG`` (a PEM key that signs the
+assertions); ``--assertion-env`` / ``--assertion-file`` (a ready-made one, a workload identity's);
+``--issuer URL``; ``--scope S``. An identity assertion takes ``--issuer`` (required),
+``--id-token-env`` / ``--id-token-file`` with ``--idp-token-endpoint URL`` and ``--idp-client-id
+ID``, or the ID-JAG itself with ``--assertion-env`` / ``--assertion-file``. A value given where a
+place is expected (``--client-secret``, ``--secret-env NAME=VALUE``) is refused: it would stay in
+the notebook. The connect itself is ``%mcp connect --oauth``'s, with nobody to ask.
+"""
+
+from __future__ import annotations
+
+from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.transport.oauth import OAuth
+from anvia_nb.errors import CommandLineError, InvalidValueError
+from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
+
+__all__ = ["MACHINE_FLAGS", "MACHINE_OPTIONS", "machine_settings"]
+
+_LITERALS = ("--client-secret", "--secret", "--key", "--assertion", "--id-token")
+_REFUSED = (
+    "A secret typed in a cell would stay in the notebook: export it before starting Jupyter and give its name, "
+    "--secret-env NAME (or --secret-file PATH; --key-env/--key-file for a private key)."
+)
+
+
+def machine_settings(words: list[str]) -> tuple[list[str], OAuth]:
+    """The words left for the plain connect parser, and the OAuth settings the machine options make."""
+    flag = next(w for w in words if w in MACHINE_FLAGS)
+    kept: list[str] = []
+    given: dict[str, str] = {}
+    scopes: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--stdio":
+            raise CommandLineError(f"{flag} is for one --http connection, not --stdio.")
+        if word in MACHINE_FLAGS:
+            if word != flag:
+                raise CommandLineError("Choose one: --oauth-client-credentials or --oauth-identity-assertion.")
+            i += 1
+            continue
+        if word in _LITERALS or word.split("=")[0] in _LITERALS:
+            raise CommandLineError(_REFUSED)
+        if word in MACHINE_OPTIONS:
+            if i + 1 >= len(words) or words[i + 1].startswith("-"):
+                raise CommandLineError(f"{word} needs a value.")
+            value = words[i + 1]
+            if word.endswith("-env") and "=" in value:
+                raise CommandLineError(_REFUSED)
+            if word == "--scope":
+                scopes.extend(value.split())
+            else:
+                given[word[2:].replace("-", "_")] = value
+            i += 2
+            continue
+        kept.append(word)
+        i += 1
+    if "client_id" not in given:
+        raise CommandLineError(f"{flag} needs --client-id ID, the ID the authorization server gave this client.")
+    if "--oauth" in kept:
+        raise CommandLineError(f"--oauth is a person's sign-in; {flag} needs none: drop --oauth.")
+    try:
+        return kept, _settings(flag, given, tuple(scopes))
+    except InvalidValueError as exc:
+        raise CommandLineError(_in_magic_words(str(exc))) from None
+
+
+_CLIENT_CREDENTIALS = ("client_id", "auth_method", "key_env", "key_file", "key_alg", "assertion_env", "assertion_file",
+                       "issuer")  # fmt: skip
+_IDENTITY_ASSERTION = ("client_id", "auth_method", "issuer", "id_token_env", "id_token_file", "idp_token_endpoint",
+                       "idp_client_id", "assertion_env", "assertion_file")  # fmt: skip
+
+
+def _settings(flag: str, given: dict[str, str], scopes: tuple[str, ...]) -> OAuth:
+    secret = {"client_secret_env": given.pop("secret_env", None), "client_secret_file": given.pop("secret_file", None)}
+    takes = _CLIENT_CREDENTIALS if flag == "--oauth-client-credentials" else _IDENTITY_ASSERTION
+    other = sorted(set(given) - set(takes))
+    if other:
+        raise CommandLineError(f"{flag} takes no --{other[0].replace('_', '-')}.")
+    if flag == "--oauth-client-credentials":
+        return mcp.client_credentials(**given, **secret, scopes=scopes)  # type: ignore[arg-type]
+    if "issuer" not in given:
+        raise CommandLineError("--oauth-identity-assertion needs --issuer URL, the MCP server's authorization server.")
+    return mcp.identity_assertion(**given, **secret, scopes=scopes)  # type: ignore[arg-type]
+
+
+def _in_magic_words(message: str) -> str:
+    """A factory's message, its keyword arguments named as the magic's options."""
+    for keyword in ("client_secret_env", "client_secret_file"):
+        message = message.replace(f"{keyword}=", f"--{keyword.removeprefix('client_').replace('_', '-')} ")
+    for keyword in ("key_env", "key_file", "key_alg", "assertion_env", "assertion_file", "id_token_env",
+                    "id_token_file", "idp_token_endpoint", "auth_method", "issuer"):  # fmt: skip
+        message = message.replace(f"{keyword}=", f"--{keyword.replace('_', '-')} ")
+    return message
+
