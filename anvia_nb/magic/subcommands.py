@@ -145,11 +145,12 @@ def _servers(magics: MagicHost, _command: p.ServersCommand) -> Any:
 
 def _tools(magics: MagicHost, command: p.ToolsCommand) -> Any:
     from anvia_nb.magic._changes import note_tool_changes
-    from anvia_nb.magic.tables import tools_frame
+    from anvia_nb.magic.tables import note_refused_listings, tools_frame
 
     runtime = magics.runtime
     servers = [runtime.server(name) for name in command.names or runtime.names()]
     note_tool_changes(runtime, servers, magics.show_policy())
+    note_refused_listings(servers, "tools", magics.show_policy())
     return tools_frame(servers, magics.show_policy())
 
 
