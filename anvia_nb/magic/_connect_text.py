@@ -14,7 +14,17 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.runtime import Runtime
 
-__all__ = ["connect_error_line", "connect_error_text", "connect_line", "kernel_env", "restart_line"]
+__all__ = [
+    "NOTHING_CONNECTED",
+    "connect_error_line",
+    "connect_error_text",
+    "connect_line",
+    "kernel_env",
+    "restart_line",
+]
+
+NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --stdio COMMAND ... or --http URL)."
+"""What ``%mcp tools`` says before any connection: one line, not an empty table."""
 
 _KEPT_LINES = 40
 """The most lines of a failed connect's text shown (the server's stderr tail is already bounded)."""

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, PROTOCOLS
+from anvia_nb.errors import UnknownConnectionError
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
 from anvia_nb.magic._cell_output import report_warnings
+from anvia_nb.magic._connect_text import NOTHING_CONNECTED
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
 from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
@@ -148,6 +150,8 @@ def _tools(magics: MagicHost, command: p.ToolsCommand) -> Any:
     from anvia_nb.magic.tables import note_refused_listings, tools_frame
 
     runtime = magics.runtime
+    if not command.names and not runtime.names():
+        raise UnknownConnectionError(NOTHING_CONNECTED)  # one line, not an empty table
     servers = [runtime.server(name) for name in command.names or runtime.names()]
     note_tool_changes(runtime, servers, magics.show_policy())
     note_refused_listings(servers, "tools", magics.show_policy())
