@@ -241,9 +241,10 @@ def _json_end(text: str, start: int) -> int:
 def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
     """The words of a ``call`` line, the JSON object among them and its index among the words (-1).
 
-    Words are shell words, except two kinds read raw, so their quotes and spaces are kept: a word
-    starting with ``{`` or ``[`` (the JSON arguments; only the first such word), and a ``key=value``
-    word whose value is a JSON object or list that parses (``address={"city": "Oslo"}``). A value
+    Words are read by :func:`_shell_word`'s rule (double quotes read Python's escapes), except two
+    kinds read raw, so their quotes and spaces are kept: a word starting with ``{`` or ``[`` (the
+    JSON arguments; only the first such word), and a ``key=value`` word whose value is a JSON
+    object or list that parses (``address={"city": "Oslo"}``). A value
     that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed. An unquoted
     ``key=$name`` is a :class:`~anvia_nb.magic._variables.VariableWord` (the one ``$`` rule lives in
     :mod:`anvia_nb.magic._variables`).
