@@ -82,6 +82,8 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
         f"{connection.name}: {how} · {label} · protocol {server.client.protocol_version} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
+    if "tools" in server.client.listing_notes:  # the server refused tools/list (-32601): said, not an error
+        text += " (it has no tools/list: -32601 Method not found)"
     record = getattr(connection, "record", None)
     if record:
         text += f" · recording to {record}"

@@ -60,5 +60,7 @@ def test_reading_a_uri_still_works_when_templates_are_refused(ip: InteractiveShe
 def test_a_server_that_refuses_tools_list_connects_with_no_tools(ip: InteractiveShell) -> None:
     from anvia_nb.runtime import get_runtime
 
-    _connect(ip, "tools/list")
+    with capture_output() as captured:
+        _connect(ip, "tools/list")
     assert get_runtime().server("refusing").tools == []
+    assert captured.stdout.splitlines()[0].endswith("0 tools (it has no tools/list: -32601 Method not found)")
