@@ -46,7 +46,7 @@ def load_ipython_extension(ipython: Any) -> None:
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", _close_cell_connections)
     _remove_completer(ipython)
-    ipython.Completer.custom_matchers.append(make_matcher(_runtime))
+    ipython.Completer.custom_matchers.append(make_matcher(_runtime, lambda: ipython.user_ns))
 
 
 def _remove_completer(ipython: Any) -> None:

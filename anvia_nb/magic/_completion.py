@@ -61,8 +61,24 @@ def _typed_word(line: str) -> str:
     return re.split(r"\s", line)[-1]
 
 
-def make_matcher(runtime_factory: Callable[[], Runtime]) -> Callable[[Any], dict[str, Any]]:
-    """An IPython matcher (API v2) for ``%mcp`` lines; append it to ``shell.Completer.custom_matchers``."""
+_KEPT_NAMES = 200
+
+
+def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> list[str]:
+    """``key=$name`` for the kernel's variables whose name starts as typed after ``$``."""
+    key, _eq, value = typed.partition("=")
+    if namespace is None or not value.startswith("$"):
+        return []
+    start = value[1:]
+    names = sorted(n for n in namespace() if n.startswith(start) and n.isidentifier() and not n.startswith("_"))
+    return [f"{key}=${name}" for name in names[:_KEPT_NAMES]]
+
+
+def make_matcher(
+    runtime_factory: Callable[[], Runtime], namespace: Callable[[], dict[str, Any]] | None = None
+) -> Callable[[Any], dict[str, Any]]:
+    """An IPython matcher (API v2) for ``%mcp`` lines; append it to ``shell.Completer.custom_matchers``.
+    ``namespace`` gives the kernel's variables, offered after ``key=$``."""
     from IPython.core.completer import SimpleCompletion, completion_matcher
 
     def match_mcp_line(context: Any) -> dict[str, Any]:
@@ -72,6 +88,12 @@ def make_matcher(runtime_factory: Callable[[], Runtime]) -> Callable[[Any], dict
         line = found.group(1)
         typed = _typed_word(line)
         offered = [c for c in completions_for_line(line, runtime_factory()) if c.startswith(typed)]
+        if not offered and "=" in typed:
+            offered = _variables(typed, namespace)
+        if not offered and "=" in typed:
+            # Nothing to suggest for this value: offer the word as typed (no change), which keeps
+            # IPython's Python names (frozenset...) out of a key=value word.
+            offered = [typed]
         return {
             "completions": [SimpleCompletion(text, type="mcp") for text in offered],
             "matched_fragment": typed,

@@ -19,6 +19,7 @@ from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
+from anvia_nb.magic._arguments import schema_values
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._connect_text import NOTHING_CONNECTED
 from anvia_nb.magic._help import TOPICS, help_page
@@ -230,12 +231,16 @@ def _targets(runtime: Runtime) -> list[str]:
     return targets
 
 
-def _argument_names(runtime: Runtime, target: str) -> list[str]:
+def _argument_names(runtime: Runtime, target: str, typed: str = "") -> list[str]:
+    """``key=`` for each argument of the tool; after ``key=``, the values its schema allows."""
     server_name, _, tool_name = target.partition(".")
     try:
         tool = runtime.server(server_name).tool(tool_name)
     except KeyError:
         return []
+    key, eq, _value = typed.partition("=")
+    if eq:
+        return [f"{key}={value}" for value in schema_values(tool.info.input_schema, key)]
     return [f"{name}=" for name in tool.info.argument_names]
 
 
@@ -251,6 +256,8 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
             given.append(word)
     if not given:
         return [*_targets(runtime), *p.CALL_OPTIONS, *p.CALL_FLAGS]
+    if "=" in words[-1]:
+        return _argument_names(runtime, given[0], words[-1])
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 

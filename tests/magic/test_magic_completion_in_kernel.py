@@ -43,6 +43,8 @@ def _replaced(code: str, reply: dict[str, object]) -> str:
         ("%mcp call demo.echo me", ["message="], "me"),
         ("%mcp call demo.ec", ["demo.echo", "demo.echo_arguments"], "demo.ec"),
         ("%mcp prom", ["prompt", "prompts"], "prom"),
+        ("%mcp call demo.image kind=jp", ["kind=jpeg"], "kind=jp"),  # the inputSchema's enum
+        ("%mcp call demo.echo message=fr", ["message=fr"], "message=fr"),  # nothing to offer: no Python names
     ],
 )
 def test_a_kernels_complete_request_offers_the_completers_words_from_the_words_start(
