@@ -45,6 +45,9 @@ class Context:
     server_label: str = field(init=False)
     links: int = field(init=False, default=0)
     """Resource links shown so far: the next one's number for ``read_link``."""
+    refusal_in_note: bool = field(init=False, default=False)
+    """The mapping's refusal of unsupported content is said once, in a note after the content
+    (a result of resource links), not in each item's block."""
 
     def __post_init__(self) -> None:
         self.budget = Budget.of(self.policy.limits)
@@ -212,7 +215,7 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
     if kind.sized_data and isinstance(item.get("data"), str):
         fields.append(("size", f"{base64_size(item['data']):,} bytes"))
     label = f"{kind.label} from server {ctx.server_label} ({kind.not_done})"
-    reason = f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind.type}" if not kind.supported else ""
+    reason = f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind.type}" if not kind.supported and not ctx.refusal_in_note else ""
     if kind.type == "resource_link" and isinstance(item.get("uri"), str):
         reason += f"{'. ' if reason else ''}Read it only if you want: .read_link({ctx.links}) or %mcp read."
         ctx.links += 1

@@ -71,19 +71,46 @@ def _status_from_error(error: BaseException) -> CallStatus:
     return "failed"
 
 
-def header(ctx: Context, status: CallStatus, seconds: float | None, origin: str | None = None) -> Piece:
+def links_only(raw: dict[str, Any] | None, error: BaseException | None) -> int:
+    """How many resource links a result holds when they are all that keeps it from mapping: a
+    valid result whose only refusal is the mapping's (``UnsupportedContentError``: Anvia maps no
+    ``resource_link``). ``0`` for any other result."""
+    if raw is None or raw.get("isError") is True or raw.get("resultType") == "input_required":
+        return 0
+    if error is not None and not isinstance(error, UnsupportedContentError):
+        return 0
+    refused = [i for i in _content(raw) if isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS]
+    if not refused or any(i.get("type") != "resource_link" for i in refused):
+        return 0
+    return len(refused)
+
+
+def _links_note(count: int) -> Piece:
+    """The mapping's refusal of resource links, said as a note under what the server sent."""
+    return note(
+        f"{UNSUPPORTED_CONTENT_MESSAGE}: resource_link. Anvia's mapping refuses it, so .output is None and "
+        f"tool.call() raises UnsupportedContentError; the link{'s are' if count != 1 else ' is'} in .links "
+        "and .raw, and read only when you ask."
+    )
+
+
+def header(
+    ctx: Context, status: CallStatus, seconds: float | None, origin: str | None = None, *, label: str = ""
+) -> Piece:
     """anvia_nb's own chrome: a fixed element whose only server-given text is the two names, escaped.
-    ``origin`` says where a result came from when not from a live server ("replayed from FILE")."""
-    box_style, status_style = _TONES.get(status, ("header-error", "status-error"))
+    ``origin`` says where a result came from when not from a live server ("replayed from FILE");
+    ``label`` (our words) is shown instead of the status, in the header's neutral tone."""
+    box_style, status_style = ("header", "status-ok") if label else _TONES.get(status, ("header-error", "status-error"))
+    shown: str = label or status
     tool = ctx.name(ctx.tool)
     parts: list[Html] = [
         element("span", "MCP", cls="anvia-badge", style="badge"),
         element("b", ctx.server_label, cls="anvia-server-name"),
         element("span", "·", style="muted"),
         element("code", tool, cls="anvia-tool-name"),
-        element("span", status, cls="anvia-status", style=status_style),
+        element("span", shown, cls="anvia-status", style=status_style),
     ]
-    plain = f"[MCP {ctx.server_label} · {tool}] {status}"
+    plain = f"[MCP {ctx.server_label} · {tool}] {shown}"
     if seconds is not None:
         parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
         plain += f" · {seconds:.2f} s"
@@ -157,7 +184,12 @@ def structured_block(
 
 
 def _result_pieces(
-    raw: dict[str, Any], outcome_error: BaseException | None, problems: list[str] | None, ctx: Context
+    raw: dict[str, Any],
+    outcome_error: BaseException | None,
+    problems: list[str] | None,
+    ctx: Context,
+    *,
+    refusal: bool = True,
 ) -> list[Piece]:
     """Pieces for a result that arrived."""
     if raw.get("resultType") == "input_required":
@@ -191,7 +223,8 @@ def _result_pieces(
         pieces.append(server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True))
     if not content and "toolResult" not in raw and raw.get("structuredContent") is None:
         pieces.append(note("The result has no content."))
-    if outcome_error is None and any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content):
+    refused = any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content)
+    if refusal and outcome_error is None and refused:
         pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
     return pieces
 
@@ -229,6 +262,14 @@ def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderS
     """The mime bundle for one call: text/plain and text/html (structuredContent shown inside, with
     its outputSchema verdict; :func:`tree_bundle_from_outcome` gives the JSON tree on its own)."""
     ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
+    links = links_only(outcome.raw, outcome.error)
+    if links and outcome.raw is not None:  # it leads with what the server sent; the refusal is a note
+        label = f"{links} resource link{'s' if links != 1 else ''}"
+        pieces = [header(ctx, display_status(outcome), outcome.seconds, outcome.origin, label=label)]
+        ctx.refusal_in_note = True
+        pieces.extend(_result_pieces(outcome.raw, None, outcome.schema_problems, ctx, refusal=False))
+        pieces.append(_links_note(links))
+        return _bundle(pieces, ctx)
     pieces = [header(ctx, display_status(outcome), outcome.seconds, outcome.origin)]
     if outcome.raw is None:
         if outcome.error is not None:

@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic._cell_output import report_warnings
-from anvia_nb.magic._completion import make_completer
+from anvia_nb.magic._completion import MATCHER_ID, make_matcher
 from anvia_nb.magic.magics import McpMagics
 
 if TYPE_CHECKING:
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 __all__ = ["McpMagics", "load_ipython_extension", "unload_ipython_extension"]
 
-_COMPLETER_KEYS = ("%mcp", "%%mcp")
 
 
 def _runtime() -> Runtime:
@@ -46,24 +45,20 @@ def load_ipython_extension(ipython: Any) -> None:
     ipython.register_magics(McpMagics)
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", _close_cell_connections)
-    completer = make_completer(_runtime)
-    for key in _COMPLETER_KEYS:
-        _remove_completer(ipython, key)
-        ipython.set_hook("complete_command", completer, str_key=key)
+    _remove_completer(ipython)
+    ipython.Completer.custom_matchers.append(make_matcher(_runtime, lambda: ipython.user_ns))
 
 
-def _remove_completer(ipython: Any, key: str) -> None:
-    dispatcher = getattr(ipython, "strdispatchers", {}).get("complete_command")
-    if dispatcher is not None:
-        dispatcher.strs.pop(key, None)
+def _remove_completer(ipython: Any) -> None:
+    matchers = ipython.Completer.custom_matchers
+    matchers[:] = [m for m in matchers if getattr(m, "matcher_identifier", None) != MATCHER_ID]
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Close every connection and remove the hooks; ``%load_ext`` again brings it all back."""
     if _close_cell_connections in ipython.events.callbacks["post_run_cell"]:
         ipython.events.unregister("post_run_cell", _close_cell_connections)
-    for key in _COMPLETER_KEYS:
-        _remove_completer(ipython, key)
+    _remove_completer(ipython)
     if "anvia_nb.runtime.sessions" in sys.modules:
         report_warnings(_runtime().close_all())
     ipython.magics_manager.magics["line"].pop("mcp", None)

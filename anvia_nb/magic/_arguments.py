@@ -7,10 +7,9 @@ column where it broke and the text around the spot, in one line, so a person can
 from __future__ import annotations
 
 import difflib
-import io
 import json
 import re
-import shlex
+import unicodedata
 from typing import Any
 
 from anvia_nb.errors import CommandLineError
@@ -21,9 +20,12 @@ __all__ = [
     "arguments_from_json",
     "call_words",
     "json_prefix",
+    "python_escapes",
+    "schema_values",
     "typed_for_schema",
     "unknown_names",
     "value_from_text",
+    "value_words",
 ]
 
 
@@ -48,6 +50,28 @@ def _property_schema(schema: dict[str, Any], key: str) -> Any:
         return properties[key]
     extra = schema.get("additionalProperties")
     return extra if isinstance(extra, dict) else None
+
+
+def schema_values(schema: Any, key: str) -> list[str]:
+    """The values Tab may offer for ``key=``: its ``enum`` (or ``const``) as typed in a line, and
+    ``true``/``false`` for a boolean; nothing for anything else (a value cannot be guessed)."""
+    prop = _property_schema(schema, key) if isinstance(schema, dict) else None
+    if not isinstance(prop, dict):
+        return []
+    choices: list[Any] = []
+    enum = prop.get("enum")
+    if isinstance(enum, list):
+        choices = enum
+    elif "const" in prop:
+        choices = [prop["const"]]
+    else:  # oneOf / anyOf of consts: titled choices
+        options = prop.get("oneOf", prop.get("anyOf"))
+        listed = options if isinstance(options, list) else []
+        choices = [o["const"] for o in listed if isinstance(o, dict) and "const" in o]
+    if not choices and prop.get("type") == "boolean":
+        choices = [True, False]
+    texts = [c if isinstance(c, str) else json.dumps(c) for c in choices[:200]]
+    return [t for t in texts if t and not any(ch.isspace() or ch in "'\"\\" for ch in t)]  # one plain word each
 
 
 def _fits(root: dict[str, Any], prop: Any, value: Any) -> bool:
@@ -155,24 +179,77 @@ def arguments_from_json(text: str) -> dict[str, Any] | None:
 _JSON_PAIR = re.compile(r"[^\s='\"\\-][^\s='\"\\]*=(?=[{\[])")
 
 
-# A word with no quote or backslash in it, up to shlex's whitespace: read as is, without shlex.
+# A word with no quote or backslash in it, up to the next white space: read as is.
 _PLAIN_WORD = re.compile(r"[^ \t\r\n'\"\\]+(?=[ \t\r\n]|\Z)")
+
+_ESCAPE = re.compile(r"\\(N\{[^}]*\}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[0-7]{1,3}|.)", re.DOTALL)
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b",
+                   "f": "\f", "v": "\v", "\n": ""}  # fmt: skip
+
+
+def _python_escape(found: re.Match[str]) -> str:
+    code = found.group(1)
+    if code in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[code]
+    if code[0] in "uUx" and len(code) > 1:
+        return chr(int(code[1:], 16))
+    if code[0] in "01234567":
+        return chr(int(code, 8))
+    if code.startswith("N{"):
+        try:
+            return unicodedata.lookup(code[2:-1])
+        except KeyError:
+            return found.group()
+    return found.group()  # not an escape Python knows: the backslash stays, as in Python
+
+
+def python_escapes(text: str) -> str:
+    """The escapes of a Python string literal read (``\\n``, ``\\t``, ``\\\\``, ``\\"``,
+    ``\\u00e9``, ``\\N{...}``...); a backslash before any other character stays, as in Python."""
+    return _ESCAPE.sub(_python_escape, text) if "\\" in text else text
 
 
 def _shell_word(text: str, start: int) -> tuple[str, int]:
-    """The shell word at ``start`` (quotes and backslashes read as a shell does) and where it ends."""
+    """The word at ``start`` and where it ends. The rule of a ``key=value`` line: outside quotes a
+    backslash keeps the next character (as a shell does); single quotes keep everything as typed
+    (``path='C:\\new'``); double quotes read Python's escapes (``text="a\\nb"`` is two lines)."""
     plain = _PLAIN_WORD.match(text, start)
     if plain is not None:
         return plain.group(), plain.end()
-    stream = io.StringIO(text[start:])
-    lexer = shlex.shlex(stream, posix=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    try:
-        word = lexer.get_token()
-    except ValueError as exc:  # "No closing quotation"
-        raise CommandLineError(f"Cannot split the line: {exc}; check your quotes.") from exc
-    return word or "", start + stream.tell()
+    parts: list[str] = []
+    i, n = start, len(text)
+    while i < n and not text[i].isspace():
+        char = text[i]
+        if char in "'\"":
+            end = i + 1
+            while end < n and text[end] != char:
+                end += 2 if char == '"' and text[end] == "\\" else 1
+            if end >= n:
+                raise CommandLineError("Cannot split the line: No closing quotation; check your quotes.")
+            body = text[i + 1 : end]
+            parts.append(python_escapes(body) if char == '"' else body)
+            i = end + 1
+        elif char == "\\" and i + 1 < n:
+            parts.append(text[i + 1])
+            i += 2
+        else:
+            parts.append(char)
+            i += 1
+    return "".join(parts), i
+
+
+def value_words(text: str) -> list[str]:
+    """The words of a line of ``key=value`` pairs (``%mcp prompt``, ``%mcp read``), read by the
+    same rule as a call's (:func:`_shell_word`)."""
+    words: list[str] = []
+    position = 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position >= len(text):
+            return words
+        word, position = _shell_word(text, position)
+        words.append(word)
 
 
 def _json_end(text: str, start: int) -> int:
@@ -187,9 +264,10 @@ def _json_end(text: str, start: int) -> int:
 def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
     """The words of a ``call`` line, the JSON object among them and its index among the words (-1).
 
-    Words are shell words, except two kinds read raw, so their quotes and spaces are kept: a word
-    starting with ``{`` or ``[`` (the JSON arguments; only the first such word), and a ``key=value``
-    word whose value is a JSON object or list that parses (``address={"city": "Oslo"}``). A value
+    Words are read by :func:`_shell_word`'s rule (double quotes read Python's escapes), except two
+    kinds read raw, so their quotes and spaces are kept: a word starting with ``{`` or ``[`` (the
+    JSON arguments; only the first such word), and a ``key=value`` word whose value is a JSON
+    object or list that parses (``address={"city": "Oslo"}``). A value
     that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed. An unquoted
     ``key=$name`` is a :class:`~anvia_nb.magic._variables.VariableWord` (the one ``$`` rule lives in
     :mod:`anvia_nb.magic._variables`).

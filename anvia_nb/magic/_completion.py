@@ -3,10 +3,18 @@
 
 Completion reads only the runtime's open connections and their listed tools (no server round
 trip), so pressing Tab never blocks the kernel.
+
+The completer is an IPython matcher (matcher API v2) that says itself which text it replaces:
+the whole word before the cursor (``language=fr``), not IPython's token (``fr``, since IPython
+splits at ``=``). A kernel's ``complete_request`` answers with that word's start as
+``cursor_start``, so a front-end replaces ``language=fr`` with ``language=french``. When it has
+answers it suppresses IPython's other matchers (Python names, files), which mean nothing in a
+``%mcp`` line.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -16,7 +24,13 @@ from anvia_nb.magic.subcommands import TABLE
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
 
-__all__ = ["completions_for_line", "make_completer"]
+__all__ = ["MATCHER_ID", "completions_for_line", "make_matcher"]
+
+MATCHER_ID = "anvia_nb.mcp"
+"""The matcher's identifier (``%config IPCompleter.disable_matchers`` can name it)."""
+
+_MAGIC_LINE = re.compile(r"^\s*(?:[A-Za-z_][\w., ]*=\s*)?(%{1,2}mcp(?:\s.*)?)$", re.DOTALL)
+"""A line that is a ``%mcp`` line, also when its value is assigned (``r = %mcp call ...``)."""
 
 
 def _words(line: str) -> list[str]:
@@ -42,12 +56,52 @@ def completions_for_line(line: str, runtime: Runtime) -> list[str]:
     return [c for c in entry.complete(words[2:], runtime) if c.startswith(current)]
 
 
-def make_completer(runtime_factory: Callable[[], Runtime]) -> Callable[[Any, Any], list[str]]:
-    """An IPython ``complete_command`` hook (IPython binds hooks to the shell, hence ``_shell``)."""
+def _typed_word(line: str) -> str:
+    """The text Tab replaces: everything after the last blank before the cursor."""
+    return re.split(r"\s", line)[-1]
 
-    def complete(_shell: Any, event: Any) -> list[str]:
-        line = getattr(event, "text_until_cursor", None) or event.line
-        start = line.find("%mcp")
-        return completions_for_line(line[start:] if start >= 0 else line, runtime_factory())
 
-    return complete
+_KEPT_NAMES = 200
+
+
+def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> list[str]:
+    """``key=$name`` for the kernel's variables whose name starts as typed after ``$``."""
+    key, _eq, value = typed.partition("=")
+    if namespace is None or not value.startswith("$"):
+        return []
+    start = value[1:]
+    names = sorted(n for n in namespace() if n.startswith(start) and n.isidentifier() and not n.startswith("_"))
+    return [f"{key}=${name}" for name in names[:_KEPT_NAMES]]
+
+
+def make_matcher(
+    runtime_factory: Callable[[], Runtime], namespace: Callable[[], dict[str, Any]] | None = None
+) -> Callable[[Any], dict[str, Any]]:
+    """An IPython matcher (API v2) for ``%mcp`` lines; append it to ``shell.Completer.custom_matchers``.
+    ``namespace`` gives the kernel's variables, offered after ``key=$``."""
+    from IPython.core.completer import SimpleCompletion, completion_matcher
+
+    def match_mcp_line(context: Any) -> dict[str, Any]:
+        found = _MAGIC_LINE.match(context.text_until_cursor)
+        if found is None:
+            return {"completions": [], "suppress": False}
+        line = found.group(1)
+        typed = _typed_word(line)
+        offered = [c for c in completions_for_line(line, runtime_factory()) if c.startswith(typed)]
+        if not offered and "=" in typed:
+            offered = _variables(typed, namespace)
+        if not offered and "=" in typed:
+            # Nothing to suggest for this value: offer the word as typed (no change), which keeps
+            # IPython's Python names (frozenset...) out of a key=value word.
+            offered = [typed]
+        return {
+            "completions": [SimpleCompletion(text, type="mcp") for text in offered],
+            "matched_fragment": typed,
+            "suppress": bool(offered),
+            "ordered": True,
+        }
+
+    marked: Callable[[Any], dict[str, Any]] = completion_matcher(identifier=MATCHER_ID, priority=100, api_version=2)(
+        match_mcp_line
+    )
+    return marked

@@ -14,7 +14,20 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.runtime import Runtime
 
-__all__ = ["connect_error_line", "connect_line", "kernel_env"]
+__all__ = [
+    "NOTHING_CONNECTED",
+    "connect_error_line",
+    "connect_error_text",
+    "connect_line",
+    "kernel_env",
+    "restart_line",
+]
+
+NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --stdio COMMAND ... or --http URL)."
+"""What ``%mcp tools`` says before any connection: one line, not an empty table."""
+
+_KEPT_LINES = 40
+"""The most lines of a failed connect's text shown (the server's stderr tail is already bounded)."""
 
 
 def kernel_env(names: tuple[str, ...]) -> dict[str, str]:
@@ -35,6 +48,26 @@ def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
     return policy.error_line(error, policy.limits.text_chars)
 
 
+def connect_error_text(error: ConnectError, policy: ShowPolicy) -> str:
+    """A failed connect as its lines: a server's traceback in its stderr tail keeps its lines (and
+    their indentation), each masked, its specials made visible and cut to ``line_chars``; at most
+    :data:`_KEPT_LINES` lines (the last ones) and ``text_chars`` characters. A viewer's sentence
+    when server errors are hidden, as :func:`connect_error_line`."""
+    if policy.hides(error) or "\n" not in str(error):
+        return connect_error_line(error, policy)
+    lines = [line.rstrip() for line in str(error).splitlines() if line.strip()]
+    shown = [policy.line(" ".join(lines[0].split()), policy.limits.line_chars)]
+    budget = policy.limits.text_chars - len(shown[0])
+    tail: list[str] = []
+    for line in reversed(lines[1:][-_KEPT_LINES:]):
+        kept = policy.line(line, policy.limits.line_chars)
+        budget -= len(kept) + 1
+        if budget < 0:
+            break
+        tail.append(kept)
+    return "\n".join(shown + tail[::-1])
+
+
 def connect_line(connection: McpConnection, runtime: Runtime) -> str:
     """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
     server = runtime.server(connection.name)
@@ -49,7 +82,15 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
         f"{connection.name}: {how} · {label} · protocol {server.client.protocol_version} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
+    if "tools" in server.client.listing_notes:  # the server refused tools/list (-32601): said, not an error
+        text += " (it has no tools/list: -32601 Method not found)"
     record = getattr(connection, "record", None)
     if record:
         text += f" · recording to {record}"
     return policy.mask(" ".join(text.split()))
+
+
+def restart_line(connection: McpConnection) -> str:
+    """The note of a connect that replaces an open connection of the same name (a second run of the cell)."""
+    again = "its server is stopped and started again" if connection.transport == "stdio" else "it is opened again"
+    return f"note: {connection.name} was already connected: {again}."

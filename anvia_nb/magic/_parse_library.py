@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from anvia_nb.magic._arguments import value_words
 from anvia_nb.magic._parser import CommandLineError, split
 
 __all__ = [
@@ -98,7 +99,7 @@ _READ_USAGE = "Usage: %mcp read NAME URI, or %mcp read NAME TEMPLATE key=value .
 
 
 def parse_read(rest: str, _cell: str | None = None) -> ReadCommand:
-    words = split(rest)
+    words = value_words(rest)  # key="a\nb": the rule of a call's values
     if len(words) < 2 or words[0].startswith("-"):
         raise CommandLineError(_READ_USAGE)
     return ReadCommand(words[0], words[1], pairs(words[2:], _READ_USAGE))
@@ -108,7 +109,7 @@ _PROMPT_USAGE = "Usage: %mcp prompt NAME.PROMPT key=value ..."
 
 
 def parse_prompt(rest: str, _cell: str | None = None) -> PromptCommand:
-    words = split(rest)
+    words = value_words(rest)  # key="a\nb": the rule of a call's values
     if not words or words[0].startswith("-"):
         raise CommandLineError(_PROMPT_USAGE)
     server, dot, prompt = words[0].partition(".")

@@ -5,8 +5,10 @@ Pure: no IPython, no connections, no I/O. Each subcommand's words become a froze
 only ever sees well-formed commands.
 Which parser handles which word is decided by the one table in :mod:`anvia_nb.magic.subcommands`.
 Lines are split with :func:`shlex.split` (IPython's ``parse_argstring`` keeps quotes), except the
-JSON of ``call`` (its JSON arguments, and ``key=value`` words whose value is a JSON object or
-list), which is read raw so quotes and braces reach the server untouched.
+words of ``call``, ``map``, ``prompt`` and ``read``: their JSON (the JSON arguments, and
+``key=value`` words whose value is a JSON object or list) is read raw so quotes and braces reach
+the server untouched, and a double-quoted value reads Python's escapes (``key="a\\nb"`` is two
+lines; :func:`anvia_nb.magic._arguments.call_words`).
 An option is recognised as ``--name value`` and as ``--name=value`` wherever it stands.
 """
 

@@ -38,9 +38,13 @@ def _listings(magics: MagicHost, names: tuple[str, ...], key: str) -> list[tuple
     chosen = names or tuple(runtime.names())
     for name in chosen:
         runtime.server(name)  # every name is checked before anything is asked
+    from anvia_nb.magic.tables import note_refused_listings
+
     read = {"resources": library.resources, "resourceTemplates": library.resource_templates,
             "prompts": library.prompts}[key]  # fmt: skip
-    return [(name, runtime.server(name).secrets, read(runtime, name)) for name in chosen]
+    listings = [(name, runtime.server(name).secrets, read(runtime, name)) for name in chosen]
+    note_refused_listings([runtime.server(name) for name in chosen], key, magics.show_policy())
+    return listings
 
 
 def run_resources(magics: MagicHost, command: Any) -> Any:

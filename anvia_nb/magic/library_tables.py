@@ -66,16 +66,24 @@ def _common(item: JsonObject, shown: ShowPolicy) -> dict[str, Any]:
 def resources_frame(
     listings: Listing, policy: ShowPolicy | None = None, subscribed: Subscribed | None = None
 ) -> pd.DataFrame:
-    """One row per listed resource; ``subscribed`` and ``updates`` from the subscriptions."""
+    """One row per listed resource; ``subscribed`` and ``updates`` from the subscriptions. A URI
+    subscribed to but not listed (made from a template) gets a row of its own after the listed
+    ones, with nothing but its URI and its subscription."""
     rows = []
     for server, secrets, items in listings:
         shown = (policy or ShowPolicy()).with_secrets(secrets)
+        listed: set[str] = set()
         for item in items:
             uri = _line(item.get("uri"), shown, shown.limits.line_chars)
+            listed.add(str(item.get("uri")))
             on, updates = (subscribed or {}).get((server, str(item.get("uri"))), (False, 0))
             common = _common(item, shown)
             rows.append({"server": server, "uri": uri, **common, "size": _size(item.get("size")),
                          "subscribed": on, "updates": updates})  # fmt: skip
+        for (where, uri), (on, updates) in (subscribed or {}).items():
+            if where == server and uri not in listed:
+                rows.append({"server": server, "uri": _line(uri, shown, shown.limits.line_chars),
+                             **_common({}, shown), "size": None, "subscribed": on, "updates": updates})  # fmt: skip
     frame: pd.DataFrame = ServerFrame(rows, columns=RESOURCE_COLUMNS)
     frame["size"] = frame["size"].astype("Int64")
     frame["subscribed"] = frame["subscribed"].astype(bool)

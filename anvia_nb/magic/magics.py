@@ -27,7 +27,13 @@ from anvia_nb.magic import _parser as p
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic._cell_output import report_warnings, show_in_cell
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
-from anvia_nb.magic._connect_text import connect_error_line, connect_line, kernel_env
+from anvia_nb.magic._connect_text import (
+    connect_error_line,
+    connect_error_text,
+    connect_line,
+    kernel_env,
+    restart_line,
+)
 from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic._warm import warm_first_call
 from anvia_nb.magic.subcommands import parse_line
@@ -219,8 +225,12 @@ class McpMagics(Magics):
         connections = self.connections(command)
         self._pending_secrets = tuple(s for c in connections for s in c.secrets())
         soft = command.soft or self.hide_server_errors  # a page for viewers goes on past a failed server
+        # A config file's servers are connected each on its own: a failure is one line, and the rest go on.
+        failures: list[str] | None = [] if isinstance(command, ConfigConnectCommand) else None
         for connection in connections:
-            opened_now = self._open(connection, scope, soft=soft)
+            if connection.name in runtime.names():
+                print(restart_line(connection))
+            opened_now = self._open(connection, scope, soft=soft, failures=failures)
             if opened_now is None:
                 continue
             report_warnings(opened_now.warnings)
@@ -231,15 +241,22 @@ class McpMagics(Magics):
             note = unmasked_note(connection)  # values named as secrets but too short to mask
             if note:
                 print(note)
+        if failures:
+            if not opened:
+                raise UsageError("\n".join(failures))
+            report_warnings(failures)
         return opened
 
-    def _open(self, connection: McpConnection, scope: Scope, *, soft: bool = False) -> Connected | None:
+    def _open(
+        self, connection: McpConnection, scope: Scope, *, soft: bool = False, failures: list[str] | None = None
+    ) -> Connected | None:
         """One connect, failing in words a person can act on.
 
         A failure shows its cause; when the server wrote to stderr, its last lines (masked) and one
         line naming ``%mcp log NAME``; an interrupt (the stop button) stops the server and says so
         in one line. ``soft``: a failure is displayed as a notice (a viewer's sentence when server
-        errors are hidden) and ``None`` returned, so the cell and the notebook go on.
+        errors are hidden) and ``None`` returned, so the cell and the notebook go on. ``failures``
+        (a config file's servers): a failure is added to it as one line and ``None`` returned.
         """
         runtime = self.runtime
         name = connection.name
@@ -255,7 +272,10 @@ class McpMagics(Magics):
             if self.show_tracebacks and not soft:
                 raise
             policy = self.show_policy(self._known_secrets())
-            line = connect_error_line(exc, policy)
+            if failures is not None and not soft:
+                failures.append(f"{name} not connected: {connect_error_line(exc, policy)}")
+                return None
+            line = connect_error_text(exc, policy)
             try:  # the server wrote to stderr, and its log outlives the failed connect: say where it is
                 kept = bool(exc.stderr) and runtime.log(name).has_stderr
             except AnviaError:

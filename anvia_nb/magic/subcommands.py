@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, PROTOCOLS
+from anvia_nb.errors import UnknownConnectionError
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
+from anvia_nb.magic._arguments import schema_values
 from anvia_nb.magic._cell_output import report_warnings
+from anvia_nb.magic._connect_text import NOTHING_CONNECTED
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
 from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
@@ -146,11 +149,14 @@ def _servers(magics: MagicHost, _command: p.ServersCommand) -> Any:
 
 def _tools(magics: MagicHost, command: p.ToolsCommand) -> Any:
     from anvia_nb.magic._changes import note_tool_changes
-    from anvia_nb.magic.tables import tools_frame
+    from anvia_nb.magic.tables import note_refused_listings, tools_frame
 
     runtime = magics.runtime
+    if not command.names and not runtime.names():
+        raise UnknownConnectionError(NOTHING_CONNECTED)  # one line, not an empty table
     servers = [runtime.server(name) for name in command.names or runtime.names()]
     note_tool_changes(runtime, servers, magics.show_policy())
+    note_refused_listings(servers, "tools", magics.show_policy())
     return tools_frame(servers, magics.show_policy())
 
 
@@ -226,12 +232,16 @@ def _targets(runtime: Runtime) -> list[str]:
     return targets
 
 
-def _argument_names(runtime: Runtime, target: str) -> list[str]:
+def _argument_names(runtime: Runtime, target: str, typed: str = "") -> list[str]:
+    """``key=`` for each argument of the tool; after ``key=``, the values its schema allows."""
     server_name, _, tool_name = target.partition(".")
     try:
         tool = runtime.server(server_name).tool(tool_name)
     except KeyError:
         return []
+    key, eq, _value = typed.partition("=")
+    if eq:
+        return [f"{key}={value}" for value in schema_values(tool.info.input_schema, key)]
     return [f"{name}=" for name in tool.info.argument_names]
 
 
@@ -247,6 +257,8 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
             given.append(word)
     if not given:
         return [*_targets(runtime), *p.CALL_OPTIONS, *p.CALL_FLAGS]
+    if "=" in words[-1]:
+        return _argument_names(runtime, given[0], words[-1])
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 

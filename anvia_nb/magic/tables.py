@@ -30,6 +30,7 @@ __all__ = [
     "SERVER_COLUMNS",
     "TOOL_COLUMNS",
     "history_frame",
+    "note_refused_listings",
     "output_size",
     "protocol_version",
     "servers_frame",
@@ -125,6 +126,15 @@ def _objects(values: list[Any]) -> np.ndarray[Any, np.dtype[np.object_]]:
     column = np.empty(len(values), dtype=object)
     column[:] = values
     return column
+
+
+def note_refused_listings(servers: Iterable[Any], key: str, policy: ShowPolicy) -> None:
+    """Print one line per server that refused the ``key`` listing's method (-32601): its listing
+    is empty, and the line says why (the rule is the client's, ``McpClient.listing_notes``)."""
+    for server in servers:
+        note = server.client.listing_notes.get(key)
+        if note:
+            print(f"note: {policy.with_secrets(server.secrets).text(note)}")
 
 
 def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) -> pd.DataFrame:

@@ -8,8 +8,11 @@ The rules, which decide what a server receives:
 - an optional text or number field left empty is left out too; a *required* string is sent as
   typed, so an empty one is sent as ``""``; a required field with a default shows and sends it;
 - a list (or multiple choice) follows the same rules: its empty rows are never sent, an
-  optional one with nothing in it is left out, and a required one with nothing in it is a
-  problem (the JSON mode is the way to send ``[]``);
+  optional one with nothing in it is left out, and a required one with nothing in it is sent
+  as ``[]``, as a required empty string is sent as ``""`` (a schema's ``minItems`` says when
+  that is too few; server-memory's ``create_entities`` takes an entity without observations);
+- an optional multiple choice shows its ``default`` selected (it has no placeholder); untouched
+  it is left out, and emptied by the person it is sent as ``[]``;
 - ``null`` is sent only for a nullable field whose "null" box the user ticked (or that a
   required field shows as its default);
 - an optional nested object is left out unless something inside it was touched;
@@ -75,6 +78,11 @@ def initial_entry(spec: FieldSpec) -> Entry:
     """The untouched entry of a field: empty, or showing the ``default`` of a required field."""
     children = {child.name: initial_entry(child) for child in spec.children}
     items = tuple(initial_entry(option) for option in spec.options)
+    if spec.kind == "multi_choice" and spec.has_default and not spec.required:
+        # A multiple selection has no placeholder: its default shows selected, and, untouched, is
+        # still left out (the server applies its own).
+        shown = _entry_for(spec, spec.default, touched=False)
+        return shown if shown is not None else Entry()
     if not spec.has_default or not spec.required:  # an optional default is a placeholder, not a value
         return Entry(flag=False if spec.kind == "boolean" and spec.required else None, children=children,
                      items=items)
@@ -206,7 +214,9 @@ def _read_multi_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any,
     if any(not 0 <= i < len(spec.choices) for i in entry.chosen):
         return OMITTED, [(where, "choose each of the listed values")]
     values = [spec.choices[i].value for i in entry.chosen if 0 <= i < len(spec.choices)]
-    return (values, []) if values else _missing(spec, where)
+    if not values and spec.has_default and spec.default:
+        return [], []  # the person emptied the default shown selected: leaving it out would bring it back
+    return (values, []) if values else _empty_list(spec)
 
 
 def _blank(spec: FieldSpec, entry: Entry) -> bool:
@@ -236,8 +246,13 @@ def _read_list(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
         if value is not OMITTED:
             values.append(value)
     if not values and not problems:
-        return _missing(spec, where)
+        return _empty_list(spec)
     return values, problems
+
+
+def _empty_list(spec: FieldSpec) -> tuple[Any, Found]:
+    """A list with nothing in it: ``[]`` when required (a valid value), else left out."""
+    return ([] if spec.required else OMITTED), []
 
 
 def _read_union(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:

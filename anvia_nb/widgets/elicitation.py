@@ -46,7 +46,7 @@ from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime, for_a_blocked_caller, get_runtime
 from anvia_nb.widgets.cell_prompts import CellPrompts
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt, with_defaults
 
 __all__ = [
     "DEFAULT_PROMPT_TIMEOUT_SECONDS",
@@ -207,12 +207,14 @@ class ElicitationRouter:
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one request: by the callback, else by a person, else cancel."""
+        kept: frozenset[str] = frozenset()
         if self.callback is not None:
             answer = await self._ask_callback(request)
         elif self.ui:
-            answer = await self._ask_person(request)
+            answer, kept = await self._ask_person(request)
         else:
             answer = {"action": "cancel"}
+        answer = with_defaults(request, answer, kept)  # the request's defaults, however it was answered
         self.answers = [*self.answers[-(_KEPT_REQUESTS - 1):], (request, answer)]
         return answer
 
@@ -226,7 +228,13 @@ class ElicitationRouter:
                 value = await value
         return answer_from(value)
 
-    async def _ask_person(self, request: dict[str, Any]) -> dict[str, Any]:
+    async def _ask_person(self, request: dict[str, Any]) -> tuple[dict[str, Any], frozenset[str]]:
+        """The person's answer, and the fields they set or cleared (kept as they left them)."""
+        prompt: list[ElicitationPrompt] = []
+        answer = await self._prompt_person(request, prompt)
+        return answer, prompt[0].touched() if prompt else frozenset()
+
+    async def _prompt_person(self, request: dict[str, Any], shown: list[ElicitationPrompt]) -> dict[str, Any]:
         own = _own_host(self.client)
         if own is None and for_a_blocked_caller():
             # The request came in the task of a call whose caller holds the kernel (%mcp call): a
@@ -247,6 +255,7 @@ class ElicitationRouter:
         if not (host.make_room() if host is not None else self.in_cells.make_room()):
             return {"action": "cancel"}  # as many are shown as a person can answer: counted, visibly
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
+        shown.append(prompt)
         self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[dict[str, Any]] = loop.create_future()

@@ -27,7 +27,31 @@ from anvia_nb.widgets._chrome import (
 from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
-__all__ = ["ElicitationPrompt"]
+__all__ = ["ElicitationPrompt", "with_defaults"]
+
+
+def with_defaults(
+    request: Mapping[str, Any], answer: Mapping[str, Any], kept: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """An accepted form-mode answer completed with the request's ``default`` of every field it
+    leaves out (SEP-1034), except the ``kept`` ones (a person set or cleared them). The one
+    completion step of every accepted answer, whoever gave it: a prompt or a callback that
+    accepts without content, or with ``{}``. Other answers are returned as they are."""
+    completed = dict(answer)
+    schema = request.get("requestedSchema")
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if completed.get("action") != "accept" or request.get("mode", "form") != "form" or not isinstance(
+        properties, Mapping
+    ):
+        return completed
+    given = completed.get("content")
+    content = dict(given) if isinstance(given, Mapping) else {}
+    for name, field in properties.items():
+        if name not in content and name not in kept and isinstance(field, Mapping) and "default" in field:
+            content[name] = copy.deepcopy(field["default"])
+    if content or given is not None:
+        completed["content"] = content
+    return completed
 
 
 class ElicitationPrompt:
@@ -107,25 +131,32 @@ class ElicitationPrompt:
         names = [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
         return required_but_empty(self.form.value, names, self.secrets)
 
+    def touched(self) -> frozenset[str]:
+        """The fields the person set or cleared (every one in JSON mode, where the whole answer is
+        written as JSON): :func:`with_defaults` leaves them as the person left them."""
+        if self.form is None:
+            return frozenset()
+        properties = self.form.schema.get("properties")
+        names = [name for name in properties if isinstance(name, str)] if isinstance(properties, dict) else []
+        if self.form.json_mode:
+            return frozenset(names)
+        touched: set[str] = set()
+        for name in names:
+            try:
+                if self.form.field(name).entry().anything_touched:
+                    touched.add(name)
+            except KeyError:
+                continue
+        return frozenset(touched)
+
     def content(self) -> dict[str, Any]:
         """What Accept sends: the form's value, plus the request's ``default`` of every field the
         person left untouched (the defaults shown are part of the answer accepted)."""
         if self.form is None:
             return {}
-        value = self.form.value
-        if self.form.json_mode:
-            return value  # the person edits the whole answer as JSON: sent as written
-        properties = self.form.schema.get("properties")
-        for name, schema in (properties.items() if isinstance(properties, dict) else ()):
-            if name in value or not isinstance(schema, dict) or "default" not in schema:
-                continue
-            try:
-                touched = self.form.field(name).entry().anything_touched
-            except KeyError:
-                touched = False
-            if not touched:
-                value[name] = copy.deepcopy(schema["default"])
-        return value
+        answer = with_defaults(self.request, {"action": "accept", "content": self.form.value}, self.touched())
+        content: dict[str, Any] = answer.get("content", {})
+        return content
 
     def accept(self) -> None:
         """Send what the form holds with the request's defaults (it must be valid and every required

@@ -108,8 +108,13 @@ class ResourcesTab:
                     failed.append(exc)
                     listed.append([])
             self._listed(server, *listed)
-            if failed and server is self.server:
-                self.output.outputs = tuple(error_output(exc, self.policy) for exc in failed)
+            notes = [server.client.listing_notes.get(key, "") for key in ("resources", "resourceTemplates")]
+            shown = [error_output(exc, self.policy) for exc in failed] + [
+                {"output_type": "display_data", "metadata": {}, "data": {"text/plain": self.policy.text(note)}}
+                for note in notes if note
+            ]  # a listing the server refuses (-32601) is empty, and its note says so
+            if shown and server is self.server:
+                self.output.outputs = tuple(shown)
             if kept is not None and server is self.server:
                 self.select(kept)
 

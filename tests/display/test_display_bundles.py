@@ -143,7 +143,9 @@ def test_resource_links_and_audio_are_inert_metadata_with_status_unsupported_con
     error = UnsupportedContentError(item["type"], server="demo", tool="echo", raw={"content": [item]})
     bundle = bundle_from_outcome(outcome({"content": [item]}, error=error))
     audit = assert_safe_html(bundle["text/html"])
-    assert audit.text_by_class["anvia-status"] == "unsupported content"
+    # a result of resource links leads with them: its header counts them (see test_result_link_view.py)
+    status = "1 resource link" if item["type"] == "resource_link" else "unsupported content"
+    assert audit.text_by_class["anvia-status"] == status
     assert UNSUPPORTED_CONTENT_MESSAGE in audit.text
     assert UNSUPPORTED_CONTENT_MESSAGE in bundle["text/plain"]
     assert not any("href" in n.attrs or "src" in n.attrs for n in audit.elements)
@@ -153,8 +155,10 @@ def test_resource_links_and_audio_are_inert_metadata_with_status_unsupported_con
 
 
 def test_unsupported_content_is_never_shown_as_ok_even_without_an_error() -> None:
-    raw = {"content": [{"type": "resource_link", "uri": "mem://x", "name": "x"}]}
+    raw = {"content": [{"type": "audio", "data": b64(b"RIFF0000WAVE"), "mimeType": "audio/wav"}]}
     assert status_of(bundle_from_outcome(outcome(raw))) == "unsupported content"
+    links = {"content": [{"type": "resource_link", "uri": "mem://x", "name": "x"}]}
+    assert status_of(bundle_from_outcome(outcome(links))) == "1 resource link"  # what was sent, not "ok"
 
 
 def test_is_error_result_renders_as_a_red_error_with_provenance_never_as_success() -> None:

@@ -93,6 +93,12 @@ class Kernel:
             raise RuntimeError(cell.error)
         return cell.stdout.strip()
 
+    def complete(self, code: str, cursor_pos: int | None = None) -> dict[str, Any]:
+        """The kernel's ``complete_reply`` content for ``code`` with the cursor at ``cursor_pos`` (its end)."""
+        position = len(code) if cursor_pos is None else cursor_pos
+        reply = self.client.complete(code, position, reply=True, timeout=TIMEOUT_SECONDS)
+        return dict(reply["content"])
+
     def stop(self) -> None:
         self.client.stop_channels()
         self.manager.shutdown_kernel(now=False)

@@ -18,6 +18,7 @@ reach the file. Listings are recorded by kind (:meth:`Recorder.listing`), so ano
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterable, Sequence
@@ -193,6 +194,16 @@ class Recorder:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+
+    def discard(self) -> None:
+        """Close and remove the file: a connect that failed leaves no stub recording behind."""
+        with self._lock:
+            if self._file is None:
+                return
+            self._file.close()
+            self._file = None
+        with contextlib.suppress(OSError):
+            self.path.unlink()
 
 
 @dataclass

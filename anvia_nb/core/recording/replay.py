@@ -65,12 +65,13 @@ class RecordingClient(McpClient):
             name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=max_calls_in_flight
         )
         self.recorder = recorder
+        self._tools_listed = False
 
     async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
         try:
             await super().open(timeout_seconds)
         except BaseException:
-            self.recorder.close()
+            self.recorder.discard()  # a failed connect leaves no stub file
             raise
         self.recorder.session(
             protocol_version=self.protocol_version,
@@ -83,6 +84,7 @@ class RecordingClient(McpClient):
     async def list_tools(self) -> list[ToolInfo]:
         tools = await super().list_tools()
         self.recorder.listing("tools", [tool_to_record(t) for t in tools])
+        self._tools_listed = True
         return tools
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
@@ -111,7 +113,10 @@ class RecordingClient(McpClient):
         try:
             await super().close(keep_log=keep_log)
         finally:
-            self.recorder.close()
+            if self._tools_listed:
+                self.recorder.close()
+            else:  # the connect failed before its tools were listed: nothing worth keeping
+                self.recorder.discard()
 
 
 class ReplaySession:

@@ -31,13 +31,24 @@ from anvia_nb.core.transport.sdk import (
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
 from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
-from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
 
-__all__ = ["McpClient"]
+__all__ = ["LISTING_METHODS", "METHOD_NOT_FOUND", "McpClient"]
 
 T = TypeVar("T")
 
 _CLOSE_TIMEOUT_SECONDS = 15.0
+
+METHOD_NOT_FOUND = -32601
+LISTING_METHODS = {
+    "tools": ("tools/list", "tools"),
+    "resources": ("resources/list", "resources"),
+    "resourceTemplates": ("resources/templates/list", "resource templates"),
+    "prompts": ("prompts/list", "prompts"),
+}
+"""Each listing a server may leave out: its method and what it lists. A listing refused with
+``-32601 Method not found`` is empty, and :attr:`McpClient.listing_notes` says why (the sqlite and
+duckdb reference servers declare ``resources`` yet have no ``resources/templates/list``)."""
 
 
 class McpClient:
@@ -84,6 +95,9 @@ class McpClient:
         self.close_error: BaseException | None = None
         self.origin: str | None = None
         """Where answers come from when not from a live server (``"replayed from FILE"``)."""
+        self.listing_notes: dict[str, str] = {}
+        """Per listing key (``tools``, ``resourceTemplates``...): why its last listing was empty
+        when the server refused the method (one line); no entry when it answered."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -227,7 +241,20 @@ class McpClient:
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool on every page of tools/list."""
         session = self._live_session()
-        return await self._on_owner_loop(session.list_tools())
+        return await self._optional_listing("tools", self._on_owner_loop(session.list_tools()))
+
+    async def _optional_listing(self, key: str, listing: Coroutine[Any, Any, list[T]]) -> list[T]:
+        """The one rule for every listing: a method the server refuses (-32601) lists nothing."""
+        try:
+            found = await listing
+        except ProtocolError as exc:
+            if exc.code != METHOD_NOT_FOUND:
+                raise
+            method, what = LISTING_METHODS[key]
+            self.listing_notes[key] = f"{self.name!r} has no {method} (-32601 Method not found): no {what} listed."
+            return []
+        self.listing_notes.pop(key, None)
+        return found
 
     async def call_tool(
         self,
@@ -264,7 +291,8 @@ class McpClient:
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
         """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
         ``prompts`` (``[]`` when the server does not offer it)."""
-        return await self.in_session(lambda session: session.list_items(key, timeout_seconds))
+        listing = self.in_session(lambda session: session.list_items(key, timeout_seconds))
+        return await self._optional_listing(key, listing)
 
     async def in_session(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
         """Run ``work(session)`` on the owner's loop (resources, prompts, completion, subscriptions)."""

@@ -1,0 +1,74 @@
+"""Tab completion of %mcp lines as a notebook asks for it: a real kernel's ``complete_request``.
+
+IPython splits its token at ``=``, so a completer that only returns words was filtered against
+``fr`` and lost to Python's names (``frozenset``). These tests read the kernel's reply: the
+matches and the ``cursor_start`` a front-end replaces from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.helpers.kernel import Kernel
+
+pytestmark = pytest.mark.slow  # a real kernel: left out of scripts/test --quick
+
+
+@pytest.fixture(scope="module")
+def kernel() -> Iterator[Kernel]:
+    started = Kernel()
+    try:
+        cell = started.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
+        assert not cell.error, cell.error
+        yield started
+    finally:
+        started.stop()
+
+
+def _replaced(code: str, reply: dict[str, object]) -> str:
+    start, end = reply["cursor_start"], reply["cursor_end"]
+    assert isinstance(start, int) and isinstance(end, int)
+    return code[start:end]
+
+
+@pytest.mark.parametrize(
+    ("code", "expected", "replaced"),
+    [
+        ("%mcp prompt demo.greet name=x language=fr", ["language=french"], "language=fr"),
+        ("%mcp prompt demo.greet name=x language=", ["language=english", "language=french"], "language="),
+        ("%mcp read demo note id=", ["id=1", "id=2", "id=3"], "id="),
+        ("r = %mcp read demo note id=2", ["id=2"], "id=2"),
+        ("%mcp call demo.echo me", ["message="], "me"),
+        ("%mcp call demo.ec", ["demo.echo", "demo.echo_arguments"], "demo.ec"),
+        ("%mcp prom", ["prompt", "prompts"], "prom"),
+        ("%mcp call demo.image kind=jp", ["kind=jpeg"], "kind=jp"),  # the inputSchema's enum
+        ("%mcp call demo.echo message=fr", ["message=fr"], "message=fr"),  # nothing to offer: no Python names
+    ],
+)
+def test_a_kernels_complete_request_offers_the_completers_words_from_the_words_start(
+    kernel: Kernel, code: str, expected: list[str], replaced: str
+) -> None:
+    reply = kernel.complete(code)
+    assert reply["status"] == "ok"
+    matches = reply["matches"]
+    assert isinstance(matches, list)
+    assert set(expected) <= set(matches), matches
+    assert all(isinstance(m, str) and m.startswith(replaced) for m in matches), matches  # no Python names
+    assert _replaced(code, reply) == replaced
+
+
+def test_every_key_value_completion_replaces_the_whole_word(kernel: Kernel) -> None:
+    code = "%mcp prompt demo.greet name=x language=fr"
+    reply = kernel.complete(code)
+    assert reply["matches"] == ["language=french"]
+    start, end = reply["cursor_start"], reply["cursor_end"]
+    assert isinstance(start, int) and isinstance(end, int)
+    completed = code[:start] + "language=french" + code[end:]
+    assert completed == "%mcp prompt demo.greet name=x language=french"
+
+
+def test_python_code_still_completes_as_python(kernel: Kernel) -> None:
+    reply = kernel.complete("frozen")
+    assert "frozenset" in reply["matches"]
