@@ -17,7 +17,7 @@ from anvia_nb.display._html import Html, element, is_link_url, link
 from anvia_nb.display.chrome import policy_of
 from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 
-__all__ = ["app_links_html", "app_messages_html", "app_static_text", "app_words"]
+__all__ = ["app_links_html", "app_messages_html", "app_note_html", "app_static_text", "app_words"]
 
 
 def app_static_text(server: str, tool: str, uri: str, policy: ShowPolicy) -> str:
@@ -85,3 +85,19 @@ def app_messages_html(
     if not blocks:
         return ""
     return element("div", *blocks, cls=f"anvia-app-messages {NOT_MATH_CLASSES}", style="server-box").markup
+
+
+def app_note_html(server: str, tool: str, has_view: bool, secrets: Iterable[str] = ()) -> str:
+    """The line a form shows for a tool that has an interactive view; ``""`` for any other tool."""
+    if not has_view:
+        return ""
+    policy = policy_of(tuple(secrets))
+    target = f"{policy.name(server)}.{policy.name(tool)}"
+    return element(
+        "div",
+        element("b", "Interactive view."),
+        element("span", f"This tool comes with a view (MCP Apps): it opens with the result of each call; "
+                        f"in a cell, %mcp app {target} key=value ..."),
+        cls=f"anvia-app-note {NOT_MATH_CLASSES}",
+        style="note",
+    ).markup

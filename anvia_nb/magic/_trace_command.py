@@ -86,6 +86,9 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
             f"Call {command.call} of %mcp history went to {outcome.server!r}, not {command.name!r}: "
             f"use %mcp trace {outcome.server} --call {command.call}."
         )
+    if outcome.requested_by is not None:
+        print(f"note: call {command.call} was asked for by a tool's interactive view ({outcome.requested_by}), "
+              "not by a cell; it went through the same connection.")
     if outcome.trace_span is None:
         return []
     first, last = outcome.trace_span

@@ -18,6 +18,7 @@ from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
+from anvia_nb.magic._apps import parse_app, run_app
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
@@ -301,6 +302,12 @@ _ENTRIES = (
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,
+    ),
+    Subcommand(
+        "app",
+        (("app NAME.TOOL [k=v ...]", "call a tool that has an interactive view (MCP Apps, column app of %mcp tools) "
+          "and show the view; v = %mcp app ... keeps v.app_messages"),),
+        parse_app, run_app, _complete_call, takes_cell=True,
     ),
     Subcommand(
         "resources",

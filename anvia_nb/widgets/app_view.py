@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import ipywidgets as widgets
@@ -25,14 +26,14 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.protocol.apps import AppHandler, AppRequestRefused, AppResource
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome
-from anvia_nb.display import RenderSettings, notice_html
+from anvia_nb.display import RenderSettings, ResultView, notice_html
 from anvia_nb.display.app_notes import app_links_html, app_messages_html, app_static_text
-from anvia_nb.errors import InvalidValueError
+from anvia_nb.errors import AnviaError, InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge
 from anvia_nb.widgets._chrome import follow_connections, text_bundle, tool_header_html
 
-__all__ = ["HOST_CONTEXT", "AppView", "open_app"]
+__all__ = ["HOST_CONTEXT", "AppShown", "AppView", "app_after_call", "open_app", "tool_to_open"]
 
 HOST_CONTEXT: dict[str, Any] = {
     "theme": "light",
@@ -88,6 +89,8 @@ class AppView:
         self.status = widgets.HTML("")
         self.widget = widgets.VBox([self.header, self.frame, self.links, self.notes, self.status])
         self.torn_down = False
+        self.result: ResultView | None = None
+        """The result view of the call the view was opened with (``anvia_nb.app(...)``), if any."""
         follow_connections(self.runtime, self._on_connection)
 
     # -- what the view said --------------------------------------------------------------------
@@ -163,6 +166,24 @@ class AppView:
         return f"<AppView {self.policy.name(self.server_name)}.{self.policy.name(self.tool_name)} {state}>"
 
 
+def tool_to_open(target: str | Tool, runtime: Runtime) -> Tool:
+    """The tool ``target`` names (``"NAME.TOOL"`` of the runtime, or a :class:`Tool`), checked to
+    have a view that cells may open; one-line errors otherwise."""
+    if isinstance(target, Tool):
+        tool = target
+    elif isinstance(target, str) and "." in target:
+        name, _, tool_name = target.partition(".")
+        tool = runtime.server(name).tool(tool_name)
+    else:
+        raise InvalidValueError(f"Name the tool as NAME.TOOL (e.g. demo.counter_app) or give a Tool, not {target!r}.")
+    where = f"{tool.server.name}.{tool.name}"
+    if tool.info.app is None:
+        raise InvalidValueError(f"{where} has no interactive view: call it as any tool.")
+    if not tool.info.for_cells:
+        raise InvalidValueError(f"{where} is for its interactive view only: its server shows it to no cell.")
+    return tool
+
+
 def open_app(
     tool: Tool,
     arguments: Mapping[str, Any] | None = None,
@@ -184,4 +205,42 @@ def open_app(
     view.send_input(arguments)
     if outcome is not None:
         view.send_result(outcome)
+        view.result = ResultView(outcome, view.settings)
     return view
+
+
+@dataclass(frozen=True)
+class AppShown:
+    """What a form shows of a tool's view after a call: the view (``None`` when there is none, or
+    it could not be shown) and its outputs (the view, or one note saying why it is not shown)."""
+
+    view: AppView | None = None
+    outputs: tuple[dict[str, Any], ...] = ()
+
+
+async def app_after_call(
+    tool: Tool,
+    arguments: Mapping[str, Any] | None,
+    outcome: CallOutcome,
+    *,
+    runtime: Runtime,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+) -> AppShown:
+    """On the runtime's loop, after a form's call: the view of ``tool`` (when it has one), shown the
+    call's ``arguments`` and ``outcome``."""
+    server = tool.server
+    if tool.info.app is None or not isinstance(server, McpServer):
+        return AppShown()
+    try:
+        resource = await server.app(tool.name, timeout_seconds=timeout_seconds)
+    except AnviaError as error:
+        policy = (settings or RenderSettings()).policy(server.secrets)
+        note = f"The interactive view of {policy.name(server.name)}.{policy.name(tool.name)} is not shown: "
+        note += policy.text(str(error))
+        return AppShown(outputs=({"output_type": "display_data", "metadata": {},
+                                  "data": {"text/plain": note, "text/html": notice_html(note, warn=True)}},))
+    view = AppView(server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds)
+    view.send_input(arguments)
+    view.send_result(outcome)
+    return AppShown(view, ({"output_type": "display_data", "metadata": {}, "data": view._repr_mimebundle_()},))
