@@ -18,6 +18,7 @@ from anvia_nb.demo_server.apps import COUNTER_URI
 from anvia_nb.runtime import get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge
 from anvia_nb.widgets import form, panel
+from anvia_nb.widgets.tool_form import ToolForm
 from tests.helpers.magic import displayed, run
 
 needs_frame = pytest.mark.skipif(
@@ -50,7 +51,7 @@ def test_forms_and_the_panel_do_not_offer_a_tool_for_its_view_only(ip: Interacti
     explorer = panel(connection="demo")
     assert "counter_step" not in explorer.tool_names() and "counter_app" in explorer.tool_names()
     shown = form("demo.counter_app")
-    assert "%mcp app demo.counter_app" in shown.header.value
+    assert isinstance(shown, ToolForm) and "%mcp app demo.counter_app" in shown.header.value
 
 
 def test_app_refuses_a_tool_without_a_view_and_a_background_call(ip: InteractiveShell, demo: str) -> None:
@@ -81,7 +82,7 @@ def test_a_call_the_view_made_is_marked_in_history_and_trace(
     capsys.readouterr()
     trace = run(ip, "trace demo --call -1")
     assert "asked for by a tool's interactive view (app ui://anvia-demo/counter.html)" in capsys.readouterr().out
-    assert list(trace["method"])[0] == "tools/call"
+    assert trace["method"].iloc[0] == "tools/call"
 
 
 @needs_frame
