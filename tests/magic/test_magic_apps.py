@@ -42,6 +42,9 @@ def test_a_tool_for_its_view_only_is_refused_to_cells_in_one_line(ip: Interactiv
     assert "%mcp app demo.counter_app" in message and "\n" not in message
     with pytest.raises(UsageError, match="for its interactive view only"):
         run(ip, "app demo.counter_step count=1")
+    ip.user_ns["_anvia_test_counts"] = pd.DataFrame({"count": [1, 2]})
+    with pytest.raises(UsageError, match="for its interactive view only"):
+        run(ip, "map demo.counter_step --frame _anvia_test_counts")
     assert get_runtime().calls() == []  # nothing was sent
 
 
