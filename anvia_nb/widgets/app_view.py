@@ -28,6 +28,7 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import RenderSettings, ResultView, notice_html
 from anvia_nb.display.app_notes import app_links_html, app_messages_html, app_static_text
+from anvia_nb.display.model_context import model_context_from_app
 from anvia_nb.errors import AnviaError, InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge
@@ -105,6 +106,12 @@ class AppView:
         """The context the view last set for a model (``ui/update-model-context``), or ``None``."""
         context = self.bridge.model_context
         return None if context is None else dict(context)
+
+    def model_context_text(self) -> str:
+        """:attr:`model_context` as text for a model: fenced and marked as untrusted data, like
+        ``ResultView.model_context()``."""
+        return model_context_from_app(self.server_name, self.tool_name, self.model_context, self.secrets,
+                                      self.settings)
 
     @property
     def offered_links(self) -> list[str]:
