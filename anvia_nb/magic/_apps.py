@@ -28,15 +28,15 @@ _USAGE = "Usage: %mcp app NAME.TOOL [{json} | key=value ...] [--timeout S] [--ar
 
 
 def opener_of(tools: list[Tool], info: ToolInfo) -> str | None:
-    """The tool a cell calls to open the view ``info`` belongs to (``None`` when no tool does)."""
-    app = info.app
-    if app is None:
-        return None
-    for tool in tools:
-        found = tool.info.app
-        if found is not None and found.for_cells and found.resource_uri == app.resource_uri:
-            return tool.name
-    return None
+    """The tool a cell calls to open the view ``info`` belongs to: one that names the same view, or,
+    for a tool that names none, the server's only tool with a view; ``None`` when there is none."""
+    uri = info.app.resource_uri if info.app is not None else None
+    openers = [
+        tool.name
+        for tool in tools
+        if tool.info.app is not None and tool.info.for_cells and uri in (None, tool.info.app.resource_uri)
+    ]
+    return openers[0] if openers and (uri is not None or len(openers) == 1) else None
 
 
 def app_only_error(tools: list[Tool], info: ToolInfo) -> CommandLineError | None:

@@ -131,10 +131,9 @@ def _objects(values: list[Any]) -> np.ndarray[Any, np.dtype[np.object_]]:
 def _app_column(info: ToolInfo) -> str | None:
     """``"view"``: the tool has an interactive view (``%mcp app``); ``"view only"``: only its view
     may call it (no cell, form or model); ``None``: neither."""
-    app = info.app
-    if app is None:
-        return None
-    return "view" if app.for_cells else "view only"
+    if not info.for_cells:
+        return "view only"
+    return "view" if info.app is not None else None
 
 
 def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) -> pd.DataFrame:

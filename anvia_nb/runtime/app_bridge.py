@@ -162,8 +162,7 @@ class AppBridge:
             tool = server.tool(name)
         except UnknownToolError:
             raise AppRequestRefused(INVALID_PARAMS, f"{server.name!r} has no tool {_cut(name)!r}") from None
-        app = tool.info.app
-        if app is not None and not app.for_app:
+        if not tool.info.for_app:
             raise AppRequestRefused(
                 INVALID_PARAMS, f"{_cut(name)!r} is not for views: its server shows it to cells and models only"
             )

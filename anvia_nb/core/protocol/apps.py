@@ -42,6 +42,7 @@ __all__ = [
     "app_permissions",
     "is_offered_link",
     "tool_app",
+    "tool_visibility",
 ]
 
 EXTENSION_ID = "io.modelcontextprotocol/ui"
@@ -135,6 +136,17 @@ def tool_app(meta: object) -> ToolApp | None:
         visibility = tuple(item for item in _VISIBILITY if item in seen)
         return ToolApp(uri, visibility)
     return ToolApp(uri)
+
+
+def tool_visibility(meta: object) -> tuple[str, ...]:
+    """Who may see a tool by its ``_meta.ui.visibility`` (``"model"``: cells, forms and models;
+    ``"app"``: views), with or without a ``resourceUri``: a tool only views may call need not have
+    one of its own. Both when it says nothing or says it wrongly."""
+    ui = meta.get("ui") if isinstance(meta, Mapping) else None
+    seen = ui.get("visibility") if isinstance(ui, Mapping) else None
+    if isinstance(seen, list) and seen and all(isinstance(item, str) for item in seen):
+        return tuple(item for item in _VISIBILITY if item in seen)
+    return _VISIBILITY
 
 
 def _domains(value: object) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from anvia_nb.core.protocol.apps import ToolApp, tool_app
+from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
 from anvia_nb.errors import (
     AnviaError,
@@ -70,9 +70,14 @@ class ToolInfo:
 
     @property
     def for_cells(self) -> bool:
-        """Whether cells, forms and the model may call it: not a tool its server shows only to its view."""
-        app = self.app
-        return app is None or app.for_cells
+        """Whether cells, forms and the model may call it (``"model"`` in ``_meta.ui.visibility``,
+        the default): not a tool its server shows only to views."""
+        return "model" in tool_visibility(self.meta)
+
+    @property
+    def for_app(self) -> bool:
+        """Whether a view of its server may call it (``"app"`` in ``_meta.ui.visibility``, the default)."""
+        return "app" in tool_visibility(self.meta)
 
     @property
     def required(self) -> list[str]:
