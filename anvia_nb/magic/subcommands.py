@@ -250,6 +250,17 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 
+def _complete_app(words: list[str], runtime: Runtime) -> list[str]:
+    """As ``%mcp call``, but only the tools a cell may open a view of."""
+    found = _complete_call(words, runtime)
+    if len([w for w in words[:-1] if not w.startswith("-")]) > 0:
+        return found
+    with_view = set()
+    for name in runtime.names():
+        with_view |= {f"{name}.{t.name}" for t in runtime.server(name).tools if t.info.app and t.info.for_cells}
+    return [word for word in found if word.startswith("-") or word in with_view]
+
+
 def _complete_map(words: list[str], runtime: Runtime) -> list[str]:
     return _map.complete_map(words, _targets(runtime))
 
@@ -307,7 +318,7 @@ _ENTRIES = (
         "app",
         (("app NAME.TOOL [k=v ...]", "call a tool that has an interactive view (MCP Apps, column app of %mcp tools) "
           "and show the view; v = %mcp app ... keeps v.app_messages"),),
-        parse_app, run_app, _complete_call, takes_cell=True,
+        parse_app, run_app, _complete_app, takes_cell=True,
     ),
     Subcommand(
         "resources",

@@ -105,3 +105,12 @@ def test_call_of_a_tool_with_a_view_shows_the_view_beside_the_result(ip: Interac
     result, shown = displayed(ip, "call demo.counter_app start=2")
     assert result.structured["count"] == 2
     assert any("needs a live kernel" in bundle.get("text/plain", "") for bundle in shown)
+
+
+def test_app_completes_only_the_tools_a_cell_may_open_a_view_of(ip: InteractiveShell, demo: str) -> None:
+    from anvia_nb.magic.subcommands import TABLE
+
+    offered = TABLE["app"].complete([""], get_runtime())
+    assert "demo.counter_app" in offered and "demo.counter_reset" in offered
+    assert "demo.counter_step" not in offered and "demo.echo" not in offered
+    assert "start=" in TABLE["app"].complete(["demo.counter_app", ""], get_runtime())
