@@ -99,6 +99,28 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
     return sorted({e.seq: e for e in (*picked, *logs)}.values(), key=lambda e: e.seq)
 
 
+_NOTED_REQUESTS = 10
+
+
+def _note_app_calls(magics: MagicHost, name: str, entries: list[TraceEntry]) -> None:
+    """One note naming the shown ``tools/call`` requests that a tool's interactive view asked for."""
+    if not entries:
+        return
+    asked: list[int] = []
+    for record in magics.runtime.calls():
+        if record.server != name or record.requested_by is None or record.trace_span is None:
+            continue
+        first, last = record.trace_span
+        for entry in call_entries(entries, first, last, record.tool):
+            if entry.kind == "request" and entry.direction == "sent" and entry.method == "tools/call":
+                asked.append(entry.seq)
+    if asked:
+        shown = ", ".join(str(seq) for seq in sorted(asked)[:_NOTED_REQUESTS])
+        more = f" and {len(asked) - _NOTED_REQUESTS} more" if len(asked) > _NOTED_REQUESTS else ""
+        print(f"note: {name}: the calls in messages {shown}{more} were asked for by a tool's interactive view "
+              "(%mcp history: requested_by).")
+
+
 def run_trace(magics: MagicHost, command: TraceCommand) -> Any:
     from anvia_nb.magic.exchange import trace_frame
 
@@ -118,4 +140,6 @@ def run_trace(magics: MagicHost, command: TraceCommand) -> Any:
         )
     if command.last is not None:
         entries = entries[-command.last :]
+    if command.call is None:
+        _note_app_calls(magics, command.name, entries)
     return trace_frame(entries, trace, magics.show_policy())

@@ -86,6 +86,10 @@ def test_a_call_the_view_made_is_marked_in_history_and_trace(
     trace = run(ip, "trace demo --call -1")
     assert "asked for by a tool's interactive view (app ui://anvia-demo/counter.html)" in capsys.readouterr().out
     assert trace["method"].iloc[0] == "tools/call"
+    whole = run(ip, "trace demo")
+    note = capsys.readouterr().out
+    asked = whole[(whole["method"] == "tools/call") & (whole["kind"] == "request")].index[-1]
+    assert f"note: demo: the calls in messages {asked} were asked for by a tool's interactive view" in note
 
 
 @needs_frame
