@@ -316,8 +316,7 @@ _ENTRIES = (
     ),
     Subcommand(
         "app",
-        (("app NAME.TOOL [k=v ...]", "call a tool that has an interactive view (MCP Apps, column app of %mcp tools) "
-          "and show the view; v = %mcp app ... keeps v.app_messages"),),
+        (("app NAME.TOOL [k=v ...]", "call a tool with an interactive view and show it (MCP Apps, docs/apps.md)"),),
         parse_app, run_app, _complete_app, takes_cell=True,
     ),
     Subcommand(
