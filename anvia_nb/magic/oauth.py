@@ -32,6 +32,7 @@ from anvia_nb.magic import _parser as p
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._commands import ConnectCommand
 from anvia_nb.magic._connect_text import connect_line
+from anvia_nb.magic._parse_connect import expand_environ
 from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
 
 if TYPE_CHECKING:
@@ -80,7 +81,8 @@ class LogoutCommand:
 
 def parse_connect(rest: str, cell: str | None = None) -> Any:
     """The connect parser, plus ``--oauth``, ``--client-id``, ``--scope`` and ``--oauth-redirect``."""
-    words = p.split(rest)
+    expanded, taken = expand_environ(rest)  # $NAME: the kernel's environment, a secret
+    words = p.split(expanded)
     if cell is not None and cell.strip() and any(w in words for w in OAUTH_OPTIONS):
         raise CommandLineError("%%mcp connect takes no --oauth: connect with %mcp connect NAME --oauth first.")
     head = words[: words.index("--stdio")] if "--stdio" in words else words
@@ -115,6 +117,8 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
     if not oauth:
         raise CommandLineError("--client-id and --scope go with --oauth.")
     base = parse_plain_connect(shlex.join(kept), cell)
+    if isinstance(base, ConnectCommand):
+        base = replace(base, from_environ=taken)
     if not isinstance(base, ConnectCommand) or base.transport != "http" or base.cell:
         raise CommandLineError("--oauth is for one --http connection (not --stdio, --config or %%mcp connect).")
     return OAuthConnectCommand(base, client_id, tuple(scopes))

@@ -10,7 +10,11 @@ TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it),
 marker); an env value whose name marks it, and the user name, password and query values of a URL
 in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
 command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
-the secrets of a URL in an argument. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
+the secrets of a URL in an argument. Whatever its name or place, every value taken from the
+kernel's environment (``from_environ``: ``--env NAME``, ``$NAME`` in a connect line, ``${NAME}``
+in a config file) and every well-known credential format (``ghp_…``, ``sk-…``, ``AKIA…``, see
+:data:`~anvia_nb.core.api.secrets.TOKEN_FORMATS`) in any setting is a secret too; an OAuth
+token is one from the moment a request carries it. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
 are not masked: :meth:`StdioConnection.unmasked` names them so the connect output can say so.
 """
 
@@ -30,10 +34,12 @@ from anvia_nb.core.api.portable import reduce_connection
 from anvia_nb.core.api.secrets import (
     Named,
     arg_secrets,
+    environ_secrets,
     header_secrets,
     is_secret_header,
     is_secret_name,
     secret_values,
+    token_secrets,
     unmasked_places,
     url_secrets,
 )
@@ -102,7 +108,7 @@ def connect_timeout(connection: object, timeout_seconds: Timeout) -> float | Non
     return limits.timeout_or_default(timeout_seconds, default)
 
 
-_SHARED = ("roots", "record", "max_calls_in_flight", "protocol")
+_SHARED = ("roots", "record", "max_calls_in_flight", "protocol", "from_environ")
 """The fields of :class:`ServerConnection`, shown after a connection's own and before its transport."""
 
 
@@ -120,14 +126,29 @@ class ServerConnection(ABC):
     """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+    from_environ: Mapping[str, str] = field(default_factory=dict)
+    """The kernel's environment variables these settings took values from, by name: each value
+    is a secret wherever it landed, and a test file or a Dask worker reads it by that name."""
 
     @property
     @abstractmethod
     def transport(self) -> str: ...
 
     @abstractmethod
+    def own_secrets(self) -> Named:
+        """Each secret found by the rules of this kind of connection, with where it was found."""
+
+    @abstractmethod
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        """Every text of the settings, with its place: searched for well-known credential formats."""
+
     def named_secrets(self) -> Named:
-        """Each secret with where it was found."""
+        """Each secret with where it was found: this kind's own rules, the values taken from the
+        environment, and well-known credential formats anywhere in the settings."""
+        found = [*self.own_secrets(), *environ_secrets(self.from_environ)]
+        for where, text in self.texts():
+            found.extend(token_secrets(text, where))
+        return tuple(found)
 
     @abstractmethod
     def target(self) -> str:
@@ -146,7 +167,10 @@ class ServerConnection(ABC):
 
     def __repr__(self) -> str:
         ordered = sorted(fields(self), key=lambda f: (f.name in _SHARED) + 2 * (f.name == "transport"))
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in ordered)
+        shown = ", ".join(
+            f"{f.name}={tuple(self.from_environ) if f.name == 'from_environ' else getattr(self, f.name)!r}"
+            for f in ordered
+        )
         return _masked(f"{type(self).__name__}({shown})", self.secrets())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -184,7 +208,7 @@ class StdioConnection(ServerConnection):
     """Keep the server's stderr file after the connection is closed and at exit."""
     transport: Literal["stdio"] = "stdio"
 
-    def named_secrets(self) -> Named:
+    def own_secrets(self) -> Named:
         """Each secret with where it was found (an env name, an option, an argument's URL)."""
         found: list[tuple[str, str]] = []
         for key, value in self.env.items():
@@ -193,6 +217,11 @@ class StdioConnection(ServerConnection):
             found.extend(url_secrets(value, f"env {key}"))
         found.extend(url_secrets(self.command, "command"))
         return (*found, *arg_secrets(self.args))
+
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        env = tuple((f"env {key}", value) for key, value in self.env.items())
+        args = tuple((f"argument {index}", arg) for index, arg in enumerate(self.args))
+        return (("command", self.command), *args, *env, ("cwd", self.cwd or ""))
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -225,7 +254,7 @@ class HttpConnection(ServerConnection):
     """``mcp.oauth(...)`` (:mod:`anvia_nb.core.transport.oauth`), or any ``httpx2.Auth``, used as given."""
     transport: Literal["http"] = "http"
 
-    def named_secrets(self) -> Named:
+    def own_secrets(self) -> Named:
         """Each secret with where it was found (a header, the URL's user name or a query value, an
         OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
         tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
@@ -234,6 +263,9 @@ class HttpConnection(ServerConnection):
             *url_secrets(self.url, "the"),
             *(("OAuth token", token) for token in tokens),
         )
+
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        return (("the URL", self.url), *((f"header {key}", value) for key, value in self.headers.items()))
 
     def target(self) -> str:
         return _masked(self.url, self.secrets())
@@ -261,10 +293,7 @@ class HttpConnection(ServerConnection):
         if timeout is not None:
             timeout += self.auth.wait_seconds
         client = await self.client(log_level=log_level).open(timeout)
-        # the tokens came during the connect: its log (and its recording) mask them too
-        client.log.policy = client.log.policy.with_secrets(self.secrets())
-        if isinstance(client, RecordingClient):
-            client.recorder.policy = client.recorder.policy.with_secrets(self.secrets())
+        client.add_secrets(self.secrets())  # the tokens came during the connect: log, trace, recording mask them
         return client
 
 
@@ -294,6 +323,7 @@ class _Factories:
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
         protocol: str | None = None,
+        from_environ: Mapping[str, str] | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -309,6 +339,8 @@ class _Factories:
         ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
         the string 2025-11-25 (the handshake only; the server may answer an older version) or
         2026-07-28 (discover only): :data:`~anvia_nb.core.protocol.versions.PROTOCOLS`.
+        ``from_environ``: the kernel's environment variables (name: value) these settings took
+        values from; each value is a secret, and a test file or a Dask worker reads it by name.
         """
         protocol = check_protocol(protocol)
         if isinstance(args, str):
@@ -325,6 +357,7 @@ class _Factories:
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
             protocol=protocol,
+            from_environ=dict(from_environ or {}),
         )
 
     @staticmethod
@@ -339,12 +372,13 @@ class _Factories:
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
         protocol: str | None = None,
+        from_environ: Mapping[str, str] | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
         may take is each call's own timeout. ``roots``, ``record=PATH``, ``max_calls_in_flight`` and
-        ``protocol`` as for :meth:`stdio`.
+        ``protocol`` and ``from_environ`` as for :meth:`stdio`.
         """
         protocol = check_protocol(protocol)
         scheme = urlsplit(str(url)).scheme
@@ -360,6 +394,7 @@ class _Factories:
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
             protocol=protocol,
+            from_environ=dict(from_environ or {}),
         )
 
     oauth = staticmethod(oauth)

@@ -21,6 +21,7 @@ import asyncio
 import collections
 import copy
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -65,6 +66,11 @@ class RecordingClient(McpClient):
             name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=max_calls_in_flight
         )
         self.recorder = recorder
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Also masked in the recording from now on (a token a request carried is not written)."""
+        super().add_secrets(values)
+        self.recorder.policy = self.recorder.policy.with_secrets(self.log.policy.secrets)
 
     async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from anvia_nb.core.exchange.logs import ServerLog
@@ -75,6 +75,7 @@ class McpClient:
             log_level=log_level,
             trace=self.trace,
             roots=tuple(roots),
+            credential=lambda value: self.add_secrets((value, *value.split()[1:])),
         )
         self._session: Session | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -84,6 +85,14 @@ class McpClient:
         self.close_error: BaseException | None = None
         self.origin: str | None = None
         """Where answers come from when not from a live server (``"replayed from FILE"``)."""
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Secrets found while connected (an OAuth token, a refreshed one): masked from now on in
+        the log and the trace, and kept there, so an old token stays masked after a refresh."""
+        policy = self.log.policy.with_secrets(values)
+        if policy is not self.log.policy:
+            self.log.policy = policy
+            self.trace.policy = self.trace.policy.with_secrets(policy.secrets)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
