@@ -4,18 +4,7 @@ Creating one starts nothing; ``await connection.connect()`` starts the process o
 socket. Each connection also knows its *secrets*, so every display of it (its ``repr`` too) can
 mask them: core only discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
 
-A secret is the value of a credential header (Authorization, Cookie, X-Api-Key, any name with
-TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it), the token after
-``Bearer``; a URL's user name and password and every query value (``sig=``, ``code=`` carry no
-marker); an env value whose name marks it, and the user name, password and query values of a URL
-in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
-command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
-the secrets of a URL in an argument. Whatever its name or place, every value taken from the
-kernel's environment (``from_environ``: ``--env NAME``, ``$NAME`` in a connect line, ``${NAME}``
-in a config file) and every well-known credential format (``ghp_…``, ``sk-…``, ``AKIA…``, see
-:data:`~anvia_nb.core.api.secrets.TOKEN_FORMATS`) in any setting is a secret too; an OAuth
-token is one from the moment a request carries it. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
-are not masked: :meth:`StdioConnection.unmasked` names them so the connect output can say so.
+What counts as a secret is decided in one place, :mod:`anvia_nb.core.api.secrets`.
 """
 
 from __future__ import annotations
@@ -40,6 +29,7 @@ from anvia_nb.core.api.secrets import (
     is_secret_name,
     secret_values,
     token_secrets,
+    unmasked_note,
     unmasked_places,
     url_secrets,
 )
@@ -55,7 +45,7 @@ from anvia_nb.core.transport.oauth import OAuth, forget_tokens, oauth
 from anvia_nb.core.transport.sdk import HttpLaunch
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
-from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy
+from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "HttpConnection",
@@ -73,18 +63,6 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-
-
-def unmasked_note(connection: McpConnection) -> str | None:
-    """The connect output's note naming the secrets too short to mask, or ``None``."""
-    places = connection.unmasked()
-    if not places:
-        return None
-    return (
-        f"note: {connection.name}: {', '.join(places)} {'is' if len(places) == 1 else 'are'} shorter than "
-        f"{MIN_SECRET_CHARS} characters, too short to be a secret, so {'it is' if len(places) == 1 else 'they are'} "
-        "not masked."
-    )
 
 
 def _check_name(name: str) -> str:
@@ -127,8 +105,7 @@ class ServerConnection(ABC):
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
     from_environ: Mapping[str, str] = field(default_factory=dict)
-    """The kernel's environment variables these settings took values from, by name: each value
-    is a secret wherever it landed, and a test file or a Dask worker reads it by that name."""
+    """The kernel's environment variables the settings took values from: secrets, read by name elsewhere."""
 
     @property
     @abstractmethod
@@ -140,11 +117,10 @@ class ServerConnection(ABC):
 
     @abstractmethod
     def texts(self) -> tuple[tuple[str, str], ...]:
-        """Every text of the settings, with its place: searched for well-known credential formats."""
+        """Every text of the settings, with its place (searched for credential formats)."""
 
     def named_secrets(self) -> Named:
-        """Each secret with where it was found: this kind's own rules, the values taken from the
-        environment, and well-known credential formats anywhere in the settings."""
+        """Each secret with where it was found: own rules, environment values, credential formats."""
         found = [*self.own_secrets(), *environ_secrets(self.from_environ)]
         for where, text in self.texts():
             found.extend(token_secrets(text, where))
@@ -167,10 +143,8 @@ class ServerConnection(ABC):
 
     def __repr__(self) -> str:
         ordered = sorted(fields(self), key=lambda f: (f.name in _SHARED) + 2 * (f.name == "transport"))
-        shown = ", ".join(
-            f"{f.name}={tuple(self.from_environ) if f.name == 'from_environ' else getattr(self, f.name)!r}"
-            for f in ordered
-        )
+        values = {f.name: getattr(self, f.name) for f in ordered} | {"from_environ": tuple(self.from_environ)}
+        shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
         return _masked(f"{type(self).__name__}({shown})", self.secrets())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -219,9 +193,8 @@ class StdioConnection(ServerConnection):
         return (*found, *arg_secrets(self.args))
 
     def texts(self) -> tuple[tuple[str, str], ...]:
-        env = tuple((f"env {key}", value) for key, value in self.env.items())
-        args = tuple((f"argument {index}", arg) for index, arg in enumerate(self.args))
-        return (("command", self.command), *args, *env, ("cwd", self.cwd or ""))
+        args, env = enumerate(self.args), self.env.items()
+        return (("command", self.command), *((f"argument {i}", a) for i, a in args), *((f"env {k}", v) for k, v in env))
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -339,8 +312,7 @@ class _Factories:
         ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
         the string 2025-11-25 (the handshake only; the server may answer an older version) or
         2026-07-28 (discover only): :data:`~anvia_nb.core.protocol.versions.PROTOCOLS`.
-        ``from_environ``: the kernel's environment variables (name: value) these settings took
-        values from; each value is a secret, and a test file or a Dask worker reads it by name.
+        ``from_environ``: the kernel's variables (name: value) the settings took values from: secrets.
         """
         protocol = check_protocol(protocol)
         if isinstance(args, str):

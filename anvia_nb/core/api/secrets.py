@@ -1,6 +1,15 @@
 """Which values of a connection are secrets, and where each was found (core only discovers
-them; masking is :class:`anvia_nb.policy.ShowPolicy`'s). The rules are in
-:mod:`anvia_nb.core.api.connections`' docstring; this module is the one place they are decided.
+them; masking is :class:`anvia_nb.policy.ShowPolicy`'s): the one place the rules are decided.
+
+A secret is the value of a credential header (Authorization, Cookie, X-Api-Key, any name with
+TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it), the token after
+``Bearer``; a URL's user name and password and every query value (``sig=``, ``code=`` carry no
+marker); an env value whose name marks it, and the user name, password and query values of a URL
+in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
+command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
+the secrets of a URL in an argument. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
+are not masked: a connection's ``unmasked()`` names them so the connect output can say so.
+An OAuth token is a secret from the moment a request carries it (the transport tells the client).
 
 Two rules hold whatever a value's name or place: every value a connection's settings took from
 the kernel's environment (``--env NAME``, ``--secret-env NAME``, ``$NAME`` in a connect line,
@@ -14,9 +23,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from anvia_nb.policy import maskable
+from anvia_nb.policy import MIN_SECRET_CHARS, maskable
 
 __all__ = [
     "TOKEN_FORMATS",
@@ -30,6 +40,7 @@ __all__ = [
     "is_secret_name",
     "secret_values",
     "token_secrets",
+    "unmasked_note",
     "unmasked_places",
     "url_secrets",
 ]
@@ -194,4 +205,23 @@ def unmasked_places(named: Named) -> tuple[str, ...]:
             for where, value in named
             if value and not maskable(value) and not where.endswith(" URL user name") and " URL query " not in where
         )
+    )
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def unmasked(self) -> tuple[str, ...]: ...
+
+
+def unmasked_note(connection: _Named) -> str | None:
+    """The connect output's note naming the secrets too short to mask, or ``None``."""
+    places = connection.unmasked()
+    if not places:
+        return None
+    return (
+        f"note: {connection.name}: {', '.join(places)} {'is' if len(places) == 1 else 'are'} shorter than "
+        f"{MIN_SECRET_CHARS} characters, too short to be a secret, so {'it is' if len(places) == 1 else 'they are'} "
+        "not masked."
     )

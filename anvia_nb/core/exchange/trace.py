@@ -26,7 +26,7 @@ import json
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
@@ -146,6 +146,15 @@ def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | 
     return ident, None, "error" if fields.get("error") is not None else "result"
 
 
+def _remasked(item: TraceEntry | _Kept, policy: ShowPolicy) -> TraceEntry | _Kept:
+    """A kept item masked again with ``policy`` (which knows more secrets than when it was kept)."""
+    if not isinstance(item, TraceEntry):
+        return (*item[:7], policy.mask(item[7]))
+    said = None if item.said is None else policy.mask(item.said)
+    target = None if item.target is None else policy.mask(item.target)
+    return replace(item, json=policy.mask(item.json), said=said, target=target)
+
+
 def _json_of(item: TraceEntry | _Kept) -> str:
     return item.json if isinstance(item, TraceEntry) else item[7]
 
@@ -208,6 +217,18 @@ class ProtocolTrace:
     def last_seq(self) -> int:
         with self._lock:
             return _entry_of(self._entries[-1]).seq if self._entries else 0
+
+    def add_secrets(self, secrets: Iterable[str]) -> None:
+        """Mask ``secrets`` too, from now on and in the entries already kept (a token found while
+        connected, a refreshed one: it never sits in the buffer, whenever it became known)."""
+        policy = self.policy.with_secrets(secrets)
+        if policy is self.policy:
+            return
+        with self._lock:
+            self.policy = policy
+            kept = [_remasked(item, policy) for item in self._entries]
+            self._entries = collections.deque(kept)
+            self._chars = sum(len(_json_of(item)) for item in kept)
 
     def clear(self) -> None:
         """Forget every entry (the counts stay)."""

@@ -92,7 +92,7 @@ class McpClient:
         policy = self.log.policy.with_secrets(values)
         if policy is not self.log.policy:
             self.log.policy = policy
-            self.trace.policy = self.trace.policy.with_secrets(policy.secrets)
+            self.trace.add_secrets(policy.secrets)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
