@@ -92,17 +92,24 @@ class _Writer:
         return written
 
 
+def _read(writer: _Writer, before: int) -> str:
+    """``from_environ=`` for the variables a connection's code read (secrets in the test's runtime too)."""
+    names = list(writer.read)[before:]
+    return f", from_environ={{{', '.join(f'{n!r}: os.environ[{n!r}]' for n in names)}}}" if names else ""
+
+
 def _connection_code(connection: McpConnection, writer: _Writer) -> str:
     """``mcp.stdio(...)`` / ``mcp.http(...)`` / ``mcp.replay(...)`` source, secrets read from the environment."""
     if isinstance(connection, ReplayConnection):
         return f"mcp.replay(name={connection.name!r}, path={connection.path!r})"
     name = f"name={connection.name!r}"
+    before = len(writer.read)
     if isinstance(connection, StdioConnection):
         command = writer.setting(connection, "command", connection.command)
         args = writer.setting(connection, "command line", list(connection.args))
         env = writer.setting(connection, "env", dict(connection.env))
         cwd = f", cwd={writer.setting(connection, 'cwd', connection.cwd)!r}" if connection.cwd else ""
-        return f"mcp.stdio({name}, command={command!r}, args={args!r}, env={env!r}{cwd})"
+        return f"mcp.stdio({name}, command={command!r}, args={args!r}, env={env!r}{cwd}{_read(writer, before)})"
     if isinstance(connection, HttpConnection):
         url = writer.setting(connection, "URL", connection.url)
         headers = writer.setting(connection, "headers", dict(connection.headers))
@@ -114,7 +121,7 @@ def _connection_code(connection: McpConnection, writer: _Writer) -> str:
             auth = f", auth=mcp.oauth(client_id={settings.client_id!r}, client_secret={secret!r}, scopes={scopes!r})"
         elif connection.auth is not None:
             raise InvalidValueError(f"{connection.name}'s auth object cannot be written to a test file.")
-        return f"mcp.http({name}, url={url!r}, headers={headers!r}{auth})"
+        return f"mcp.http({name}, url={url!r}, headers={headers!r}{auth}{_read(writer, before)})"
     raise InvalidValueError(f"{connection.name} is an in-memory connection: a test file cannot reach it.")
 
 
