@@ -16,7 +16,7 @@ from anvia_nb import mcp
 from anvia_nb.core.api.secrets import TOKEN_FORMATS, environ_parts
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.transport.oauth_tokens import token_path
-from anvia_nb.magic.exchange import log_frame, trace_frame
+from anvia_nb.magic.exchange import TraceFrame, log_frame, trace_frame
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.to_pytest import pytest_module
@@ -70,6 +70,7 @@ def test_a_secret_found_later_is_masked_in_what_the_trace_already_keeps() -> Non
     for entry in trace.entries():
         assert token not in entry.json and token not in (entry.target or "") and token not in entry.summary
     frame = trace_frame(trace.entries(), trace)
+    assert isinstance(frame, TraceFrame)
     assert all(token not in frame.json(n) and MASK in frame.json(n) for n in frame.index)
 
 
@@ -113,6 +114,7 @@ def test_oauth_tokens_and_a_token_refreshed_mid_session_never_reach_the_trace_lo
     assert set(tokens) <= set(server.secrets)
     trace = server.client.trace
     frame = trace_frame(trace.entries(), trace)
+    assert isinstance(frame, TraceFrame)
     shown = [frame.to_string()]
     shown += [frame.json(n) for n in frame.index]
     shown += [json.dumps(frame.message(n), ensure_ascii=False) for n in frame.index]
@@ -142,6 +144,7 @@ def test_a_recording_stores_a_marker_for_secrets_and_still_replays(
     )  # fmt: skip
     runtime.connect(live)
     said = runtime.call("live", "echo", {"message": f"with {secret} inside"}).output
+    assert isinstance(said, str)
     runtime.call("live", "env_value", {"name": "NOTE"})
     runtime.close("live")
     text = recording.read_text(encoding="utf-8")

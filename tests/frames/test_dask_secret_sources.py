@@ -60,7 +60,7 @@ def test_secrets_from_any_field_travel_as_names_and_come_back_from_the_receiving
         assert not _found(pickled), connection.name
         assert pickle.loads(pickled) == connection  # read back here, by name
     stdio = found.connections["demo"]
-    description = portable(stdio)  # type: ignore[arg-type]
+    description = portable(stdio)
     assert set(description.env_from_process) == {"ANVIA_T_ARG", "ANVIA_T_ENV", "ANVIA_T_AWS"}
     elsewhere = {**WORKER_ENV, "ANVIA_T_ARG": "another-value-of-the-worker"}
     again = description.connection(elsewhere)
@@ -107,7 +107,7 @@ def test_a_map_on_worker_processes_reads_every_secret_from_their_environment(
     connection = servers_from_config_text(_config(), names=("demo",), environ=WORKER_ENV).connections["demo"]
     server = runtime.connect(connection).server
     frame = pd.DataFrame({"name": ["SERVER_SIDE", "CLOUD_ID"] * 2})
-    result = server.tool("env_value").map_sync(dd.from_pandas(frame, npartitions=2))
+    result: Any = server.tool("env_value").map_sync(dd.from_pandas(frame, npartitions=2))
     graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
     assert not _found(graph)
     computed = result.compute()

@@ -99,7 +99,7 @@ def test_no_surface_and_no_file_shows_a_secret_of_any_source(
     run(ip, _demo_line("sec", recording))
     connection = get_runtime().server("sec").connection
     assert set(ALL) <= set(connection.secrets())
-    assert not leaked(repr(connection)) and not leaked(connection.target())  # type: ignore[union-attr]
+    assert not leaked(repr(connection)) and not leaked(connection.target())
     shown: list[str] = [capsys.readouterr().out, text_of(run(ip, "servers"))]
     for secret in ALL:  # the server echoes each, as a result and as an error
         value, bundles = displayed(ip, f"call sec.echo message='seen {secret}'")
@@ -173,7 +173,7 @@ def test_a_config_file_value_from_the_environment_is_a_secret_in_every_field(
     shown = [capsys.readouterr().out, text_of(run(ip, "servers"))]
     for name in ("cfg", "web"):
         connection = get_runtime().server(name).connection
-        shown += [repr(connection), connection.target()]  # type: ignore[union-attr]
+        shown += [repr(connection), connection.target()]
         message = f"{DOLLAR} {FROM_ENV}" if name == "cfg" else BRACED  # each connection's own secrets
         _, bundles = displayed(ip, f"call {name}.echo message='{message}'")
         shown.append(json.dumps(bundles, ensure_ascii=False))

@@ -8,7 +8,9 @@ what it holds is what went over the wire, in order. It is bounded three ways: at
 entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
 ``max_message_chars`` is kept as a summary (its method, id and size, and the head of its JSON),
 counted in :attr:`ProtocolTrace.truncated`. The JSON kept is masked with the connection's secrets
-when it is recorded, so a token a server echoes never sits in the buffer.
+when it is recorded, and kept entries are masked again when a secret becomes known later
+(:meth:`ProtocolTrace.add_secrets`: an OAuth token, a refreshed one), so a token a server echoes
+never sits in the buffer.
 
 Recording is on the path of every message, and most messages are never looked at: a message that
 came with its wire JSON is kept as a plain tuple (masked JSON, kind, method, id), and becomes a
