@@ -54,7 +54,7 @@ class _Code:
 class _Writer:
     """Writes values as source, each secret as the environment variable it is read from."""
 
-    def __init__(self, secrets: Sequence[str], names: Mapping[str, str]) -> None:
+    def __init__(self, secrets: Sequence[str], names: dict[str, str]) -> None:
         self.policy = ShowPolicy().with_secrets(secrets)
         self.names = names
         self.read: dict[str, None] = {}
@@ -92,6 +92,21 @@ class _Writer:
         return written
 
 
+def _by_key(writer: _Writer, values: Mapping[str, str], name_of: Any) -> None:
+    """An env value or header holding a secret no variable holds (typed in the notebook) is read,
+    whole, from a variable named after it (``API_TOKEN``, ``MCP_HEADER_AUTHORIZATION``): set it
+    where the test runs. The file's docstring lists every variable it reads."""
+    names = dict(writer.names)
+    for key, value in values.items():
+        parts = environ_parts(value, names)
+        if any(not is_name and writer.policy.mask(part) != part for part, is_name in parts):
+            writer.names = {**writer.names, value: name_of(key)}
+
+
+def _header_name(header: str) -> str:
+    return "MCP_HEADER_" + re.sub(r"[^A-Za-z0-9]", "_", header).upper()
+
+
 def _read(writer: _Writer, before: int) -> str:
     """``from_environ=`` for the variables a connection's code read (secrets in the test's runtime too)."""
     names = list(writer.read)[before:]
@@ -105,12 +120,14 @@ def _connection_code(connection: McpConnection, writer: _Writer) -> str:
     name = f"name={connection.name!r}"
     before = len(writer.read)
     if isinstance(connection, StdioConnection):
+        _by_key(writer, connection.env, lambda key: key)
         command = writer.setting(connection, "command", connection.command)
         args = writer.setting(connection, "command line", list(connection.args))
         env = writer.setting(connection, "env", dict(connection.env))
         cwd = f", cwd={writer.setting(connection, 'cwd', connection.cwd)!r}" if connection.cwd else ""
         return f"mcp.stdio({name}, command={command!r}, args={args!r}, env={env!r}{cwd}{_read(writer, before)})"
     if isinstance(connection, HttpConnection):
+        _by_key(writer, connection.headers, _header_name)
         url = writer.setting(connection, "URL", connection.url)
         headers = writer.setting(connection, "headers", dict(connection.headers))
         auth = ""
@@ -253,7 +270,7 @@ def run_command(path: str | os.PathLike[str]) -> str:
     file = os.path.abspath(path)
     python = "python" if os.path.realpath(_which_python()) == os.path.realpath(sys.executable) else sys.executable
     words = [python, "-m", "pytest", "-p", "no:cacheprovider", "-c", os.devnull, "--noconftest"]
-    return shlex.join([*words, "--rootdir", os.path.dirname(file), os.fspath(path)])
+    return shlex.join([*words, "--rootdir", os.path.dirname(file), file])  # from any folder
 
 
 def _which_python() -> str:

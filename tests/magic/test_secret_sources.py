@@ -140,12 +140,23 @@ def test_no_surface_and_no_file_shows_a_secret_of_any_source(
         shutil.rmtree(written.parent, ignore_errors=True)
 
 
-def test_a_secret_no_variable_holds_is_refused_by_the_test_file_saying_how(
-    ip: InteractiveShell, tmp_path: Path
+def test_a_secret_no_variable_holds_is_read_by_its_key_or_refused_saying_how(
+    ip: InteractiveShell, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    run(ip, f"connect typed2 --env API_TOKEN=typed-9f8e7d6c5b4a {DEMO_STDIO}")
+    typed = "typed-9f8e7d6c5b4a"
+    monkeypatch.delenv("API_TOKEN", raising=False)
+    run(ip, f"connect typed --env API_TOKEN={typed} {DEMO_STDIO}")
+    run(ip, "call typed.add a=1 b=2")
+    written = tmp_path / "test_typed.py"
+    run(ip, f"history --to-pytest {written}")  # an env value: read from a variable of its name
+    source = written.read_text(encoding="utf-8")
+    assert typed not in source and "env={'API_TOKEN': os.environ['API_TOKEN']}" in source
+    assert "Reads from the environment (never written here): API_TOKEN." in source
+    run(ip, "close typed")
+    get_runtime().history.clear()
+    run(ip, f"connect typed2 --stdio {sys.executable} -X api_key={typed} {' '.join(DEMO_ARGS)}")
     run(ip, "call typed2.add a=1 b=2")
-    with pytest.raises(UsageError, match=r"typed2's env holds a secret.*--secret-env NAME, \$NAME"):
+    with pytest.raises(UsageError, match=r"typed2's command line holds a secret.*--secret-env NAME, \$NAME"):
         run(ip, f"history --to-pytest {tmp_path / 'test_x.py'}")
     assert not (tmp_path / "test_x.py").exists()
 
