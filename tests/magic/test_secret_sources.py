@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
+from anvia_nb.core.api.connections import StdioConnection
 from anvia_nb.magic._parse_connect import expand_environ
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import MASK
@@ -98,8 +101,11 @@ def test_no_surface_and_no_file_shows_a_secret_of_any_source(
     recording = tmp_path / "demo.jsonl"
     run(ip, _demo_line("sec", recording))
     connection = get_runtime().server("sec").connection
+    assert isinstance(connection, StdioConnection)
     assert set(ALL) <= set(connection.secrets())
     assert not leaked(repr(connection)) and not leaked(connection.target())
+    pickled = pickle.dumps(connection)  # what a Dask worker is sent: every secret as its variable's name
+    assert not leaked(pickled.decode("latin-1")) and pickle.loads(pickled) == replace(connection, record=None)
     shown: list[str] = [capsys.readouterr().out, text_of(run(ip, "servers"))]
     for secret in ALL:  # the server echoes each, as a result and as an error
         value, bundles = displayed(ip, f"call sec.echo message='seen {secret}'")
