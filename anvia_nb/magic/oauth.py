@@ -81,15 +81,17 @@ class LogoutCommand:
 
 def parse_connect(rest: str, cell: str | None = None) -> Any:
     """The connect parser, plus ``--oauth``, ``--client-id``, ``--scope`` and ``--oauth-redirect``."""
+    words = p.split(rest)
+    no_cell = cell is None or not cell.strip()
+    if no_cell and len(words) == 3 and words[1] == "--oauth-redirect" and not words[0].startswith("-"):
+        return OAuthRedirectCommand(words[0], words[2])  # a pasted URL, taken as it is ($ included)
     expanded, taken = expand_environ(rest)  # $NAME: the kernel's environment, a secret
     words = p.split(expanded)
     if cell is not None and cell.strip() and any(w in words for w in OAUTH_OPTIONS):
         raise CommandLineError("%%mcp connect takes no --oauth: connect with %mcp connect NAME --oauth first.")
     head = words[: words.index("--stdio")] if "--stdio" in words else words
     if "--oauth-redirect" in head:
-        if len(words) != 3 or words[1] != "--oauth-redirect" or words[0].startswith("-"):
-            raise CommandLineError(_REDIRECT_USAGE)
-        return OAuthRedirectCommand(words[0], words[2])
+        raise CommandLineError(_REDIRECT_USAGE)
     if not any(w in head for w in ("--oauth", "--client-id", "--scope")):
         return parse_plain_connect(rest, cell)
     kept: list[str] = []
