@@ -64,6 +64,8 @@ class ConnectCommand:
     """``--soft``: a failed connect is a shown notice, not an error that stops the notebook."""
     protocol: str | None = None
     """``--protocol VERSION``: the MCP protocol generation to speak (``None``: discover, then fall back)."""
+    from_environ: dict[str, str] = field(default_factory=dict, repr=False)
+    """Values ``$NAME`` / ``${NAME}`` took from the kernel's environment, by name: secrets."""
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def run_history(magics: MagicHost, command: HistoryCommand) -> Any:
     runtime = magics.runtime
     if command.to_pytest is None:
         return history_frame(runtime.calls(), magics.show_policy())
-    from anvia_nb.runtime.to_pytest import pytest_module
+    from anvia_nb.runtime.to_pytest import pytest_module, pytest_note, run_command
 
     calls = [c for c in runtime.calls() if not command.names or c.server in command.names]
     unknown = [n for n in command.names if n not in {c.server for c in runtime.calls()}]
@@ -63,15 +63,21 @@ def run_history(magics: MagicHost, command: HistoryCommand) -> Any:
             f"{', '.join(dict.fromkeys(c.server for c in runtime.calls())) or 'none'}."
         )
     connections = {name: runtime.server(name).connection for name in runtime.names()}
+    secrets = {name: runtime.server(name).secrets for name in runtime.names()}  # refreshed tokens too
     words = ["%mcp history --to-pytest", command.to_pytest, *command.names]
     if command.loose:
         words += ["--loose", ",".join(command.loose)]
-    source = pytest_module(calls, connections, loose=command.loose, command=" ".join(words))
+    source = pytest_module(
+        calls, connections, loose=command.loose, command=" ".join(words), secrets=secrets, path=command.to_pytest
+    )
     path = Path(command.to_pytest)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(source, encoding="utf-8")
     except OSError as exc:
         raise CommandLineError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
-    print(f"wrote {path}: {len(calls)} call{'s' if len(calls) != 1 else ''} as tests; run it with: pytest {path}")
+    print(f"wrote {path}: {len(calls)} call{'s' if len(calls) != 1 else ''} as tests; run it with: {run_command(path)}")
+    note = pytest_note()
+    if note:
+        print(note)
     return None

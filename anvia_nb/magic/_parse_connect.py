@@ -1,10 +1,17 @@
 """Parsing ``%mcp connect`` (stdio, HTTP, a config file, a recording to replay) into its command.
 
-Pure, like :mod:`anvia_nb.magic._parser`, whose word splitting and option reading it uses.
+Pure, like :mod:`anvia_nb.magic._parser`, whose word splitting and option reading it uses, but
+for one thing: ``$NAME`` and ``${NAME}`` are the kernel's environment variables, expanded as a
+shell does (not inside single quotes, nor after a backslash); each value so taken is a secret of
+the connection (its ``from_environ``), masked wherever it lands and read by name by artifacts.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
+from collections.abc import Mapping
 from typing import Any
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, check_protocol
@@ -12,7 +19,47 @@ from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split
 
-__all__ = ["CONNECT_OPTIONS", "parse_connect"]
+__all__ = ["CONNECT_OPTIONS", "expand_environ", "parse_connect"]
+
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def expand_environ(text: str, environ: Mapping[str, str] | None = None) -> tuple[str, dict[str, str]]:
+    """``text`` with ``$NAME`` / ``${NAME}`` replaced by the variables' values, quoted so that
+    splitting the line keeps each value one piece of one word; and the values taken, by name.
+
+    Single quotes and a backslash keep a dollar literal (``'$HOME'``, ``\\$HOME``). A variable
+    that is not set is a one-line error."""
+    environ = os.environ if environ is None else environ
+    out: list[str] = []
+    taken: dict[str, str] = {}
+    quote = ""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if quote != "'" and char == "\\" and i + 1 < len(text):
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if char in "'\"" and quote in ("", char):
+            quote = "" if quote else char
+        elif char == "$" and quote != "'":
+            match = _VARIABLE.match(text, i)
+            if match is not None:
+                name = match.group(1) or match.group(2)
+                if name not in environ:
+                    raise CommandLineError(
+                        f"${name}: the kernel has no environment variable {name}; export it before starting "
+                        "Jupyter (or quote the dollar: '$NAME' or \\$NAME), then connect again."
+                    )
+                value = taken[name] = environ[name]
+                out.append(value.replace("\\", "\\\\").replace('"', '\\"') if quote else shlex.quote(value))
+                i = match.end()
+                continue
+        out.append(char)
+        i += 1
+    return "".join(out), taken
+
 
 CONNECT_OPTIONS = (
     "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
@@ -27,6 +74,7 @@ _CONNECT_USAGE = (
 
 
 def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | ConfigConnectCommand:
+    rest, taken = expand_environ(rest)
     words = option_words(split(rest), [o for o in CONNECT_OPTIONS if o not in CONNECT_FLAGS], stop="--stdio")
     positional: list[str] = []
     env: dict[str, str] = {}
@@ -107,7 +155,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
             cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
             record=record, protocol=options.get("protocol"),
-            soft=soft,
+            soft=soft, from_environ=taken,
         )  # fmt: skip
     if "http" in options:
         if env or secret_env or "cwd" in options:
@@ -115,7 +163,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         return ConnectCommand(
             name, "http", url=options["http"], headers=headers,
             timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
-            protocol=options.get("protocol"),
+            protocol=options.get("protocol"), from_environ=taken,
         )  # fmt: skip
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 

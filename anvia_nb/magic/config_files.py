@@ -69,13 +69,18 @@ def _strip_comments(text: str) -> str:
 
 
 class _Substitution:
-    """``${VAR}``, ``${env:VAR}``, ``${VAR:-default}`` and ``${workspaceFolder}`` from the environment."""
+    """``${VAR}``, ``${env:VAR}``, ``${VAR:-default}`` and ``${workspaceFolder}`` from the environment.
+
+    Every value taken from the environment, in any field (command, args, env, cwd, url, headers),
+    is kept in ``taken`` by its variable's name: the connection's ``from_environ``, so each is a
+    secret wherever it lands, and artifacts read it by name."""
 
     def __init__(self, where: str, environ: Mapping[str, str], workspace: str) -> None:
         self.where = where
         self.environ = environ
         self.workspace = workspace
         self.used = False
+        self.taken: dict[str, str] = {}
 
     def __call__(self, text: str) -> str:
         return _VARIABLE.sub(self._replace, text)
@@ -93,6 +98,7 @@ class _Substitution:
         self.used = True
         value = self.environ.get(name)
         if value is not None:
+            self.taken[name] = value
             return value
         if ":-" in expression:
             return default
@@ -138,7 +144,9 @@ def _connection(
         headers = {k: substitute(v) for k, v in _mapping(entry.get("headers"), "headers", where).items()}
         try:  # "oauth": a grant with no person (oauth_machine), secrets named, never given
             auth = oauth_from_mapping(entry["oauth"]) if "oauth" in entry else None
-            return mcp.http(name=name, url=substitute(url), headers=headers, protocol=protocol, auth=auth)
+            url = substitute(url)
+            return mcp.http(name=name, url=url, headers=headers, protocol=protocol, auth=auth,
+                            from_environ=substitute.taken)
         except ValueError as exc:
             raise ConfigFileError(f"{where}: {exc}") from exc
     if kind not in ("", "stdio"):
@@ -164,6 +172,7 @@ def _connection(
         cwd=substitute(cwd) if isinstance(cwd, str) and cwd else None,
         secret_env=secret_env,
         protocol=protocol,
+        from_environ=substitute.taken,
     )
 
 

@@ -189,13 +189,16 @@ class McpMagics(Magics):
             return list(found.connections.values())
         if command.transport == "replay":
             return [mcp.replay(name=command.name, path=command.replay)]
+        inherited = kernel_env(command.inherit_env)
+        from_environ = {**command.from_environ, **inherited}  # every value from the environment: a secret
         if command.transport == "stdio":
             return [
                 mcp.stdio(
                     name=command.name,
                     command=command.command,
                     args=list(command.args),
-                    env={**command.env, **kernel_env(command.inherit_env)},
+                    env={**command.env, **inherited},
+                    from_environ=from_environ,
                     cwd=command.cwd,
                     secret_env=command.secret_env,
                     roots=command.roots,
@@ -210,6 +213,7 @@ class McpMagics(Magics):
                 roots=command.roots,
                 record=command.record,
                 protocol=command.protocol,
+                from_environ=from_environ,
             )
         ]  # fmt: skip
 

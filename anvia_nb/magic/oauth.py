@@ -33,6 +33,7 @@ from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._commands import ConnectCommand
 from anvia_nb.magic._connect_text import connect_line
 from anvia_nb.magic._oauth_words import MACHINE_FLAGS
+from anvia_nb.magic._parse_connect import expand_environ
 from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
 from anvia_nb.magic.oauth_machine import machine_settings
 
@@ -85,17 +86,20 @@ class LogoutCommand:
 def parse_connect(rest: str, cell: str | None = None) -> Any:
     """The connect parser, plus ``--oauth``, ``--client-id``, ``--scope`` and ``--oauth-redirect``."""
     words = p.split(rest)
+    no_cell = cell is None or not cell.strip()
+    if no_cell and len(words) == 3 and words[1] == "--oauth-redirect" and not words[0].startswith("-"):
+        return OAuthRedirectCommand(words[0], words[2])  # a pasted URL, taken as it is ($ included)
+    expanded, taken = expand_environ(rest)  # $NAME: the kernel's environment, a secret
+    words = p.split(expanded)
     if cell is not None and cell.strip() and any(w in words for w in OAUTH_OPTIONS):
         raise CommandLineError("%%mcp connect takes no --oauth: connect with %mcp connect NAME --oauth first.")
     head = words[: words.index("--stdio")] if "--stdio" in words else words
     if "--oauth-redirect" in head:
-        if len(words) != 3 or words[1] != "--oauth-redirect" or words[0].startswith("-"):
-            raise CommandLineError(_REDIRECT_USAGE)
-        return OAuthRedirectCommand(words[0], words[2])
+        raise CommandLineError(_REDIRECT_USAGE)
     if any(w in head for w in MACHINE_FLAGS):
         plain, settings = machine_settings(words)
-        return OAuthConnectCommand(_http_only(parse_plain_connect(shlex.join(plain), cell), "the OAuth grant"),
-                                   settings.client_id, settings.scopes, settings)  # fmt: skip
+        base = _http_only(_with_environ(parse_plain_connect(shlex.join(plain), cell), taken), "the OAuth grant")
+        return OAuthConnectCommand(base, settings.client_id, settings.scopes, settings)
     if not any(w in head for w in ("--oauth", "--client-id", "--scope")):
         return parse_plain_connect(rest, cell)
     kept: list[str] = []
@@ -122,8 +126,13 @@ def parse_connect(rest: str, cell: str | None = None) -> Any:
         i += 1
     if not oauth:
         raise CommandLineError("--client-id and --scope go with --oauth.")
-    return OAuthConnectCommand(_http_only(parse_plain_connect(shlex.join(kept), cell), "--oauth"), client_id,
-                               tuple(scopes))  # fmt: skip
+    base = _http_only(_with_environ(parse_plain_connect(shlex.join(kept), cell), taken), "--oauth")
+    return OAuthConnectCommand(base, client_id, tuple(scopes))
+
+
+def _with_environ(base: Any, taken: Any) -> Any:
+    """``base`` with the values its line took from the kernel's environment (secrets)."""
+    return replace(base, from_environ=taken) if isinstance(base, ConnectCommand) else base
 
 
 def _http_only(base: Any, what: str) -> ConnectCommand:

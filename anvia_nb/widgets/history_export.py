@@ -38,16 +38,19 @@ class HistoryExport:
 
     def save(self) -> Path | None:
         """Write the file; the status line says where, or why not (nothing is raised into the UI)."""
-        from anvia_nb.runtime.to_pytest import pytest_module
+        from anvia_nb.runtime.to_pytest import pytest_module, run_command
 
         path = Path(self.path.value.strip() or DEFAULT_FILE)
         calls = self.calls()
         try:
             connections = {name: self.runtime.server(name).connection for name in self.runtime.names()}
-            source = pytest_module(calls, connections, command="the panel's Save as pytest")
+            secrets = {name: self.runtime.server(name).secrets for name in self.runtime.names()}
+            source = pytest_module(
+                calls, connections, command="the panel's Save as pytest", secrets=secrets, path=str(path)
+            )
             path.write_text(source, encoding="utf-8")
         except (AnviaError, OSError) as exc:
             self.status.value = notice_html(f"Not saved: {exc}")
             return None
-        self.status.value = notice_html(f"Saved {len(calls)} calls to {path}; run it with: pytest {path}")
+        self.status.value = notice_html(f"Saved {len(calls)} calls to {path}; run it with: {run_command(path)}")
         return path

@@ -51,8 +51,12 @@ def test_variables_are_substituted_from_the_environment_and_marked_secret() -> N
     a, b = found.connections["a"], found.connections["b"]
     assert isinstance(a, StdioConnection) and isinstance(b, HttpConnection)
     assert a.args == ("/h",) and dict(a.env) == {"X": "v4lue", "Y": "dflt"}
-    assert set(a.secrets()) == {"v4lue", "dflt"}
-    assert b.url == "http://x/mcp" and "v4lue" in b.secrets()
+    # every value taken from the environment is a secret, in args as in env (issue 28)
+    assert set(a.secrets()) == {"/h", "v4lue", "dflt"} and dict(a.from_environ) == {
+        "HOME_DIR": "/h",
+        "SOME_VALUE": "v4lue",
+    }
+    assert b.url == "http://x/mcp" and {"v4lue", "http://x"} <= set(b.secrets())
     with pytest.raises(ConfigFileError, match=r"uses \$\{MISSING\} but MISSING is not set"):
         servers_from_config_text(json.dumps({"mcpServers": {"a": {"command": "${MISSING}"}}}), environ={})
 

@@ -4,14 +4,7 @@ Creating one starts nothing; ``await connection.connect()`` starts the process o
 socket. Each connection also knows its *secrets*, so every display of it (its ``repr`` too) can
 mask them: core only discovers the secrets, masking is :class:`anvia_nb.policy.ShowPolicy`'s.
 
-A secret is the value of a credential header (Authorization, Cookie, X-Api-Key, any name with
-TOKEN, KEY, SECRET, PASS, AUTH, CREDENTIAL, COOKIE, SESSION or SIGNATURE in it), the token after
-``Bearer``; a URL's user name and password and every query value (``sig=``, ``code=`` carry no
-marker); an env value whose name marks it, and the user name, password and query values of a URL
-in any env value (``DATABASE_URL=postgres://app:PASSWORD@db``, a Sentry DSN); the value after a
-command-line option or ``NAME=`` whose name marks it (``--api-key VALUE``, ``--token=VALUE``) and
-the secrets of a URL in an argument. Values shorter than :data:`~anvia_nb.policy.MIN_SECRET_CHARS`
-are not masked: :meth:`StdioConnection.unmasked` names them so the connect output can say so.
+What counts as a secret is decided in one place, :mod:`anvia_nb.core.api.secrets`.
 """
 
 from __future__ import annotations
@@ -30,10 +23,13 @@ from anvia_nb.core.api.portable import reduce_connection
 from anvia_nb.core.api.secrets import (
     Named,
     arg_secrets,
+    environ_secrets,
     header_secrets,
     is_secret_header,
     is_secret_name,
     secret_values,
+    token_secrets,
+    unmasked_note,
     unmasked_places,
     url_secrets,
 )
@@ -50,7 +46,7 @@ from anvia_nb.core.transport.oauth_machine import client_credentials, identity_a
 from anvia_nb.core.transport.sdk import HttpLaunch
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
-from anvia_nb.policy import MIN_SECRET_CHARS, ShowPolicy
+from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "HttpConnection",
@@ -68,18 +64,6 @@ __all__ = [
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
-
-
-def unmasked_note(connection: McpConnection) -> str | None:
-    """The connect output's note naming the secrets too short to mask, or ``None``."""
-    places = connection.unmasked()
-    if not places:
-        return None
-    return (
-        f"note: {connection.name}: {', '.join(places)} {'is' if len(places) == 1 else 'are'} shorter than "
-        f"{MIN_SECRET_CHARS} characters, too short to be a secret, so {'it is' if len(places) == 1 else 'they are'} "
-        "not masked."
-    )
 
 
 def _check_name(name: str) -> str:
@@ -103,7 +87,7 @@ def connect_timeout(connection: object, timeout_seconds: Timeout) -> float | Non
     return limits.timeout_or_default(timeout_seconds, default)
 
 
-_SHARED = ("roots", "record", "max_calls_in_flight", "protocol")
+_SHARED = ("roots", "record", "max_calls_in_flight", "protocol", "from_environ")
 """The fields of :class:`ServerConnection`, shown after a connection's own and before its transport."""
 
 
@@ -121,14 +105,27 @@ class ServerConnection(ABC):
     """Calls sent at once on the session (``None``: ``limits.DEFAULT_MAX_CALLS_IN_FLIGHT``)."""
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+    from_environ: Mapping[str, str] = field(default_factory=dict)
+    """The kernel's environment variables the settings took values from: secrets, read by name elsewhere."""
 
     @property
     @abstractmethod
     def transport(self) -> str: ...
 
     @abstractmethod
+    def own_secrets(self) -> Named:
+        """Each secret found by the rules of this kind of connection, with where it was found."""
+
+    @abstractmethod
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        """Every text of the settings, with its place (searched for credential formats)."""
+
     def named_secrets(self) -> Named:
-        """Each secret with where it was found."""
+        """Each secret with where it was found: own rules, environment values, credential formats."""
+        found = [*self.own_secrets(), *environ_secrets(self.from_environ)]
+        for where, text in self.texts():
+            found.extend(token_secrets(text, where))
+        return tuple(found)
 
     @abstractmethod
     def target(self) -> str:
@@ -147,7 +144,8 @@ class ServerConnection(ABC):
 
     def __repr__(self) -> str:
         ordered = sorted(fields(self), key=lambda f: (f.name in _SHARED) + 2 * (f.name == "transport"))
-        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in ordered)
+        values = {f.name: getattr(self, f.name) for f in ordered} | {"from_environ": tuple(self.from_environ)}
+        shown = ", ".join(f"{name}={value!r}" for name, value in values.items())
         return _masked(f"{type(self).__name__}({shown})", self.secrets())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -185,7 +183,7 @@ class StdioConnection(ServerConnection):
     """Keep the server's stderr file after the connection is closed and at exit."""
     transport: Literal["stdio"] = "stdio"
 
-    def named_secrets(self) -> Named:
+    def own_secrets(self) -> Named:
         """Each secret with where it was found (an env name, an option, an argument's URL)."""
         found: list[tuple[str, str]] = []
         for key, value in self.env.items():
@@ -194,6 +192,10 @@ class StdioConnection(ServerConnection):
             found.extend(url_secrets(value, f"env {key}"))
         found.extend(url_secrets(self.command, "command"))
         return (*found, *arg_secrets(self.args))
+
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        args, env = enumerate(self.args), self.env.items()
+        return (("command", self.command), *((f"argument {i}", a) for i, a in args), *((f"env {k}", v) for k, v in env))
 
     def target(self) -> str:
         """The command line as shown to people, secrets masked."""
@@ -226,7 +228,7 @@ class HttpConnection(ServerConnection):
     """``mcp.oauth(...)`` (:mod:`anvia_nb.core.transport.oauth`), or any ``httpx2.Auth``, used as given."""
     transport: Literal["http"] = "http"
 
-    def named_secrets(self) -> Named:
+    def own_secrets(self) -> Named:
         """Each secret with where it was found (a header, the URL's user name or a query value, an
         OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
         tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
@@ -235,6 +237,9 @@ class HttpConnection(ServerConnection):
             *url_secrets(self.url, "the"),
             *(("OAuth token", token) for token in tokens),
         )
+
+    def texts(self) -> tuple[tuple[str, str], ...]:
+        return (("the URL", self.url), *((f"header {key}", value) for key, value in self.headers.items()))
 
     def target(self) -> str:
         return _masked(self.url, self.secrets())
@@ -262,10 +267,7 @@ class HttpConnection(ServerConnection):
         if timeout is not None:
             timeout += self.auth.wait_seconds
         client = await self.client(log_level=log_level).open(timeout)
-        # the tokens came during the connect: its log (and its recording) mask them too
-        client.log.policy = client.log.policy.with_secrets(self.secrets())
-        if isinstance(client, RecordingClient):
-            client.recorder.policy = client.recorder.policy.with_secrets(self.secrets())
+        client.add_secrets(self.secrets())  # the tokens came during the connect: log, trace, recording mask them
         return client
 
 
@@ -295,6 +297,7 @@ class _Factories:
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
         protocol: str | None = None,
+        from_environ: Mapping[str, str] | None = None,
     ) -> StdioConnection:
         """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
 
@@ -310,6 +313,7 @@ class _Factories:
         ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
         the string 2025-11-25 (the handshake only; the server may answer an older version) or
         2026-07-28 (discover only): :data:`~anvia_nb.core.protocol.versions.PROTOCOLS`.
+        ``from_environ``: the kernel's variables (name: value) the settings took values from: secrets.
         """
         protocol = check_protocol(protocol)
         if isinstance(args, str):
@@ -326,6 +330,7 @@ class _Factories:
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
             protocol=protocol,
+            from_environ=dict(from_environ or {}),
         )
 
     @staticmethod
@@ -340,12 +345,13 @@ class _Factories:
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,
         protocol: str | None = None,
+        from_environ: Mapping[str, str] | None = None,
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
         ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
         may take is each call's own timeout. ``roots``, ``record=PATH``, ``max_calls_in_flight`` and
-        ``protocol`` as for :meth:`stdio`.
+        ``protocol`` and ``from_environ`` as for :meth:`stdio`.
         """
         protocol = check_protocol(protocol)
         scheme = urlsplit(str(url)).scheme
@@ -361,6 +367,7 @@ class _Factories:
             record=os.fspath(record) if record is not None else None,
             max_calls_in_flight=_in_flight(max_calls_in_flight),
             protocol=protocol,
+            from_environ=dict(from_environ or {}),
         )
 
     oauth = staticmethod(oauth)

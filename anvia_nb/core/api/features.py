@@ -85,11 +85,14 @@ class ConnectedServer:
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """The connection's secret values (found once per connection: every call's outcome carries them)."""
+        """The connection's secret values (found once per connection: every call's outcome carries them),
+        and those found while connected (an OAuth token a request carried, a refreshed one)."""
         found = self._secrets
         if found is None or found[0] is not self.connection:
             found = self._secrets = (self.connection, self.connection.secrets())
-        return found[1]
+        live = getattr(getattr(self.client, "log", None), "policy", None)
+        more = sorted(live.secrets.difference(found[1])) if live is not None else ()
+        return (*found[1], *more) if more else found[1]
 
     # -- listings ------------------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ what it holds is what went over the wire, in order. It is bounded three ways: at
 entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
 ``max_message_chars`` is kept as a summary (its method, id and size, and the head of its JSON),
 counted in :attr:`ProtocolTrace.truncated`. The JSON kept is masked with the connection's secrets
-when it is recorded, so a token a server echoes never sits in the buffer.
+when it is recorded, and kept entries are masked again when a secret becomes known later
+(:meth:`ProtocolTrace.add_secrets`: an OAuth token, a refreshed one), so a token a server echoes
+never sits in the buffer.
 
 Recording is on the path of every message, and most messages are never looked at: a message that
 came with its wire JSON is kept as a plain tuple (masked JSON, kind, method, id), and becomes a
@@ -26,7 +28,7 @@ import json
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
@@ -146,6 +148,15 @@ def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | 
     return ident, None, "error" if fields.get("error") is not None else "result"
 
 
+def _remasked(item: TraceEntry | _Kept, policy: ShowPolicy) -> TraceEntry | _Kept:
+    """A kept item masked again with ``policy`` (which knows more secrets than when it was kept)."""
+    if not isinstance(item, TraceEntry):
+        return (*item[:7], policy.mask(item[7]))
+    said = None if item.said is None else policy.mask(item.said)
+    target = None if item.target is None else policy.mask(item.target)
+    return replace(item, json=policy.mask(item.json), said=said, target=target)
+
+
 def _json_of(item: TraceEntry | _Kept) -> str:
     return item.json if isinstance(item, TraceEntry) else item[7]
 
@@ -208,6 +219,18 @@ class ProtocolTrace:
     def last_seq(self) -> int:
         with self._lock:
             return _entry_of(self._entries[-1]).seq if self._entries else 0
+
+    def add_secrets(self, secrets: Iterable[str]) -> None:
+        """Mask ``secrets`` too, from now on and in the entries already kept (a token found while
+        connected, a refreshed one: it never sits in the buffer, whenever it became known)."""
+        policy = self.policy.with_secrets(secrets)
+        if policy is self.policy:
+            return
+        with self._lock:
+            self.policy = policy
+            kept = [_remasked(item, policy) for item in self._entries]
+            self._entries = collections.deque(kept)
+            self._chars = sum(len(_json_of(item)) for item in kept)
 
     def clear(self) -> None:
         """Forget every entry (the counts stay)."""

@@ -21,6 +21,8 @@ import asyncio
 import collections
 import copy
 import difflib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -41,6 +43,7 @@ from anvia_nb.core.transport.sdk_tasks import TaskWatch
 from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
+from anvia_nb.policy import MASK
 
 __all__ = ["RecordingClient", "ReplayClient", "ReplayConnection", "ReplaySession"]
 
@@ -66,6 +69,11 @@ class RecordingClient(McpClient):
         )
         self.recorder = recorder
         self._tools_listed = False
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Also masked in the recording from now on (a token a request carried is not written)."""
+        super().add_secrets(values)
+        self.recorder.policy = self.recorder.policy.with_secrets(self.log.policy.secrets)
 
     async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
         try:
@@ -128,9 +136,14 @@ class ReplaySession:
         self.origin = f"replayed from {recording.path}"
         self._answers: dict[tuple[str, str], collections.deque[JsonObject]] = {}
         self._last: dict[tuple[str, str], JsonObject] = {}
+        self._masked: list[tuple[str, re.Pattern[str], tuple[str, str]]] = []
+        """Recorded calls whose arguments held a secret (masked when written): any value matches there."""
         for call in recording.calls:
             key = (str(call["tool"]), canonical_arguments(call.get("arguments")))
             self._answers.setdefault(key, collections.deque()).append(call)
+            if MASK in key[1]:
+                wildcard = re.escape(key[1]).replace(re.escape(MASK), r'(?:[^"\\]|\\.)+?')
+                self._masked.append((key[0], re.compile(wildcard), key))
 
     @property
     def server_name(self) -> str:
@@ -206,6 +219,8 @@ class ReplaySession:
     async def call_tool(self, call: ToolCall) -> JsonObject:
         """The recorded answer (a task's, too: only its final result was recorded)."""
         key = (call.name, canonical_arguments(call.arguments))
+        if key not in self._answers:  # a secret in the arguments was recorded as a marker
+            key = next((k for tool, p, k in self._masked if tool == call.name and p.fullmatch(key[1])), key)
         queue = self._answers.get(key)
         if queue:
             answer = queue.popleft()

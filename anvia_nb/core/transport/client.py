@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from anvia_nb.core.exchange.logs import ServerLog
@@ -86,6 +86,7 @@ class McpClient:
             log_level=log_level,
             trace=self.trace,
             roots=tuple(roots),
+            credential=lambda value: self.add_secrets((value, *value.split()[1:])),
         )
         self._session: Session | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -98,6 +99,14 @@ class McpClient:
         self.listing_notes: dict[str, str] = {}
         """Per listing key (``tools``, ``resourceTemplates``...): why its last listing was empty
         when the server refused the method (one line); no entry when it answered."""
+
+    def add_secrets(self, values: Iterable[str]) -> None:
+        """Secrets found while connected (an OAuth token, a refreshed one): masked from now on in
+        the log and the trace, and kept there, so an old token stays masked after a refresh."""
+        policy = self.log.policy.with_secrets(values)
+        if policy is not self.log.policy:
+            self.log.policy = policy
+            self.trace.add_secrets(policy.secrets)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

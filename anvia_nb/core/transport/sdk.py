@@ -100,6 +100,20 @@ class SdkHandlers:
     """Where the JSON-RPC messages of a stdio or HTTP connection are recorded (``%mcp trace``)."""
     server_exit_status: int | None = None
     """A stdio server's exit status once its process ended (negative: the signal that ended it)."""
+    credential: Callable[[str], None] | None = None
+    """Called with the ``Authorization`` value each HTTP request carries (an OAuth token, a refreshed
+    one): a secret from then on, before any answer can echo it."""
+
+
+def _credentials(handlers: SdkHandlers) -> Callable[[httpx2.Request], Awaitable[None]]:
+    """A request hook (it runs after the auth flow set the header) telling ``handlers.credential``."""
+
+    async def hook(request: httpx2.Request) -> None:
+        value = request.headers.get("authorization")
+        if value and handlers.credential is not None:
+            handlers.credential(value)
+
+    return hook
 
 
 def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
@@ -170,7 +184,9 @@ async def open_sdk_session(
                 http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
                 largest = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
-                http.event_hooks = {"request": [], "response": [remember_status, bound_json_bodies(largest)]}
+                http.event_hooks = {
+                    "request": [_credentials(handlers)], "response": [remember_status, bound_json_bodies(largest)]
+                }  # fmt: skip
                 http = await stack.enter_async_context(http)
                 transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
             if handlers.trace is not None and isinstance(launch, HttpLaunch):
