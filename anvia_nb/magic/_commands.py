@@ -102,6 +102,9 @@ class CallCommand:
     args_variable: str | None = None
     """``--args NAME``: a dict variable holding the arguments (pairs add to it); values of
     ``arguments`` may be :class:`~anvia_nb.magic._variables.Variable` references too."""
+    max_time_seconds: float | None = None
+    """``--max-time S``: the whole call's bound, progress or not (``None``: none)."""
+    has_max_time: bool = False
 
 
 @dataclass(frozen=True)

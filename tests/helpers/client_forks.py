@@ -6,9 +6,10 @@ almost nothing, and the suite runs sixteen clients.
 The suite's ``--command`` is ``python -I -S client_forks.py run SOCKET`` (imports nothing of ours):
 it hands the server its stdin/stdout/stderr, the server URL and the suite's ``MCP_CONFORMANCE_*``
 variables; the forked child runs ``oauth_client.main`` (``auth/*`` scenarios) or
-``conformance_client.main`` (the others) with them, exactly as ``oauth_client.py URL`` would, and sends back its exit status. The launcher exits with it and prints it last on
-stdout (the suite saves each client's stdout; in ``--suite`` mode it does not look at the status
-itself, the test does)."""
+``conformance_client.main`` (the others) with them, exactly as ``oauth_client.py URL`` would, and
+sends back its exit status. The launcher exits with it and prints it last on stdout (the suite
+saves each client's stdout; in ``--suite`` mode it does not look at the status itself, the test
+does)."""
 
 from __future__ import annotations
 
