@@ -99,10 +99,10 @@ async def test_replay_says_the_recording_error_as_a_connect_error(tmp_path: Path
 
 
 @pytest.fixture
-def small_limit(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+def small_limit(monkeypatch: pytest.MonkeyPatch) -> int:
     """The live message limit lowered (limits.py: change it there, before connecting)."""
     monkeypatch.setattr(limits, "MAX_MESSAGE_BYTES", 64 * 1024)
-    yield limits.MAX_MESSAGE_BYTES
+    return limits.MAX_MESSAGE_BYTES
 
 
 def big_text_lines(count: int, size: int) -> Iterator[str]:
