@@ -13,18 +13,30 @@ import pytest
 
 from anvia_nb import ConnectError, connect_mcp, mcp
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.versions import HANDSHAKE
 from anvia_nb.core.recording.reading import read_recording
 from anvia_nb.errors import RecordingFileError
 
 pytestmark = pytest.mark.anyio
 
-HEADER = {"type": "recording", "format": 1, "name": "demo", "transport": "stdio", "command": "demo"}
-SERVER = {"type": "server", "protocolVersion": "2025-11-25", "serverInfo": {"name": "demo", "version": "1"},
-          "capabilities": {"tools": {}}, "instructions": None}  # fmt: skip
-TOOL = {"name": "echo", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}}
-TOOLS = {"type": "listing", "kind": "tools", "items": [TOOL]}
-CALL = {"type": "call", "tool": "echo", "arguments": {"message": "hi"}, "progress": [[1, 2, "half"]],
-        "result": {"content": [{"type": "text", "text": "hi"}]}}  # fmt: skip
+Record = dict[str, object]
+HEADER: Record = {"type": "recording", "format": 1, "name": "demo", "transport": "stdio", "command": "demo"}
+SERVER: Record = {
+    "type": "server",
+    "protocolVersion": HANDSHAKE,
+    "serverInfo": {"name": "demo", "version": "1"},
+    "capabilities": {"tools": {}},
+    "instructions": None,
+}
+TOOL: Record = {"name": "echo", "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}}}
+TOOLS: Record = {"type": "listing", "kind": "tools", "items": [TOOL]}
+CALL: Record = {
+    "type": "call",
+    "tool": "echo",
+    "arguments": {"message": "hi"},
+    "progress": [[1, 2, "half"]],
+    "result": {"content": [{"type": "text", "text": "hi"}]},
+}
 
 
 def write(path: Path, *records: object) -> Path:
