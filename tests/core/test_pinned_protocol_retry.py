@@ -36,7 +36,7 @@ def _server(supported: list[str]) -> ThreadingHTTPServer:
             self.end_headers()
             self.wfile.write(data)
 
-        def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+        def do_POST(self) -> None:
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
             ident, method = message.get("id"), message.get("method")
             if ident is None:
@@ -45,8 +45,9 @@ def _server(supported: list[str]) -> ThreadingHTTPServer:
                 return
             if not state["refused"]:
                 state["refused"] = True
-                error = {"code": -32022, "message": "Unsupported protocol version",
-                         "data": {"supported": supported, "requested": self.headers.get("mcp-protocol-version")}}  # fmt: skip
+                asked = self.headers.get("mcp-protocol-version")
+                data = {"supported": supported, "requested": asked}
+                error = {"code": -32022, "message": "Unsupported protocol version", "data": data}
                 self._answer(400, {"jsonrpc": "2.0", "id": ident, "error": error})
                 return
             result: dict[str, Any] = {"resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
