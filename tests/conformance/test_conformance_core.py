@@ -1,7 +1,8 @@
 """The MCP conformance suite's core client scenarios (``@modelcontextprotocol/conformance``, every
 client scenario but ``auth/*``, which test_conformance_auth.py runs, and the ``sep-2640`` skills
 extension), run against anvia_nb's public API (tests/helpers/conformance_client.py), each on the
-protocol version it targets (the suite's ``MCP_CONFORMANCE_PROTOCOL_VERSION``, which the client pins).
+protocol version it targets (the suite's ``MCP_CONFORMANCE_PROTOCOL_VERSION``, which the client pins),
+and those that list 2026-07-28 beside an older version on 2026-07-28 as well.
 
 Each scenario is one ``--scenario`` run of the suite, with a fresh client forked from one Python
 that imported anvia_nb once (tests/helpers/client_forks.py), judged as the suite judges it: every
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from anvia_nb.core.protocol.versions import MODERN
 from tests.helpers.client_forks import EXIT_LINE
 from tests.helpers.conformance_client import REFUSED
 from tests.helpers.support import REPO, cache_dir, require_setup
@@ -37,6 +39,9 @@ PASSING = [
     "json-schema-ref-no-deref",
     "json-schema-2020-12-preservation",
     "http-custom-headers",
+    # the scenarios that also list 2026-07-28, on that wire too (the suite runs them on 2025-11-25 by default)
+    f"tools_call@{MODERN}",
+    f"json-schema-2020-12-preservation@{MODERN}",
 ]
 DEFAULTS_FOR_CALLBACKS = pytest.param(
     "elicitation-sep1034-client-defaults",
@@ -62,13 +67,16 @@ class Suite:
             self.done[scenario] = self._run(scenario)
         return self.done[scenario]
 
-    def _run(self, scenario: str) -> tuple[list[dict[str, object]], str]:
-        out = self.work / "out" / scenario.replace("/", "_")
+    def _run(self, run: str) -> tuple[list[dict[str, object]], str]:
+        """``run``: a scenario, or ``scenario@version`` for that spec version's wire."""
+        scenario, _, version = run.partition("@")
+        out = self.work / "out" / run.replace("/", "_")
         command = f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {self.socket_path}"
         node_bin = self.root / "node_modules" / "node" / "bin"
         done = subprocess.run(
             [str(node_bin / "node"), str(self.root / "node_modules" / ".bin" / "conformance"), "client",
-             "--command", command, "--scenario", scenario, "--timeout", "120000", "-o", str(out)],
+             "--command", command, "--scenario", scenario, "--timeout", "120000", "-o", str(out),
+             *(["--spec-version", version] if version else [])],
             env=self.env, capture_output=True, text=True, timeout=300, cwd=self.root,
         )  # fmt: skip
         runs = sorted(out.glob("*/checks.json"))
