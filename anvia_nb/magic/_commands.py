@@ -106,6 +106,9 @@ class CallCommand:
     ``arguments`` may be :class:`~anvia_nb.magic._variables.Variable` references too."""
     app: bool = False
     """``%mcp app``: the tool's interactive view is the cell's value (the result is shown above it)."""
+    max_time_seconds: float | None = None
+    """``--max-time S``: the whole call's bound, progress or not (``None``: none)."""
+    has_max_time: bool = False
 
 
 @dataclass(frozen=True)

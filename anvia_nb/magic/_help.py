@@ -28,7 +28,8 @@ key=[1, 2] send that JSON as typed; key=$var sends a kernel variable ('$var' quo
 """
 
 _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
-  timeout_seconds = 60.0           per call; None = no limit
+  timeout_seconds = 60.0           per call, counted again from each progress; None = no limit
+  max_time_seconds = 600.0         per call in all, progress or not; None = no limit
   connect_timeout_seconds = 30.0   per connect (and the HTTP timeout); None = no limit
   max_output_chars = 20000         text rendered per result; the rest stays in .output / .raw
   hide_server_errors = False       True for pages served to viewers: their words, connects soft

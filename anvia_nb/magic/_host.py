@@ -31,6 +31,10 @@ class MagicHost(Protocol):
     @property
     def connect_timeout_seconds(self) -> float | None: ...
 
+    def call_max_time(self, timeout: float | None) -> float | None:
+        """The ``max_time_seconds`` setting for a call with this ``timeout``."""
+        ...
+
     @property
     def log_level(self) -> str | None: ...
 

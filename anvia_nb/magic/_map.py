@@ -23,10 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MAP_OPTIONS", "MapCommand", "complete_map", "parse_map", "run_map"]
 
-MAP_OPTIONS = ("--frame", "--concurrency", "--stop-on-error", "--timeout")
-_VALUED = ("--frame", "--concurrency", "--timeout")
+MAP_OPTIONS = ("--frame", "--concurrency", "--stop-on-error", "--timeout", "--max-time")
+_VALUED = ("--frame", "--concurrency", "--timeout", "--max-time")
 MAP_USAGE = (
-    "Usage: %mcp map NAME.TOOL --frame DF [--concurrency N] [--stop-on-error] [--timeout S] "
+    "Usage: %mcp map NAME.TOOL --frame DF [--concurrency N] [--stop-on-error] [--timeout S] [--max-time S] "
     "[key=value|key=$var ...]"
 )
 
@@ -36,7 +36,8 @@ class MapCommand:
     """``map NAME.TOOL --frame DF ...``: the frame variable's name, constants and options.
 
     ``constants`` are the words as written (``$var`` resolved only when it runs); ``options`` the
-    map's other options, its ``timeout_seconds`` left ``DEFAULT`` when ``--timeout`` was not given.
+    map's other options, its ``timeout_seconds`` (``max_time_seconds``) left ``DEFAULT`` when
+    ``--timeout`` (``--max-time``) was not given.
     """
 
     server: str
@@ -53,8 +54,6 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def _seconds(text: str) -> float | None:
-    return seconds_value(text, "--timeout")
 
 
 def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
@@ -83,8 +82,10 @@ def parse_map(rest: str, _cell: str | None = None) -> MapCommand:
                 frame = variable_name(value, "--frame")
             elif name == "--concurrency":
                 options = replace(options, concurrency=_count(value))
+            elif name == "--timeout":
+                options = replace(options, timeout_seconds=seconds_value(value, name))
             else:
-                options = replace(options, timeout_seconds=_seconds(value))
+                options = replace(options, max_time_seconds=seconds_value(value, name))
         elif not target and not eq:
             target = word
         elif eq and name and target:
@@ -134,8 +135,12 @@ def run_map(magics: MagicHost, command: MapCommand) -> Any:
         raise CommandLineError(f"{target} was not mapped: it takes no argument {names}. It takes: {takes}.")
     given = command.options.timeout_seconds
     timeout = magics.timeout_seconds if given is limits.DEFAULT else given
+    given_max = command.options.max_time_seconds
+    max_time = magics.call_max_time(timeout) if given_max is limits.DEFAULT else given_max
     policy = magics.show_policy(server.secrets)
-    options = replace(command.options, constants=constants, timeout_seconds=timeout, policy=policy)
+    options = replace(
+        command.options, constants=constants, timeout_seconds=timeout, max_time_seconds=max_time, policy=policy
+    )
     return map_sync(tool, data, options)
 
 

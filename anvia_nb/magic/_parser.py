@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 CONNECT_FLAGS = ("--cell", "--soft")
-CALL_OPTIONS = ("--timeout", "--args")
+CALL_OPTIONS = ("--timeout", "--max-time", "--args")
 CALL_FLAGS = ("--background",)
 
 
@@ -211,19 +211,20 @@ def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
 _JSON_HERE = "\0json"  # where the JSON object stood among the words
 _CALL_USAGE = (
     "Usage: %mcp call NAME.TOOL {json} or %mcp call NAME.TOOL [--args DICT] key=value|key=$var ... "
-    "[--timeout S] [--background]"
+    "[--timeout S] [--max-time S] [--background]"
 )
 
 
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
-    """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S]``; options in either
-    spelling anywhere, and never taken for arguments."""
+    """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S] [--max-time S]``;
+    options in either spelling anywhere, and never taken for arguments."""
     words, arguments, index = call_words(rest)
     before, after = (words[:index], words[index:]) if index >= 0 else (words, [])
     if arguments is not None and any(_is_pair(w) for w in before):
         raise CommandLineError("Give the arguments either as one JSON object or as key=value pairs, not both.")
     timeout: float | None = None
     has_timeout = False
+    max_time: dict[str, float | None] = {}
     background = False
     args_variable: str | None = None
     target = ""
@@ -239,14 +240,19 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
             if value in ("", _JSON_HERE):
                 raise CommandLineError(f"--timeout needs a number of seconds. {_CALL_USAGE}")
             timeout, has_timeout = seconds_value(value, "--timeout"), True
+        elif word == "--max-time":
+            value = next(items, "")
+            if value in ("", _JSON_HERE):
+                raise CommandLineError(f"--max-time needs a number of seconds. {_CALL_USAGE}")
+            max_time["given"] = seconds_value(value, "--max-time")
         elif word in CALL_FLAGS:
             background = True
         elif word == "--args":
             args_variable = variable_name(next(items, ""), "--args")
         elif word.startswith("-"):
             raise CommandLineError(
-                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S, --args DICT and "
-                f"--background. {close_words(word.partition('=')[0], (*CALL_OPTIONS, *CALL_FLAGS))}"
+                f"Unknown option {word.partition('=')[0]!r}; %mcp call takes --timeout S, --max-time S, "
+                f"--args DICT and --background. {close_words(word.partition('=')[0], (*CALL_OPTIONS, *CALL_FLAGS))}"
             )
         elif not target and not _is_pair(word):
             target = word
@@ -278,8 +284,9 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     if args_variable is not None and from_json:
         raise CommandLineError("Give --args DICT (with key=value pairs if you like) or JSON arguments, not both.")
     return CallCommand(
-        server, tool, arguments, timeout, has_timeout, tuple(texts), background=background, args_variable=args_variable
-    )
+        server, tool, arguments, timeout, has_timeout, tuple(texts), background=background, args_variable=args_variable,
+        max_time_seconds=max_time.get("given"), has_max_time=bool(max_time),
+    )  # fmt: skip
 
 
 def _body_arguments(cell: str) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:

@@ -3,7 +3,8 @@
 ``--last N`` keeps the last N messages; ``--call N`` the messages one call made, N being its row
 in ``%mcp history`` (``-1``: the last call): its request (a request per round when the server
 answered ``input_required``), the progress and log messages meanwhile, a cancellation, what the
-server asked of the client, and the answer.
+server asked of the client, and the answer; for a call that became a task, the task's polls,
+status notifications and result too.
 """
 
 from __future__ import annotations

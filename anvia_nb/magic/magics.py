@@ -20,6 +20,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from traitlets import Bool, Enum, Float, Int, observe
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
@@ -53,9 +54,17 @@ __all__ = ["McpMagics"]
 class McpMagics(Magics):
     """The ``%mcp`` line and cell magic."""
 
-    timeout_seconds = Float(60.0, allow_none=True, help="Seconds a tool call may take; None = no limit.").tag(
-        config=True
-    )
+    timeout_seconds = Float(
+        60.0,
+        allow_none=True,
+        help="Seconds a tool call may go without an answer or a progress notification; None = no limit.",
+    ).tag(config=True)
+    max_time_seconds = Float(
+        limits.DEFAULT_CALL_MAX_SECONDS,
+        allow_none=True,
+        help="Seconds a tool call may take in all, even while it reports progress (left at the default: "
+        "never less than timeout_seconds); None = no limit.",
+    ).tag(config=True)
     connect_timeout_seconds = Float(
         30.0, allow_none=True, help="Seconds a connect may take (also the HTTP request timeout); None = no limit."
     ).tag(config=True)
@@ -102,6 +111,15 @@ class McpMagics(Magics):
         runtime = get_runtime()
         runtime.set_history_limit(int(self.history_limit))
         return runtime
+
+    def call_max_time(self, timeout: float | None) -> float | None:
+        """The ``max_time_seconds`` setting for a call with this ``timeout``. Left at its default it
+        is ``Tool.call_outcome``'s default (never less than the timeout, none for a call told to
+        wait for ever); set to anything else, it is that bound."""
+        setting = self.max_time_seconds
+        if setting is not None and float(setting) == limits.DEFAULT_CALL_MAX_SECONDS:
+            return limits.max_time_or_default(limits.DEFAULT, timeout)
+        return None if setting is None else float(setting)
 
     def render_settings(self) -> RenderSettings:
         """The settings every result is rendered with; made again only when a setting changed."""
@@ -354,15 +372,20 @@ class McpMagics(Magics):
                 f"{'; '.join(problems)}. Fix them and run again."
             )
         timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
+        max_time = command.max_time_seconds if command.has_max_time else self.call_max_time(timeout)
         if command.background:  # a view that updates while it runs, bounded like any call
             from anvia_nb.widgets.background_view import BackgroundCallView
 
-            started = runtime.start(command.server, command.tool, arguments, timeout_seconds=timeout)
+            started = runtime.start(
+                command.server, command.tool, arguments, timeout_seconds=timeout, max_time_seconds=max_time
+            )
             return BackgroundCallView(started, self.render_settings())
         unanswered = server.client.unanswered_elicitations
         declined = server.client.declined_samplings
         try:
-            outcome = runtime.call(command.server, command.tool, arguments, timeout_seconds=timeout)
+            outcome = runtime.call(
+                command.server, command.tool, arguments, timeout_seconds=timeout, max_time_seconds=max_time
+            )
         except KeyboardInterrupt:
             if self.show_tracebacks:
                 raise

@@ -325,7 +325,8 @@ _ENTRIES = (
     Subcommand(
         "call",
         (
-            ('call NAME.TOOL {"key": "value"}', "or key=value, key=$var, --args DICT, --timeout S; or in a %%mcp cell"),
+            ('call NAME.TOOL {"key": "value"}', "or key=value, key=$var, --args DICT, --timeout S, --max-time S; "
+             "or in a %%mcp cell"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,

@@ -246,11 +246,14 @@ class Runtime:
         arguments: Mapping[str, Any] | None,
         timeout_seconds: float | limits.Default | None,
         on_progress: ProgressHandler | None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> CallOutcome:
         outcome = (
             await self.server(name)
             .tool(tool)
-            .call_outcome(arguments, timeout_seconds=timeout_seconds, on_progress=on_progress)
+            .call_outcome(
+                arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, max_time_seconds=max_time_seconds
+            )
         )
         self.record(outcome)
         return outcome
@@ -280,10 +283,12 @@ class Runtime:
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> CallOutcome:
-        """Call ``name.tool`` and record the outcome; argument errors raise before any call."""
+        """Call ``name.tool`` and record the outcome; argument errors raise before any call.
+        ``timeout_seconds`` and ``max_time_seconds`` as for ``Tool.call_outcome``."""
         self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
-        return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress))
+        return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress, max_time_seconds))
 
     def start(
         self,
@@ -292,10 +297,13 @@ class Runtime:
         arguments: Mapping[str, Any] | None = None,
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> BackgroundCall:
         """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`); recorded in the
         history when it ends. Argument errors raise before anything is sent."""
-        call = self.server(name).tool(tool).start(arguments, timeout_seconds=timeout_seconds)
+        call = self.server(name).tool(tool).start(
+            arguments, timeout_seconds=timeout_seconds, max_time_seconds=max_time_seconds
+        )
         once = threading.Lock()  # told from the caller's thread and the loop's: record it one time
 
         def record_when_done(done: BackgroundCall) -> None:

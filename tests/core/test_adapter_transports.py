@@ -163,7 +163,7 @@ async def test_progress_notifications_reach_the_caller(server: McpServer) -> Non
 
 
 async def test_a_timeout_cancels_the_call_and_the_session_stays_usable(server: McpServer) -> None:
-    outcome = await server.tool("slow").call_outcome({"steps": 50, "delay_seconds": 0.2}, timeout_seconds=0.3)
+    outcome = await server.tool("slow").call_outcome({"steps": 1, "delay_seconds": 30}, timeout_seconds=0.3)
     assert isinstance(outcome.error, ToolTimeoutError)
     assert outcome.status == "timeout"
     assert await server.tool("echo").call({"message": "after"}) == "after"

@@ -28,7 +28,7 @@ async def test_a_short_limit_ends_in_time_beside_a_long_call_that_still_answers(
         )
         await asyncio.sleep(0)  # the long call's deadline is set first: the timer is at 60 s
         short = await asyncio.wait_for(
-            server.tool("slow").call_outcome({"steps": 300, "delay_seconds": 0.1}, timeout_seconds=0.3), 20
+            server.tool("slow").call_outcome({"steps": 1, "delay_seconds": 30}, timeout_seconds=0.3), 20
         )
         assert isinstance(short.error, ToolTimeoutError), short.error
         done = await asyncio.wait_for(long_call, 60)
@@ -47,7 +47,7 @@ async def test_a_call_over_its_limit_is_a_timeout_the_server_is_told_and_nothing
     async with await connect_mcp(lite()) as server:
 
         async def too_long() -> tuple[BaseException | None, int]:
-            outcome = await server.tool("slow").call_outcome({"steps": 300, "delay_seconds": 0.1}, timeout_seconds=0.2)
+            outcome = await server.tool("slow").call_outcome({"steps": 1, "delay_seconds": 30}, timeout_seconds=0.2)
             await asyncio.sleep(0)  # the task goes on: its cancellation was the limit's alone, and withdrawn
             task = asyncio.current_task()
             assert task is not None
@@ -68,7 +68,7 @@ async def test_a_cancel_from_elsewhere_stays_a_cancel_even_when_the_limit_also_p
 
         async def cancelled_by_someone_else() -> None:
             started.set()
-            await server.tool("slow").call_outcome({"steps": 300, "delay_seconds": 0.1}, timeout_seconds=0.05)
+            await server.tool("slow").call_outcome({"steps": 1, "delay_seconds": 30}, timeout_seconds=0.05)
 
         task = asyncio.create_task(cancelled_by_someone_else())
         await started.wait()

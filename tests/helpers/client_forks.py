@@ -5,10 +5,11 @@ almost nothing, and the suite runs sixteen clients.
 ``python client_forks.py serve SOCKET`` listens on a Unix socket, single-threaded until it forks.
 The suite's ``--command`` is ``python -I -S client_forks.py run SOCKET`` (imports nothing of ours):
 it hands the server its stdin/stdout/stderr, the server URL and the suite's ``MCP_CONFORMANCE_*``
-variables; the forked child runs ``oauth_client.main`` with them, exactly as ``oauth_client.py
-URL`` would, and sends back its exit status. The launcher exits with it and prints it last on
-stdout (the suite saves each client's stdout; in ``--suite`` mode it does not look at the status
-itself, the test does)."""
+variables; the forked child runs ``oauth_client.main`` (``auth/*`` scenarios) or
+``conformance_client.main`` (the others) with them, exactly as ``oauth_client.py URL`` would, and
+sends back its exit status. The launcher exits with it and prints it last on stdout (the suite
+saves each client's stdout; in ``--suite`` mode it does not look at the status itself, the test
+does)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ EXIT_LINE = "conformance client exit status:"
 # What a client imports only once it connects (the HTTP transport): imported before forking too.
 WARM = ("httpcore2", "anyio._core._sockets", "anyio._core._streams", "anyio.streams.stapled", "anyio.streams.tls",
         "concurrent.futures.thread", "encodings.idna")  # fmt: skip
-PASSED_ON = ("MCP_CONFORMANCE_SCENARIO", "MCP_CONFORMANCE_CONTEXT")
+PASSED_ON = ("MCP_CONFORMANCE_SCENARIO", "MCP_CONFORMANCE_CONTEXT", "MCP_CONFORMANCE_PROTOCOL_VERSION")
 
 
 def run(path: str, url: str) -> int:
@@ -46,7 +47,7 @@ def client(conn: socket.socket) -> int:
     import asyncio
     import traceback
 
-    from tests.helpers import oauth_client
+    from tests.helpers import conformance_client, oauth_client
 
     data, fds, _flags, _address = socket.recv_fds(conn, 1 << 16, 3)
     while chunk := conn.recv(1 << 16):
@@ -61,7 +62,9 @@ def client(conn: socket.socket) -> int:
         os.environ.pop(name, None)
     os.environ.update(request["env"])
     try:
-        return asyncio.run(oauth_client.main(request["url"]))
+        scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+        client_main = oauth_client.main if scenario.startswith("auth/") else conformance_client.main
+        return asyncio.run(client_main(request["url"]))
     except BaseException:
         traceback.print_exc()
         return 1
@@ -71,7 +74,7 @@ def client(conn: socket.socket) -> int:
 
 
 def serve(path: str) -> None:
-    from tests.helpers import oauth_client  # noqa: F401  (the import every child shares)
+    from tests.helpers import conformance_client, oauth_client  # noqa: F401  (the import every child shares)
 
     for name in WARM:
         try:

@@ -69,7 +69,7 @@ def test_a_background_call_is_bounded_like_every_call(ip: InteractiveShell, demo
     """No --timeout: the %config timeout bounds it, as it bounds a call in the foreground."""
     ip.run_line_magic("config", "McpMagics.timeout_seconds = 0.3")
     try:
-        view = run(ip, f"call --background {demo}.slow steps=1000 delay_seconds=0.05")
+        view = run(ip, f"call --background {demo}.slow steps=1 delay_seconds=60")  # silent: progress keeps alive
         assert view.wait(WAIT_SECONDS).status == "timeout"
         unbounded = run(ip, f"call --background {demo}.slow steps=3 delay_seconds=0.2 --timeout none")
         assert unbounded.wait(WAIT_SECONDS).status == "ok"

@@ -126,7 +126,7 @@ def test_usage_errors_are_shown_without_a_traceback_unless_asked(
 
 def test_timeout_seconds_bounds_a_call_and_the_option_overrides_it(ip: InteractiveShell, demo: str) -> None:
     ip.run_line_magic("config", "McpMagics.timeout_seconds = 0.3")
-    view = run(ip, "call demo.slow steps=100 delay_seconds=0.05")
+    view = run(ip, "call demo.slow steps=1 delay_seconds=60")  # silent: progress would keep it alive
     assert view.is_error and view.status == "timeout"
     assert not run(ip, "call --timeout 30 demo.slow steps=2 delay_seconds=0").is_error
 
@@ -164,7 +164,7 @@ def test_hide_server_errors_keeps_server_text_out_of_history_and_rendering(ip: I
 def test_log_is_a_frame_of_the_servers_stderr_and_log_messages(
     ip: InteractiveShell, demo: str, eventually: Callable[..., None]
 ) -> None:
-    run(ip, "call demo.slow steps=100 delay_seconds=0.05 --timeout 1")  # the server logs the cancellation
+    run(ip, "call demo.slow steps=1 delay_seconds=60 --timeout 1")  # the server logs the cancellation
 
     def cancellation_shown() -> bool:  # the server writes it once the cancel reached it, after the call returned
         return any("slow cancelled" in text for text in run(ip, "log demo --lines 5")["text"])

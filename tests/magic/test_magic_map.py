@@ -65,7 +65,8 @@ def test_stop_on_error_stops_the_rest(ip: InteractiveShell, demo: str) -> None:
 
 
 def test_each_row_is_bounded_by_the_timeout_given_else_by_the_magics_setting(ip: InteractiveShell, demo: str) -> None:
-    ip.user_ns["_anvia_test_df"] = pd.DataFrame([{"steps": 0}, {"steps": 600, "delay_seconds": 0.1}])
+    # the second row is silent for 60 s (progress would keep it alive: the timeout counts from the last)
+    ip.user_ns["_anvia_test_df"] = pd.DataFrame([{"steps": 0}, {"steps": 1, "delay_seconds": 60}])
     given = run(ip, "map demo.slow --frame _anvia_test_df --timeout 0.3")
     assert list(given["status"]) == ["ok", "timeout"]
     ip.run_line_magic("config", "McpMagics.timeout_seconds = 0.3")

@@ -77,7 +77,12 @@ class MappedTool(Protocol):
     def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]: ...
 
     async def call_outcome(
-        self, arguments: object = None, *, timeout_seconds: Timeout = limits.DEFAULT, validate_arguments: bool = True
+        self,
+        arguments: object = None,
+        *,
+        timeout_seconds: Timeout = limits.DEFAULT,
+        validate_arguments: bool = True,
+        max_time_seconds: Timeout = limits.DEFAULT,
     ) -> CallOutcome: ...
 
 
@@ -186,7 +191,10 @@ class MapRun:
     async def _call(self, position: int, arguments: JsonObject, workers: list[asyncio.Task[None]]) -> None:
         try:
             outcome = await self.tool.call_outcome(
-                arguments, timeout_seconds=self.options.timeout_seconds, validate_arguments=False
+                arguments,
+                timeout_seconds=self.options.timeout_seconds,
+                validate_arguments=False,
+                max_time_seconds=self.options.max_time_seconds,
             )
         except asyncio.CancelledError:
             self.rows[position] = RowOutcome(position, CANCELLED, arguments)

@@ -29,7 +29,8 @@ class MapOptions:
 
     ``constants`` fill the arguments a row leaves out; ``concurrency`` rows are in flight at once
     (never more than the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
-    at the first failed row; ``timeout_seconds`` bounds each call (by default as every call;
+    at the first failed row; ``timeout_seconds`` and ``max_time_seconds`` bound each call as they
+    bound one call (:meth:`~anvia_nb.core.api.tool.Tool.call_outcome`; by default as every call;
     ``None``: no limit); ``progress`` shows a progress line for a DataFrame map (by default only
     inside a Jupyter kernel); ``policy`` is how the frame of results shows server text.
     """
@@ -38,6 +39,7 @@ class MapOptions:
     concurrency: int = DEFAULT_MAP_CONCURRENCY
     stop_on_error: bool = False
     timeout_seconds: float | limits.Default | None = limits.DEFAULT
+    max_time_seconds: float | limits.Default | None = limits.DEFAULT
     progress: bool | None = None
     policy: ShowPolicy | None = None
 

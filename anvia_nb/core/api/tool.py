@@ -113,18 +113,23 @@ class Tool:
         return check
 
     async def call(
-        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
+        self,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: Timeout = limits.DEFAULT,
+        max_time_seconds: Timeout = limits.DEFAULT,
     ) -> MappedOutput:
         """Call the tool; return the mapped output or raise the mapping's error.
 
         What :meth:`call_outcome` does, without keeping what only an outcome shows (progress,
         times, the trace's span): the shortest path from Python to the server and back.
-        ``timeout_seconds`` as for :meth:`call_outcome`."""
+        ``timeout_seconds`` and ``max_time_seconds`` as for :meth:`call_outcome`."""
         raw = await self._server.client.call_tool(
             self.name,
             arguments_from_input(arguments),
             timeout_seconds=timeout_seconds,
             as_task=self.task_support == "required",
+            max_time_seconds=max_time_seconds,
         )
         output, error, _ = self._finish(raw)
         if error is not None:
@@ -141,11 +146,16 @@ class Tool:
         validate_arguments: bool = True,
         as_task: bool | None = None,
         on_task: Callable[[JsonObject], None] | None = None,
+        max_time_seconds: Timeout = limits.DEFAULT,
     ) -> CallOutcome:
         """Call the tool and keep everything it produced.
 
-        ``timeout_seconds`` bounds the call (default
-        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit).
+        ``timeout_seconds`` bounds the wait for an answer (default
+        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit),
+        counted again from each progress notification the server sends: a call that reports
+        progress is alive. ``max_time_seconds`` bounds the whole call, progress or not (default
+        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_MAX_SECONDS`, never less than the
+        timeout; ``None``: no bound; with ``timeout_seconds=None`` the default is no bound).
         ``as_task`` asks the server to run it as a task (by default when its ``taskSupport`` is
         ``required``); ``on_task(task)`` is told each state of a task it became (wire keys).
 
@@ -183,6 +193,7 @@ class Tool:
                 on_progress=record_progress,
                 as_task=self.task_support == "required" if as_task is None else as_task,
                 watch=None if on_task is None else TaskWatch(on_task, server=self._server.name, tool=self.name),
+                max_time_seconds=max_time_seconds,
             )
             output, error, schema_problems = self._finish(raw)
         except (ArgumentError, UnrecordedCallError):
@@ -211,12 +222,12 @@ class Tool:
 
     def start(
         self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT,
-        as_task: bool | None = None,
+        as_task: bool | None = None, max_time_seconds: Timeout = limits.DEFAULT,
     ) -> BackgroundCall:  # fmt: skip
         """Send the call and return at once: a :class:`~anvia_nb.core.api.tasks.BackgroundCall` whose
         state, progress and outcome arrive while nothing waits (``await call.wait()`` for the
         outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent.
-        ``timeout_seconds`` and ``as_task`` as for :meth:`call_outcome`."""
+        ``timeout_seconds``, ``max_time_seconds`` and ``as_task`` as for :meth:`call_outcome`."""
         sent = self._checked(arguments)
         started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
 
@@ -228,18 +239,25 @@ class Tool:
                 on_task=started.task_seen,
                 as_task=as_task,
                 validate_arguments=False,
+                max_time_seconds=max_time_seconds,
             )
 
         return started.start(self._server.client, run)
 
     async def call_task(
-        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
+        self,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: Timeout = limits.DEFAULT,
+        max_time_seconds: Timeout = limits.DEFAULT,
     ) -> MappedOutput:
         """Call the tool as a task (create it, follow its status, fetch its result); the mapped
-        output, or the mapping's error, as :meth:`call`; ``timeout_seconds`` as for :meth:`call_outcome`."""
+        output, or the mapping's error, as :meth:`call`; ``timeout_seconds`` and
+        ``max_time_seconds`` as for :meth:`call_outcome`."""
         outcome = await self.call_outcome(
-            arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False
-        )
+            arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False,
+            max_time_seconds=max_time_seconds,
+        )  # fmt: skip
         if outcome.error is not None:
             raise outcome.error
         assert outcome.output is not None
@@ -255,6 +273,7 @@ class Tool:
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         progress: bool | None = None,
         policy: ShowPolicy | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> list[RowOutcome] | Any:
         """Call the tool once per row, concurrently on this session; results in row order.
 
@@ -270,6 +289,7 @@ class Tool:
             timeout_seconds=timeout_seconds,
             progress=progress,
             policy=policy,
+            max_time_seconds=max_time_seconds,
         )
         if is_rows(rows):
             return await MapRun(self, rows, options).run()
@@ -285,6 +305,7 @@ class Tool:
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         progress: bool | None = None,
         policy: ShowPolicy | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> list[RowOutcome] | Any:
         """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
         options = MapOptions(
@@ -294,6 +315,7 @@ class Tool:
             timeout_seconds=timeout_seconds,
             progress=progress,
             policy=policy,
+            max_time_seconds=max_time_seconds,
         )
         return dataframes.frames().map_sync(self, rows, options)
 

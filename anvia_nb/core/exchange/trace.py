@@ -331,7 +331,9 @@ class ProtocolTrace:
 def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
     """The messages one ``tools/call`` of ``tool`` made between entries ``first`` and ``last``
     (inclusive): its requests (each round of input_required is a request of its own), their
-    progress, cancellation and answers, and what the server asked of the client meanwhile."""
+    progress, cancellation and answers, what the server asked of the client meanwhile, and, for a
+    call that became a task, the task's polls (``tasks/get``, ``tasks/result``, ``tasks/cancel``),
+    status notifications and their answers."""
     window = [e for e in entries if first <= e.seq <= last]
     asked: set[str | int] = set()
     for entry in window:
@@ -339,7 +341,12 @@ def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str
             continue
         if entry.direction == "received" or (entry.method == "tools/call" and entry.target == tool):
             asked.add(entry.id)  # the call's rounds, and the server's own requests meanwhile (elicitation)
-    tokens = {str(i) for i in asked}
+    tasks = _task_ids(window, asked)
+    for entry in window:
+        polls = entry.kind == "request" and entry.direction == "sent" and (entry.method or "").startswith("tasks/")
+        if polls and entry.id is not None and entry.target in tasks:
+            asked.add(entry.id)
+    tokens = {str(i) for i in asked} | tasks
     picked: list[TraceEntry] = []
     for entry in window:
         if (entry.id is not None and entry.id in asked) or (
@@ -347,6 +354,24 @@ def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str
         ):
             picked.append(entry)
     return picked
+
+
+def _task_ids(window: Sequence[TraceEntry], asked: set[str | int]) -> set[str]:
+    """The ids of the tasks the call's answers made (``resultType: task``; before 2026-07-28 ``task``)."""
+    found: set[str] = set()
+    for entry in window:
+        if entry.kind != "result" or entry.method != "tools/call" or entry.id not in asked or entry.truncated:
+            continue
+        try:
+            message = entry.message()
+        except ValueError:
+            continue
+        result = message.get("result") if isinstance(message, dict) else None
+        task = result.get("task") if isinstance(result, dict) and isinstance(result.get("task"), dict) else result
+        ident = task.get("taskId") if isinstance(task, dict) else None
+        if isinstance(ident, str):
+            found.add(ident[:1000])  # as a request's target keeps it
+    return found
 
 
 def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:

@@ -38,6 +38,8 @@ def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[
         if method == "notifications/cancelled":
             reason = f": {params['reason']}" if isinstance(params.get("reason"), str) else ""
             return f"cancelled request {params.get('requestId')}{reason}"
+        if method == "notifications/tasks/status":
+            return _task_summary(params)
         shown = {k: v for k, v in params.items() if k != "_meta"}
         return f"{method} {_compact(shown)}" if shown else str(method)
     if kind == "error":
@@ -53,7 +55,11 @@ def _result_summary(method: str | None, result: Any) -> str:
     if result.get("resultType") == "input_required" or "inputRequests" in result:
         asks = result.get("inputRequests")
         return f"input required: {', '.join(map(str, asks)) if isinstance(asks, dict) else '?'}"
-    if method == "tools/call":
+    task = _task_of(result)
+    if task is not None:
+        done = task.get("result")  # a finished task's result, given with its status (2026-07-28)
+        return f"result: {_task_summary(task)}" + (f"; {_result_summary('tools/call', done)}" if done else "")
+    if method in ("tools/call", "tasks/result"):  # a task's result is the call's
         found = result.get("content")
         content: list[Any] = found if isinstance(found, list) else []
         kinds = collections.Counter(str(i.get("type")) for i in content if isinstance(i, dict))
@@ -74,8 +80,25 @@ def _result_summary(method: str | None, result: Any) -> str:
     return f"result: {', '.join(keys)}" if keys else "result (empty)"
 
 
+def _task_of(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The task a result is about: a call that became one (``resultType: task``, or ``task`` before
+    2026-07-28), or a task's status (``tasks/get``, ``tasks/cancel``)."""
+    if isinstance(result.get("task"), dict):
+        found: dict[str, Any] = result["task"]
+        return found
+    if result.get("resultType") == "task" or ("taskId" in result and "status" in result):
+        return result
+    return None
+
+
+def _task_summary(task: dict[str, Any]) -> str:
+    said = f": {task['statusMessage']}" if isinstance(task.get("statusMessage"), str) else ""
+    return f"task {task.get('taskId')} {task.get('status')}{said}"
+
+
 def target(params: dict[str, Any]) -> str | None:
-    for key in ("name", "uri"):
+    """What a request is about: a tool or prompt name, a resource URI, a task's id."""
+    for key in ("name", "uri", "taskId"):
         if isinstance(params.get(key), str):
             return str(params[key])[:1000]
     return None
@@ -86,6 +109,8 @@ def refers_to(method: str | None, params: dict[str, Any]) -> str | int | None:
         found = params.get("progressToken")
     elif method == "notifications/cancelled":
         found = params.get("requestId")
+    elif method == "notifications/tasks/status":
+        found = params.get("taskId")
     else:
         return None
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None

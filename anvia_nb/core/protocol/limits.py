@@ -11,6 +11,7 @@ import enum
 
 __all__ = [
     "DEFAULT",
+    "DEFAULT_CALL_MAX_SECONDS",
     "DEFAULT_CALL_TIMEOUT_SECONDS",
     "DEFAULT_CONNECT_TIMEOUT_SECONDS",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
@@ -18,6 +19,7 @@ __all__ = [
     "PROGRESS_KEPT",
     "Default",
     "Timeout",
+    "max_time_or_default",
     "timeout_or_default",
 ]
 
@@ -28,7 +30,12 @@ DEFAULT_CONNECT_TIMEOUT_SECONDS = 30.0
 """How long connecting (handshake and tool listing) may take when no timeout is given."""
 
 DEFAULT_CALL_TIMEOUT_SECONDS = 60.0
-"""How long one tool call may take when no timeout is given."""
+"""How long one tool call may go without an answer or a progress notification when no timeout is
+given (each progress notification starts it again, up to the call's max time)."""
+
+DEFAULT_CALL_MAX_SECONDS = 600.0
+"""How long one tool call may take in all, progress or not, when no max time is given (never less
+than the call's own timeout; none when that timeout is ``None``)."""
 
 DEFAULT_MAX_CALLS_IN_FLIGHT = 16
 """How many tool calls one connection has in flight at once unless told otherwise (cells, forms
@@ -53,3 +60,12 @@ Timeout = float | Default | None
 def timeout_or_default(timeout_seconds: float | Default | None, default: float) -> float | None:
     """``default`` when no timeout was given, else the one given (``None``: no limit)."""
     return default if isinstance(timeout_seconds, Default) else timeout_seconds
+
+
+def max_time_or_default(max_time_seconds: float | Default | None, timeout: float | None) -> float | None:
+    """A call's whole-time bound: the one given (``None``: none), else
+    :data:`DEFAULT_CALL_MAX_SECONDS` but never less than the call's resolved ``timeout`` (and none
+    when that is ``None``: a call told to wait for ever is not cut short by a default)."""
+    if not isinstance(max_time_seconds, Default):
+        return max_time_seconds
+    return None if timeout is None else max(DEFAULT_CALL_MAX_SECONDS, timeout)

@@ -209,48 +209,12 @@ class Recorder:
 
 @dataclass
 class Recording:
-    """A recording read back: its header, the server's handshake, listings by kind, and calls."""
+    """A recording read back (:func:`anvia_nb.core.recording.reading.read_recording`): its header,
+    the server's handshake, listings by kind, and calls (each ``{"tool", "arguments", "line",
+    "offset"}``: where its answer is read when it is replayed)."""
 
     path: Path
     header: JsonObject
     server: JsonObject = field(default_factory=dict)
     listings: dict[str, list[JsonObject]] = field(default_factory=dict)
     calls: list[JsonObject] = field(default_factory=list)
-
-    @classmethod
-    def load(cls, path: str | Path) -> Recording:
-        """Read ``path``; raises :class:`RecordingFileError` saying what is wrong and where."""
-        where = Path(path)
-        try:
-            lines = where.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise RecordingFileError(
-                f"Cannot read the recording {where}: {exc.strerror or exc}. Record one with --record FILE."
-            ) from exc
-        records: list[JsonObject] = []
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordingFileError(f"{where}:{number} is not JSON ({exc.msg}): not a recording.") from exc
-            if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-                raise RecordingFileError(f"{where}:{number} is not a recording line (an object with a type).")
-            records.append(record)
-        if not records or records[0]["type"] != "recording":
-            raise RecordingFileError(f"{where} does not start with a recording header: not written by --record.")
-        if records[0].get("format") != FORMAT:
-            raise RecordingFileError(f"{where} has format {records[0].get('format')!r}; this version reads {FORMAT}.")
-        found = cls(where, records[0])
-        for record in records[1:]:
-            if record["type"] == "server":
-                found.server = record
-            elif record["type"] == "listing":
-                items = record.get("items")
-                found.listings[str(record.get("kind"))] = (
-                    [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-                )
-            elif record["type"] == "call" and isinstance(record.get("tool"), str):
-                found.calls.append(record)
-        return found

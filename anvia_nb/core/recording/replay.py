@@ -5,8 +5,9 @@
 progress and result). :class:`ReplayConnection` (``mcp.replay(name=..., path=...)``) gives an
 :class:`McpClient` whose session is the recording: no process is started and no socket opened;
 listings come from the file and a call is answered by tool and canonical-JSON arguments (the same
-call recorded twice answers in order, then repeats the last). A call the recording does not hold
-raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
+call recorded twice answers in order, then repeats the last). The file is untrusted input, read
+and checked as a live connection's messages are (:mod:`anvia_nb.core.recording.reading`). A call
+the recording does not hold raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
 
 The other listings (resources, templates, prompts) go through ``McpClient.list_items``: recorded
 as they are read, and replayed from ``ReplaySession.listing(kind)``. Resource reads, prompts,
@@ -29,6 +30,7 @@ from typing import Literal
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
+from anvia_nb.core.recording.reading import read_answer, read_recording
 from anvia_nb.core.recording.recorder import (
     Recorder,
     Recording,
@@ -217,18 +219,20 @@ class ReplaySession:
         return [tool_from_record(item, self._server) for item in self.listing("tools")]
 
     async def call_tool(self, call: ToolCall) -> JsonObject:
-        """The recorded answer (a task's, too: only its final result was recorded)."""
+        """The recorded answer (a task's, too: only its final result was recorded), read from the
+        file now (:func:`~anvia_nb.core.recording.reading.read_answer`)."""
         key = (call.name, canonical_arguments(call.arguments))
         if key not in self._answers:  # a secret in the arguments was recorded as a marker
             key = next((k for tool, p, k in self._masked if tool == call.name and p.fullmatch(key[1])), key)
         queue = self._answers.get(key)
         if queue:
-            answer = queue.popleft()
-            self._last[key] = answer
+            where = queue.popleft()
+            self._last[key] = where
         elif key in self._last:
-            answer = self._last[key]
+            where = self._last[key]
         else:
             raise self._unrecorded(call.name, key[1])
+        answer = read_answer(self.recording, where)
         for step in answer.get("progress") or ():
             if call.on_progress is not None and isinstance(step, list) and len(step) == 3:
                 await call.on_progress(step[0], step[1], step[2])
@@ -293,7 +297,7 @@ class ReplayConnection:
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client answering from the file; raises :class:`RecordingFileError` when it cannot be read."""
-        return ReplayClient(self.name, Recording.load(self.path))
+        return ReplayClient(self.name, read_recording(self.path))
 
     async def connect(
         self, *, timeout_seconds: limits.Timeout = limits.DEFAULT, log_level: str | None = None

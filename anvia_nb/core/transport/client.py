@@ -274,14 +274,19 @@ class McpClient:
         on_progress: ProgressHandler | None = None,
         as_task: bool = False,
         watch: TaskWatch | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> JsonObject:
         """One tools/call; returns the raw result (wire keys) without mapping it.
 
-        ``timeout_seconds``: by default :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`;
-        ``None``: no limit. ``as_task`` asks for a task where the protocol lets the client ask;
-        ``watch`` is told every state of a task the call became (:mod:`anvia_nb.core.api.tasks`)."""
+        ``timeout_seconds``: how long it may go without an answer or a progress notification, by
+        default :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no
+        limit. ``max_time_seconds``: the whole call's bound, progress or not
+        (:func:`~anvia_nb.core.protocol.limits.max_time_or_default`). ``as_task`` asks for a task
+        where the protocol lets the client ask; ``watch`` is told every state of a task the call
+        became (:mod:`anvia_nb.core.api.tasks`)."""
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task), watch)
+        ceiling = limits.max_time_or_default(max_time_seconds, timeout)
+        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
 
     async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
         """Send ``call`` on the owner's loop in its turn (what :meth:`call_tool` does once it has

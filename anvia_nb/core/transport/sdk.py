@@ -44,6 +44,7 @@ from anvia_nb.core.transport.sdk_session import SdkSession, capabilities_of
 from anvia_nb.core.transport.sdk_tasks import TasksExtension
 from anvia_nb.core.transport.stdio import StdioLaunch, stdio_transport
 from anvia_nb.core.transport.trace_streams import traced_transport
+from anvia_nb.errors import ConnectError
 
 __all__ = ["HttpLaunch", "MemoryLaunch", "SdkHandlers", "open_sdk_session"]
 
@@ -206,7 +207,11 @@ async def open_sdk_session(
                 cache=None,
             )
             await stack.enter_async_context(client)
-            await settle_protocol(client, protocol, server)
+            try:
+                await settle_protocol(client, protocol, server)
+            except ConnectError:  # a protocol answer (-32022 comes as HTTP 400): its words, not the status
+                failed_statuses.clear()
+                raise
             await _ask_for_logs(client, handlers.log_level)
             await start_listening(stack, client, capabilities_of(client), handlers.notification, handlers.note)
         except Exception as exc:

@@ -5,14 +5,19 @@
 capabilities, no server info and no instructions (its ``prior_discover`` is for a result already
 held): resources, prompts and list changes would look absent. So the pinned client then sends
 ``server/discover`` once at that version, without the fallback of ``"auto"``, and adopts the
-server's own answer.
+server's own answer. A ``-32022`` (unsupported protocol version) answer is retried once at the
+version its ``supported`` list shares with 2026-07-28, as ``"auto"`` does (the spec's retry); a
+list without it fails the connect with the versions the server named.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import mcp_types
 from mcp import Client
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from anvia_nb.core.protocol.versions import HANDSHAKE, MODERN
 from anvia_nb.errors import ConnectError
@@ -34,7 +39,12 @@ async def settle_protocol(client: Client, protocol: str | None, server: str) -> 
     if protocol != MODERN:
         return
     try:
-        answer = await client.session.send_discover(MODERN)
+        try:
+            answer = await client.session.send_discover(MODERN)
+        except MCPError as exc:
+            if exc.code != mcp_types.UNSUPPORTED_PROTOCOL_VERSION:
+                raise
+            answer = await client.session.send_discover(_retry_version(exc, server))
     except MCPError as exc:
         raise ConnectError(
             f"Connecting to {server!r} failed: it refused server/discover (error {exc.code}), so it does not "
@@ -42,3 +52,21 @@ async def settle_protocol(client: Client, protocol: str | None, server: str) -> 
             server=server,
         ) from exc
     client.session.adopt(mcp_types.DiscoverResult.model_validate(answer))
+
+
+def _retry_version(exc: MCPError, server: str) -> str:
+    """The version to send ``server/discover`` at again after ``-32022``: the pinned one, when the
+    server's ``supported`` list names it (the first refusal may be a server's test of the client)."""
+    data: Any = exc.error.data
+    try:
+        supported = mcp_types.UnsupportedProtocolVersionErrorData.model_validate(data).supported
+    except ValidationError:
+        raise exc from None
+    if MODERN in supported:
+        return MODERN
+    named = ", ".join(str(version)[:40] for version in supported[:8]) or "none"
+    raise ConnectError(
+        f"Connecting to {server!r} failed: it does not speak protocol {MODERN} (it supports {named}); "
+        f"connect without protocol, or with protocol {HANDSHAKE!r}.",
+        server=server,
+    ) from exc

@@ -10,13 +10,12 @@ resource subscriptions in :mod:`~anvia_nb.core.transport.sdk_listen`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import cast
 
 import anyio
 import mcp_types
 from mcp import Client
-from mcp.shared.dispatcher import ProgressFnT
 
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.protocol.versions import has_tasks_extension
@@ -26,9 +25,9 @@ from anvia_nb.core.transport.sdk_listen import ResourceStreams
 from anvia_nb.core.transport.sdk_tasks import call_as_task
 from anvia_nb.core.transport.session import ToolCall
 from anvia_nb.core.transport.wire import wire_json
-from anvia_nb.errors import AnviaError
+from anvia_nb.errors import AnviaError, ToolTimeoutError
 
-__all__ = ["SdkSession", "tool_info_from_sdk"]
+__all__ = ["CallClock", "SdkSession", "tool_info_from_sdk"]
 
 
 def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
@@ -46,6 +45,39 @@ def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
         task_support=tool.execution.task_support if tool.execution is not None else None,
         meta=dict(tool.meta) if tool.meta else None,
     )
+
+
+class CallClock:
+    """A call's deadline: ``idle`` seconds from the start and from each sign of life (a progress
+    notification), never past ``ceiling`` seconds from the start (``None``: no bound)."""
+
+    def __init__(self, idle: float | None, ceiling: float | None) -> None:
+        self.idle = idle
+        self.ceiling = ceiling
+        now = anyio.current_time()
+        self._last_deadline = math.inf if ceiling is None else now + ceiling
+        self.scope = anyio.CancelScope()
+        self.alive()
+
+    def alive(self) -> None:
+        """Move the deadline: ``idle`` seconds from now, within the ceiling."""
+        moved = math.inf if self.idle is None else anyio.current_time() + self.idle
+        self.scope.deadline = min(moved, self._last_deadline)
+
+    @property
+    def hit_ceiling(self) -> bool:
+        return self.scope.deadline == self._last_deadline and self._last_deadline != math.inf
+
+    def error(self, server: str, tool: str) -> AnviaError:
+        """The one-line error for a call whose deadline passed."""
+        if self.hit_ceiling:
+            return ToolTimeoutError(
+                f"{server}.{tool} was still running after {self.ceiling:g} s, its overall limit (max time, "
+                "counted even while it reports progress); the request was cancelled.",
+                server=server,
+                tool=tool,
+            )
+        return error_from_exception(TimeoutError(), server=server, tool=tool)
 
 
 class SdkSession:
@@ -105,18 +137,28 @@ class SdkSession:
     async def call_tool(self, call: ToolCall) -> JsonObject:
         """One tools/call; the raw result as JSON with wire keys. A timeout cancels the request.
 
-        ``call.as_task``: without the tasks extension, ask the server to run it as a task
-        (``sdk_tasks``); with it the server decides, and a task it makes is followed either way."""
+        ``call.timeout_seconds`` counts from the call's start and again from each progress
+        notification (a server that reports progress is alive); ``call.max_seconds`` bounds the
+        whole call, progress or not. ``call.as_task``: without the tasks extension, ask the server
+        to run it as a task (``sdk_tasks``); with it the server decides, and a task it makes is
+        followed either way."""
+        clock = CallClock(call.timeout_seconds, call.max_seconds)
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            clock.alive()
+            if call.on_progress is not None:
+                await call.on_progress(progress, total, message)
+
         try:
-            # The call's whole-time bound: when it passes, the task is cancelled (the SDK tells the
-            # server, notifications/cancelled) and the call raises TimeoutError.
-            with anyio.fail_after(call.timeout_seconds):
+            # When the deadline passes the task is cancelled (the SDK tells the server,
+            # notifications/cancelled) and the scope says it caught the cancellation.
+            with clock.scope:
                 if call.as_task and not has_tasks_extension(self.protocol_version):
                     return await call_as_task(
                         self._client.session, call.name, call.arguments, self.capabilities, server=self._server
                     )
                 result = await self._client.call_tool(
-                    call.name, call.arguments, progress_callback=cast("ProgressFnT | None", call.on_progress)
+                    call.name, call.arguments, progress_callback=on_progress
                 )
         except AnviaError:
             raise
@@ -124,6 +166,8 @@ class SdkSession:
             raise error_from_exception(TimeoutError(), server=self._server, tool=call.name) from None
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=call.name) from exc
+        if clock.scope.cancelled_caught:
+            raise clock.error(self._server, call.name)
         return wire_json(result)
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:

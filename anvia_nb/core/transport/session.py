@@ -30,12 +30,14 @@ class ToolCall:
     name: str
     arguments: JsonObject | None
     timeout_seconds: float | None
-    """The call's whole-time bound, already resolved (``None``: no limit); when it passes, the
-    request is cancelled."""
+    """How long the call may go without an answer or a progress notification, already resolved
+    (``None``: no limit); when it passes, the request is cancelled."""
     on_progress: ProgressHandler | None = None
     """``await on_progress(progress, total, message)`` for each progress notification."""
     as_task: bool = False
     """Ask the server to run it as a task, where the protocol lets the client ask."""
+    max_seconds: float | None = None
+    """The whole call's bound, progress or not, already resolved (``None``: none)."""
 
 
 class Session(Protocol):

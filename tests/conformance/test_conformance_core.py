@@ -1,0 +1,133 @@
+"""The MCP conformance suite's core client scenarios (``@modelcontextprotocol/conformance``, every
+client scenario but ``auth/*``, which test_conformance_auth.py runs, and the ``sep-2640`` skills
+extension), run against anvia_nb's public API (tests/helpers/conformance_client.py), each on the
+protocol version it targets (the suite's ``MCP_CONFORMANCE_PROTOCOL_VERSION``, which the client pins),
+and those that list 2026-07-28 beside an older version on 2026-07-28 as well.
+
+Each scenario is one ``--scenario`` run of the suite, with a fresh client forked from one Python
+that imported anvia_nb once (tests/helpers/client_forks.py), judged as the suite judges it: every
+check passed, no warnings, and the client finished with status 0."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from anvia_nb.core.protocol.versions import MODERN
+from tests.helpers.client_forks import EXIT_LINE
+from tests.helpers.conformance_client import REFUSED
+from tests.helpers.support import REPO, cache_dir, require_setup
+
+pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
+
+HELPERS = Path(__file__).parents[1] / "helpers"
+PASSING = [
+    "initialize",
+    "tools_call",
+    "sse-retry",
+    "request-metadata",  # pinned to 2026-07-28: a -32022 answer is retried at the version the server names
+    "sep-2322-client-request-state",
+    "http-standard-headers",
+    "http-invalid-tool-headers",
+    "json-schema-ref-no-deref",
+    "json-schema-2020-12-preservation",
+    "http-custom-headers",
+    # the scenarios that also list 2026-07-28, on that wire too (the suite runs them on 2025-11-25 by default)
+    f"tools_call@{MODERN}",
+    f"json-schema-2020-12-preservation@{MODERN}",
+]
+DEFAULTS_FOR_CALLBACKS = pytest.param(
+    "elicitation-sep1034-client-defaults",
+    marks=pytest.mark.xfail(
+        strict=False,
+        reason="SEP-1034: an elicitation callback's accepted answer is not yet completed with the "
+        "request's defaults (fixed on another branch; the merge lifts this mark)",
+    ),
+)
+
+
+class Suite:
+    """The cached suite and a fork server of clients, to run scenarios one at a time."""
+
+    def __init__(self, work: Path, socket_path: Path, env: dict[str, str]) -> None:
+        self.work, self.socket_path, self.env = work, socket_path, env
+        self.root = cache_dir() / "conformance"
+        self.done: dict[str, tuple[list[dict[str, object]], str]] = {}
+
+    def run(self, scenario: str) -> tuple[list[dict[str, object]], str]:
+        """The scenario's checks and what its client said (stdout and stderr), run once."""
+        if scenario not in self.done:
+            self.done[scenario] = self._run(scenario)
+        return self.done[scenario]
+
+    def _run(self, run: str) -> tuple[list[dict[str, object]], str]:
+        """``run``: a scenario, or ``scenario@version`` for that spec version's wire."""
+        scenario, _, version = run.partition("@")
+        out = self.work / "out" / run.replace("/", "_")
+        command = f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {self.socket_path}"
+        node_bin = self.root / "node_modules" / "node" / "bin"
+        done = subprocess.run(
+            [str(node_bin / "node"), str(self.root / "node_modules" / ".bin" / "conformance"), "client",
+             "--command", command, "--scenario", scenario, "--timeout", "120000", "-o", str(out),
+             *(["--spec-version", version] if version else [])],
+            env=self.env, capture_output=True, text=True, timeout=300, cwd=self.root,
+        )  # fmt: skip
+        runs = sorted(out.glob("*/checks.json"))
+        assert len(runs) == 1, f"the suite did not run {scenario}:\n" + (done.stdout + done.stderr)[-4000:]
+        said = (runs[0].parent / "stdout.txt").read_text() + (runs[0].parent / "stderr.txt").read_text()
+        return json.loads(runs[0].read_text()), said
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
+    root = cache_dir() / "conformance"
+    require_setup(root / "anvia-ready", "the MCP conformance suite")
+    node_bin = root / "node_modules" / "node" / "bin"
+    env = {
+        **os.environ,
+        "PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    work = tmp_path_factory.mktemp("conformance-core")
+    socket_path = work / "clients.sock"
+    forks = subprocess.Popen(
+        [sys.executable, str(HELPERS / "client_forks.py"), "serve", str(socket_path)],
+        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
+        yield Suite(work, socket_path, env)
+    finally:
+        os.killpg(forks.pid, signal.SIGTERM)
+        forks.wait(timeout=60)
+
+
+@pytest.mark.parametrize("scenario", [*PASSING, DEFAULTS_FOR_CALLBACKS])
+def test_client_core_scenario(suite: Suite, scenario: str) -> None:
+    checks, said = suite.run(scenario)
+    bad = [check for check in checks if check["status"] in ("FAILURE", "WARNING")]
+    assert checks and not bad, json.dumps(bad, indent=1)[-4000:] + "\n" + said[-4000:]
+    finished = [line for line in said.splitlines() if line.startswith(EXIT_LINE)]
+    assert finished and finished[-1] == f"{EXIT_LINE} 0", said[-4000:]
+
+
+def test_null_for_a_boolean_header_is_refused_before_sending_unless_overridden(suite: Suite) -> None:
+    """``http-custom-headers`` sends ``verbose: null`` for a property whose schema says
+    ``"type": "boolean"``, to see the ``Mcp-Param-Verbose`` header left out. anvia_nb's rule wins
+    by default: arguments that do not match the tool's own inputSchema are refused before anything
+    is sent, with a one-line error naming the property (a user's typo should not reach a server
+    that declared it would not accept it). A user who knows the server wants such a value says so
+    with ``validate_arguments=False``; then the call goes out and the header is omitted, as SEP-2243
+    asks (the scenario's ``sep-2243-client-omit-null`` check, passing in the test above)."""
+    checks, said = suite.run("http-custom-headers")
+    refusals = [line for line in said.splitlines() if line.startswith(REFUSED)]
+    assert len(refusals) == 1 and "verbose" in refusals[0] and "test_custom_headers_null" in refusals[0], said[-4000:]
+    omitted = [check for check in checks if check["id"] == "sep-2243-client-omit-null"]
+    assert omitted and all(check["status"] == "SUCCESS" for check in omitted), json.dumps(omitted)[-2000:]
