@@ -41,12 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime, for_a_blocked_caller, get_runtime
 from anvia_nb.widgets.cell_prompts import CellPrompts
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt, with_defaults
+from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
 
 __all__ = [
     "DEFAULT_PROMPT_TIMEOUT_SECONDS",
@@ -207,14 +208,15 @@ class ElicitationRouter:
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Answer one request: by the callback, else by a person, else cancel."""
-        kept: frozenset[str] = frozenset()
         if self.callback is not None:
             answer = await self._ask_callback(request)
         elif self.ui:
-            answer, kept = await self._ask_person(request)
+            answer = await self._prompt_person(request, [])
         else:
             answer = {"action": "cancel"}
-        answer = with_defaults(request, answer, kept)  # the request's defaults, however it was answered
+        # The transport completes an accepted answer with the request's defaults (SEP-1034);
+        # what is kept here is the answer as given, and the completed one once it was sent.
+        answer = with_defaults(request, answer)
         self.answers = [*self.answers[-(_KEPT_REQUESTS - 1):], (request, answer)]
         return answer
 
@@ -227,12 +229,6 @@ class ElicitationRouter:
             if inspect.isawaitable(value):
                 value = await value
         return answer_from(value)
-
-    async def _ask_person(self, request: dict[str, Any]) -> tuple[dict[str, Any], frozenset[str]]:
-        """The person's answer, and the fields they set or cleared (kept as they left them)."""
-        prompt: list[ElicitationPrompt] = []
-        answer = await self._prompt_person(request, prompt)
-        return answer, prompt[0].touched() if prompt else frozenset()
 
     async def _prompt_person(self, request: dict[str, Any], shown: list[ElicitationPrompt]) -> dict[str, Any]:
         own = _own_host(self.client)

@@ -1,20 +1,20 @@
 """``ElicitationPrompt``: one request for input as a person sees it: who asks, the server's
 message, a form from the requested schema (or the URL, as text), and Accept, Decline, Cancel.
 
-Accept sends the form's value together with the request's ``default`` of every field the person
-left untouched (the defaults shown are part of the answer accepted), and stays disabled while a
+Accept sends the form's value together with the request's ``default`` of every field left out
+(SEP-1034, the transport's rule: :mod:`anvia_nb.core.protocol.elicitation`), and stays disabled while a
 field has a problem or a required one is empty. The prompt settles once; nothing is sent before.
 """
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as widgets
 
+from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.widgets._chrome import (
     notice_html,
     plain,
@@ -27,31 +27,7 @@ from anvia_nb.widgets._chrome import (
 from anvia_nb.widgets._leaf_fields import wrapping_view
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 
-__all__ = ["ElicitationPrompt", "with_defaults"]
-
-
-def with_defaults(
-    request: Mapping[str, Any], answer: Mapping[str, Any], kept: frozenset[str] = frozenset()
-) -> dict[str, Any]:
-    """An accepted form-mode answer completed with the request's ``default`` of every field it
-    leaves out (SEP-1034), except the ``kept`` ones (a person set or cleared them). The one
-    completion step of every accepted answer, whoever gave it: a prompt or a callback that
-    accepts without content, or with ``{}``. Other answers are returned as they are."""
-    completed = dict(answer)
-    schema = request.get("requestedSchema")
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
-    if completed.get("action") != "accept" or request.get("mode", "form") != "form" or not isinstance(
-        properties, Mapping
-    ):
-        return completed
-    given = completed.get("content")
-    content = dict(given) if isinstance(given, Mapping) else {}
-    for name, field in properties.items():
-        if name not in content and name not in kept and isinstance(field, Mapping) and "default" in field:
-            content[name] = copy.deepcopy(field["default"])
-    if content or given is not None:
-        completed["content"] = content
-    return completed
+__all__ = ["ElicitationPrompt"]
 
 
 class ElicitationPrompt:
@@ -131,30 +107,12 @@ class ElicitationPrompt:
         names = [name for name in required if isinstance(name, str)] if isinstance(required, list) else []
         return required_but_empty(self.form.value, names, self.secrets)
 
-    def touched(self) -> frozenset[str]:
-        """The fields the person set or cleared (every one in JSON mode, where the whole answer is
-        written as JSON): :func:`with_defaults` leaves them as the person left them."""
-        if self.form is None:
-            return frozenset()
-        properties = self.form.schema.get("properties")
-        names = [name for name in properties if isinstance(name, str)] if isinstance(properties, dict) else []
-        if self.form.json_mode:
-            return frozenset(names)
-        touched: set[str] = set()
-        for name in names:
-            try:
-                if self.form.field(name).entry().anything_touched:
-                    touched.add(name)
-            except KeyError:
-                continue
-        return frozenset(touched)
-
     def content(self) -> dict[str, Any]:
-        """What Accept sends: the form's value, plus the request's ``default`` of every field the
-        person left untouched (the defaults shown are part of the answer accepted)."""
+        """What Accept sends: the form's value, plus the request's ``default`` of every field it
+        leaves out (SEP-1034)."""
         if self.form is None:
             return {}
-        answer = with_defaults(self.request, {"action": "accept", "content": self.form.value}, self.touched())
+        answer = with_defaults(self.request, {"action": "accept", "content": self.form.value})
         content: dict[str, Any] = answer.get("content", {})
         return content
 

@@ -39,20 +39,11 @@ PASSING = [
     "json-schema-ref-no-deref",
     "json-schema-2020-12-preservation",
     "http-custom-headers",
+    "elicitation-sep1034-client-defaults",  # a handler that accepts with {} gets the request's defaults
     # the scenarios that also list 2026-07-28, on that wire too (the suite runs them on 2025-11-25 by default)
     f"tools_call@{MODERN}",
     f"json-schema-2020-12-preservation@{MODERN}",
 ]
-DEFAULTS_FOR_CALLBACKS = pytest.param(
-    "elicitation-sep1034-client-defaults",
-    marks=pytest.mark.xfail(
-        strict=False,
-        reason="SEP-1034: an elicitation callback's accepted answer is not yet completed with the "
-        "request's defaults (fixed on another branch; the merge lifts this mark)",
-    ),
-)
-
-
 class Suite:
     """The cached suite and a fork server of clients, to run scenarios one at a time."""
 
@@ -109,7 +100,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
         forks.wait(timeout=60)
 
 
-@pytest.mark.parametrize("scenario", [*PASSING, DEFAULTS_FOR_CALLBACKS])
+@pytest.mark.parametrize("scenario", PASSING)
 def test_client_core_scenario(suite: Suite, scenario: str) -> None:
     checks, said = suite.run(scenario)
     bad = [check for check in checks if check["status"] in ("FAILURE", "WARNING")]

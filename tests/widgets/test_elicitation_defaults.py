@@ -55,7 +55,7 @@ def test_a_declined_answer_gets_no_content(elicit_runtime: Runtime) -> None:
         assert _sent(elicit_runtime) is None
 
 
-def test_the_prompt_sends_the_defaults_and_keeps_a_field_the_person_cleared(
+def test_the_prompt_sends_the_defaults_also_for_a_field_the_person_cleared(
     elicit_runtime: Runtime, eventually: Callable[..., None]
 ) -> None:
     router = enable_elicitation("asks", runtime=elicit_runtime)
@@ -66,9 +66,16 @@ def test_the_prompt_sends_the_defaults_and_keeps_a_field_the_person_cleared(
     assert prompt.form is not None
     prompt.form.field("name").input.value = "Ada"
     prompt.form.field("age").input.value = "5"
-    prompt.form.field("age").input.value = ""  # typed in, then cleared: left out, not defaulted
+    prompt.form.field("age").input.value = ""  # typed in, then cleared: left out, so its default (SEP-1034)
     prompt.accept_button.click()
     outcome = register.wait(WAIT_SECONDS)
     assert outcome is not None and isinstance(outcome.output, str)
-    expected = {key: value for key, value in {**DEFAULTS, "name": "Ada"}.items() if key != "age"}
-    assert json.loads(outcome.output) == expected
+    assert json.loads(outcome.output) == {**DEFAULTS, "name": "Ada"}
+
+
+def test_a_handler_set_on_the_client_gets_the_defaults_too(elicit_runtime: Runtime) -> None:
+    async def accept(_request: dict[str, Any]) -> dict[str, Any]:
+        return {"action": "accept", "content": {"age": 7}}
+
+    elicit_runtime.server("asks").client.set_elicitation_handler(accept)
+    assert _sent(elicit_runtime) == {**DEFAULTS, "age": 7}

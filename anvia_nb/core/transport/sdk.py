@@ -28,6 +28,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.http_limits import bound_json_bodies
@@ -131,7 +132,7 @@ def _elicitation_callback(handlers: SdkHandlers, server: str) -> Any:
                 handlers.note("warning", "the server asked for input and nothing could answer: cancelled")
             return mcp_types.ElicitResult(action="cancel")
         try:
-            answer = await handler(request)
+            answer = with_defaults(request, await handler(request))  # SEP-1034, whoever answered
             return mcp_types.ElicitResult.model_validate(answer)
         except Exception as exc:  # a UI failure must answer the server, not kill the session
             return mcp_types.ErrorData(code=mcp_types.INTERNAL_ERROR, message=f"elicitation failed: {exc}")
