@@ -35,7 +35,8 @@ class BoundedList:
         self.select.options = [(label(item), index) for index, item in enumerate(items[: self.limit])]
         left_out = len(items) - self.limit
         self.note.value = (
-            f"{len(items):,} {self.what}; the first {self.limit:,} are listed ({self.how})." if left_out > 0 else ""
+            f"{len(items):,} {self.what}; the first {self.limit:,} are listed{f' ({self.how})' if self.how else ''}."
+            if left_out > 0 else ""
         )
 
     def choose(self, index: int, label: str) -> None:

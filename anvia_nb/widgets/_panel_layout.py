@@ -4,9 +4,11 @@ only: no server text reaches it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import ipywidgets as widgets
 
-__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "row_layout"]
+__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "panel_pages", "row_layout"]
 
 
 def row_layout() -> widgets.Layout:
@@ -29,3 +31,9 @@ TABS_STYLE = (
 )
 """Six tabs do not fit a narrow notebook at Lumino's fixed tab width: each tab takes its label's
 width and the row wraps, so no label is cut."""
+
+
+def panel_pages(*, tools: Any, resources: Any, prompts: Any) -> list[tuple[str, Any]]:
+    """The panel's first tabs, titled, leaving out those it does not offer (``None``)."""
+    pages = (("Tools", tools), ("Resources", resources), ("Prompts", prompts))
+    return [(title, page) for title, page in pages if page is not None]
