@@ -37,7 +37,7 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
-from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, panel_pages, row_layout
+from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
 from anvia_nb.widgets.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.history_export import HistoryExport
@@ -123,10 +123,10 @@ class Panel:
         # beside a button, plus the border and padding, made a horizontal scrollbar). A tab the
         # scope does not offer is not made at all: no widget of it exists for a browser to reach.
         scope = self.scope
-        self.resources_tab = (ResourcesTab(self.runtime, settings, timeout_seconds, offered=scope.resources)
-                              if scope.offers_resources else None)
-        self.prompts_tab = (PromptsTab(self.runtime, settings, timeout_seconds, offered=scope.prompts)
-                            if scope.offers_prompts else None)
+        self._resources = (ResourcesTab(self.runtime, settings, timeout_seconds, offered=scope.resources)
+                           if scope.offers_resources else None)
+        self._prompts = (PromptsTab(self.runtime, settings, timeout_seconds, offered=scope.prompts)
+                         if scope.offers_prompts else None)
         pages = panel_pages(
             tools=widgets.VBox([
                 widgets.HBox([self.filter, self.count], layout=row_layout()),
@@ -135,8 +135,8 @@ class Panel:
                 widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
                 self.export.widget,
             ]) if scope.offers_tools else None,
-            resources=self.resources_tab.widget if self.resources_tab is not None else None,
-            prompts=self.prompts_tab.widget if self.prompts_tab is not None else None,
+            resources=self._resources.widget if self._resources is not None else None,
+            prompts=self._prompts.widget if self._prompts is not None else None,
         )
         self.tabs = widgets.Tab(children=[page for _title, page in pages] + self.exchange.pages,
                                 titles=(*(title for title, _page in pages), *EXCHANGE_TITLES))
@@ -163,6 +163,16 @@ class Panel:
             return self.runtime.server(name)
         except AnviaError:
             return None
+
+    @property
+    def resources_tab(self) -> ResourcesTab:
+        """The Resources tab; a panel that does not offer resources has none (an error)."""
+        return offered_tab(self._resources, "resources")
+
+    @property
+    def prompts_tab(self) -> PromptsTab:
+        """The Prompts tab; a panel that does not offer prompts has none (an error)."""
+        return offered_tab(self._prompts, "prompts")
 
     def tool_names(self) -> list[str]:
         """The tool names the list shows now (after the filter)."""
@@ -242,7 +252,7 @@ class Panel:
             return
         self._show_instructions()
         self._show_tools()
-        for tab in (self.resources_tab, self.prompts_tab):
+        for tab in (self._resources, self._prompts):
             if tab is not None:
                 tab.show(self.server)
         self._follow(self.server)
@@ -261,10 +271,10 @@ class Panel:
         with self._sync_lock:
             if name == self.connection.value and what == "tools":
                 self._show_tools()
-            elif name == self.connection.value and what in ("resources", "resource") and self.resources_tab:
-                self.resources_tab.show(self.server)
-            elif name == self.connection.value and what == "prompts" and self.prompts_tab:
-                self.prompts_tab.show(self.server)
+            elif name == self.connection.value and what in ("resources", "resource") and self._resources:
+                self._resources.show(self.server)
+            elif name == self.connection.value and what == "prompts" and self._prompts:
+                self._prompts.show(self.server)
             self.exchange.refresh()
 
     def _show_instructions(self) -> None:
