@@ -11,6 +11,9 @@ a ``file:///{path}`` template and a prompt. Its tools:
 - ``fail``: a JSON-RPC error -32000 whose message holds :data:`LEAK`;
 - ``boom``: an ``isError`` result whose text holds :data:`LEAK`;
 - ``drop_tables``: destructive, never to be offered.
+
+``--journal PATH`` appends every request it gets to ``PATH`` as one JSON line (method and params):
+what a browser test reads to know what a page made the kernel ask, whatever the page showed.
 """
 
 from __future__ import annotations
@@ -105,8 +108,14 @@ def _answer(method: str, params: dict[str, Any]) -> dict[str, Any] | tuple[int, 
     return (-32601, f"no method {method}: {LEAK}")
 
 
+def _journal() -> str | None:
+    arguments = sys.argv[1:]
+    return arguments[arguments.index("--journal") + 1] if "--journal" in arguments else None
+
+
 def main() -> None:
     _stderr(f"starting with {LEAK}")
+    journal = _journal()
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -115,6 +124,9 @@ def main() -> None:
         method, ident = message.get("method"), message.get("id")
         if ident is None or not isinstance(method, str):
             continue  # notifications, answers
+        if journal is not None:
+            with open(journal, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps({"method": method, "params": message.get("params")}) + "\n")
         answer = _answer(method, message.get("params") or {})
         if isinstance(answer, tuple):
             _send({"jsonrpc": "2.0", "id": ident, "error": {"code": answer[0], "message": answer[1]}})
