@@ -57,7 +57,8 @@ class McpMagics(Magics):
     )
     show_tracebacks = Bool(False, help="Show full tracebacks instead of one-line errors.").tag(config=True)
     hide_server_errors = Bool(
-        False, help="Replace server error text with a generic message (for notebooks served to others)."
+        False,
+        help="Viewer mode (a notebook served to others): every surface in their words, no server text, no file writes.",
     ).tag(config=True)
     history_limit = Int(1000, help="How many calls the runtime's one history keeps (%mcp history, forms, panels).").tag(
         config=True
