@@ -41,6 +41,10 @@ class BoundedList:
 
     def choose(self, index: int, label: str) -> None:
         """Choose item ``index``; one past the listed ones is added to the list first."""
+        chosen = self.select.index
+        if chosen is not None and not 0 <= chosen < len(self.select.options):
+            options, self.select.options = self.select.options, ()  # a browser's own index and labels:
+            self.select.options = options  # the list is made again from the kernel's options
         if index not in [value for _label, value in self.select.options]:
             self.select.options = (*self.select.options, (label, index))
         self.select.value = index
