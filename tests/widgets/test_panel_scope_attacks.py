@@ -44,7 +44,7 @@ def test_tools_with_two_connections_open_and_none_named_is_one_line(two_servers:
     with pytest.raises(InvalidValueError, match="2 are open"):
         panel(runtime=two_servers, prompts=["greet"])
     with pytest.raises(InvalidTypeError, match="takes a list of URIs or uriTemplates"):
-        panel(runtime=two_servers, connection="demo", resources="demo://readme")  # type: ignore[arg-type]
+        panel(runtime=two_servers, connection="demo", resources="demo://readme")
 
 
 def test_the_only_open_connection_is_the_one_a_scoped_panel_lists(demo_runtime: Runtime) -> None:
