@@ -118,7 +118,7 @@ class Panel:
         self.refresh_button.on_click(lambda _b: self.refresh())
         self.rerun_button.on_click(lambda _b: self.rerun())
         self.export = HistoryExport(self.runtime, lambda: list(self.history), self.policy.for_viewers)
-        """"Save as pytest": for viewers a download made in the browser, never a file the kernel writes."""
+        """"Save as pytest": not offered to viewers (no widget they can reach writes a file)."""
         # Rows wrap and lists shrink instead of pushing past the notebook's width (a width of 100%
         # beside a button, plus the border and padding, made a horizontal scrollbar). A tab the
         # scope does not offer is not made at all: no widget of it exists for a browser to reach.
@@ -271,9 +271,9 @@ class Panel:
         with self._sync_lock:
             if name == self.connection.value and what == "tools":
                 self._show_tools()
-            elif name == self.connection.value and what in ("resources", "resource") and self._resources:
+            elif name == self.connection.value and what in ("resources", "resource") and self._resources is not None:
                 self._resources.show(self.server)
-            elif name == self.connection.value and what == "prompts" and self._prompts:
+            elif name == self.connection.value and what == "prompts" and self._prompts is not None:
                 self._prompts.show(self.server)
             self.exchange.refresh()
 
