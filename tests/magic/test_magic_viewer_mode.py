@@ -169,3 +169,14 @@ def test_the_connect_line_for_viewers_has_none_of_the_servers_words(
     run(ip, f"connect leaky {CONNECT}")
     out = capsys.readouterr().out
     assert out.strip() == "leaky: stdio · 6 tools"
+
+
+def test_a_read_and_a_result_tell_viewers_nothing_to_type(ip: InteractiveShell, demo: str) -> None:
+    for viewers in (False, True):
+        ip.run_line_magic("config", f"McpMagics.hide_server_errors = {viewers}")
+        link = str(run(ip, f"call {demo}.resource_link")._repr_mimebundle_())
+        blob = str(run(ip, f"read {demo} demo://data/sample.bin")._repr_mimebundle_())
+        assert ("read_link" in link and ".save(0, PATH)" in blob) is not viewers, (viewers, link, blob)
+        if viewers:
+            _clean(link + blob, "a read and a resource link")
+            assert "Binary content, not shown." in blob
