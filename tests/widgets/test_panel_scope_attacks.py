@@ -109,3 +109,12 @@ def test_a_panel_for_viewers_has_no_widget_that_writes_files(demo_runtime: Runti
     assert export.widget.children == () and not hasattr(export, "button")
     author = panel(runtime=demo_runtime)
     assert author.export.button.description == "Save as pytest"
+
+
+def test_a_form_too_long_to_show_whole_tells_viewers_nothing_to_type() -> None:
+    from anvia_nb.widgets.completing_fields import _left_out_line
+
+    for ref in (("prompt", "greet"), ("template", "demo://notes/{id}")):
+        assert "%mcp" in _left_out_line(3, ref)
+        assert "%mcp" not in _left_out_line(3, ref, for_viewers=True)
+        assert "3 more" in _left_out_line(3, ref, for_viewers=True)
