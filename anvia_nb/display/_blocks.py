@@ -217,7 +217,8 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
     label = f"{kind.label} from server {ctx.server_label} ({kind.not_done})"
     reason = f"{UNSUPPORTED_CONTENT_MESSAGE}: {kind.type}" if not kind.supported and not ctx.refusal_in_note else ""
     if kind.type == "resource_link" and isinstance(item.get("uri"), str):
-        reason += f"{'. ' if reason else ''}Read it only if you want: .read_link({ctx.links}) or %mcp read."
+        if not ctx.policy.for_viewers:  # nothing to type for viewers
+            reason += f"{'. ' if reason else ''}Read it only if you want: .read_link({ctx.links}) or %mcp read."
         ctx.links += 1
     return metadata(label, fields, ctx, reason=reason)
 

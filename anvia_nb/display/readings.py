@@ -58,7 +58,8 @@ def _content(index: int, item: dict[str, Any], ctx: Context) -> Piece:
         if normal_mime_type(item.get("mimeType")) in _INLINE_IMAGES:
             return image({"data": blob, "mimeType": item.get("mimeType")}, ctx, what=f"content {index}: image")
         fields = [("uri", uri), ("mimeType", mime), ("size", f"{base64_size(blob):,} bytes")]
-        return metadata(label, fields, ctx, reason=f"Binary content, not shown: save it with .save({index}, PATH).")
+        how = "" if ctx.policy.for_viewers else f": save it with .save({index}, PATH)"  # nothing to type for viewers
+        return metadata(label, fields, ctx, reason=f"Binary content, not shown{how}.")
     return metadata(label, [("uri", uri), ("mimeType", mime)], ctx, reason="It has neither text nor blob.")
 
 

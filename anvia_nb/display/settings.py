@@ -1,4 +1,11 @@
-"""How much of a result is rendered, and whether server error text may reach the browser."""
+"""How much of a result is rendered, and whether the notebook is served to viewers.
+
+``RenderSettings(hide_server_errors=True)`` (``%config McpMagics.hide_server_errors = True``) is
+*viewer mode*: the one setting that says "this notebook is served to viewers" (Voilà, a shared
+dashboard). :class:`~anvia_nb.policy.ShowPolicy` turns it into ``policy.for_viewers``, and every
+surface asks that one property; what a viewer then reads about a surface that would show a
+server's own words (its log, the protocol trace, its capabilities) is :func:`viewer_words`, here.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from dataclasses import dataclass
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, Limits, ShowPolicy
 
-__all__ = ["GENERIC_SERVER_ERROR", "RenderSettings"]
+__all__ = ["GENERIC_SERVER_ERROR", "VIEWER_SURFACES", "RenderSettings", "viewer_words"]
 
 GENERIC_SERVER_ERROR = HIDDEN_SERVER_ERROR
 """The text shown instead of a server's error text (kept here for notebooks that import it)."""
@@ -25,7 +32,9 @@ class RenderSettings:
     images (each, and all of one result together); ``preview_chars`` caps the preview of each
     embedded resource. ``hide_server_errors`` is for notebooks served to others (Voilà, shared
     dashboards): server error text is replaced by :data:`GENERIC_SERVER_ERROR` in what is
-    rendered, while Python keeps the detail.
+    rendered, while Python keeps the detail. It is the one switch of *viewer mode*: every
+    surface (results, forms, the panel's tabs, resources, prompts, ``%mcp log`` and ``%mcp trace``)
+    then speaks to a viewer, and no widget a viewer can reach writes a file.
     """
 
     max_output_chars: int = 20_000
@@ -56,3 +65,31 @@ def _policy(settings: RenderSettings, secrets: tuple[str, ...]) -> ShowPolicy:
         image_bytes=settings.max_image_bytes,
     )
     return ShowPolicy(hide_server_errors=settings.hide_server_errors, limits=limits).with_secrets(secrets)
+
+
+VIEWER_SURFACES = ("server", "log", "trace")
+
+
+def viewer_words(surface: str, server: str, count: int = 0, policy: ShowPolicy | None = None) -> str:
+    """What a viewer reads in place of a surface that would show a server's own words.
+
+    ``surface``: ``"server"`` (what it is: its capabilities, instructions), ``"log"`` (``count``
+    lines it wrote) or ``"trace"`` (``count`` messages exchanged). Plain words: what happened,
+    none of the server's text, nothing to type, and no "error" when nothing failed. ``server`` is
+    the connection's name, chosen by the notebook's author. The details stay in Python
+    (``get_runtime().log(NAME)``, ``get_runtime().server(NAME).trace``) for the author.
+    """
+    who = f"The server “{(policy or ShowPolicy()).name(server)}”" if server else "The server"
+    if surface == "server":
+        return f"{who} is connected and in use on this page."
+    if surface == "log":
+        if not count:
+            return f"{who} has written nothing to its log."
+        lines = f"{count} log line{'s' if count != 1 else ''}"
+        return f"{who} has written {lines}; they are kept for this notebook's author."
+    if surface == "trace":
+        if not count:
+            return f"No messages have gone between this page and {who[0].lower()}{who[1:]} yet."
+        return (f"{count} message{'s' if count != 1 else ''} went between this page and {who[0].lower()}{who[1:]}; "
+                "they are kept for this notebook's author.")
+    raise InvalidValueError(f"viewer_words: surface must be one of {', '.join(VIEWER_SURFACES)}, not {surface!r}.")

@@ -119,10 +119,13 @@ class FormCommand:
 
 @dataclass(frozen=True)
 class PanelCommand:
-    """``panel [NAME] [--tools a,b]``: one connection (or all), only those tools (or all)."""
+    """``panel [NAME] [--tools a,b] [--resources u,v] [--prompts p,q]``: one connection (or all),
+    only what is named (naming any offers nothing unnamed)."""
 
     name: str | None = None
     tools: tuple[str, ...] | None = None
+    resources: tuple[str, ...] | None = None
+    prompts: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,9 @@ def connect_error_text(error: ConnectError, policy: ShowPolicy) -> str:
     return "\n".join(shown + tail[::-1])
 
 
-def connect_line(connection: McpConnection, runtime: Runtime) -> str:
-    """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked."""
+def connect_line(connection: McpConnection, runtime: Runtime, *, for_viewers: bool = False) -> str:
+    """``demo: stdio · anvia-demo 0.1.0 · protocol 2026-07-28 · 21 tools``, secrets masked; for
+    viewers without the server's own name and version (its words): ``demo: stdio · 21 tools``."""
     server = runtime.server(connection.name)
     info = server.client.server_info
     # The name and version are the server's own words: made visible, masked and bounded.
@@ -82,6 +83,8 @@ def connect_line(connection: McpConnection, runtime: Runtime) -> str:
         f"{connection.name}: {how} · {label} · protocol {server.client.protocol_version} · "
         f"{count} tool{'s' if count != 1 else ''}"
     )
+    if for_viewers:
+        return policy.mask(f"{connection.name}: {connection.transport} · {count} tool{'s' if count != 1 else ''}")
     if "tools" in server.client.listing_notes:  # the server refused tools/list (-32601): said, not an error
         text += " (it has no tools/list: -32601 Method not found)"
     record = getattr(connection, "record", None)

@@ -153,22 +153,26 @@ def parse_form(rest: str, _cell: str | None = None) -> FormCommand:
 
 
 def parse_panel(rest: str, _cell: str | None = None) -> PanelCommand:
-    usage = "Usage: %mcp panel [NAME] [--tools TOOL,TOOL...]"
+    usage = "Usage: %mcp panel [NAME] [--tools TOOL,TOOL...] [--resources URI,URI...] [--prompts NAME,NAME...]"
     name: str | None = None
-    tools: tuple[str, ...] | None = None
-    items = iter(option_words(split(rest), ("--tools",)))
+    named: dict[str, tuple[str, ...]] = {}
+    options = ("--tools", "--resources", "--prompts")
+    items = iter(option_words(split(rest), options))
     for item in items:
-        if item == "--tools":
-            tools = tuple(t.strip() for t in next(items, "").split(",") if t.strip())
-            if not tools:
-                raise CommandLineError(f"--tools takes tool names separated by commas, e.g. --tools echo,add. {usage}")
+        if item in options:
+            values = tuple(t.strip() for t in next(items, "").split(",") if t.strip())
+            if not values:
+                what = {"--tools": "tool names", "--resources": "URIs", "--prompts": "prompt names"}[item]
+                example = {"--tools": "echo,add", "--resources": "demo://readme", "--prompts": "summarize"}[item]
+                raise CommandLineError(f"{item} takes {what} separated by commas, e.g. {item} {example}. {usage}")
+            named[item[2:]] = values
         elif item.startswith("-"):
             raise CommandLineError(f"Unknown option {item!r}. {usage}")
         elif name is not None:
             raise CommandLineError(f"{usage} (one connection, or none for all of them).")
         else:
             name = item
-    return PanelCommand(name, tools)
+    return PanelCommand(name, named.get("tools"), named.get("resources"), named.get("prompts"))
 
 
 def parse_log(rest: str, _cell: str | None = None) -> LogCommand:

@@ -18,6 +18,7 @@ import pandas as pd
 
 from anvia_nb.core.exchange.logs import LogRow, ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace, TraceEntry
+from anvia_nb.display.settings import viewer_words
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
@@ -35,10 +36,10 @@ def _time(value: float | None) -> Any:
 def log_frame(log: ServerLog, lines: int, policy: ShowPolicy | None = None) -> pd.DataFrame:
     """The last ``lines`` rows of a connection's stderr and log messages, in the order written."""
     shown = (policy or ShowPolicy()).with_secrets(log.policy.secrets)
-    if shown.hides():
-        rows: Sequence[LogRow] = [LogRow(time.time(), "client", None, None, f"{log.name}: {HIDDEN_SERVER_ERROR}")]
-    else:
-        rows = log.rows(lines, shown.limits.log_chars)
+    rows: Sequence[LogRow] = log.rows(lines, shown.limits.log_chars)
+    if shown.for_viewers:  # for viewers: how many lines it wrote, in plain words, none of them
+        written = sum(1 for row in rows if row.source != "client")
+        rows = [LogRow(time.time(), "client", None, None, viewer_words("log", log.name, written, shown))]
     frame: pd.DataFrame = ServerFrame(
         [
             {
@@ -85,12 +86,36 @@ class TraceFrame(ServerFrame):
         return self._entry(number).json
 
 
+VIEWER_METHODS = frozenset({
+    "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read",
+    "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
+    "completion/complete", "logging/setLevel", "sampling/createMessage", "elicitation/create", "roots/list",
+    "notifications/initialized", "notifications/message", "notifications/progress", "notifications/cancelled",
+    "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed",
+    "notifications/prompts/list_changed", "notifications/roots/list_changed",
+})
+"""Methods a viewer may read in a trace: the protocol's own. Any other a server sent is its text."""
+
+
 def _summary(entry: TraceEntry, shown: ShowPolicy) -> str:
-    """The entry's line; an error's server text is hidden with ``hide_server_errors`` (kept in
-    ``frame.message(n)`` for the notebook's author)."""
-    if entry.kind == "error" and shown.hides():
-        return f"error: {HIDDEN_SERVER_ERROR}"
+    """The entry's line. For viewers (``hide_server_errors``) none of the server's text: an error
+    is said to be one, any other message has no summary (a log message's text is the server's);
+    ``frame.message(n)`` keeps it all for the notebook's author."""
+    if shown.for_viewers:
+        return f"error: {HIDDEN_SERVER_ERROR}" if entry.kind == "error" else ""
     return shown.title(entry.summary + (" (truncated)" if entry.truncated else ""))
+
+
+def _method(entry: TraceEntry, shown: ShowPolicy) -> str | None:
+    if entry.method is None or (shown.for_viewers and entry.method not in VIEWER_METHODS):
+        return None
+    return shown.name(entry.method)
+
+
+def _id(entry: TraceEntry, shown: ShowPolicy) -> str | None:
+    if entry.id is None or (shown.for_viewers and not isinstance(entry.id, int)):
+        return None  # a server's request may carry any string as its id
+    return shown.name(str(entry.id))
 
 
 def trace_frame(
@@ -103,8 +128,8 @@ def trace_frame(
             "time": _time(entry.time),
             "direction": f"{entry.arrow} {entry.direction}",
             "kind": entry.kind,
-            "method": None if entry.method is None else shown.name(entry.method),
-            "id": None if entry.id is None else shown.name(str(entry.id)),
+            "method": _method(entry, shown),
+            "id": _id(entry, shown),
             "size": entry.size,
             "summary": _summary(entry, shown),
         }

@@ -73,7 +73,8 @@ class McpMagics(Magics):
     )
     show_tracebacks = Bool(False, help="Show full tracebacks instead of one-line errors.").tag(config=True)
     hide_server_errors = Bool(
-        False, help="Replace server error text with a generic message (for notebooks served to others)."
+        False,
+        help="Viewer mode (a notebook served to others): every surface in their words, no server text, no file writes.",
     ).tag(config=True)
     history_limit = Int(1000, help="How many calls the runtime's one history keeps (%mcp history, forms, panels).").tag(
         config=True
@@ -258,7 +259,7 @@ class McpMagics(Magics):
                 continue
             report_warnings(opened_now.warnings)
             opened.append(connection.name)
-            print(connect_line(connection, runtime))
+            print(connect_line(connection, runtime, for_viewers=bool(self.hide_server_errors)))
             from anvia_nb.core.api.connections import unmasked_note
 
             note = unmasked_note(connection)  # values named as secrets but too short to mask

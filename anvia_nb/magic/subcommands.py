@@ -176,7 +176,8 @@ def _panel(magics: MagicHost, command: p.PanelCommand) -> Any:
     from anvia_nb.widgets import panel
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return panel(connection=command.name, tools=command.tools, settings=settings, timeout_seconds=timeout)
+    return panel(connection=command.name, tools=command.tools, resources=command.resources, prompts=command.prompts,
+                 settings=settings, timeout_seconds=timeout)
 
 
 def _history(magics: MagicHost, command: p.HistoryCommand) -> Any:
@@ -368,8 +369,9 @@ _ENTRIES = (
     ),
     Subcommand(
         "panel",
-        (("panel [NAME] [--tools a,b]", "explorer of servers, tools, results and history"),),
-        p.parse_panel, _panel, _names("--tools"),
+        (("panel [NAME] [--tools a,b] [--resources u,v] [--prompts p,q]",
+          "explorer of servers, tools, results and history; for a dashboard only what is named"),),
+        p.parse_panel, _panel, _names("--tools", "--resources", "--prompts"),
     ),
     Subcommand(
         "history",

@@ -113,6 +113,8 @@ def panel(
     timeout_seconds: float | Default | None = DEFAULT,
     connection: str | None = None,
     tools: Iterable[str] | None = None,
+    resources: Iterable[str] | None = None,
+    prompts: Iterable[str] | None = None,
 ) -> Panel:
     """The explorer over the kernel's runtime (or ``runtime``): connections, tools, the selected
     tool's form, results and a history; works with zero connections too.
@@ -120,11 +122,14 @@ def panel(
     ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
     the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
     ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection="NAME"``
-    shows that connection only and ``tools=["a", "b"]`` only those tools (checked now)."""
+    shows that connection only and ``tools=["a", "b"]`` only those tools (checked now). For a
+    dashboard: naming ``tools``, ``resources`` (URIs, uriTemplates) or ``prompts`` offers only what
+    is named, of one connection (with several open, name it), and no tab of what is not named."""
     from anvia_nb.widgets.explorer import Panel
 
     return Panel(
-        runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools
+        runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools,
+        resources=resources, prompts=prompts,
     )
 
 

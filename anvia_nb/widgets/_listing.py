@@ -35,11 +35,16 @@ class BoundedList:
         self.select.options = [(label(item), index) for index, item in enumerate(items[: self.limit])]
         left_out = len(items) - self.limit
         self.note.value = (
-            f"{len(items):,} {self.what}; the first {self.limit:,} are listed ({self.how})." if left_out > 0 else ""
+            f"{len(items):,} {self.what}; the first {self.limit:,} are listed{f' ({self.how})' if self.how else ''}."
+            if left_out > 0 else ""
         )
 
     def choose(self, index: int, label: str) -> None:
         """Choose item ``index``; one past the listed ones is added to the list first."""
+        chosen = self.select.index
+        if chosen is not None and not 0 <= chosen < len(self.select.options):
+            options, self.select.options = self.select.options, ()  # a browser's own index and labels:
+            self.select.options = options  # the list is made again from the kernel's options
         if index not in [value for _label, value in self.select.options]:
             self.select.options = (*self.select.options, (label, index))
         self.select.value = index

@@ -4,9 +4,13 @@ only: no server text reaches it."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import ipywidgets as widgets
 
-__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "row_layout"]
+from anvia_nb.errors import InvalidValueError
+
+__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "offered_tab", "panel_pages", "row_layout"]
 
 
 def row_layout() -> widgets.Layout:
@@ -29,3 +33,19 @@ TABS_STYLE = (
 )
 """Six tabs do not fit a narrow notebook at Lumino's fixed tab width: each tab takes its label's
 width and the row wraps, so no label is cut."""
+
+
+def panel_pages(*, tools: Any, resources: Any, prompts: Any) -> list[tuple[str, Any]]:
+    """The panel's first tabs, titled, leaving out those it does not offer (``None``)."""
+    pages = (("Tools", tools), ("Resources", resources), ("Prompts", prompts))
+    return [(title, page) for title, page in pages if page is not None]
+
+
+T = TypeVar("T")
+
+
+def offered_tab(tab: T | None, what: str) -> T:
+    """A tab the panel made, or a one-line error when its scope does not offer ``what``."""
+    if tab is None:
+        raise InvalidValueError(f"This panel does not offer {what}: name them, e.g. panel(..., {what}=[...]).")
+    return tab

@@ -27,10 +27,12 @@ Field = tuple[str, bool, str]
 """``(name, required, description)`` of one argument or variable, as the server listed it."""
 
 
-def _left_out_line(count: int, ref: tuple[str, str]) -> str:
+def _left_out_line(count: int, ref: tuple[str, str], for_viewers: bool = False) -> str:
+    what = "arguments" if ref[0] == "prompt" else "variables"
+    if for_viewers:  # nothing to type for a viewer
+        return f"{count:,} more {what} are not shown (a form holds at most {MAX_FIELDS:,})."
     where = ("%mcp prompt NAME.PROMPT key=value, or server.get_prompt(name, {...})" if ref[0] == "prompt"
              else "%mcp read NAME TEMPLATE var=value, or server.read_resource(uri)")
-    what = "arguments" if ref[0] == "prompt" else "variables"
     return f"{count:,} more {what} are not shown (a form holds at most {MAX_FIELDS:,}); give them with {where}."
 
 
@@ -66,7 +68,7 @@ class CompletingFields:
         self.left_out = len(fields) - len(self.inputs)
         """Fields the server listed past the most a form holds: not shown (a line says how to give them)."""
         if self.left_out:
-            rows.append(text_label(value=_left_out_line(self.left_out, ref)))
+            rows.append(text_label(value=_left_out_line(self.left_out, ref, policy.for_viewers)))
         self.widget = widgets.VBox(rows)
 
     def values(self) -> dict[str, str]:

@@ -5,6 +5,10 @@
 - **Log**: its stderr, log messages and anvia_nb's notes, merged (as ``%mcp log``).
 - **Trace**: the last JSON-RPC messages, one line each (as ``%mcp trace``).
 
+For viewers (``hide_server_errors``: viewer mode) the three tabs say what happened in plain
+words (:func:`~anvia_nb.display.settings.viewer_words`): no capabilities JSON, log text or
+message summaries, nothing to type; the details stay in Python for the author.
+
 Every server string goes through the connection's :class:`~anvia_nb.policy.ShowPolicy` and the
 display layer's escaping (:func:`~anvia_nb.display.chrome.server_text_html`): masked, special
 characters made visible, bounded. The tabs are read again when the panel picks a connection,
@@ -22,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from anvia_nb.display.chrome import notice_html, server_text_html
+from anvia_nb.display.settings import viewer_words
 from anvia_nb.errors import AnviaError
-from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
+from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core import McpServer
@@ -42,6 +47,9 @@ def _clock(seconds: float | None) -> str:
 def server_text(server: McpServer, policy: ShowPolicy) -> str:
     """What the Server tab shows, as text (server strings still unmasked: the box masks them)."""
     client = server.client
+    if policy.for_viewers:
+        return viewer_words("server", server.name, policy=policy) if server.is_open else policy.viewer_line(
+            None, server.name)
     try:
         version = client.protocol_version
         info = client.server_info
@@ -65,9 +73,10 @@ def server_text(server: McpServer, policy: ShowPolicy) -> str:
 
 
 def log_text(server: McpServer, policy: ShowPolicy, count: int = LOG_LINES) -> str:
-    if policy.hides():
-        return HIDDEN_SERVER_ERROR
     rows = server.log.rows(count, policy.limits.log_chars)
+    if policy.for_viewers:
+        written = sum(1 for row in rows if row.source != "client")
+        return viewer_words("log", server.name, written, policy)
     lines = []
     for row in rows:
         level = f" {row.level}" if row.level else ""
@@ -78,8 +87,10 @@ def log_text(server: McpServer, policy: ShowPolicy, count: int = LOG_LINES) -> s
     return "\n".join(lines) or "(nothing yet)"
 
 
-def trace_text(server: McpServer, count: int = TRACE_LINES) -> str:
+def trace_text(server: McpServer, count: int = TRACE_LINES, policy: ShowPolicy | None = None) -> str:
     trace = server.trace
+    if policy is not None and policy.for_viewers:
+        return viewer_words("trace", server.name, len(trace) + trace.dropped, policy)
     if server.connection.transport == "memory":
         return "an in-memory connection: no messages go over a wire, so none are traced."
     if server.client.origin is not None:
@@ -141,16 +152,14 @@ class ExchangeTabs:
         secrets = tuple(shown.secrets)
         name = shown.name(server.name)
         chars = shown.limits.log_chars
-        self.server_view.value = server_text_html(f"server {name}", server_text(server, shown), secrets, chars)
-        self.log_view.value = server_text_html(
-            f"log of server {name} (last {LOG_LINES} lines)", log_text(server, shown), secrets, chars
-        )
-        self.trace_view.value = server_text_html(
-            f"protocol trace of {name} (last {TRACE_LINES} messages; all: %mcp trace {name})",
-            trace_text(server),
-            secrets,
-            chars,
-        )
+        if shown.for_viewers:  # plain words, nothing to type
+            labels = (f"server {name}", f"log of server {name}", f"messages with server {name}")
+        else:
+            labels = (f"server {name}", f"log of server {name} (last {LOG_LINES} lines)",
+                      f"protocol trace of {name} (last {TRACE_LINES} messages; all: %mcp trace {name})")
+        texts = (server_text(server, shown), log_text(server, shown), trace_text(server, policy=shown))
+        for view, label, text in zip((self.server_view, self.log_view, self.trace_view), labels, texts, strict=True):
+            view.value = server_text_html(label, text, secrets, chars)
 
     def text(self) -> str:
         """The tabs as plain text, masked and made visible (for tests and places without widgets)."""
@@ -158,5 +167,5 @@ class ExchangeTabs:
         if server is None:
             return ""
         shown = self.policy.with_secrets(server.secrets)
-        parts = (server_text(server, shown), log_text(server, shown), trace_text(server))
+        parts = (server_text(server, shown), log_text(server, shown), trace_text(server, policy=shown))
         return "\n".join(shown.visible(part) for part in parts)

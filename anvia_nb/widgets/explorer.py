@@ -37,7 +37,7 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
-from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, row_layout
+from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
 from anvia_nb.widgets.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.history_export import HistoryExport
@@ -74,12 +74,14 @@ class Panel:
         timeout_seconds: float | Default | None = DEFAULT,
         connection: str | None = None,
         tools: Iterable[str] | None = None,
+        resources: Iterable[str] | None = None,
+        prompts: Iterable[str] | None = None,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings
         self.policy = (settings or RenderSettings()).policy()
-        self.scope = panel_scope(self.runtime, connection, tools)
-        """Which connection and tools it shows (see :mod:`anvia_nb.widgets.panel_scope`)."""
+        self.scope = panel_scope(self.runtime, connection, tools, resources, prompts)
+        """Which connection, tools, resources and prompts it offers (see :mod:`anvia_nb.widgets.panel_scope`)."""
         self.timeout_seconds = timeout_seconds
         self.history: list[CallRecord] = []
         """Calls made from this panel, oldest first: their summaries (as the runtime's history
@@ -115,19 +117,29 @@ class Panel:
         self.history_select.observe(lambda _c: self._on_history(), names="value")
         self.refresh_button.on_click(lambda _b: self.refresh())
         self.rerun_button.on_click(lambda _b: self.rerun())
-        self.export = HistoryExport(self.runtime, lambda: list(self.history))
+        self.export = HistoryExport(self.runtime, lambda: list(self.history), self.policy.for_viewers)
+        """"Save as pytest": not offered to viewers (no widget they can reach writes a file)."""
         # Rows wrap and lists shrink instead of pushing past the notebook's width (a width of 100%
-        # beside a button, plus the border and padding, made a horizontal scrollbar).
-        self.resources_tab = ResourcesTab(self.runtime, settings, timeout_seconds)
-        self.prompts_tab = PromptsTab(self.runtime, settings, timeout_seconds)
-        self.tabs = widgets.Tab(children=[widgets.VBox([
-            widgets.HBox([self.filter, self.count], layout=row_layout()),
-            self.tools,
-            self.form_box,
-            widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
-            self.export.widget,
-        ]), self.resources_tab.widget, self.prompts_tab.widget, *self.exchange.pages],
-            titles=("Tools", "Resources", "Prompts", *EXCHANGE_TITLES))
+        # beside a button, plus the border and padding, made a horizontal scrollbar). A tab the
+        # scope does not offer is not made at all: no widget of it exists for a browser to reach.
+        scope = self.scope
+        self._resources = (ResourcesTab(self.runtime, settings, timeout_seconds, offered=scope.resources)
+                           if scope.offers_resources else None)
+        self._prompts = (PromptsTab(self.runtime, settings, timeout_seconds, offered=scope.prompts)
+                         if scope.offers_prompts else None)
+        pages = panel_pages(
+            tools=widgets.VBox([
+                widgets.HBox([self.filter, self.count], layout=row_layout()),
+                self.tools,
+                self.form_box,
+                widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
+                self.export.widget,
+            ]) if scope.offers_tools else None,
+            resources=self._resources.widget if self._resources is not None else None,
+            prompts=self._prompts.widget if self._prompts is not None else None,
+        )
+        self.tabs = widgets.Tab(children=[page for _title, page in pages] + self.exchange.pages,
+                                titles=(*(title for title, _page in pages), *EXCHANGE_TITLES))
         self.tabs.add_class(TABS_CLASS)
         self.widget = widgets.VBox([
             widgets.HTML(TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
@@ -145,12 +157,22 @@ class Panel:
     def server(self) -> McpServer | None:
         """The chosen connection, or ``None`` when there is none (or it closed)."""
         name = self.connection.value
-        if not name:
-            return None
+        if not self.scope.allows_connection(name):
+            return None  # checked in the kernel, whatever a browser sent
         try:
             return self.runtime.server(name)
         except AnviaError:
             return None
+
+    @property
+    def resources_tab(self) -> ResourcesTab:
+        """The Resources tab; a panel that does not offer resources has none (an error)."""
+        return offered_tab(self._resources, "resources")
+
+    @property
+    def prompts_tab(self) -> PromptsTab:
+        """The Prompts tab; a panel that does not offer prompts has none (an error)."""
+        return offered_tab(self._prompts, "prompts")
 
     def tool_names(self) -> list[str]:
         """The tool names the list shows now (after the filter)."""
@@ -230,8 +252,9 @@ class Panel:
             return
         self._show_instructions()
         self._show_tools()
-        self.resources_tab.show(self.server)
-        self.prompts_tab.show(self.server)
+        for tab in (self._resources, self._prompts):
+            if tab is not None:
+                tab.show(self.server)
         self._follow(self.server)
 
     def _follow(self, server: McpServer | None) -> None:
@@ -248,15 +271,15 @@ class Panel:
         with self._sync_lock:
             if name == self.connection.value and what == "tools":
                 self._show_tools()
-            elif name == self.connection.value and what in ("resources", "resource"):
-                self.resources_tab.show(self.server)
-            elif name == self.connection.value and what == "prompts":
-                self.prompts_tab.show(self.server)
+            elif name == self.connection.value and what in ("resources", "resource") and self._resources is not None:
+                self._resources.show(self.server)
+            elif name == self.connection.value and what == "prompts" and self._prompts is not None:
+                self._prompts.show(self.server)
             self.exchange.refresh()
 
     def _show_instructions(self) -> None:
         server, text = self.server, None
-        if server is not None:
+        if server is not None and not self.policy.for_viewers:  # written for the model and the author
             try:
                 text = server.client.instructions
             except AnviaError:
@@ -279,7 +302,8 @@ class Panel:
             return
         self.tools.disabled = False
         server = self.server
-        tools = [t for t in server.tools if self.scope.allows(t.name)] if server is not None else []
+        offered = server is not None and self.scope.offers_tools
+        tools = [t for t in server.tools if self.scope.allows(t.name)] if server is not None and offered else []
         tools = [t for t in tools if t.info.for_cells]  # not a tool only its interactive view may call
         words = self.filter.value.strip().lower()
         secrets = server.secrets if server is not None else ()
@@ -308,7 +332,7 @@ class Panel:
         if self._updating:
             return
         server, name = self.server, self.tools.value
-        if server is None or name is None:
+        if server is None or name is None or not self.scope.allows(name) or not self.scope.offers_tools:
             self.form = None
             self.form_box.children = ()
             return

@@ -37,9 +37,11 @@ class PromptsTab:
     """Prompts of the chosen connection; display ``.widget``."""
 
     def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
-                 timeout_seconds: float | Default | None = DEFAULT) -> None:
+                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
         self.runtime = runtime
         self.settings = settings or RenderSettings()
+        self.offered = offered
+        """The prompt names offered (``None``: all the server lists); checked again at each get."""
         self.timeout_seconds = timeout_seconds
         self.server: McpServer | None = None
         self.policy = ShowPolicy()
@@ -49,7 +51,8 @@ class PromptsTab:
         self.listing: concurrent.futures.Future[None] | None = None
         self.prompt_list = widgets.Select(options=[], rows=6, description="Prompts",
                                           layout=widgets.Layout(width="auto", max_width="100%"))
-        self.listed = BoundedList(self.prompt_list, "prompts", "get any other with %mcp prompt NAME.PROMPT")
+        self.listed = BoundedList(self.prompt_list, "prompts", "" if self.settings.hide_server_errors
+                                  else "get any other with %mcp prompt NAME.PROMPT")
         self.about = widgets.HTML(value="")
         self.form_box = widgets.VBox([])
         self.get_button = widgets.Button(description="Get", icon="comments", disabled=True,
@@ -66,7 +69,7 @@ class PromptsTab:
         """List ``server``'s prompts (nothing when ``None``) on the runtime's loop, from any thread;
         returns the listing under way (``.listing`` too)."""
         self.server = server
-        self.policy = ShowPolicy().with_secrets(server.secrets) if server is not None else ShowPolicy()
+        self.policy = self.settings.policy(tuple(server.secrets) if server is not None else ())
         self._listed(server, [])
         if server is None:
             return None
@@ -83,7 +86,8 @@ class PromptsTab:
     def _listed(self, server: McpServer | None, prompts: list[JsonObject]) -> None:
         if server is not self.server:
             return  # another connection was chosen meanwhile
-        self.prompts = prompts
+        self.prompts = [p for p in prompts if self.offered is None or p.get("name") in self.offered]
+        prompts = self.prompts
         self.listed.show(prompts, lambda p: _label(p, self.policy))
         self.prompt_list.value = None
         self._chose()
@@ -118,7 +122,7 @@ class PromptsTab:
     def get(self) -> PromptView | None:
         """Get the chosen prompt with the fields' values and show its messages."""
         server, prompt = self.server, self._prompt()
-        if server is None or prompt is None:
+        if server is None or prompt is None or (self.offered is not None and prompt.get("name") not in self.offered):
             return None
         values = self.fields.values() if self.fields is not None else {}
         try:

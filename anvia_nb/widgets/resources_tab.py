@@ -5,6 +5,10 @@ values as you type) and press Read. The contents show below as ``%mcp read`` sho
 (escaped, images checked, blobs as their size), with their provenance; ``last_read`` is the
 :class:`~anvia_nb.display.ReadView` for Python (``.contents``, ``.text``, ``.save(i, path)``).
 Every server string in the lists is plain text through the connection's show policy.
+
+A dashboard's panel offers only the resources and templates its author named (``offered``: URIs,
+uriTemplates or names): the lists hold those alone, and a read checks again, in the kernel, that
+what is read is one of them, whatever a browser sent.
 """
 
 from __future__ import annotations
@@ -51,9 +55,11 @@ class ResourcesTab:
     """Resources and templates of the chosen connection; display ``.widget``."""
 
     def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
-                 timeout_seconds: float | Default | None = DEFAULT) -> None:
+                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
         self.runtime = runtime
         self.settings = settings or RenderSettings()
+        self.offered = offered
+        """The URIs, uriTemplates or names offered (``None``: all the server lists)."""
         self.timeout_seconds = timeout_seconds
         self.server: McpServer | None = None
         self.policy = ShowPolicy()
@@ -66,9 +72,11 @@ class ResourcesTab:
                                             layout=widgets.Layout(width="auto", max_width="100%"))
         self.template_list = widgets.Select(options=[], rows=3, description="Templates",
                                             layout=widgets.Layout(width="auto", max_width="100%"))
-        self.listed_resources = BoundedList(self.resource_list, "resources", "read any other with %mcp read NAME URI")
-        self.listed_templates = BoundedList(self.template_list, "templates",
-                                            "read from any other with %mcp read NAME TEMPLATE var=value")
+        viewers = self.settings.hide_server_errors  # nothing to type for a viewer
+        self.listed_resources = BoundedList(self.resource_list, "resources",
+                                            "" if viewers else "read any other with %mcp read NAME URI")
+        how = "read from any other with %mcp read NAME TEMPLATE var=value"
+        self.listed_templates = BoundedList(self.template_list, "templates", "" if viewers else how)
         self.read_button = widgets.Button(description="Read", icon="book", disabled=True,
                                           tooltip="read the chosen resource (or the template with its variables)")
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
@@ -91,7 +99,7 @@ class ResourcesTab:
         listing under way (``.listing`` too), which callers may wait on."""
         kept = self.subscription.uri if server is self.server else None  # a re-listing keeps the choice
         self.server = server
-        self.policy = ShowPolicy().with_secrets(server.secrets) if server is not None else ShowPolicy()
+        self.policy = self.settings.policy(tuple(server.secrets) if server is not None else ())
         self._listed(server, [], [])
         if server is None:
             return None
@@ -124,11 +132,16 @@ class ResourcesTab:
     def _listed(self, server: McpServer | None, resources: list[JsonObject], templates: list[JsonObject]) -> None:
         if server is not self.server:
             return  # another connection was chosen meanwhile
+        resources = [item for item in resources if self._offers(item, "uri")]
+        templates = [item for item in templates if self._offers(item, "uriTemplate")]
         self.resources, self.templates = resources, templates
         self.listed_resources.show(resources, lambda r: _label(r, "uri", self.policy))
         self.listed_templates.show(templates, lambda t: _label(t, "uriTemplate", self.policy))
         self.resource_list.value = self.template_list.value = None
         self._chose("")
+
+    def _offers(self, item: JsonObject, key: str) -> bool:
+        return self.offered is None or item.get(key) in self.offered or item.get("name") in self.offered
 
     def select(self, uri_or_template: str) -> None:
         """Choose a resource by URI, or a template by uriTemplate or name, as a person would."""
@@ -173,10 +186,12 @@ class ResourcesTab:
             return None
         template, index, timeout = self._template(), self.resource_list.value, self.timeout_seconds
         try:
+            if template is not None and not self._offers(template, "uriTemplate"):
+                return None  # never listed: not offered (checked here, whatever a browser sent)
             if template is not None:
                 values = self.fields.values() if self.fields is not None else {}
                 coro = server.read_template(str(template.get("uriTemplate")), values, timeout_seconds=timeout)
-            elif index is not None:
+            elif index is not None and index < len(self.resources) and self._offers(self.resources[index], "uri"):
                 coro = server.read_resource(str(self.resources[index].get("uri")), timeout_seconds=timeout)
             else:
                 return None

@@ -81,6 +81,7 @@ LAB_DISABLED = [
 # pytest-xdist (--dist loadfile --no-loadscope-reorder) hands each file whole to the next free
 # worker in collection order, so the long files start first and the short ones fill in at the end.
 LONGEST_FIRST = (
+    "test_dashboard_viewer_attacks_browser.py",  # about 70 s, half of it waiting for a closed page to be culled
     "test_voila_browser.py",
     "test_hostile_output_browser.py",
     "test_panel_browser.py",

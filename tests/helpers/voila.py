@@ -1,0 +1,102 @@
+"""A Voilà started as the repository documents it (``scripts/dashboard``), for browser tests.
+
+One Voilà on 127.0.0.1 with its own Jupyter dirs and a kernelspec pointing at this interpreter,
+serving a folder; stopped with everything it started (kernels and their servers). Its log is
+kept beside its home, so a test that fails can say what Voilà said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.helpers.lab import free_port, jupyter_environment
+from tests.helpers.support import REPO, child_pids
+
+__all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard"]
+
+DASHBOARD_SCRIPT = REPO / "scripts" / "dashboard"
+START_TIMEOUT_SECONDS = 90.0
+STOP_TIMEOUT_SECONDS = 15.0
+
+
+@dataclass(frozen=True)
+class RunningVoila:
+    base_url: str
+    root: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def descendants(self) -> set[int]:
+        """Live processes Voilà started, and theirs (kernels, the MCP servers kernels started)."""
+        return child_pids(self.process.pid)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+
+def _environment(home: Path) -> dict[str, str]:
+    for name in ("config", "data", "runtime", "ipython"):
+        (home / name).mkdir(parents=True, exist_ok=True)
+    kernel_dir = home / "data" / "kernels" / "python3"
+    kernel_dir.mkdir(parents=True, exist_ok=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    (kernel_dir / "kernel.json").write_text(json.dumps(spec))
+    env = jupyter_environment(home)
+    env["PYTHON"] = sys.executable
+    return env
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    started = child_pids(process.pid, include_zombies=True)
+    process.terminate()
+    try:
+        process.wait(timeout=STOP_TIMEOUT_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=STOP_TIMEOUT_SECONDS)
+    for pid in started:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
+    """``scripts/dashboard HOME/root`` on a free port, answering when this yields."""
+    root = home / "root"
+    root.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0"]
+    log_path = home / "voila.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(command, env=_environment(home), cwd=root, stdout=log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    running = RunningVoila(f"http://127.0.0.1:{port}", root, process, log_path)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while True:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"Voilà did not start:\n{running.log()}")
+            try:
+                with urllib.request.urlopen(running.base_url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.2)  # polling interval of a bounded wait, not synchronisation
+        yield running
+    finally:
+        _stop(process)
