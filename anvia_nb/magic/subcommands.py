@@ -8,25 +8,22 @@ Parsing (pure, :mod:`anvia_nb.magic._parser`) stays apart from running, which ne
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, PROTOCOLS
+from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES
 from anvia_nb.errors import UnknownConnectionError
 from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
+from anvia_nb.magic import _word_completions as complete
 from anvia_nb.magic._apps import parse_app, run_app
-from anvia_nb.magic._arguments import schema_values
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._connect_text import NOTHING_CONNECTED
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
-from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
-from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
 from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
 from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
 
@@ -209,91 +206,6 @@ def _close(magics: MagicHost, command: p.CloseCommand) -> None:
         report_warnings(runtime.close(name))
 
 
-# -- completion ------------------------------------------------------------------------------
-
-
-def _nothing(_words: list[str], _runtime: Runtime) -> list[str]:
-    return []
-
-
-def _names(*extra: str) -> Callable[[list[str], Runtime], list[str]]:
-    def complete(_words: list[str], runtime: Runtime) -> list[str]:
-        return [*runtime.names(), *extra]
-
-    return complete
-
-
-def _targets(runtime: Runtime) -> list[str]:
-    targets: list[str] = []
-    for name in runtime.names():
-        try:
-            server = runtime.server(name)
-        except KeyError:
-            continue
-        targets.extend(f"{name}.{tool.name}" for tool in server.tools)
-    return targets
-
-
-def _argument_names(runtime: Runtime, target: str, typed: str = "") -> list[str]:
-    """``key=`` for each argument of the tool; after ``key=``, the values its schema allows."""
-    server_name, _, tool_name = target.partition(".")
-    try:
-        tool = runtime.server(server_name).tool(tool_name)
-    except KeyError:
-        return []
-    key, eq, _value = typed.partition("=")
-    if eq:
-        return [f"{key}={value}" for value in schema_values(tool.info.input_schema, key)]
-    return [f"{name}=" for name in tool.info.argument_names]
-
-
-def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
-    if len(words) > 1 and words[-2] in p.CALL_OPTIONS:
-        return []  # the option's value is being typed
-    given: list[str] = []
-    items = iter(words[:-1])
-    for word in items:
-        if word in p.CALL_OPTIONS:
-            next(items, None)  # its value
-        elif not word.startswith("-"):
-            given.append(word)
-    if not given:
-        return [*_targets(runtime), *p.CALL_OPTIONS, *p.CALL_FLAGS]
-    if "=" in words[-1]:
-        return _argument_names(runtime, given[0], words[-1])
-    return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
-
-
-def _complete_app(words: list[str], runtime: Runtime) -> list[str]:
-    """As ``%mcp call``, but only the tools a cell may open a view of."""
-    found = _complete_call(words, runtime)
-    if len([w for w in words[:-1] if not w.startswith("-")]) > 0:
-        return found
-    with_view = set()
-    for name in runtime.names():
-        with_view |= {f"{name}.{t.name}" for t in runtime.server(name).tools if t.info.app and t.info.for_cells}
-    return [word for word in found if word.startswith("-") or word in with_view]
-
-
-def _complete_map(words: list[str], runtime: Runtime) -> list[str]:
-    return _map.complete_map(words, _targets(runtime))
-
-
-def _complete_form(words: list[str], runtime: Runtime) -> list[str]:
-    return _targets(runtime) if len(words) == 1 else []
-
-
-def _complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
-    if "--stdio" in words[:-1]:
-        return []  # the server's own command line
-    if len(words) > 1 and words[-2] in ("--env", "--secret-env"):
-        return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
-    if len(words) > 1 and words[-2] == "--protocol":
-        return list(PROTOCOLS)
-    return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect",
-            *MACHINE_FLAGS, *(o for o in MACHINE_OPTIONS if o not in (*CONNECT_OPTIONS, "--client-id", "--scope"))]
-
-
 # -- the table -------------------------------------------------------------------------------
 
 _ENTRIES = (
@@ -311,17 +223,17 @@ _ENTRIES = (
             ("connect NAME --oauth-client-credentials --client-id ID --secret-env K|--key-file F --http URL",
              "a service account (OAuth client credentials)"),
         ),
-        _parse_connect, _connect, _complete_connect, takes_cell=True,
+        _parse_connect, _connect, complete.complete_connect, takes_cell=True,
     ),
     Subcommand(
         "servers",
         (("servers", "DataFrame of connections and their servers' instructions (masked)"),),
-        _bare("servers", p.ServersCommand()), _servers, _nothing,
+        _bare("servers", p.ServersCommand()), _servers, complete.nothing,
     ),
     Subcommand(
         "tools",
         (("tools [NAME ...]", "DataFrame of tools:  df = %mcp tools"),),
-        p.parse_tools, _tools, _names(),
+        p.parse_tools, _tools, complete.names(),
     ),
     Subcommand(
         "call",
@@ -330,20 +242,20 @@ _ENTRIES = (
              "or in a %%mcp cell"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
-        p.parse_call, _call, _complete_call, takes_cell=True,
+        p.parse_call, _call, complete.complete_call, takes_cell=True,
     ),
     Subcommand(
         "app",
         (("app NAME.TOOL [k=v ...]", "call a tool with an interactive view and show it (MCP Apps, docs/apps.md)"),),
-        parse_app, run_app, _complete_app, takes_cell=True,
+        parse_app, run_app, complete.complete_app, takes_cell=True,
     ),
     Subcommand(
         "resources",
         (("resources | %mcp templates | %mcp prompts [NAME ...]", "DataFrames of each"),),
-        pl.parse_resources, library.run_resources, _names(),
+        pl.parse_resources, library.run_resources, complete.names(),
     ),
-    Subcommand("templates", (), pl.parse_templates, library.run_templates, _names()),  # help: see resources
-    Subcommand("prompts", (), pl.parse_prompts, library.run_prompts, _names()),  # help: see resources
+    Subcommand("templates", (), pl.parse_templates, library.run_templates, complete.names()),  # help: see resources
+    Subcommand("prompts", (), pl.parse_prompts, library.run_prompts, complete.names()),  # help: see resources
     Subcommand(
         "read",
         (("read NAME URI|TEMPLATE [k=v ...]  ·  %mcp prompt NAME.PROMPT [k=v ...]",
@@ -360,18 +272,18 @@ _ENTRIES = (
     Subcommand(
         "map",
         (("map NAME.TOOL --frame DF [k=v ...]", "a call per row: --concurrency N, --stop-on-error"),),
-        _map.parse_map, _map.run_map, _complete_map,
+        _map.parse_map, _map.run_map, complete.complete_map,
     ),
     Subcommand(
         "form",
         (("form NAME.TOOL", "a form built from the tool's inputSchema"),),
-        p.parse_form, _form, _complete_form,
+        p.parse_form, _form, complete.complete_form,
     ),
     Subcommand(
         "panel",
         (("panel [NAME] [--tools a,b] [--resources u,v] [--prompts p,q]",
           "explorer of servers, tools, results and history; for a dashboard only what is named"),),
-        p.parse_panel, _panel, _names("--tools", "--resources", "--prompts"),
+        p.parse_panel, _panel, complete.names("--tools", "--resources", "--prompts"),
     ),
     Subcommand(
         "history",
@@ -379,27 +291,27 @@ _ENTRIES = (
             ("history", "DataFrame of the calls made in this kernel"),
             ("history --to-pytest FILE [NAME ...] [--loose K,...]", "the calls as a pytest file checking the results"),
         ),
-        parse_history, _history, _names("--to-pytest", "--loose"),
+        parse_history, _history, complete.names("--to-pytest", "--loose"),
     ),
     Subcommand(
         "log",
         (("log NAME [--lines N]", "DataFrame of the server's stderr, log messages and anvia_nb's notes (masked)"),),
-        p.parse_log, _log, _names("--lines"),
+        p.parse_log, _log, complete.names("--lines"),
     ),
     Subcommand(
         "trace",
         (("trace NAME [--last N | --call N]", "DataFrame of JSON-RPC messages; t.message(n); --call -1: last call's"),),
-        parse_trace, _trace, _names(*TRACE_OPTIONS),
+        parse_trace, _trace, complete.names(*TRACE_OPTIONS),
     ),
     Subcommand(
         "close",
         (("close NAME ...  |  close --all", "close connections (their servers are stopped)"),),
-        p.parse_close, _close, _names("--all"),
+        p.parse_close, _close, complete.names("--all"),
     ),
     Subcommand(
         "logout",
         (("logout NAME  |  logout --http URL [--client-id ID]", "forget the OAuth tokens cached for a server"),),
-        _parse_logout, _logout, _names("--http", "--client-id"),
+        _parse_logout, _logout, complete.names("--http", "--client-id"),
     ),
     Subcommand(
         "help",
