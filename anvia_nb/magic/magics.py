@@ -33,9 +33,9 @@ from anvia_nb.magic._connect_text import (
     connect_error_line,
     connect_error_text,
     connect_line,
-    kernel_env,
     restart_line,
 )
+from anvia_nb.magic._connections import described
 from anvia_nb.magic._variables import resolve_arguments
 from anvia_nb.magic._warm import warm_first_call
 from anvia_nb.magic.subcommands import parse_line
@@ -194,47 +194,8 @@ class McpMagics(Magics):
         limit = max(1, int(self.max_calls_in_flight))
         return [
             c if isinstance(c, ReplayConnection) else replace(c, max_calls_in_flight=limit)
-            for c in self._described(command)
+            for c in described(command, self.connect_timeout_seconds)
         ]
-
-    def _described(self, command: ConnectCommand | ConfigConnectCommand) -> list[McpConnection]:
-        from anvia_nb.core.api.connections import mcp
-        from anvia_nb.magic.config_files import servers_from_config_file
-
-        if isinstance(command, ConfigConnectCommand):
-            found = servers_from_config_file(command.path, command.names)
-            for note in found.notes:
-                print(f"note: {note}")
-            return list(found.connections.values())
-        if command.transport == "replay":
-            return [mcp.replay(name=command.name, path=command.replay)]
-        inherited = kernel_env(command.inherit_env)
-        from_environ = {**command.from_environ, **inherited}  # every value from the environment: a secret
-        if command.transport == "stdio":
-            return [
-                mcp.stdio(
-                    name=command.name,
-                    command=command.command,
-                    args=list(command.args),
-                    env={**command.env, **inherited},
-                    from_environ=from_environ,
-                    cwd=command.cwd,
-                    secret_env=command.secret_env,
-                    roots=command.roots,
-                    record=command.record,
-                    protocol=command.protocol,
-                )
-            ]
-        timeout = command.timeout_seconds if command.timeout_seconds is not None else self.connect_timeout_seconds
-        return [
-            mcp.http(
-                name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout,
-                roots=command.roots,
-                record=command.record,
-                protocol=command.protocol,
-                from_environ=from_environ,
-            )
-        ]  # fmt: skip
 
     def connect_command(self, command: ConnectCommand | ConfigConnectCommand, scope: Scope) -> None:
         """``%mcp connect``: open the connections, one printed line each."""
