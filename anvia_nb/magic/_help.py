@@ -20,6 +20,9 @@ the server gets the kernel's own NAME variable, and its value is masked in every
 Values of --env names containing TOKEN, KEY, SECRET, PASS, AUTH or CREDENTIAL, --secret-env
 names, credential headers (Authorization, Cookie, X-Api-Key...), URL user names, passwords and
 query values, and --api-key VALUE are masked too; values under 6 characters are not (connect says).
+$NAME or ${NAME} anywhere in a connect line is the kernel's NAME variable, masked like the rest, as is
+${NAME} in any field of a --config file; well-known token formats (ghp_..., sk-..., AKIA...) are masked
+under any name.
 """
 
 _ARGUMENTS = """Arguments: key=value is JSON when that fits the inputSchema, else the text typed; key={"a": 1} and
