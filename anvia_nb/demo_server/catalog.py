@@ -11,6 +11,7 @@ from typing import Any
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
 from anvia_nb.demo_server.hostile import hostile_names
+from anvia_nb.demo_server.hostile_app import HOSTILE_APP_TOOLS
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 from anvia_nb.demo_server.rows import ROW_TOOLS
 
@@ -249,5 +250,6 @@ TOOLS: list[JsonObject] = [
 
 TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)
 TOOLS.extend(ROW_TOOLS)  # jitter and records, for maps and tables
+TOOLS.extend(HOSTILE_APP_TOOLS)  # hostile_view (an MCP App that attacks its host), for the sandbox tests
 
 TOOLS_BY_NAME: dict[str, JsonObject] = {tool["name"]: tool for tool in TOOLS}

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Protocol
 
-from anvia_nb.core.protocol.apps import AppCsp, AppResource
 from anvia_nb.display._html import Html, element, text
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import ShowPolicy
@@ -36,6 +36,7 @@ __all__ = [
     "DOMAINS_KEPT",
     "MAX_HEIGHT_PX",
     "MIN_HEIGHT_PX",
+    "DeclaredCsp",
     "clamp_height",
     "content_security_policy",
     "iframe_allow",
@@ -51,6 +52,21 @@ DOMAINS_KEPT = 32
 MIN_HEIGHT_PX = 80
 MAX_HEIGHT_PX = 1200
 """The frame's height stays within these, whatever size the view asks for."""
+
+
+
+class DeclaredCsp(Protocol):
+    """The origins a view declared, by directive (``core.protocol.apps.AppCsp`` is one)."""
+
+    @property
+    def connect_domains(self) -> tuple[str, ...]: ...
+    @property
+    def resource_domains(self) -> tuple[str, ...]: ...
+    @property
+    def frame_domains(self) -> tuple[str, ...]: ...
+    @property
+    def base_uri_domains(self) -> tuple[str, ...]: ...
+
 
 _ORIGIN = re.compile(
     r"(?:https?|wss?)://(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*"
@@ -88,7 +104,7 @@ def _sources(base: str, origins: tuple[str, ...], when_none: str = "") -> str:
     return " ".join(words) if words else when_none
 
 
-def content_security_policy(csp: AppCsp) -> str:
+def content_security_policy(csp: DeclaredCsp) -> str:
     """The view's Content-Security-Policy: the extension's strict default plus the declared origins.
 
     ``connectDomains`` become ``connect-src``; ``resourceDomains`` are added to the script, style,
@@ -125,7 +141,7 @@ def _attribute(value: str) -> str:
     return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def sandboxed_html(resource: AppResource) -> str:
+def sandboxed_html(uri: str, html: str, csp: DeclaredCsp) -> str:
     """The view's HTML with its CSP first: our doctype, our ``<meta>``, then what the server wrote
     (its own leading doctype dropped). :class:`InvalidValueError` beyond :data:`APP_HTML_MAX_CHARS`.
 
@@ -133,14 +149,13 @@ def sandboxed_html(resource: AppResource) -> str:
     opens, and ignores the server's own ``<html>`` and ``<head>`` tags after it (their attributes
     are kept), so nothing the server wrote can come before the policy.
     """
-    if len(resource.html) > APP_HTML_MAX_CHARS:
-        raise InvalidValueError(
-            f"The view {resource.uri} is {len(resource.html):,} characters; views are shown up to "
-            f"{APP_HTML_MAX_CHARS:,}."
-        )
-    policy = _attribute(content_security_policy(resource.csp))
+    if len(html) > APP_HTML_MAX_CHARS:
+        shown = ShowPolicy().line(uri)
+        limit = f"{APP_HTML_MAX_CHARS:,}"
+        raise InvalidValueError(f"The view {shown} is {len(html):,} characters; views are shown up to {limit}.")
+    policy = _attribute(content_security_policy(csp))
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
-    body = _LEADING_DOCTYPE.sub("", resource.html, count=1)
+    body = _LEADING_DOCTYPE.sub("", html, count=1)
     return f"<!DOCTYPE html>{meta}{body}"
 
 

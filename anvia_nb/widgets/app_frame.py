@@ -121,7 +121,8 @@ class AppFrame(anywidget.AnyWidget):
     def __init__(
         self, resource: AppResource, handler: AppHandler, *, host_context: Mapping[str, Any] | None = None
     ) -> None:
-        html = sandboxed_html(resource)  # the size bound raises before any widget exists
+        # The size bound raises before any widget exists.
+        html = sandboxed_html(resource.uri, resource.html, resource.csp)
         super().__init__(
             _html=html,
             _csp=content_security_policy(resource.csp),
