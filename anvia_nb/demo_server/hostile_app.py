@@ -133,6 +133,7 @@ window.addEventListener("message", (event) => {
     note("tool_result", "received");
   } else if (message.method === "ui/resource-teardown") {
     note("teardown", "received");
+    send({jsonrpc: "2.0", method: "notifications/message", params: {level: "info", data: "torn down"}});
     send({jsonrpc: "2.0", id: message.id, result: {}});
   }
 });

@@ -51,6 +51,7 @@ function render({ model, el }) {
   frame.style.width = "100%";
   frame.style.height = minHeight * 2 + "px";
   frame.style.display = "block";
+  frame.style.boxSizing = "border-box";
   frame.style.border = model.get("_border") ? "1px solid var(--jp-border-color2, #ddd)" : "none";
   frame.style.borderRadius = "4px";
   frame.srcdoc = model.get("_html");
