@@ -357,6 +357,8 @@ class AppFrame(anywidget.AnyWidget):
 
     def close(self) -> None:
         """Close the widget (its views disappear) and stop answering the view."""
+        if "_lock" not in self.__dict__:  # a frame whose view was refused: it never opened
+            return
         with self._lock:
             self.torn_down = True
         self._stop_worker()

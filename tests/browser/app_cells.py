@@ -103,7 +103,8 @@ def frame_report(page: Any, nth: int = 0) -> dict[str, Any]:
 
 def frame_heights(page: Any) -> list[float]:
     """The height of every view's iframe in the page, in CSS pixels."""
-    heights: list[float] = page.eval_on_selector_all(FRAME, "frames => frames.map(f => f.getBoundingClientRect().height)")
+    script = "frames => frames.map(f => f.getBoundingClientRect().height)"
+    heights: list[float] = page.eval_on_selector_all(FRAME, script)
     return heights
 
 
@@ -126,10 +127,14 @@ REFUSED_BY_HOST = ("open_link_javascript", "call_model_only", "call_other_server
 """Requests the host must answer with a JSON-RPC error (the report says ``refused: ...``)."""
 
 
+def _starts(report: dict[str, Any], name: str, word: str) -> bool:
+    return str(report.get(name)).startswith(word)
+
+
 def report_problems(report: dict[str, Any]) -> list[str]:
     """Every attempt of the hostile view that was not refused, as readable lines."""
-    problems = [f"{name}: {report.get(name)!r}" for name in REFUSED_IN_PAGE if not str(report.get(name)).startswith("blocked")]
-    problems += [f"{name}: {report.get(name)!r}" for name in REFUSED_BY_HOST if not str(report.get(name)).startswith("refused")]
+    problems = [f"{name}: {report.get(name)!r}" for name in REFUSED_IN_PAGE if not _starts(report, name, "blocked")]
+    problems += [f"{name}: {report.get(name)!r}" for name in REFUSED_BY_HOST if not _starts(report, name, "refused")]
     if not str(report.get("call_app_only", "")).startswith("ANSWERED"):
         problems.append(f"the positive control failed: call_app_only {report.get('call_app_only')!r}")
     for name in ("initialize", "tool_input", "tool_result"):

@@ -50,7 +50,9 @@ PROBE_PATH = "/api/contents/anvia-hostile-probe"
 def _run_cell_below(page: Any, source: str) -> str:
     """Add a code cell under the last one, type ``source``, run it (Shift+Enter); its output text."""
     notebook = visible_notebook(page)
-    before = len(notebook_view(page)["prompts"])
+    view = notebook_view(page)
+    assert view is not None
+    before = len(view["prompts"])
     notebook.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
     page.keyboard.press("Escape")
     page.keyboard.press("b")
