@@ -48,18 +48,19 @@ PROBE_PATH = "/api/contents/anvia-hostile-probe"
 
 
 def _run_cell_below(page: Any, source: str) -> str:
-    """Add a code cell under the last one, type ``source``, run it (Shift+Enter); its output text."""
+    """Add a code cell under the last one, type ``source`` and run it, with the notebook's toolbar
+    buttons (the keyboard may be in a view's frame); return its output text."""
     notebook = visible_notebook(page)
     view = notebook_view(page)
     assert view is not None
     before = len(view["prompts"])
     notebook.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
-    page.keyboard.press("Escape")
-    page.keyboard.press("b")
+    toolbar = notebook.locator(".jp-NotebookPanel-toolbar")
+    toolbar.locator("[data-command='notebook:insert-cell-below']").click()
     cell = notebook.locator(".jp-Cell").nth(before)
     cell.locator(".cm-content").click()
     page.keyboard.insert_text(source)
-    page.keyboard.press("Shift+Enter")
+    toolbar.locator("[data-command='notebook:run-cell-and-select-next']").click()
     page.wait_for_function(
         """(index) => {
           const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());

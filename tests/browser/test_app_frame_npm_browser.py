@@ -1,0 +1,98 @@
+"""The extension's own example apps (npm, cached by scripts/setup-test) hosted in a real JupyterLab.
+
+``@modelcontextprotocol/server-basic-vanillajs`` 2.0.3 is a real view built with the extension's
+SDK: it must accept our ``ui/initialize`` answer, show the tool's result, call its tool back through
+the kernel (then in ``%mcp history``), resize itself within the bounds, and be torn down.
+``-system-monitor`` and ``-budget-allocator`` (larger views, charts drawn from inline code) must
+render and get their data from their server through the kernel.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from anvia_nb.display.app_html import MAX_HEIGHT_PX, MIN_HEIGHT_PX
+from tests.browser.app_cells import FRAME, HANDLER_CELL, REPORT_WAIT_MS, frame_heights
+from tests.browser.test_app_frame_browser import _run_cell_below
+from tests.helpers.lab import (
+    POLL_MS,
+    LabServer,
+    PageEvents,
+    eval_global,
+    fit_viewport_to_notebook,
+    open_notebook,
+    run_all_cells,
+    screenshot,
+    visible_notebook,
+)
+from tests.helpers.lab import write_notebook as write_lab_notebook
+from tests.helpers.support import npm_servers, require_setup
+
+pytestmark = [pytest.mark.browser, pytest.mark.thirdparty]
+
+ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+
+
+@pytest.fixture(scope="module")
+def npm_bin() -> str:
+    require_setup(npm_servers() / "anvia-ready", "the npm MCP servers")
+    return str(npm_servers() / "node_modules" / ".bin")
+
+
+def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn_down(
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, npm_bin: str
+) -> None:
+    cells = [
+        f"%load_ext anvia_nb\n%mcp connect vanilla --stdio {npm_bin}/mcp-server-basic-vanillajs --stdio",
+        HANDLER_CELL,
+        "app = show_app('vanilla', 'ui://get-time/mcp-app.html', 'get-time', {}, {'get-time'})\napp",
+    ]
+    path = write_lab_notebook(jupyter_lab, "app_vanilla.ipynb", cells)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+    view = visible_notebook(page).frame_locator(FRAME).first
+    shown = view.locator("#server-time")
+    shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)  # the tool's result, shown
+    first = shown.text_content()
+    view.locator("#get-time-btn").click()  # the view calls get-time through the kernel
+    shown.filter(has_text=re.compile(ISO_TIME)).filter(has_not_text=first or "").wait_for(timeout=REPORT_WAIT_MS)
+    heights = frame_heights(page)
+    assert len(heights) == 1 and MIN_HEIGHT_PX <= heights[0] <= MAX_HEIGHT_PX
+    screenshot(page, "app_frame_vanilla")
+    history = _run_cell_below(page, "%mcp history")
+    assert len(re.findall(r"vanilla\s+get-time", history)) == 2, history  # the cell's call and the view's
+    _run_cell_below(page, "app.teardown()")
+    page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 0", timeout=30_000, polling=POLL_MS)
+    assert eval_global(page, "window.__anvia_pwned") is None
+    assert page_events.dialogs == []
+
+
+@pytest.mark.parametrize(
+    ("command", "uri", "tools", "ready"),
+    [
+        ("mcp-system-monitor-server", "ui://system-monitor/mcp-app.html", ["get-system-info", "poll-system-stats"],
+         "canvas"),
+        ("mcp-budget-allocator-server", "ui://budget-allocator/mcp-app.html", ["get-budget-data"], "canvas"),
+    ],
+)  # fmt: skip
+def test_the_larger_example_apps_render_with_their_servers_data(
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, npm_bin: str, command: str, uri: str,
+    tools: list[str], ready: str,
+) -> None:  # fmt: skip
+    name = command.split("-")[1]
+    cells = [
+        f"%load_ext anvia_nb\n%mcp connect {name} --stdio {npm_bin}/{command} --stdio",
+        HANDLER_CELL,
+        f"app = show_app({name!r}, {uri!r}, {tools[0]!r}, {{}}, {set(tools)!r})\napp",
+    ]
+    path = write_lab_notebook(jupyter_lab, f"app_{name}.ipynb", cells)
+    open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
+    run_all_cells(page)
+    visible_notebook(page).frame_locator(FRAME).first.locator(ready).first.wait_for(timeout=REPORT_WAIT_MS)
+    fit_viewport_to_notebook(page)
+    screenshot(page, f"app_frame_{name}")
+    assert eval_global(page, "window.__anvia_pwned") is None
+    assert page_events.dialogs == []
