@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX
-from tests.browser.app_cells import (
+from tests.helpers.app_cells import (
     FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
@@ -27,14 +27,13 @@ from tests.browser.app_cells import (
     frame_report,
     hostile_cell,
     report_problems,
+    run_cell_below,
 )
 from tests.helpers.lab import (
     POLL_MS,
-    RUN_TIMEOUT_SECONDS,
     LabServer,
     PageEvents,
     eval_global,
-    notebook_view,
     open_notebook,
     run_all_cells,
     screenshot,
@@ -45,34 +44,6 @@ from tests.helpers.lab import (
 pytestmark = pytest.mark.browser
 
 PROBE_PATH = "/api/contents/anvia-hostile-probe"
-
-
-def _run_cell_below(page: Any, source: str) -> str:
-    """Add a code cell under the last one, type ``source`` and run it, with the notebook's toolbar
-    buttons (the keyboard may be in a view's frame); return its output text."""
-    notebook = visible_notebook(page)
-    view = notebook_view(page)
-    assert view is not None
-    before = len(view["prompts"])
-    notebook.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
-    toolbar = notebook.locator(".jp-NotebookPanel-toolbar")
-    toolbar.locator("[data-command='notebook:insert-cell-below']").click()
-    cell = notebook.locator(".jp-Cell").nth(before)
-    cell.locator(".cm-content").click()
-    page.keyboard.insert_text(source)
-    toolbar.locator("[data-command='notebook:run-cell-and-select-next']").click()
-    page.wait_for_function(
-        """(index) => {
-          const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
-          const prompt = panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')[index];
-          return prompt && /\\[\\d+\\]/.test(prompt.textContent);
-        }""",
-        arg=before,
-        timeout=RUN_TIMEOUT_SECONDS * 1000,
-        polling=POLL_MS,
-    )
-    text: str = cell.locator(".jp-OutputArea").inner_text()
-    return text
 
 
 def _requests_of(page: Any) -> list[str]:
@@ -122,23 +93,23 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     assert minimal.text_content() == "initialized inline; result"
 
     # The view's one allowed call went through the kernel: in %mcp history, and in the trace.
-    history = _run_cell_below(page, "%mcp history")
+    history = run_cell_below(page, "%mcp history")
     assert re.search(r"demo\s+hostile_app_only", history), history
     assert "hostile_model_only" not in history
-    trace = _run_cell_below(page, "%mcp trace demo")
+    trace = run_cell_below(page, "%mcp trace demo")
     assert "hostile_app_only" in trace
 
     # Teardown: the view hears of it, then the widget closes and its frame goes.
-    _run_cell_below(page, "hostile.teardown()")
+    run_cell_below(page, "hostile.teardown()")
     page.wait_for_function(
         f"() => document.querySelectorAll('{FRAME}').length === 1", timeout=30_000, polling=POLL_MS
     )
-    told = _run_cell_below(page, "print(notices, hostile.comm is None)")
+    told = run_cell_below(page, "print(notices, hostile.comm is None)")
     assert "('notifications/message', 'torn down')] True" in told
     # Clearing an output removes the view; the kernel hears of it.
     _clear_output_of_cell(page, 3)
     page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 0", timeout=30_000, polling=POLL_MS)
-    closed = _run_cell_below(page, "print('views closed:', minimal.views_closed)")
+    closed = run_cell_below(page, "print('views closed:', minimal.views_closed)")
     assert "views closed: 1" in closed
     print(f"app frame: heights {frame_heights(page)}, flood {flood}, dropped in the page {dropped}")
 

@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX, MIN_HEIGHT_PX
-from tests.browser.app_cells import FRAME, HANDLER_CELL, REPORT_WAIT_MS, frame_heights
-from tests.browser.test_app_frame_browser import _run_cell_below
+from tests.helpers.app_cells import FRAME, HANDLER_CELL, REPORT_WAIT_MS, frame_heights, run_cell_below
 from tests.helpers.lab import (
     POLL_MS,
     LabServer,
@@ -62,9 +61,9 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
     heights = frame_heights(page)
     assert len(heights) == 1 and MIN_HEIGHT_PX <= heights[0] <= MAX_HEIGHT_PX
     screenshot(page, "app_frame_vanilla")
-    history = _run_cell_below(page, "%mcp history")
+    history = run_cell_below(page, "%mcp history")
     assert len(re.findall(r"vanilla\s+get-time", history)) == 2, history  # the cell's call and the view's
-    _run_cell_below(page, "app.teardown()")
+    run_cell_below(page, "app.teardown()")
     page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 0", timeout=30_000, polling=POLL_MS)
     assert eval_global(page, "window.__anvia_pwned") is None
     assert page_events.dialogs == []

@@ -7,6 +7,7 @@ Voilà runs every cell, shows the outputs and keeps the kernel: the view talks t
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import nbformat
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX
-from tests.browser.app_cells import (
+from tests.helpers.app_cells import (
     FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
@@ -24,12 +25,25 @@ from tests.browser.app_cells import (
     hostile_cell,
     report_problems,
 )
-from tests.browser.test_voila_browser import voila, voila_context
 from tests.helpers.lab import POLL_MS, PageEvents, eval_global, record_page_events, screenshot
+from tests.helpers.voila_server import served_voila
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["voila", "voila_context"]  # the fixtures, shared with test_voila_browser.py
+
+@pytest.fixture(scope="module")
+def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
+    with served_voila() as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def voila_context(chromium: Any) -> Iterator[Any]:
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def _serve(root: Path, cells: list[str]) -> str:

@@ -14,10 +14,11 @@ from typing import Any
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
 from tests.helpers.hostile_server import SERVER_PATH
 from tests.helpers.hostile_server import TOOL as OTHER_TOOL
+from tests.helpers.lab import POLL_MS, RUN_TIMEOUT_SECONDS, notebook_view, visible_notebook
 from tests.helpers.support import REPO
 
 FRAME = "iframe.anvia-app-frame"
-REPORT_WAIT_MS = 40_000
+REPORT_WAIT_MS = 120_000
 
 SETUP_CELL = (
     "%load_ext anvia_nb\n"
@@ -141,3 +142,31 @@ def report_problems(report: dict[str, Any]) -> list[str]:
         if report.get(name) not in ("answered", "received"):
             problems.append(f"{name}: {report.get(name)!r}")
     return problems
+
+
+def run_cell_below(page: Any, source: str) -> str:
+    """Add a code cell under the last one, type ``source`` and run it, with the notebook's toolbar
+    buttons (the keyboard may be in a view's frame); return its output text."""
+    notebook = visible_notebook(page)
+    view = notebook_view(page)
+    assert view is not None
+    before = len(view["prompts"])
+    notebook.locator(".jp-Cell").last.locator(".jp-InputPrompt").click()
+    toolbar = notebook.locator(".jp-NotebookPanel-toolbar")
+    toolbar.locator("[data-command='notebook:insert-cell-below']").click()
+    cell = notebook.locator(".jp-Cell").nth(before)
+    cell.locator(".cm-content").click()
+    page.keyboard.insert_text(source)
+    toolbar.locator("[data-command='notebook:run-cell-and-select-next']").click()
+    page.wait_for_function(
+        """(index) => {
+          const panel = [...document.querySelectorAll('.jp-NotebookPanel')].find(p => p.checkVisibility());
+          const prompt = panel.querySelectorAll('.jp-CodeCell .jp-InputPrompt')[index];
+          return prompt && /\\[\\d+\\]/.test(prompt.textContent);
+        }""",
+        arg=before,
+        timeout=RUN_TIMEOUT_SECONDS * 1000,
+        polling=POLL_MS,
+    )
+    text: str = cell.locator(".jp-OutputArea").inner_text()
+    return text
