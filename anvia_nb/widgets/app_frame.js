@@ -86,6 +86,7 @@ function render({ model, el }) {
 
   // -- teardown ----------------------------------------------------------------------------------
   let tornDown = false;
+  let initialized = false;
   const waiting = new Map();
   let nextId = 1;
   function post(message) {
@@ -130,9 +131,20 @@ function render({ model, el }) {
       }
       return;
     }
+    if (message.method === "ui/notifications/initialized") initialized = true;
     model.send({ kind: "rpc", view, message, frontend: frontendFacts(el) });
   }
   window.addEventListener("message", onMessage);
+
+  // -- the page's theme changes (JupyterLab's light or dark): the view hears of it ----------------
+  let theme = frontendFacts(el).theme;
+  const themeWatch = new MutationObserver(() => {
+    const now = frontendFacts(el).theme;
+    if (now === theme || !initialized || tornDown) return;
+    theme = now;
+    post({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme } });
+  });
+  if (document.body) themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
 
   // -- kernel to view ----------------------------------------------------------------------------
   function onKernel(content) {
@@ -151,6 +163,7 @@ function render({ model, el }) {
     // The output is cleared or the widget closed: the view hears of it, its iframe goes.
     requestTeardown();
     window.removeEventListener("message", onMessage);
+    themeWatch.disconnect();
     model.off("msg:custom", onKernel);
     if (reportTimer !== null) clearTimeout(reportTimer);
     try {

@@ -269,18 +269,14 @@ class AppFrame(anywidget.AnyWidget):
         dimensions: dict[str, Any] = {"maxHeight": MAX_HEIGHT_PX}
         if isinstance(width, int) and not isinstance(width, bool) and width > 0:
             dimensions["width"] = width
-        context: dict[str, Any] = {
-            "displayMode": "inline",
-            "availableDisplayModes": ["inline"],
-            "containerDimensions": dimensions,
-            "platform": "web",
-        }
-        if theme in ("light", "dark"):
-            context["theme"] = theme
+        context: dict[str, Any] = {"platform": "web"}
         for key in ("locale", "timeZone"):
             if isinstance(frontend.get(key), str):
                 context[key] = frontend[key]
-        context.update(self.host_context)
+        context.update(self.host_context)  # the caller's defaults; what the page knows wins below
+        if theme in ("light", "dark"):
+            context["theme"] = theme
+        context.update(displayMode="inline", availableDisplayModes=["inline"], containerDimensions=dimensions)
         csp = self.resource.csp
         return {
             "protocolVersion": APPS_PROTOCOL_VERSION,

@@ -91,6 +91,9 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     )
     minimal = page.frame_locator(FRAME).nth(1).locator("#state")
     assert minimal.text_content() == "initialized inline; result"
+    page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; }")  # as JupyterLab's dark theme does
+    minimal.filter(has_text="; result; dark").wait_for(timeout=30_000)  # the views hear of it
+    page.evaluate("() => { document.body.dataset.jpThemeLight = 'true'; }")
 
     # The view's one allowed call went through the kernel: in %mcp history, and in the trace.
     history = run_cell_below(page, "%mcp history")

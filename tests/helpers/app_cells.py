@@ -82,6 +82,7 @@ window.addEventListener("message", (event) => {
     window.parent.postMessage({jsonrpc: "2.0", method: "ui/notifications/size-changed", params: {height: 240}}, "*");
   }
   if (message.method === "ui/notifications/tool-result") state.textContent += "; result";
+  if (message.method === "ui/notifications/host-context-changed") state.textContent += "; " + message.params.theme;
 });
 window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize",
   params: {appInfo: {name: "minimal", version: "1"}, appCapabilities: {}, protocolVersion: "2026-01-26"}}, "*");

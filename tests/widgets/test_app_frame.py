@@ -86,7 +86,8 @@ def frame_and_sent(handler: Handler, monkeypatch: pytest.MonkeyPatch) -> Iterato
     resource = AppResource(
         "ui://demo/view", "<p>view</p>", AppCsp(connect_domains=("https://api.example.com", "*")), frozenset({"camera"})
     )
-    frame = AppFrame(resource, handler, host_context={"toolInfo": {"tool": {"name": "weather"}}})
+    host_context = {"toolInfo": {"tool": {"name": "weather"}}, "theme": "light", "displayMode": "fullscreen"}
+    frame = AppFrame(resource, handler, host_context=host_context)
     sent = Sent()
     monkeypatch.setattr(frame, "send", sent.add)
     yield frame, sent
