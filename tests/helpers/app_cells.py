@@ -83,6 +83,10 @@ window.addEventListener("message", (event) => {
   }
   if (message.method === "ui/notifications/tool-result") state.textContent += "; result";
   if (message.method === "ui/notifications/host-context-changed") state.textContent += "; " + message.params.theme;
+  if (message.method === "ui/resource-teardown") {
+    window.parent.postMessage({jsonrpc: "2.0", method: "notifications/message", params: {data: "torn down"}}, "*");
+    window.parent.postMessage({jsonrpc: "2.0", id: message.id, result: {}}, "*");
+  }
 });
 window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize",
   params: {appInfo: {name: "minimal", version: "1"}, appCapabilities: {}, protocolVersion: "2026-01-26"}}, "*");
