@@ -58,6 +58,25 @@ function render({ model, el }) {
   el.classList.add("anvia-app");
   el.appendChild(frame);
 
+  // -- a view that navigates its own frame away is closed --------------------------------------
+  // The sandbox lets a frame navigate itself. Where the browser enforces the `csp` attribute
+  // (Chromium) the page it goes to is blocked; elsewhere it would run without our policy. Either
+  // way the frame's second load means it is no longer the view the kernel checked: close it.
+  let loads = 0;
+  let gone = false;
+  frame.addEventListener("load", () => {
+    loads += 1;
+    if (loads < 2 || gone) return;
+    gone = true;
+    window.removeEventListener("message", onMessage);
+    frame.remove();
+    const note = document.createElement("div");
+    note.className = "anvia-app-closed";
+    note.textContent = "This view tried to leave its page and was closed.";
+    el.appendChild(note);
+    model.send({ kind: "navigated", view });
+  });
+
   // -- the flood bound -------------------------------------------------------------------------
   let tokens = burst;
   let last = performance.now();
@@ -103,7 +122,7 @@ function render({ model, el }) {
 
   // -- view to kernel ----------------------------------------------------------------------------
   function onMessage(event) {
-    if (event.source !== frame.contentWindow || event.source === null) return;
+    if (gone || event.source !== frame.contentWindow || event.source === null) return;
     if (!take()) return;
     const data = event.data;
     if (data === null || typeof data !== "object" || data.jsonrpc !== "2.0") return;
@@ -167,7 +186,7 @@ function render({ model, el }) {
     model.off("msg:custom", onKernel);
     if (reportTimer !== null) clearTimeout(reportTimer);
     try {
-      model.send({ kind: "closed", view });
+      if (!gone) model.send({ kind: "closed", view });
     } catch (_error) {
       // the widget itself is gone
     }

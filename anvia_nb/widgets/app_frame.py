@@ -145,6 +145,8 @@ class AppFrame(anywidget.AnyWidget):
         self.views: set[str] = set()
         """The front-end views whose iframe sent ``ui/notifications/initialized``."""
         self.views_closed = 0
+        self.navigated_away = 0
+        """Views closed because their frame navigated away from the checked page."""
         self.dropped_in_frontend = 0
         self.torn_down = False
         self._lock = threading.Lock()
@@ -215,10 +217,12 @@ class AppFrame(anywidget.AnyWidget):
             self._on_view_message(view, content["message"], frontend if isinstance(frontend, dict) else {})
         elif kind == "dropped" and isinstance(content.get("count"), int):
             self.dropped_in_frontend += max(0, content["count"])
-        elif kind == "closed":
+        elif kind in ("closed", "navigated"):
             with self._lock:
                 self.views.discard(view)
             self.views_closed += 1
+            if kind == "navigated":
+                self.navigated_away += 1
         elif kind == "torn-down" and self.torn_down:
             self.close()
 

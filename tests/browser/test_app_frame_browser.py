@@ -26,6 +26,7 @@ from tests.helpers.app_cells import (
     frame_heights,
     frame_report,
     hostile_cell,
+    navigator_cell,
     report_problems,
     run_cell_below,
 )
@@ -60,7 +61,7 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
 ) -> None:
     requests = _requests_of(page)
     probe = f"{jupyter_lab.base_url}{PROBE_PATH}?token={urllib.parse.quote(jupyter_lab.token)}"
-    cells = [SETUP_CELL, HANDLER_CELL, hostile_cell(probe), MINIMAL_CELL]
+    cells = [SETUP_CELL, HANDLER_CELL, hostile_cell(probe), MINIMAL_CELL, navigator_cell(probe)]
     path = write_notebook(jupyter_lab, "app_frame.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     lab_url = page.url
@@ -94,6 +95,10 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; }")  # as JupyterLab's dark theme does
     minimal.filter(has_text="; result; dark").wait_for(timeout=30_000)  # the views hear of it
     page.evaluate("() => { document.body.dataset.jpThemeLight = 'true'; }")
+
+    # A view that navigates its own frame away is closed (Chromium blocked the page it went to).
+    page.get_by_text("This view tried to leave its page and was closed.").wait_for(timeout=30_000)
+    assert "navigated away: 1" in run_cell_below(page, "print('navigated away:', navigator.navigated_away)")
 
     # The view's one allowed call went through the kernel: in %mcp history, and in the trace.
     history = run_cell_below(page, "%mcp history")

@@ -99,6 +99,17 @@ MINIMAL_CELL = (
 )
 
 
+def navigator_cell(target: str) -> str:
+    """A cell showing a view that, once initialized, navigates its own frame to ``target``."""
+    view = (
+        "<script>window.addEventListener('message', (event) => { if (event.data && event.data.id === 1) "
+        f"location.href = {target!r}; }});"
+        "window.parent.postMessage({jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {appInfo: "
+        "{name: 'navigator', version: '1'}, appCapabilities: {}, protocolVersion: '2026-01-26'}}, '*');</script>"
+    )
+    return f"navigator = AppFrame(AppResource('ui://test/navigator', {view!r}), TestHandler('demo', set()))\nnavigator"
+
+
 def frame_report(page: Any, nth: int = 0) -> dict[str, Any]:
     """The hostile view's report (JSON in its ``#report``), once its body says it is done."""
     frame = page.frame_locator(FRAME).nth(nth)
