@@ -69,6 +69,7 @@ KERNEL_BURST = 100
 KERNEL_RATE = 20
 PENDING_MAX = 16
 MESSAGE_MAX_CHARS = 1_000_000
+APP_INFO_CHARS = 200
 NOTIFICATIONS_KEPT = 64
 """Notifications kept for a view that initializes later (the same output shown twice)."""
 TEARDOWN_WAIT_SECONDS = 3.0
@@ -141,7 +142,7 @@ class AppFrame(anywidget.AnyWidget):
         self.host_context: dict[str, Any] = dict(host_context or {})
         self.budget = MessageBudget(KERNEL_BURST, KERNEL_RATE)
         self.app_info: dict[str, Any] | None = None
-        """What the view said of itself in ``ui/initialize`` (``appInfo``), as sent."""
+        """What the view said of itself in ``ui/initialize`` (``appInfo``: name, version, title, cut)."""
         self.views: set[str] = set()
         """The front-end views whose iframe sent ``ui/notifications/initialized``."""
         self.views_closed = 0
@@ -267,7 +268,9 @@ class AppFrame(anywidget.AnyWidget):
 
     def _initialize(self, params: Mapping[str, Any], frontend: Mapping[str, Any]) -> dict[str, Any]:
         info = params.get("appInfo")
-        self.app_info = dict(info) if isinstance(info, dict) else None
+        if isinstance(info, dict):  # server text: kept as strings only, each cut
+            self.app_info = {k: v[:APP_INFO_CHARS] for k, v in info.items() if k in ("name", "version", "title")
+                             and isinstance(v, str)}  # fmt: skip
         theme = frontend.get("theme")
         width = frontend.get("width")
         dimensions: dict[str, Any] = {"maxHeight": MAX_HEIGHT_PX}
