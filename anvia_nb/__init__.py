@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ToolInfo
     from anvia_nb.core.transport.client import McpClient
     from anvia_nb.display import RenderSettings, ResultView
-    from anvia_nb.widgets import enable_elicitation, form, panel
+    from anvia_nb.widgets import app, enable_elicitation, form, panel
 
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "UnsupportedContentError",
     "UrlElicitationRequiredError",
     "__version__",
+    "app",
     "connect_mcp",
     "disable_sampling",
     "enable_elicitation",
@@ -104,6 +105,7 @@ _LAZY = {
     "disable_sampling": "anvia_nb.core.protocol.sampling",
     "RenderSettings": "anvia_nb.display",
     "ResultView": "anvia_nb.display",
+    "app": "anvia_nb.widgets",
     "enable_elicitation": "anvia_nb.widgets",
     "form": "anvia_nb.widgets",
     "panel": "anvia_nb.widgets",

@@ -24,6 +24,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core.protocol.versions import has_input_rounds
+from anvia_nb.demo_server.apps import call_app_tool, is_app_tool
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.exchange import (
@@ -196,6 +197,8 @@ async def _call_tool(
         _crash()
     if name in CAPABILITY_NAMES:  # ask_model (sampling), long_job (a task): see capabilities.py
         return cast(types.CallToolResult, await call_capability_tool(ctx, params, arguments))
+    if is_app_tool(name):  # counter_app and the tools of its view: apps.py
+        return call_app_tool(ctx, name, arguments)
     if name in HOSTILE_APP_NAMES:
         return _wire(call_hostile_app_tool(name, arguments))
     if name in ROW_HANDLERS:

@@ -102,6 +102,8 @@ class CallCommand:
     args_variable: str | None = None
     """``--args NAME``: a dict variable holding the arguments (pairs add to it); values of
     ``arguments`` may be :class:`~anvia_nb.magic._variables.Variable` references too."""
+    app: bool = False
+    """``%mcp app``: the tool's interactive view is the cell's value (the result is shown above it)."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.api.batch import MapOptions, is_rows
 from anvia_nb.core.protocol import limits
+from anvia_nb.magic._apps import app_only_error
 from anvia_nb.magic._arguments import call_words, typed_for_schema, unknown_names, value_from_text
 from anvia_nb.magic._parser import CommandLineError, close_words, seconds_value
 from anvia_nb.magic._variables import VariableWord, resolve_arguments, variable_name
@@ -108,6 +109,9 @@ def run_map(magics: MagicHost, command: MapCommand) -> Any:
     server = runtime.server(command.server)
     tool = server.tool(command.tool)
     target = f"{command.server}.{command.tool}"
+    refused = app_only_error(server.tools, tool.info)  # a tool for its interactive view only
+    if refused is not None:
+        raise refused
     namespace = magics.user_namespace()
     if command.frame not in namespace:
         raise CommandLineError(

@@ -86,6 +86,9 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
             f"Call {command.call} of %mcp history went to {outcome.server!r}, not {command.name!r}: "
             f"use %mcp trace {outcome.server} --call {command.call}."
         )
+    if outcome.requested_by is not None:
+        print(f"note: call {command.call} was asked for by a tool's interactive view ({outcome.requested_by}), "
+              "not by a cell; it went through the same connection.")
     if outcome.trace_span is None:
         return []
     first, last = outcome.trace_span
@@ -94,6 +97,28 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
     picked = call_entries(entries, first, last, outcome.tool)
     logs = [e for e in entries if first <= e.seq <= last and e.method == "notifications/message"]
     return sorted({e.seq: e for e in (*picked, *logs)}.values(), key=lambda e: e.seq)
+
+
+_NOTED_REQUESTS = 10
+
+
+def _note_app_calls(magics: MagicHost, name: str, entries: list[TraceEntry]) -> None:
+    """One note naming the shown ``tools/call`` requests that a tool's interactive view asked for."""
+    if not entries:
+        return
+    asked: list[int] = []
+    for record in magics.runtime.calls():
+        if record.server != name or record.requested_by is None or record.trace_span is None:
+            continue
+        first, last = record.trace_span
+        for entry in call_entries(entries, first, last, record.tool):
+            if entry.kind == "request" and entry.direction == "sent" and entry.method == "tools/call":
+                asked.append(entry.seq)
+    if asked:
+        shown = ", ".join(str(seq) for seq in sorted(asked)[:_NOTED_REQUESTS])
+        more = f" and {len(asked) - _NOTED_REQUESTS} more" if len(asked) > _NOTED_REQUESTS else ""
+        print(f"note: {name}: the calls in messages {shown}{more} were asked for by a tool's interactive view "
+              "(%mcp history: requested_by).")
 
 
 def run_trace(magics: MagicHost, command: TraceCommand) -> Any:
@@ -115,4 +140,6 @@ def run_trace(magics: MagicHost, command: TraceCommand) -> Any:
         )
     if command.last is not None:
         entries = entries[-command.last :]
+    if command.call is None:
+        _note_app_calls(magics, command.name, entries)
     return trace_frame(entries, trace, magics.show_policy())

@@ -24,6 +24,7 @@ from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic import _parser as p
+from anvia_nb.magic._apps import app_only_error, with_app
 from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic._cell_output import report_warnings, show_in_cell
 from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
@@ -310,6 +311,9 @@ class McpMagics(Magics):
         server = runtime.server(command.server)
         tool = server.tool(command.tool)
         target = f"{command.server}.{command.tool}"
+        refused = app_only_error(server.tools, tool.info)  # a tool for its interactive view only
+        if refused is not None:
+            raise refused
         arguments = resolve_arguments(command.arguments, command.args_variable, self.user_namespace(), target)
         if arguments is not None and command.texts:
             arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
@@ -354,4 +358,5 @@ class McpMagics(Magics):
             )
         from anvia_nb.runtime.library import link_reader
 
-        return ResultView(outcome, self.render_settings(), reader=link_reader(runtime, self.timeout_seconds))
+        result = ResultView(outcome, self.render_settings(), reader=link_reader(runtime, self.timeout_seconds))
+        return with_app(self, tool, arguments, outcome, result, value="app" if command.app else "result")

@@ -18,6 +18,7 @@ from anvia_nb.magic import _map, library
 from anvia_nb.magic import _parse_library as pl
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic import _subscribe as sub
+from anvia_nb.magic._apps import parse_app, run_app
 from anvia_nb.magic._cell_output import report_warnings
 from anvia_nb.magic._help import TOPICS, help_page
 from anvia_nb.magic._history import parse_history, run_history
@@ -249,6 +250,17 @@ def _complete_call(words: list[str], runtime: Runtime) -> list[str]:
     return [*_argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
 
 
+def _complete_app(words: list[str], runtime: Runtime) -> list[str]:
+    """As ``%mcp call``, but only the tools a cell may open a view of."""
+    found = _complete_call(words, runtime)
+    if len([w for w in words[:-1] if not w.startswith("-")]) > 0:
+        return found
+    with_view = set()
+    for name in runtime.names():
+        with_view |= {f"{name}.{t.name}" for t in runtime.server(name).tools if t.info.app and t.info.for_cells}
+    return [word for word in found if word.startswith("-") or word in with_view]
+
+
 def _complete_map(words: list[str], runtime: Runtime) -> list[str]:
     return _map.complete_map(words, _targets(runtime))
 
@@ -301,6 +313,11 @@ _ENTRIES = (
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
         p.parse_call, _call, _complete_call, takes_cell=True,
+    ),
+    Subcommand(
+        "app",
+        (("app NAME.TOOL [k=v ...]", "call a tool with an interactive view and show it (MCP Apps, docs/apps.md)"),),
+        parse_app, run_app, _complete_app, takes_cell=True,
     ),
     Subcommand(
         "resources",

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from anvia_nb.core.api.server import McpServer
-from anvia_nb.core.protocol.types import CallOutcome, CallRecord
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ToolInfo
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError
 from anvia_nb.frames.server_frame import ServerFrame
@@ -62,8 +62,9 @@ TOOL_COLUMNS = [
     "openWorld",
     "output_schema",
     "task",
+    "app",
 ]
-HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error"]
+HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error", "requested_by"]
 
 
 def protocol_version(server: McpServer) -> str | None:
@@ -127,6 +128,14 @@ def _objects(values: list[Any]) -> np.ndarray[Any, np.dtype[np.object_]]:
     return column
 
 
+def _app_column(info: ToolInfo) -> str | None:
+    """``"view"``: the tool has an interactive view (``%mcp app``); ``"view only"``: only its view
+    may call it (no cell, form or model); ``None``: neither."""
+    if not info.for_cells:
+        return "view only"
+    return "view" if info.app is not None else None
+
+
 def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per tool: names, hints (``None`` when the server gave none) and argument names.
 
@@ -155,6 +164,7 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
             columns["output_schema"].append(info.output_schema is not None)
             task = info.task_support  # "required": only as a task
             columns["task"].append(name(task) if isinstance(task, str) else None)
+            columns["app"].append(_app_column(info))
     data: dict[str, Any] = {
         column: _objects(values) if column in _HINTS or column in ("required", "arguments") else values
         for column, values in columns.items()
@@ -188,6 +198,7 @@ def history_frame(outcomes: Iterable[CallRecord], policy: ShowPolicy | None = No
                 "seconds": round(outcome.seconds, 3),
                 "output_chars": output_size(outcome),
                 "error": None if outcome.error is None else shown.error_line(outcome.error),
+                "requested_by": None if outcome.requested_by is None else shown.name(outcome.requested_by),
             }
         )
     frame: pd.DataFrame = ServerFrame(rows, columns=HISTORY_COLUMNS)

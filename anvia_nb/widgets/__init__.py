@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from anvia_nb.core import Tool
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
+    from anvia_nb.widgets.app_view import AppView
     from anvia_nb.widgets.arguments_form import ArgumentsForm
     from anvia_nb.widgets.elicitation import ElicitationRouter, enable_elicitation
     from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
@@ -39,12 +40,14 @@ if TYPE_CHECKING:
     from anvia_nb.widgets.unavailable import UnavailableForm
 
 __all__ = [
+    "AppView",
     "ArgumentsForm",
     "ElicitationPrompt",
     "ElicitationRouter",
     "Panel",
     "ToolForm",
     "UnavailableForm",
+    "app",
     "enable_elicitation",
     "form",
     "panel",
@@ -52,6 +55,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "AppView": "anvia_nb.widgets.app_view",
     "ArgumentsForm": "anvia_nb.widgets.arguments_form",
     "ElicitationPrompt": "anvia_nb.widgets.elicitation_prompt",
     "ElicitationRouter": "anvia_nb.widgets.elicitation",
@@ -122,6 +126,28 @@ def panel(
     return Panel(
         runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools
     )
+
+
+def app(
+    target: str | Tool,
+    arguments: dict[str, Any] | None = None,
+    *,
+    runtime: Runtime | None = None,
+    settings: RenderSettings | None = None,
+    timeout_seconds: float | Default | None = DEFAULT,
+) -> AppView:
+    """Call a tool that has an interactive view (MCP Apps) and return the view, shown the call's
+    input and result: ``app("demo.counter_app", {"start": 3})`` or ``app(server.tool("counter_app"))``.
+    The call is in the kernel's history; ``view.result`` is its result view. A tool without a view,
+    or one only its view may call, is a one-line error before anything is sent."""
+    from anvia_nb.runtime import get_runtime
+    from anvia_nb.widgets.app_view import open_app, tool_to_open
+
+    rt = runtime or get_runtime()
+    tool = tool_to_open(target, rt)
+    outcome = rt.run(tool.call_outcome(arguments, timeout_seconds=timeout_seconds))
+    rt.record(outcome)
+    return open_app(tool, outcome.arguments, outcome, runtime=rt, settings=settings, timeout_seconds=timeout_seconds)
 
 
 def __getattr__(name: str) -> Any:

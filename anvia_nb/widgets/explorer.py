@@ -280,6 +280,7 @@ class Panel:
         self.tools.disabled = False
         server = self.server
         tools = [t for t in server.tools if self.scope.allows(t.name)] if server is not None else []
+        tools = [t for t in tools if t.info.for_cells]  # not a tool only its interactive view may call
         words = self.filter.value.strip().lower()
         secrets = server.secrets if server is not None else ()
 

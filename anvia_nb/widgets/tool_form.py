@@ -24,7 +24,8 @@ from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
-from anvia_nb.errors import AnviaError, UnknownToolError, WaitTimeoutError
+from anvia_nb.display.app_notes import app_note_html
+from anvia_nb.errors import AnviaError, InvalidValueError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
@@ -41,6 +42,7 @@ from anvia_nb.widgets._chrome import (
     tool_header_html,
 )
 from anvia_nb.widgets._leaf_fields import wrapping_view
+from anvia_nb.widgets.app_view import AppShown, app_after_call
 from anvia_nb.widgets.argument_memory import forget_arguments, remember_arguments, remembered_arguments
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
@@ -73,6 +75,9 @@ class ToolForm:
         lookup: Callable[[], Tool] | None = None,
         readonly_arguments: dict[str, Any] | None = None,
     ) -> None:
+        if not tool.info.for_cells:  # MCP Apps: a tool its server shows only to its view
+            target = f"{tool.server.name}.{tool.name}"
+            raise InvalidValueError(f"{target} is for its interactive view only: no form calls it.")
         self.runtime = runtime or get_runtime()
         self.settings = settings or RenderSettings()
         self.timeout_seconds = timeout_seconds
@@ -124,6 +129,8 @@ class ToolForm:
         ])
         self.last_outcome: CallOutcome | None = None
         self.result: ResultView | None = None
+        self.app = AppShown()
+        """The tool's interactive view after the last call (``.view``: the AppView), if it has one."""
         self.last_error: BaseException | None = None
         self._call: Coroutine[Any, Any, CallOutcome] | None = None
         self._running = False
@@ -219,6 +226,8 @@ class ToolForm:
             outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
                                               on_progress=self._on_progress)
         self.runtime.record(outcome)
+        self.app = await app_after_call(tool, arguments, outcome, runtime=self.runtime, settings=self.settings,
+                                        timeout_seconds=self.timeout_seconds)  # the tool's interactive view
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
@@ -261,7 +270,7 @@ class ToolForm:
                 outcome = future.result()
                 self.last_outcome, self.last_error = outcome, None
                 self.result = ResultView(outcome, self.settings, reader=self.links.reader(self._tool.server))
-                self.output.outputs = (_display_data(self.result._repr_mimebundle_()),)
+                self.output.outputs = (*self.app.outputs, _display_data(self.result._repr_mimebundle_()))
                 self.progress.bar_style = "danger" if outcome.is_error else "success"
             self.prompts.cancel_waiting("The call ended before an answer; nothing was sent.")
             self.progress_message.value = ""
@@ -328,7 +337,8 @@ class ToolForm:
         self.status.layout.display = "none"
 
     def _show_tool(self, info: ToolInfo) -> None:
-        self.header.value = tool_header_html(info, self.secrets)
+        self.header.value = tool_header_html(info, self.secrets) + app_note_html(
+            self.server_name, info.name, info.app is not None, self.secrets)
         warning = destructive_warning_html(info, self.secrets)
         self.warning.value = warning
         self.warning.layout.display = None if warning else "none"

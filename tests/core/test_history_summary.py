@@ -86,7 +86,7 @@ def test_a_history_entry_carries_no_result_and_an_outcome_no_history_field() -> 
     assert {f.name for f in dataclasses.fields(CallOutcome)}.isdisjoint({"seen", "kept_output_chars"})
     assert {f.name for f in dataclasses.fields(CallOutcome)} & {f.name for f in dataclasses.fields(CallRecord)} == {
         "server", "tool", "arguments", "error", "schema_problems", "seconds", "started_at", "secrets",
-        "progress_count", "origin", "trace_span",
+        "progress_count", "origin", "trace_span", "requested_by",
     }
 
 

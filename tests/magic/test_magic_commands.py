@@ -142,7 +142,9 @@ def test_history_lists_calls_with_status_seconds_and_output_size(ip: Interactive
     run(ip, "call demo.echo message=hello")
     run(ip, "call demo.fail message=no")
     frame = run(ip, "history")
-    assert list(frame.columns) == ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error"]
+    assert list(frame.columns) == [
+        "time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error", "requested_by"
+    ]  # fmt: skip
     assert list(frame["tool"]) == ["echo", "fail"]
     assert list(frame["status"]) == ["ok", "tool error"]
     assert frame["arguments"][0] == '{"message": "hello"}'

@@ -31,6 +31,7 @@ NAMES = [
     "05-real-servers.ipynb",
     "06-protocol-exchange.ipynb",
     "07-dashboard.ipynb",
+    "08-apps.ipynb",
 ]
 PAYLOAD_MARKER = "__anvia_pwned"
 IGNORE_OUTPUT = "NBVAL_IGNORE_OUTPUT"

@@ -53,8 +53,9 @@ def test_choosing_a_connection_lists_its_tools_and_the_filter_narrows_them(runti
     assert [value for _label, value in explorer.connection.options] == ["alpha", "beta"]
     explorer.connection.value = "beta"
     assert explorer.server is not None and explorer.server.name == "beta"
-    assert len(explorer.tool_names()) == len(runtime.server("beta").tools)
-    assert explorer.count.value == f"{len(explorer.tool_names())} of {len(runtime.server('beta').tools)} tools"
+    for_cells = [tool.name for tool in runtime.server("beta").tools if tool.info.for_cells]  # not counter_step
+    assert explorer.tool_names() == for_cells and len(for_cells) == len(runtime.server("beta").tools) - 1
+    assert explorer.count.value == f"{len(for_cells)} of {len(for_cells)} tools"
 
     explorer.filter.value = "ECHO"  # names, titles and descriptions, any case
     assert explorer.tool_names() == ["echo", "echo_arguments", "form_showcase"]
@@ -157,7 +158,7 @@ def test_a_panel_whose_connection_closed_says_so_in_place_and_follows_the_reconn
     assert runtime.server("demo") is not old
     assert explorer.connection.options == (("demo", "demo"),) and explorer.notice.value == ""
     assert explorer.server is runtime.server("demo") and not explorer.tools.disabled
-    assert explorer.tool_names() == [tool.name for tool in runtime.server("demo").tools]
+    assert explorer.tool_names() == [tool.name for tool in runtime.server("demo").tools if tool.info.for_cells]
     assert explorer.form is echo and not echo.closed and explorer.tools.value == "echo"
     echo.call_button.click()
     outcome = echo.wait(WAIT_SECONDS)

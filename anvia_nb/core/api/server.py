@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 
+from anvia_nb.core.api.apps import app_of, read_app
 from anvia_nb.core.api.changes import ListWatch
 from anvia_nb.core.api.connections import McpConnection, connect_timeout
 from anvia_nb.core.api.features import ConnectedServer
@@ -19,6 +20,7 @@ from anvia_nb.core.api.tool import Tool
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.apps import AppResource
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.core.transport.client import McpClient
@@ -94,6 +96,11 @@ class McpServer(ConnectedServer):
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
         raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
+
+    async def app(self, tool: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> AppResource:
+        """The interactive view (MCP Apps) of the tool ``tool``, read from this server and checked
+        (core/api/apps.py); one-line errors for a tool without one or a view that is not one."""
+        return await read_app(self, app_of(self.tool(tool).info), timeout_seconds=timeout_seconds)
 
     async def subscribe(self, uri: str) -> None:
         """Hear when the resource ``uri`` changes (see ``resource_updates()``)."""

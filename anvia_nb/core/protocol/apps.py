@@ -15,6 +15,7 @@ What crosses the layers:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -22,8 +23,15 @@ from typing import Any, Protocol
 from anvia_nb.errors import AppRequestRefused
 
 __all__ = [
+    "APP_MESSAGES_KEPT",
+    "APP_MESSAGE_CHARS",
     "APP_MIME_TYPE",
+    "APP_REPLY_CHARS",
     "EXTENSION_ID",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "MAX_APP_HTML_CHARS",
+    "METHOD_NOT_FOUND",
     "PERMISSIONS",
     "AppCsp",
     "AppHandler",
@@ -32,7 +40,9 @@ __all__ = [
     "ToolApp",
     "app_csp",
     "app_permissions",
+    "is_offered_link",
     "tool_app",
+    "tool_visibility",
 ]
 
 EXTENSION_ID = "io.modelcontextprotocol/ui"
@@ -41,6 +51,25 @@ PERMISSIONS = ("camera", "microphone", "geolocation", "clipboardWrite")
 """The permissions a view may ask for; anything else in ``_meta.ui.permissions`` is ignored."""
 
 _VISIBILITY = ("model", "app")
+
+MAX_APP_HTML_CHARS = 5_000_000
+"""The largest view (its HTML) the kernel fetches and hands to the front end."""
+APP_REPLY_CHARS = 5_000_000
+"""The largest answer (as JSON) the kernel sends a view for one of its requests."""
+APP_MESSAGES_KEPT = 100
+"""How many of a view's messages (``ui/message``) and offered links a view object keeps; older go first."""
+APP_MESSAGE_CHARS = 20_000
+"""How much of one message, or of the model context a view sets, is kept (as JSON text)."""
+
+METHOD_NOT_FOUND = -32601
+"""The JSON-RPC error a view gets for a method the host does not carry out."""
+INVALID_PARAMS = -32602
+"""The JSON-RPC error for a request the host will not carry out as asked (a tool the view may not
+call, arguments that do not match, a link that is not http or https)."""
+INTERNAL_ERROR = -32603
+"""The JSON-RPC error for a request that failed on the way (the server did not answer)."""
+
+_LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -109,6 +138,17 @@ def tool_app(meta: object) -> ToolApp | None:
     return ToolApp(uri)
 
 
+def tool_visibility(meta: object) -> tuple[str, ...]:
+    """Who may see a tool by its ``_meta.ui.visibility`` (``"model"``: cells, forms and models;
+    ``"app"``: views), with or without a ``resourceUri``: a tool only views may call need not have
+    one of its own. Both when it says nothing or says it wrongly."""
+    ui = meta.get("ui") if isinstance(meta, Mapping) else None
+    seen = ui.get("visibility") if isinstance(ui, Mapping) else None
+    if isinstance(seen, list) and seen and all(isinstance(item, str) for item in seen):
+        return tuple(item for item in _VISIBILITY if item in seen)
+    return _VISIBILITY
+
+
 def _domains(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
         return ()
@@ -134,3 +174,9 @@ def app_permissions(ui_meta: object) -> frozenset[str]:
     if not isinstance(asked, Mapping):
         return frozenset()
     return frozenset(name for name in PERMISSIONS if name in asked)
+
+
+def is_offered_link(url: object) -> bool:
+    """Whether a view may offer ``url`` to the person (``ui/open-link``): http or https, no white
+    space or control character (``javascript:``, ``data:`` and the rest are refused)."""
+    return isinstance(url, str) and len(url) <= APP_MESSAGE_CHARS and bool(_LINK_URL.match(url))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
 from anvia_nb.errors import (
     AnviaError,
@@ -59,6 +60,24 @@ class ToolInfo:
     task_support: str | None = None
     """``execution.taskSupport`` as sent: ``"required"`` (the tool only runs as a task),
     ``"optional"``, ``"forbidden"``, or ``None`` (not said: forbidden)."""
+    meta: JsonObject | None = field(default=None, repr=False, compare=False)
+    """The tool's ``_meta`` as sent (MCP Apps read ``_meta.ui`` from it: :attr:`app`)."""
+
+    @property
+    def app(self) -> ToolApp | None:
+        """The interactive view the tool names (MCP Apps), or ``None``."""
+        return tool_app(self.meta)
+
+    @property
+    def for_cells(self) -> bool:
+        """Whether cells, forms and the model may call it (``"model"`` in ``_meta.ui.visibility``,
+        the default): not a tool its server shows only to views."""
+        return "model" in tool_visibility(self.meta)
+
+    @property
+    def for_app(self) -> bool:
+        """Whether a view of its server may call it (``"app"`` in ``_meta.ui.visibility``, the default)."""
+        return "app" in tool_visibility(self.meta)
 
     @property
     def required(self) -> list[str]:
@@ -113,6 +132,9 @@ class CallOutcome:
     """How many progress notifications the call received in all."""
     origin: str | None = None
     """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
+    requested_by: str | None = None
+    """Who asked for the call when it was not a cell, a form or Python: ``"app ui://..."`` for a
+    tool's interactive view (MCP Apps)."""
     output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
     """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
     trace_span: tuple[int, int] | None = None
@@ -147,6 +169,7 @@ class CallOutcome:
             progress_count=self.progress_count,
             origin=self.origin,
             trace_span=self.trace_span,
+            requested_by=self.requested_by,
         )
 
     def _seen(self) -> JsonObject:
@@ -233,6 +256,8 @@ class CallRecord:
     """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
     trace_span: tuple[int, int] | None = None
     """The first and last message numbers of the connection's protocol trace during the call."""
+    requested_by: str | None = None
+    """``"app ui://..."`` when a tool's interactive view asked for the call (see :class:`CallOutcome`)."""
 
     @property
     def is_error(self) -> bool:

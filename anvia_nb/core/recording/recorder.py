@@ -58,6 +58,7 @@ _TOOL_KEYS = (
     ("input_schema", "inputSchema"),
     ("output_schema", "outputSchema"),
     ("annotations", "annotations"),
+    ("meta", "_meta"),
 )
 
 

@@ -31,7 +31,12 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.http_limits import bound_json_bodies
-from anvia_nb.core.transport.sdk_capabilities import SamplingState, roots_callback, sampling_callback
+from anvia_nb.core.transport.sdk_capabilities import (
+    SamplingState,
+    apps_extension,
+    roots_callback,
+    sampling_callback,
+)
 from anvia_nb.core.transport.sdk_errors import connect_error
 from anvia_nb.core.transport.sdk_listen import start_listening
 from anvia_nb.core.transport.sdk_protocol import client_mode, settle_protocol
@@ -178,7 +183,7 @@ async def open_sdk_session(
                 logging_callback=_log_callback(handlers),
                 sampling_callback=sampling_callback(handlers.sampling, server, _client_notes(handlers)),
                 list_roots_callback=roots_callback(handlers.roots) if handlers.roots else None,
-                extensions=[TasksExtension()],
+                extensions=[TasksExtension(), apps_extension()],
                 log_level=_log_level(handlers.log_level),
                 message_handler=_message_handler(handlers),
                 client_info=mcp_types.Implementation(name="anvia_nb", version=_version()),

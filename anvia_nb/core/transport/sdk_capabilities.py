@@ -1,4 +1,5 @@
-"""The SDK callbacks for what a server may ask of the client: roots and sampling.
+"""The SDK callbacks for what a server may ask of the client: roots and sampling; and the MCP Apps
+extension the client declares (:func:`apps_extension`).
 
 Part of the border with the MCP SDK (with :mod:`anvia_nb.core.transport.sdk`): plain data and our
 handlers in, SDK models out. Both work on every protocol version: before 2026-07-28 the server
@@ -13,17 +14,26 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types
+from mcp.client.extension import ClientExtension, advertise
 from mcp.client.session import ClientRequestContext
 
+from anvia_nb.core.protocol.apps import APP_MIME_TYPE, EXTENSION_ID
 from anvia_nb.core.protocol.roots import root_uri
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, SamplingHandler, global_sampling_handler
 
-__all__ = ["USER_REJECTED", "roots_callback", "sampling_callback"]
+__all__ = ["USER_REJECTED", "apps_extension", "roots_callback", "sampling_callback"]
 
 USER_REJECTED = -1
 """The error code the protocol's examples use for a sampling request the user rejected."""
 
 LogHandler = Callable[[str, str | None, Any], None]
+
+
+def apps_extension() -> ClientExtension:
+    """MCP Apps (``io.modelcontextprotocol/ui``) in the client's capabilities: the client hosts a
+    tool's interactive view of type ``text/html;profile=mcp-app``. Only declared: the views
+    themselves are fetched and hosted above the transport (core/api/apps.py, the widgets)."""
+    return advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})
 
 
 def roots_callback(roots: tuple[str, ...]) -> Any:

@@ -44,6 +44,7 @@ def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
         annotations=annotations,
         icons=icons,
         task_support=tool.execution.task_support if tool.execution is not None else None,
+        meta=dict(tool.meta) if tool.meta else None,
     )
 
 

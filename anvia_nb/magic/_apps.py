@@ -1,0 +1,89 @@
+"""Tools with an interactive view (MCP Apps) in ``%mcp``: ``%mcp app NAME.TOOL ...``, the view shown
+beside ``%mcp call``'s result, and the one-line refusal of a tool its server shows only to its view.
+
+``%mcp call`` of a tool that has a view returns the result view as always and shows the app above
+it; ``%mcp app`` does the same the other way round (the app is the cell's value: ``v = %mcp app ...``
+keeps ``v.app_messages`` and ``v.model_context``, and the result is shown above it). A view that
+cannot be shown (its resource is not a view) is one note on stderr; the call's result is still shown.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from anvia_nb.errors import AnviaError, CommandLineError
+from anvia_nb.magic import _parser as p
+from anvia_nb.magic._cell_output import show_in_cell
+from anvia_nb.magic._commands import CallCommand
+
+if TYPE_CHECKING:
+    from anvia_nb.core.api.tool import Tool
+    from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
+    from anvia_nb.magic._host import MagicHost
+
+__all__ = ["app_only_error", "opener_of", "parse_app", "run_app", "with_app"]
+
+_USAGE = "Usage: %mcp app NAME.TOOL [{json} | key=value ...] [--timeout S] [--args DICT]"
+
+
+def opener_of(tools: list[Tool], info: ToolInfo) -> str | None:
+    """The tool a cell calls to open the view ``info`` belongs to: one that names the same view, or,
+    for a tool that names none, the server's only tool with a view; ``None`` when there is none."""
+    uri = info.app.resource_uri if info.app is not None else None
+    openers = [
+        tool.name
+        for tool in tools
+        if tool.info.app is not None and tool.info.for_cells and uri in (None, tool.info.app.resource_uri)
+    ]
+    return openers[0] if openers and (uri is not None or len(openers) == 1) else None
+
+
+def app_only_error(tools: list[Tool], info: ToolInfo) -> CommandLineError | None:
+    """The one line that refuses a cell a tool its server shows only to its view; ``None`` otherwise."""
+    if info.for_cells:
+        return None
+    target = f"{info.server}.{info.name}"
+    opener = opener_of(tools, info)
+    how = f": open the view with %mcp app {info.server}.{opener}" if opener else ""
+    return CommandLineError(f"{target} is for its interactive view only (the server shows it to no cell){how}.")
+
+
+def parse_app(rest: str, cell: str | None = None) -> CallCommand:
+    command = p.parse_call(rest, cell)
+    if command.background:
+        raise CommandLineError(f"%mcp app waits for the result to show it in the view: no --background. {_USAGE}")
+    return CallCommand(**{**vars(command), "app": True})
+
+
+def run_app(magics: MagicHost, command: CallCommand) -> Any:
+    """``%mcp app``: a tool without a view is refused before anything is sent."""
+    tool = magics.runtime.server(command.server).tool(command.tool)
+    if tool.info.app is None:
+        raise CommandLineError(
+            f"{command.server}.{command.tool} has no interactive view: call it with %mcp call (%mcp tools: column app)."
+        )
+    return magics.call_command(command)
+
+
+def with_app(
+    magics: MagicHost, tool: Tool, arguments: dict[str, Any] | None, outcome: CallOutcome, result: Any, *, value: str
+) -> Any:
+    """Show the app of ``tool`` (when it has one) with the call's input and outcome, beside ``result``;
+    ``value`` says which of them is the cell's value: ``"result"`` (``%mcp call``) or ``"app"``."""
+    if tool.info.app is None:
+        return result
+    from anvia_nb.widgets.app_view import open_app
+
+    try:
+        view = open_app(tool, arguments, outcome, runtime=magics.runtime, settings=magics.render_settings(),
+                        timeout_seconds=magics.timeout_seconds)  # fmt: skip
+    except AnviaError as error:
+        said = magics.show_policy(tool.server.secrets).text(str(error))
+        print(f"note: the interactive view of {tool.server.name}.{tool.name} is not shown: {said}", file=sys.stderr)
+        return result
+    if value == "app":
+        show_in_cell(result)
+        return view
+    show_in_cell(view)
+    return result
