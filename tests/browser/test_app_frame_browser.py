@@ -100,24 +100,26 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     page.get_by_text("This view tried to leave its page and was closed.").wait_for(timeout=30_000)
     assert "navigated away: 1" in run_cell_below(page, "print('navigated away:', navigator.navigated_away)")
 
-    # The view's one allowed call went through the kernel: in %mcp history, and in the trace.
+    # The view's one allowed call went through the kernel: in %mcp history, marked as the view's,
+    # and in the trace.
     history = run_cell_below(page, "%mcp history")
-    assert re.search(r"demo\s+hostile_app_only", history), history
+    assert re.search(r"demo\s+hostile_view\s", history), history  # the cell's call
+    assert re.search(r"demo\s+hostile_app_only\s.*app ui://anvia-demo/hostile-view\.html", history), history
     assert "hostile_model_only" not in history
     trace = run_cell_below(page, "%mcp trace demo")
     assert "hostile_app_only" in trace
 
     # Teardown: the view hears of it, then the widget closes and its frame goes.
-    run_cell_below(page, "hostile.teardown()")
+    run_cell_below(page, "minimal.teardown()")
     page.wait_for_function(
         f"() => document.querySelectorAll('{FRAME}').length === 1", timeout=30_000, polling=POLL_MS
     )
-    told = run_cell_below(page, "print(notices, hostile.comm is None)")
+    told = run_cell_below(page, "print(notices, minimal.comm is None)")
     assert "('notifications/message', 'torn down')] True" in told
     # Clearing an output removes the view; the kernel hears of it.
-    _clear_output_of_cell(page, 3)
+    _clear_output_of_cell(page, 2)
     page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 0", timeout=30_000, polling=POLL_MS)
-    closed = run_cell_below(page, "print('views closed:', minimal.views_closed)")
+    closed = run_cell_below(page, "print('views closed:', hostile.frame.views_closed)")
     assert "views closed: 1" in closed
     print(f"app frame: heights {frame_heights(page)}, flood {flood}, dropped in the page {dropped}")
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX, MIN_HEIGHT_PX
-from tests.helpers.app_cells import FRAME, HANDLER_CELL, REPORT_WAIT_MS, frame_heights, run_cell_below
+from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, frame_heights, run_cell_below
 from tests.helpers.lab import (
     POLL_MS,
     LabServer,
@@ -46,8 +46,7 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
 ) -> None:
     cells = [
         f"%load_ext anvia_nb\n%mcp connect vanilla --stdio {npm_bin}/mcp-server-basic-vanillajs --stdio",
-        HANDLER_CELL,
-        "app = show_app('vanilla', 'ui://get-time/mcp-app.html', 'get-time', {}, {'get-time'})\napp",
+        "app = %mcp app vanilla.get-time\napp",
     ]
     path = write_lab_notebook(jupyter_lab, "app_vanilla.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
@@ -63,6 +62,7 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
     screenshot(page, "app_frame_vanilla")
     history = run_cell_below(page, "%mcp history")
     assert len(re.findall(r"vanilla\s+get-time", history)) == 2, history  # the cell's call and the view's
+    assert len(re.findall(r"app ui://get-time/mcp-app\.html", history)) == 1, history
     run_cell_below(page, "app.teardown()")
     page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 0", timeout=30_000, polling=POLL_MS)
     assert eval_global(page, "window.__anvia_pwned") is None
@@ -70,22 +70,20 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
 
 
 @pytest.mark.parametrize(
-    ("command", "uri", "tools", "ready"),
+    ("command", "tool", "ready"),
     [
-        ("mcp-system-monitor-server", "ui://system-monitor/mcp-app.html", ["get-system-info", "poll-system-stats"],
-         "canvas"),
-        ("mcp-budget-allocator-server", "ui://budget-allocator/mcp-app.html", ["get-budget-data"], "canvas"),
+        ("mcp-system-monitor-server", "get-system-info", "canvas"),
+        ("mcp-budget-allocator-server", "get-budget-data", "canvas"),
     ],
-)  # fmt: skip
+)
 def test_the_larger_example_apps_render_with_their_servers_data(
-    page: Any, page_events: PageEvents, jupyter_lab: LabServer, npm_bin: str, command: str, uri: str,
-    tools: list[str], ready: str,
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, npm_bin: str, command: str, tool: str,
+    ready: str,
 ) -> None:  # fmt: skip
     name = command.split("-")[1]
     cells = [
         f"%load_ext anvia_nb\n%mcp connect {name} --stdio {npm_bin}/{command} --stdio",
-        HANDLER_CELL,
-        f"app = show_app({name!r}, {uri!r}, {tools[0]!r}, {{}}, {set(tools)!r})\napp",
+        f"app = %mcp app {name}.{tool}\napp",
     ]
     path = write_lab_notebook(jupyter_lab, f"app_{name}.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)

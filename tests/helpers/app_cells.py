@@ -1,9 +1,11 @@
 """Notebook cells and page readers shared by the MCP Apps browser tests (JupyterLab and Voilà).
 
-The cells connect the demo server (and a second server, whose tool a view must not reach), then
-show a tool's view with :class:`~anvia_nb.widgets.app_frame.AppFrame` and a handler written here:
-it forwards ``tools/call`` of the tools the test names to the real connection through the kernel's
-runtime (so the call is in ``%mcp history`` and the trace) and refuses everything else.
+The cells connect the demo server (and a second server, whose tool a view must not reach) and open
+the hostile view as a person does (``%mcp app``: AppView, its bridge and AppFrame). Views of the
+test's own (a minimal one, one that navigates away) are shown in an
+:class:`~anvia_nb.widgets.app_frame.AppFrame` with a handler written here: it forwards ``tools/call``
+of the tools the test names to the real connection through the kernel's runtime and refuses
+everything else, and records the notifications it is given.
 """
 
 from __future__ import annotations
@@ -62,7 +64,14 @@ def show_app(server, uri, tool, arguments, app_tools):
 
 
 def hostile_cell(probe_url: str) -> str:
-    """The cell that shows the hostile view, aimed at ``probe_url`` (a Jupyter API URL with its token)."""
+    """The cell that opens the hostile view as a person does (``%mcp app``), aimed at ``probe_url``
+    (a Jupyter API URL with its token) and at a tool of the other server."""
+    arguments = json.dumps({"jupyter_url": probe_url, "other_tool": OTHER_TOOL})
+    return f"hostile = %mcp app demo.hostile_view {arguments}\nhostile"
+
+
+def hostile_cell_direct(probe_url: str) -> str:
+    """The same view in an ``AppFrame`` with the test's own handler (no ``AppView``)."""
     arguments = {"jupyter_url": probe_url, "other_tool": OTHER_TOOL}
     return (
         f"hostile = show_app('demo', {HOSTILE_APP_URI!r}, 'hostile_view', {arguments!r}, {{'hostile_app_only'}})\n"
