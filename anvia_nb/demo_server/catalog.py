@@ -12,6 +12,7 @@ from anvia_nb.demo_server.apps import APP_TOOLS
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
 from anvia_nb.demo_server.hostile import hostile_names
+from anvia_nb.demo_server.hostile_app import HOSTILE_APP_TOOLS
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 from anvia_nb.demo_server.rows import ROW_TOOLS
 
@@ -251,5 +252,6 @@ TOOLS: list[JsonObject] = [
 TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)
 TOOLS.extend(ROW_TOOLS)  # jitter and records, for maps and tables
 TOOLS.extend(APP_TOOLS)  # counter_app and its view (MCP Apps): apps.py
+TOOLS.extend(HOSTILE_APP_TOOLS)  # hostile_view (an MCP App that attacks its host), for the sandbox tests
 
 TOOLS_BY_NAME: dict[str, JsonObject] = {tool["name"]: tool for tool in TOOLS}

@@ -34,6 +34,7 @@ from anvia_nb.demo_server.exchange import (
     is_exchange_tool,
     listed_tools,
 )
+from anvia_nb.demo_server.hostile_app import HOSTILE_APP_NAMES, call_hostile_app_tool
 from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 from anvia_nb.demo_server.rows import ROW_HANDLERS
@@ -198,6 +199,8 @@ async def _call_tool(
         return cast(types.CallToolResult, await call_capability_tool(ctx, params, arguments))
     if is_app_tool(name):  # counter_app and the tools of its view: apps.py
         return call_app_tool(ctx, name, arguments)
+    if name in HOSTILE_APP_NAMES:
+        return _wire(call_hostile_app_tool(name, arguments))
     if name in ROW_HANDLERS:
         return _wire(await ROW_HANDLERS[name](arguments))
     return _wire(SIMPLE_TOOLS[name](arguments))

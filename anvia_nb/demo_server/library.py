@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 from anvia_nb.demo_server.apps import APP_CONTENTS, APP_RESOURCES
 from anvia_nb.demo_server.exchange import COUNTER_URI, counter_text
 from anvia_nb.demo_server.hostile import HOSTILE_PROMPT_MESSAGES, HOSTILE_RESOURCES
+from anvia_nb.demo_server.hostile_app import HOSTILE_APP_RESOURCES
 from anvia_nb.demo_server.media import png_bytes
 from anvia_nb.demo_server.results import NOTE_TEXT
 
@@ -74,7 +75,10 @@ _COUNTER: JsonObject = {"uri": COUNTER_URI, "name": "counter", "title": "A count
 
 RESOURCES: list[JsonObject] = [listed for listed, _ in _OWN] + [_COUNTER] + [listed for listed, _ in HOSTILE_RESOURCES]
 RESOURCES += APP_RESOURCES  # the views of MCP Apps (apps.py)
-_CONTENTS: dict[str, JsonObject] = {listed["uri"]: content for listed, content in [*_OWN, *HOSTILE_RESOURCES]}
+RESOURCES += [listed for listed, _ in HOSTILE_APP_RESOURCES]  # the hostile MCP App's view
+_CONTENTS: dict[str, JsonObject] = {
+    listed["uri"]: content for listed, content in [*_OWN, *HOSTILE_RESOURCES, *HOSTILE_APP_RESOURCES]
+}
 _CONTENTS.update(APP_CONTENTS)
 
 TEMPLATES: list[JsonObject] = [
