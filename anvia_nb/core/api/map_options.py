@@ -28,7 +28,7 @@ class MapOptions:
     ``%mcp map``, the DataFrame side and each Dask worker all take one of these.
 
     ``constants`` fill the arguments a row leaves out; ``concurrency`` rows are in flight at once
-    (never more than the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
+    (the map's calls are not held to the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
     at the first failed row; ``timeout_seconds`` bounds each call (by default as every call;
     ``None``: no limit); ``progress`` shows a progress line for a DataFrame map (by default only
     inside a Jupyter kernel); ``policy`` is how the frame of results shows server text.
