@@ -35,11 +35,28 @@ from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
-__all__ = ["McpClient", "bounded_by_caller"]
+__all__ = ["McpClient", "bounded_by_caller", "prepare_sdk_calls"]
 
 T = TypeVar("T")
 
 _BOUNDED_BY_CALLER: contextvars.ContextVar[bool] = contextvars.ContextVar("anvia_nb_bounded_by_caller", default=False)
+
+
+def prepare_sdk_calls() -> None:
+    """Build what the SDK builds on a process's first ``tools/call``: the request model, left
+    incomplete by ``mcp_types`` until first used, and the check of a result for each protocol
+    version (two pydantic schemas built on the first call's path). Idempotent; for a warm-up while
+    a connect waits."""
+    import mcp_types
+    from mcp_types import methods
+
+    for model in (mcp_types.CallToolRequest, mcp_types.ReadResourceRequest, mcp_types.GetPromptRequest):
+        if not model.__pydantic_complete__:
+            model.model_rebuild()
+    for method, version in methods.SERVER_RESULTS:  # a result's check, built once per version
+        if method == "tools/call":
+            with contextlib.suppress(Exception):
+                methods.validate_server_result(method, version, {"content": []})
 
 
 @contextlib.contextmanager
