@@ -77,3 +77,6 @@ def test_a_schema_of_many_properties_is_still_checked_as_json_schema() -> None:
     verdict = schema_check(broken).verdict({"p001": 5})
     assert isinstance(verdict, str) and verdict.startswith("the schema is not valid JSON Schema: 'zero'")
     assert schema_check(many()).verdict({"p001": 5}) != verdict
+    titled = many()
+    titled["properties"][LAST] = {"type": "integer", "title": 5}  # a title that is no text
+    assert str(schema_check(titled).verdict({"p001": 5})).startswith("the schema is not valid JSON Schema: 5")
