@@ -160,7 +160,8 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
 
 def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
     """``tool.map`` at concurrency 1, 8 and 64 beside ``asyncio.gather`` of the async API (8 and
-    64 at a time; the connection's own ``max_calls_in_flight`` is its default, 16)."""
+    64 at a time). The map's connection keeps the default ``max_calls_in_flight`` (16); gather at
+    64 runs on a connection that allows 64."""
     from anvia_nb.core.api.server import Tool
 
     if not hasattr(Tool, "map"):
@@ -173,12 +174,17 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
         command = server_command()
         server = await connect_mcp(mcp.stdio(name="bench_map", command=command[0], args=command[1:]))
         tool = server.tool("sleep")
+        # gather at 64 on a connection that lets 64 through (the default lets 16): the map's own
+        # connection keeps the default, which a map's calls are not held to
+        wide = await connect_mcp(mcp.stdio(name="bench_map_wide", command=command[0], args=command[1:],
+                                           max_calls_in_flight=64))
+        wide_tool = wide.tool("sleep")
         frame = pd.DataFrame({"ms": [ms] * rows})
         gates = {8: asyncio.Semaphore(8), 64: asyncio.Semaphore(64)}
 
         async def one(at_once: int) -> None:
             async with gates[at_once]:
-                await tool.call({"ms": ms})
+                await (tool if at_once == 8 else wide_tool).call({"ms": ms})
 
         async def timed(work: Any) -> float:
             start = time.perf_counter()
@@ -200,6 +206,7 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
                     samples[name].append(await timed(works[name]))
         finally:
             await server.close()
+            await wide.close()
         return {name: Stats(found) for name, found in samples.items()}
 
     try:
