@@ -18,13 +18,15 @@ import pytest
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
-from benchmarks.bench_server import LISTENING
-from benchmarks.contenders import SERVER
+from tests.helpers.support import REPO
 
 pytestmark = pytest.mark.anyio
 
 CHARS = 4_000_000
 """The text's characters: 8 MB in memory (the payload has CJK in it: two bytes a character)."""
+SERVER = str(REPO / "benchmarks" / "bench_server.py")
+"""Run by path, as the benchmark runs it (tests import nothing of the benchmarks)."""
+LISTENING = "listening on "
 KEPT_BYTES = 1_000_000
 """What may stay traced after a dropped result (the trace's bounded entries, a log line, caches)."""
 
