@@ -69,7 +69,16 @@ class WireTransport(StreamableHTTPTransport):
         if self.wires is not None:
             self.wires.note(item, body)
         del body, message  # the trace takes the bytes from ``wires``; nothing here keeps them
-        await read_stream_writer.send(item)
+        await self._send(read_stream_writer, item)
+
+    async def _send(self, read_stream_writer: Any, item: SessionMessage) -> None:
+        """Send ``item`` up the read stream; if it cannot go, its noted wire text goes too."""
+        try:
+            await read_stream_writer.send(item)
+        except BaseException:
+            if self.wires is not None:
+                self.wires.take(item)
+            raise
 
     async def _handle_sse_event(
         self,
@@ -94,7 +103,7 @@ class WireTransport(StreamableHTTPTransport):
             item = SessionMessage(message)
             if self.wires is not None:
                 self.wires.note(item, sse.data)
-            await read_stream_writer.send(item)
+            await self._send(read_stream_writer, item)
             if sse.id and resumption_callback:
                 await resumption_callback(sse.id)
             return isinstance(message, JSONRPCResponse | JSONRPCError)
