@@ -2,8 +2,7 @@
 
 The first call in a kernel used to pay for things built once: IPython's display formatters (made
 on the first output the shell formats), the modules and cached start tags of a rendered result,
-the library of sync doors the result view reads links with, and the SDK's ``tools/call`` request
-model (left incomplete by ``mcp_types`` until its first use). ``%mcp connect`` spends seconds
+the library of sync doors the result view reads links with. ``%mcp connect`` spends seconds
 waiting for a server to start and answer; this work is done in the magic's thread during that
 wait, once per kernel, so the connect takes no longer and the first call costs what the next do.
 
@@ -35,9 +34,6 @@ def warm_first_call(shell: Any) -> None:
     _warmed = True
     try:
         import anvia_nb.runtime.library  # noqa: F401  (the result view's link reader)
-        from anvia_nb.core.transport.client import prepare_sdk_calls
-
-        prepare_sdk_calls()  # the SDK's request models, built on the first call otherwise
         from anvia_nb.core.protocol.types import CallOutcome
         from anvia_nb.display import ResultView
 

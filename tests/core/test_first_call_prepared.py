@@ -1,5 +1,5 @@
 """What the SDK builds on a process's first ``tools/call`` is built by ``prepare_sdk_calls`` (which
-``%mcp connect`` runs while it waits for the server), in a fresh process where nothing built it."""
+every connect runs while its server starts), in a fresh process where nothing built it."""
 
 from __future__ import annotations
 

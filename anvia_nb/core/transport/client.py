@@ -133,6 +133,7 @@ class McpClient:
         self._closing = asyncio.Event()
         ready: asyncio.Future[Session] = self._loop.create_future()
         self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")
+        self._loop.call_soon(prepare_sdk_calls)  # once the owner has started the server, while it starts
         try:
             self._session = await asyncio.wait_for(asyncio.shield(ready), timeout_seconds)
         except (asyncio.CancelledError, asyncio.TimeoutError) as exc:
