@@ -27,7 +27,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
-from anvia_nb.core.transport.client import bounded_by_caller
+from anvia_nb.core.transport.turns import bounded_by_caller
 from anvia_nb.errors import AnviaError
 
 __all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]

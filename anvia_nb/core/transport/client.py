@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import contextvars
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from anvia_nb.core.exchange.logs import ServerLog
@@ -33,13 +32,14 @@ from anvia_nb.core.transport.sdk import (
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
 from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.core.transport.turns import caller_bounds
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
-__all__ = ["McpClient", "bounded_by_caller", "prepare_sdk_calls"]
+__all__ = ["McpClient", "prepare_sdk_calls"]
 
 T = TypeVar("T")
 
-_BOUNDED_BY_CALLER: contextvars.ContextVar[bool] = contextvars.ContextVar("anvia_nb_bounded_by_caller", default=False)
+_CLOSE_TIMEOUT_SECONDS = 15.0
 
 
 def prepare_sdk_calls() -> None:
@@ -57,20 +57,6 @@ def prepare_sdk_calls() -> None:
         if method == "tools/call":
             with contextlib.suppress(Exception):
                 methods.validate_server_result(method, version, {"content": []})
-
-
-@contextlib.contextmanager
-def bounded_by_caller() -> Iterator[None]:
-    """Calls made in this context, and in the tasks started in it, are bounded by their caller (a
-    map's ``concurrency``: it starts that many workers), not by the connection's
-    ``max_calls_in_flight``: a map asked for 64 at once sends 64 at once."""
-    token = _BOUNDED_BY_CALLER.set(True)
-    try:
-        yield
-    finally:
-        _BOUNDED_BY_CALLER.reset(token)
-
-_CLOSE_TIMEOUT_SECONDS = 15.0
 
 
 class McpClient:
@@ -311,8 +297,8 @@ class McpClient:
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
         the owner's loop); a call cancelled while waiting its turn is never made. A call whose caller
-        bounds its calls itself (:func:`bounded_by_caller`) goes at once."""
-        if _BOUNDED_BY_CALLER.get():
+        bounds its calls itself (:func:`~anvia_nb.core.transport.turns.bounded_by_caller`) goes at once."""
+        if caller_bounds():
             return await start()
         async with self._in_flight:
             return await start()
