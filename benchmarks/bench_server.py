@@ -1,13 +1,16 @@
 """The one server every contender of the benchmark calls: ``python benchmarks/bench_server.py``.
 
 stdio by default; ``--http`` serves streamable HTTP on 127.0.0.1 (a free port) and prints
-``listening on URL`` to stderr once it accepts connections. Three tools:
+``listening on URL`` to stderr once it accepts connections. Four tools:
 
 - ``echo(message)``: the message back (the trivial call);
 - ``payload(size_chars)``: one text item of exactly that many characters, full of what JSON and
   HTML must escape (quotes, backslashes, ``<&>``, newlines, tabs, accents, CJK), built once per
   size, so a repeat costs the server nothing but sending it;
-- ``sleep(ms)``: answers after that many milliseconds (the map's tool).
+- ``sleep(ms)``: answers after that many milliseconds (the map's tool);
+- ``shout(size_chars)``: sends one log message (``notifications/message``, level ``info``) whose
+  data is the payload text of that size, then answers ``shouted`` (a large message that is not
+  a result).
 
 A low-level ``Server`` with no input validation and nothing imported that a call would wait for,
 so what is measured is the client.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
+import warnings
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +39,9 @@ TOOLS: list[dict[str, Any]] = [
     {"name": "echo", "description": "The message back.",
      "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}},
     {"name": "payload", "description": "One text item of size_chars characters with much to escape.",
+     "inputSchema": {"type": "object", "properties": {"size_chars": {"type": "integer", "minimum": 0}},
+                     "required": ["size_chars"]}},
+    {"name": "shout", "description": "One log message of size_chars characters, then a short answer.",
      "inputSchema": {"type": "object", "properties": {"size_chars": {"type": "integer", "minimum": 0}},
                      "required": ["size_chars"]}},
     {"name": "sleep", "description": "Answers after ms milliseconds.",
@@ -57,18 +64,30 @@ async def _list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
     return types.ListToolsResult.model_validate({"tools": TOOLS})
 
 
-async def _call_tool(_ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+async def _call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     arguments = params.arguments or {}
     if params.name == "payload":
         return _payload_result(int(arguments.get("size_chars", 0)))
+    if params.name == "shout":
+        with warnings.catch_warnings():  # logging is deprecated from 2026-07-28 on, still sent when asked
+            warnings.simplefilter("ignore")
+            await ctx.session.send_log_message("info", payload_text(int(arguments.get("size_chars", 0))), "bench")
+        return types.CallToolResult(content=[types.TextContent(type="text", text="shouted")])
     if params.name == "sleep":
         await anyio.sleep(float(arguments.get("ms", 0)) / 1000)
         return types.CallToolResult(content=[types.TextContent(type="text", text="slept")])
     return types.CallToolResult(content=[types.TextContent(type="text", text=str(arguments.get("message", "")))])
 
 
+async def _set_level(_ctx: Any, _params: Any) -> types.EmptyResult:
+    return types.EmptyResult()
+
+
 def build_server() -> Server[Any]:
-    return Server("anvia-bench", version="1.0", on_list_tools=_list_tools, on_call_tool=_call_tool)
+    with warnings.catch_warnings():  # the logging capability (for ``shout``) is deprecated from 2026-07-28 on
+        warnings.simplefilter("ignore")
+        return Server("anvia-bench", version="1.0", on_list_tools=_list_tools, on_call_tool=_call_tool,
+                      on_set_logging_level=_set_level)
 
 
 async def _serve_stdio() -> None:

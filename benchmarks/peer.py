@@ -13,9 +13,11 @@ import argparse
 import asyncio
 import contextlib
 import copy
+import functools
 import inspect
 import json
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -107,24 +109,29 @@ def main() -> None:
     parser.add_argument("--url")
     parser.add_argument("--workloads", required=True, help='JSON: {"name": [tool, arguments, calls]}')
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--transports", default="stdio,http", help="of stdio and http (http needs --url)")
     args = parser.parse_args()
     package, make = PEERS[args.peer]
     loop = asyncio.new_event_loop()
     names = {"sdk": f"SDK ClientSession (mcp {version('mcp')})", "peer": f"{package} {version(package)}"}
     results: dict[str, dict[str, list[float]]] = {}
+    cpu: dict[str, dict[str, list[float]]] = {}
     try:
-        for transport in ["stdio", "http"] if args.url else ["stdio"]:
+        for transport in [t for t in args.transports.split(",") if t == "stdio" or (t == "http" and args.url)]:
             where = copy.copy(args)
             where.url = args.url if transport == "http" else None
             measure_transport(transport, loop, {names["sdk"]: sdk_session(where), names["peer"]: make(where)},
-                              json.loads(args.workloads), args.rounds, results)
-        print(json.dumps({"names": names, "results": results}))
+                              json.loads(args.workloads), args.rounds, results, cpu)
+        print(json.dumps({"names": names, "results": results, "cpu": cpu}))
     except Exception as exc:
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:300]}))
 
 
 def measure_transport(transport: str, loop: asyncio.AbstractEventLoop, openers: dict[str, Any],
-                      workloads: dict[str, Any], rounds: int, results: dict[str, dict[str, list[float]]]) -> None:
+                      workloads: dict[str, Any], rounds: int, results: dict[str, dict[str, list[float]]],
+                      cpu: dict[str, dict[str, list[float]]]) -> None:
+    """Seconds per call in ``results`` and this process's CPU seconds per call in ``cpu`` (the
+    client's own work: the server is another process), by workload and contender."""
     opened: dict[str, AsyncContender] = {}
     try:
         for name, opener in openers.items():
@@ -132,12 +139,22 @@ def measure_transport(transport: str, loop: asyncio.AbstractEventLoop, openers: 
         for workload, (tool, arguments, calls) in workloads.items():
             for contender in opened.values():
                 contender.timed(tool, arguments, 1)  # warm: the first call of each kind is not measured
-            measured = interleave({name: (lambda c=c, t=tool, a=arguments, n=calls: c.timed(t, a, n))
+            key = f"{transport}: {workload}"
+            cpu[key] = {name: [] for name in opened}
+
+            measured = interleave({name: functools.partial(_timed_cpu, cpu[key][name], c, tool, arguments, calls)
                                    for name, c in opened.items()}, rounds)
-            results[f"{transport}: {workload}"] = {name: found.samples for name, found in measured.items()}
+            results[key] = {name: found.samples for name, found in measured.items()}
     finally:
         for contender in opened.values():
             contender.close()
+
+def _timed_cpu(cpu: list[float], contender: AsyncContender, tool: str, arguments: Any, calls: int) -> float:
+    start = time.process_time()
+    seconds: float = contender.timed(tool, arguments, calls)
+    cpu.append((time.process_time() - start) / calls)
+    return seconds
+
 
 if __name__ == "__main__":
     main()

@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from benchmarks import sections
+from benchmarks import forms, sections
 from benchmarks.contenders import SERVER, Contender, main_contenders
 from benchmarks.forks import bench_forks
 from benchmarks.measure import Stats, interleave
@@ -99,9 +99,11 @@ class Table:
         self.row(contender, f"{found.median * scale:.3g} {unit}", f"±{found.spread:.0%}", ratio, note)
 
 
-def peers_section(plan: Plan, url: str | None, table: Table) -> None:
-    """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer."""
+def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[str, ...] = ("stdio", "http")) -> None:
+    """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer; for
+    a large result, its own CPU per call as a multiple of the SDK's parse of the same bytes."""
     table.section("peers in their own venvs (ratio to that venv's own SDK ClientSession)")
+    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
     for peer in PEERS:
         missing = peer_missing(peer)
         if missing is not None:
@@ -109,7 +111,8 @@ def peers_section(plan: Plan, url: str | None, table: Table) -> None:
             continue
         python = cache_dir() / f"bench-{peer}" / "bin" / "python"
         command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable,
-                   "--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds)]
+                   "--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds),
+                   "--transports", ",".join(transports)]
         if url is not None:
             command += ["--url", url]
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
@@ -121,8 +124,14 @@ def peers_section(plan: Plan, url: str | None, table: Table) -> None:
         names = found["names"]
         for key, by_name in found["results"].items():
             base = Stats(by_name[names["sdk"]])
-            table.stat(f"{names['peer']} — {key}", Stats(by_name[names["peer"]]), base,
-                       f"{names['sdk']}: {base.median * 1000:.3g} ms")
+            parse = parses.get(key.split(": ", 1)[1])
+            cpu = found.get("cpu", {}).get(key, {})
+            note = f"{names['sdk']}: {base.median * 1000:.3g} ms"
+            if parse is not None and cpu:
+                note += "; own CPU " + ", ".join(
+                    f"{who}: {Stats(cpu[names[who]]).median / parse.median:.2f}" for who in ("peer", "sdk")
+                ) + " × the SDK's parse"
+            table.stat(f"{names['peer']} — {key}", Stats(by_name[names["peer"]]), base, note)
 
 
 def _taking(contenders: dict[str, Contender], workload: str) -> dict[str, Contender]:
@@ -169,8 +178,7 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
             table.stat("SDK parse of the same bytes, in memory", parse, parse, "the floor for any client")
             for name in taking:
                 table.stat(name, Stats(cpu[name]), parse, "this process's CPU; the server's is not counted")
-    if transport == "stdio":
-        _memory_section({name: c for name, c in contenders.items() if not c.trivial_only}, plan, table)
+    _memory_section(transport, {name: c for name, c in contenders.items() if not c.trivial_only}, plan, table)
     for contender in contenders.values():
         contender.close()
 
@@ -184,11 +192,15 @@ def _timed_cpu(contender: Contender, tool: str, arguments: dict[str, Any], calls
     return seconds
 
 
-def _memory_section(contenders: dict[str, Contender], plan: Plan, table: Table) -> None:
+def _memory_section(transport: str, contenders: dict[str, Contender], plan: Plan, table: Table) -> None:
     size = min(plan.payloads[0], 20 * MB)
-    table.section(f"stdio: memory kept per dropped {size / MB:g} MB result (tracemalloc, after gc)")
+    table.section(f"{transport}: memory kept per dropped {size / MB:g} MB result (tracemalloc, after gc)")
     for name, mib in sections.kept_per_result(contenders, size).items():
         table.row(name, f"{mib:.2f} MiB")
+    table.section(f"{transport}: peak memory during one {size / MB:g} MB result (tracemalloc; ratio to the "
+                  "result's own size in memory)")
+    for name, (mib, ratio, wire) in sections.peak_per_result(contenders, size).items():
+        table.row(name, f"{mib:.0f} MiB", "", f"{ratio:.2f}", f"{wire:.2f} × its bytes on the wire")
 
 
 def _http_server() -> tuple[subprocess.Popen[str], str]:
@@ -224,10 +236,14 @@ def other_sections(plan: Plan, table: Table) -> None:
     mapped = sections.map_rows(plan.map_rows, plan.map_ms, plan.rounds)
     if isinstance(mapped, str):
         table.row("tool.map", note=f"skipped: {mapped}")
-        return
-    base = mapped["async API, asyncio.gather, 8 at a time"]
-    for name, found in mapped.items():
-        table.stat(name, found, base, "ratio to gather", unit="s")
+    else:
+        for name, found in mapped.items():
+            wide = name.endswith(" 64") or "64 at a time" in name
+            base = mapped[f"async API, asyncio.gather, {64 if wide else 8} at a time"]
+            table.stat(name, found, base, f"ratio to gather at {64 if wide else 8}", unit="s")
+    table.section("the arguments form of a 300-property tool (in a process that showed a form before)")
+    for name, (found, note) in forms.form_rows(plan.rounds).items():
+        table.stat(name, found, None, note, unit="s")
 
 
 def machine() -> str:
@@ -273,7 +289,7 @@ def _run(plan: Plan, parts: set[str], transports: list[str]) -> None:
             transport_section(transport, None if transport == "stdio" else url, plan, table, loop)
         if "peers" in parts:
             _step("peers", table)
-            peers_section(plan, url, table)
+            peers_section(plan, url, table, tuple(transports))
     finally:
         if server is not None:
             server[0].terminate()

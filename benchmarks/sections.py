@@ -22,7 +22,7 @@ from benchmarks.measure import Stats, interleave
 
 HERE = Path(__file__).parent
 
-__all__ = ["dataframe_rows", "first_calls", "kept_per_result", "map_rows", "sdk_parse"]
+__all__ = ["dataframe_rows", "first_calls", "kept_per_result", "map_rows", "peak_per_result", "sdk_parse"]
 
 
 def _fresh(who: str) -> dict[str, Any]:
@@ -80,6 +80,31 @@ def kept_per_result(contenders: dict[str, Contender], size_chars: int, calls: in
     return kept
 
 
+def peak_per_result(contenders: dict[str, Contender], size_chars: int) -> dict[str, tuple[float, float, float]]:
+    """Per contender, the tracemalloc peak of one call returning ``size_chars`` characters: MiB,
+    and as a multiple of the result's text in memory and of the answer's bytes on the wire
+    (allocations outside Python's allocator, such as pydantic-core's own buffers, are not seen)."""
+    from benchmarks.bench_server import payload_text
+
+    text = payload_text(size_chars)
+    in_memory = sys.getsizeof(text)
+    on_wire = len(json.dumps(text, ensure_ascii=False).encode())
+    del text
+    found: dict[str, tuple[float, float, float]] = {}
+    for name, contender in contenders.items():
+        contender.timed("payload", {"size_chars": size_chars}, 1)  # warm: caches filled before counting
+        gc.collect()
+        tracemalloc.start()
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            contender.timed("payload", {"size_chars": size_chars}, 1)
+            peak = tracemalloc.get_traced_memory()[1] - base
+        finally:
+            tracemalloc.stop()
+        found[name] = (peak / 2**20, peak / in_memory, peak / on_wire)
+    return found
+
+
 def sdk_parse(size_chars: int, rounds: int) -> Stats:
     """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC line and
     validate the result (the least any client over this SDK can spend on it)."""
@@ -134,7 +159,9 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
 
 
 def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
-    """``tool.map`` at concurrency 1 and 8 beside ``asyncio.gather`` of the async API (8 at a time)."""
+    """``tool.map`` at concurrency 1, 8 and 64 beside ``asyncio.gather`` of the async API (8 and
+    64 at a time). The map's connection keeps the default ``max_calls_in_flight`` (16); gather at
+    64 runs on a connection that allows 64."""
     from anvia_nb.core.api.server import Tool
 
     if not hasattr(Tool, "map"):
@@ -147,12 +174,17 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
         command = server_command()
         server = await connect_mcp(mcp.stdio(name="bench_map", command=command[0], args=command[1:]))
         tool = server.tool("sleep")
+        # gather at 64 on a connection that lets 64 through (the default lets 16): the map's own
+        # connection keeps the default, which a map's calls are not held to
+        wide = await connect_mcp(mcp.stdio(name="bench_map_wide", command=command[0], args=command[1:],
+                                           max_calls_in_flight=64))
+        wide_tool = wide.tool("sleep")
         frame = pd.DataFrame({"ms": [ms] * rows})
-        gate = asyncio.Semaphore(8)
+        gates = {8: asyncio.Semaphore(8), 64: asyncio.Semaphore(64)}
 
-        async def one() -> None:
-            async with gate:
-                await tool.call({"ms": ms})
+        async def one(at_once: int) -> None:
+            async with gates[at_once]:
+                await (tool if at_once == 8 else wide_tool).call({"ms": ms})
 
         async def timed(work: Any) -> float:
             start = time.perf_counter()
@@ -160,9 +192,11 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
             return time.perf_counter() - start
 
         works = {
-            "async API, asyncio.gather, 8 at a time": lambda: asyncio.gather(*(one() for _ in range(rows))),
+            "async API, asyncio.gather, 8 at a time": lambda: asyncio.gather(*(one(8) for _ in range(rows))),
             "tool.map, concurrency 1": lambda: tool.map(frame, concurrency=1),
             "tool.map, concurrency 8": lambda: tool.map(frame, concurrency=8),
+            "async API, asyncio.gather, 64 at a time": lambda: asyncio.gather(*(one(64) for _ in range(rows))),
+            "tool.map, concurrency 64": lambda: tool.map(frame, concurrency=64),
         }
         samples: dict[str, list[float]] = {name: [] for name in works}
         try:
@@ -172,6 +206,7 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
                     samples[name].append(await timed(works[name]))
         finally:
             await server.close()
+            await wide.close()
         return {name: Stats(found) for name, found in samples.items()}
 
     try:

@@ -40,7 +40,7 @@ _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
   history_limit = 1000             calls kept for %mcp history
   log_chars = 20000                at most this much stderr is read by %mcp log
   log_level = 'info'               least severe server log message asked for; None = none
-  max_calls_in_flight = 16         calls sent at once per connection (maps, forms, cells)
+  max_calls_in_flight = 16         calls sent at once per connection (forms, cells)
 """
 
 _NOTES = """

@@ -83,7 +83,9 @@ class McpMagics(Magics):
         config=True
     )
     max_calls_in_flight = Int(
-        16, help="Tool calls sent at once on each connection opened from now on (cells, forms and maps share them)."
+        16,
+        help="Tool calls sent at once on each connection opened from now on (cells and forms share them; "
+        "a map sends its own --concurrency).",
     ).tag(config=True)
     log_level = Enum(
         ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"),

@@ -44,8 +44,9 @@ from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label
 from anvia_nb.widgets._leaf_fields import wrapped_html
-from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField, build_field
+from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField
 from anvia_nb.widgets.fixed_arguments import editable_schema, fixed_box
+from anvia_nb.widgets.paged_fields import root_field
 from anvia_nb.widgets.spec import (
     OMITTED,
     Found,
@@ -95,7 +96,7 @@ class ArgumentsForm:
         disabled, left out of the fields, and checked with the rest against the whole schema."""
         self.check = schema_check(schema)
         self.spec = field_spec_from_schema(editable_schema(schema, self.fixed))
-        self.root: FieldWidget = build_field(self.spec, root=True, secrets=self.secrets)
+        self.root: FieldWidget = root_field(self.spec, self.secrets)  # paged when it has many fields
         self.root.on_change(self._refresh)
         self.mode = widgets.ToggleButtons(options=[FORM_MODE, JSON_MODE], value=FORM_MODE,
                                           tooltips=["edit field by field", "edit the arguments as JSON"],

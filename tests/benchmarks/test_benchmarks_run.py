@@ -58,13 +58,20 @@ def test_the_quick_benchmark_prints_every_row() -> None:
         floor = row(rows_of(table, f"{transport}: trivial call"), "floor: a bare line magic")
         assert re.search(NUMBER, floor), floor  # what no line magic goes below, on the trivial call only
         assert not [line for line in rows if line.startswith("| floor:")]
-    memory = rows_of(table, "stdio: memory kept per dropped")
-    for contender in CONTENDERS:
-        assert re.search(NUMBER, row(memory, contender)), row(memory, contender)
+    for transport in ("stdio", "http"):
+        memory = rows_of(table, f"{transport}: memory kept per dropped")
+        peaks = rows_of(table, f"{transport}: peak memory during one")
+        for contender in CONTENDERS:
+            assert re.search(NUMBER, row(memory, contender)), row(memory, contender)
+            assert re.search(r"\| [0-9]+ MiB \|  \| [0-9.]+ \| [0-9.]+ × its bytes", row(peaks, contender))
     frames = rows_of(table, "the tools DataFrame")
     assert re.search(NUMBER, row(frames, "plain pandas DataFrame"))
     assert re.search(NUMBER, row(frames, "anvia_nb %mcp tools DataFrame"))
-    assert rows_of(table, "map:")  # measured, or skipped with the reason while tool.map does not exist
+    mapped = rows_of(table, "map:")
+    for contender in ("tool.map, concurrency 64", "async API, asyncio.gather, 64 at a time"):
+        assert re.search(NUMBER, row(mapped, contender)), row(mapped, contender)
+    form = rows_of(table, "the arguments form of a 300-property tool")
+    assert re.search(NUMBER, row(form, "form of 300 properties, ready")), form
 
     peers = rows_of(table, "peers in their own venvs")
     missing = []
@@ -78,6 +85,8 @@ def test_the_quick_benchmark_prints_every_row() -> None:
                     "http: 0.2 MB text result"):
             line = next((line for line in peers if line.startswith(f"| {package}") and key in line), "")
             assert re.search(NUMBER, line), f"{package} {key}: {peers}"
+            if "MB text result" in key:
+                assert "× the SDK's parse" in line, line
     if missing and in_ci():
         pytest.fail("; ".join(missing), pytrace=False)
 

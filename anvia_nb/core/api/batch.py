@@ -3,8 +3,9 @@
 Works on a sequence of argument mappings (no pandas here: the DataFrame side is
 :mod:`anvia_nb.frames`). Every row is made JSON (:mod:`anvia_nb.core.protocol.values`) and checked against
 the inputSchema (:mod:`anvia_nb.core.protocol.schema`) before any row is sent; an invalid row is reported
-without a call. Valid rows are called ``concurrency`` at a time (and never more than the
-connection's own ``max_calls_in_flight``). Results are kept by row position, so they come back in
+without a call. Valid rows are called ``concurrency`` at a time: the map's own calls
+are bounded by its workers, not by the connection's ``max_calls_in_flight`` (which still bounds
+every other call), so ``concurrency=64`` sends 64 at once. Results are kept by row position, so they come back in
 row order whatever finished first. A failing row fails alone, unless ``stop_on_error``: then the
 calls in flight are cancelled on the server and the rows not started are marked ``not run``.
 
@@ -26,6 +27,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
+from anvia_nb.core.transport.turns import bounded_by_caller
 from anvia_nb.errors import AnviaError
 
 __all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]
@@ -173,8 +175,9 @@ class MapRun:
                 await self._call(position, arguments, workers)
 
         try:
-            for _ in range(min(self.options.concurrency, len(queue))):
-                workers.append(asyncio.ensure_future(work()))
+            with bounded_by_caller():  # the workers' context: their calls are bounded by their number
+                for _ in range(min(self.options.concurrency, len(queue))):
+                    workers.append(asyncio.ensure_future(work()))
             if workers:
                 await asyncio.gather(*workers, return_exceptions=True)
         except asyncio.CancelledError:

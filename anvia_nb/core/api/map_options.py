@@ -28,9 +28,9 @@ class MapOptions:
     ``%mcp map``, the DataFrame side and each Dask worker all take one of these.
 
     ``constants`` fill the arguments a row leaves out; ``concurrency`` rows are in flight at once
-    (never more than the connection's ``max_calls_in_flight``); ``stop_on_error`` cancels the rest
-    at the first failed row; ``timeout_seconds`` and ``max_time_seconds`` bound each call as they
-    bound one call (:meth:`~anvia_nb.core.api.tool.Tool.call_outcome`; by default as every call;
+    (the map's calls are not held to the connection's ``max_calls_in_flight``); ``stop_on_error``
+    cancels the rest at the first failed row; ``timeout_seconds`` and ``max_time_seconds`` bound each
+    call as they bound one call (:meth:`~anvia_nb.core.api.tool.Tool.call_outcome`; by default as every call;
     ``None``: no limit); ``progress`` shows a progress line for a DataFrame map (by default only
     inside a Jupyter kernel); ``policy`` is how the frame of results shows server text.
     """

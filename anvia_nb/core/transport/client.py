@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
@@ -31,9 +32,10 @@ from anvia_nb.core.transport.sdk import (
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
 from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.core.transport.turns import caller_bounds
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
 
-__all__ = ["LISTING_METHODS", "METHOD_NOT_FOUND", "McpClient"]
+__all__ = ["LISTING_METHODS", "METHOD_NOT_FOUND", "McpClient", "prepare_sdk_calls"]
 
 T = TypeVar("T")
 
@@ -49,6 +51,23 @@ LISTING_METHODS = {
 """Each listing a server may leave out: its method and what it lists. A listing refused with
 ``-32601 Method not found`` is empty, and :attr:`McpClient.listing_notes` says why (the sqlite and
 duckdb reference servers declare ``resources`` yet have no ``resources/templates/list``)."""
+
+
+def prepare_sdk_calls() -> None:
+    """Build what the SDK builds on a process's first ``tools/call``: the request model, left
+    incomplete by ``mcp_types`` until first used, and the check of a result for each protocol
+    version (two pydantic schemas built on the first call's path). Idempotent; for a warm-up while
+    a connect waits."""
+    import mcp_types
+    from mcp_types import methods
+
+    for model in (mcp_types.CallToolRequest, mcp_types.ReadResourceRequest, mcp_types.GetPromptRequest):
+        if not model.__pydantic_complete__:
+            model.model_rebuild()
+    for method, version in methods.SERVER_RESULTS:  # a result's check, built once per version
+        if method == "tools/call":
+            with contextlib.suppress(Exception):
+                methods.validate_server_result(method, version, {"content": []})
 
 
 class McpClient:
@@ -123,6 +142,7 @@ class McpClient:
         self._closing = asyncio.Event()
         ready: asyncio.Future[Session] = self._loop.create_future()
         self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")
+        self._loop.call_soon(prepare_sdk_calls)  # once the owner has started the server, while it starts
         try:
             self._session = await asyncio.wait_for(asyncio.shield(ready), timeout_seconds)
         except (asyncio.CancelledError, asyncio.TimeoutError) as exc:
@@ -318,7 +338,10 @@ class McpClient:
 
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
-        the owner's loop); a call cancelled while waiting its turn is never made."""
+        the owner's loop); a call cancelled while waiting its turn is never made. A call whose caller
+        bounds its calls itself (:func:`~anvia_nb.core.transport.turns.bounded_by_caller`) goes at once."""
+        if caller_bounds():
+            return await start()
         async with self._in_flight:
             return await start()
 

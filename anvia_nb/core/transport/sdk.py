@@ -22,7 +22,6 @@ import httpx2
 import mcp_types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
@@ -39,6 +38,7 @@ from anvia_nb.core.transport.sdk_capabilities import (
     sampling_callback,
 )
 from anvia_nb.core.transport.sdk_errors import connect_error
+from anvia_nb.core.transport.sdk_http import Wires, wire_http_client
 from anvia_nb.core.transport.sdk_listen import start_listening
 from anvia_nb.core.transport.sdk_protocol import client_mode, settle_protocol
 from anvia_nb.core.transport.sdk_session import SdkSession, capabilities_of
@@ -190,9 +190,9 @@ async def open_sdk_session(
                     "request": [_credentials(handlers)], "response": [remember_status, bound_json_bodies(largest)]
                 }  # fmt: skip
                 http = await stack.enter_async_context(http)
-                transport = streamable_http_client(launch.url, http_client=http, max_sse_event_size=largest)
-            if handlers.trace is not None and isinstance(launch, HttpLaunch):
-                transport = traced_transport(transport, handlers.trace)
+                transport = _http_transport(launch, http, handlers.trace)
+            if isinstance(launch, StdioLaunch):
+                transport = traced_transport(transport, None)  # only lets go of each answer handed on
             protocol = launch.protocol
             client = Client(
                 transport,
@@ -223,6 +223,15 @@ async def open_sdk_session(
                 await stack.aclose()
             raise connect_error(exc, server, failed_statuses, cwd, has_auth=authorized) from exc
         yield SdkSession(client, server, handlers.note)
+
+
+def _http_transport(launch: HttpLaunch, http: httpx2.AsyncClient, trace: ProtocolTrace | None) -> Any:
+    """Streamable HTTP read as stdio is (one parse of a body's bytes), its messages traced with
+    their wire text, its read stream letting go of each answer once handed on."""
+    wires = Wires() if trace is not None else None
+    largest = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
+    transport = wire_http_client(launch.url, http_client=http, max_sse_event_size=largest, wires=wires)
+    return traced_transport(transport, trace, wires)
 
 
 def _client_notes(handlers: SdkHandlers) -> LogHandler | None:

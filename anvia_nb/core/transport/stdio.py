@@ -139,6 +139,7 @@ async def stdio_transport(
                         if line is None:
                             break
                         await deliver(line)
+                        del line  # not kept until the next line arrives: it may be a 20 MB answer
                     if stdout.too_large:
                         await too_large()
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
