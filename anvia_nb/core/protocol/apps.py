@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from anvia_nb.core.protocol.methods import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
 from anvia_nb.errors import AppRequestRefused
 
 __all__ = [
@@ -61,13 +62,6 @@ APP_MESSAGES_KEPT = 100
 APP_MESSAGE_CHARS = 20_000
 """How much of one message, or of the model context a view sets, is kept (as JSON text)."""
 
-METHOD_NOT_FOUND = -32601
-"""The JSON-RPC error a view gets for a method the host does not carry out."""
-INVALID_PARAMS = -32602
-"""The JSON-RPC error for a request the host will not carry out as asked (a tool the view may not
-call, arguments that do not match, a link that is not http or https)."""
-INTERNAL_ERROR = -32603
-"""The JSON-RPC error for a request that failed on the way (the server did not answer)."""
 
 _LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)
 

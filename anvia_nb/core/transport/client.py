@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
 from anvia_nb.core.protocol.sampling import SamplingHandler
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.core.transport import sdk_log as _sdk_log
@@ -29,46 +29,18 @@ from anvia_nb.core.transport.sdk import (
     SdkHandlers,
     open_sdk_session,
 )
+from anvia_nb.core.transport.sdk_protocol import prepare_sdk_calls
 from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
 from anvia_nb.core.transport.session import Session, ToolCall
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.core.transport.turns import caller_bounds
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
 
-__all__ = ["LISTING_METHODS", "METHOD_NOT_FOUND", "McpClient", "prepare_sdk_calls"]
+__all__ = ["McpClient"]
 
 T = TypeVar("T")
 
 _CLOSE_TIMEOUT_SECONDS = 15.0
-
-METHOD_NOT_FOUND = -32601
-LISTING_METHODS = {
-    "tools": ("tools/list", "tools"),
-    "resources": ("resources/list", "resources"),
-    "resourceTemplates": ("resources/templates/list", "resource templates"),
-    "prompts": ("prompts/list", "prompts"),
-}
-"""Each listing a server may leave out: its method and what it lists. A listing refused with
-``-32601 Method not found`` is empty, and :attr:`McpClient.listing_notes` says why (the sqlite and
-duckdb reference servers declare ``resources`` yet have no ``resources/templates/list``)."""
-
-
-def prepare_sdk_calls() -> None:
-    """Build what the SDK builds on a process's first ``tools/call``: the request model, left
-    incomplete by ``mcp_types`` until first used, and the check of a result for each protocol
-    version (two pydantic schemas built on the first call's path). Idempotent; for a warm-up while
-    a connect waits."""
-    import mcp_types
-    from mcp_types import methods
-
-    for model in (mcp_types.CallToolRequest, mcp_types.ReadResourceRequest, mcp_types.GetPromptRequest):
-        if not model.__pydantic_complete__:
-            model.model_rebuild()
-    for method, version in methods.SERVER_RESULTS:  # a result's check, built once per version
-        if method == "tools/call":
-            with contextlib.suppress(Exception):
-                methods.validate_server_result(method, version, {"content": []})
-
 
 class McpClient:
     """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""

@@ -12,6 +12,7 @@ list without it fails the connect with the versions the server named.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import mcp_types
@@ -22,7 +23,7 @@ from pydantic import ValidationError
 from anvia_nb.core.protocol.versions import HANDSHAKE, MODERN
 from anvia_nb.errors import ConnectError
 
-__all__ = ["client_mode", "settle_protocol"]
+__all__ = ["client_mode", "prepare_sdk_calls", "settle_protocol"]
 
 
 def client_mode(protocol: str | None) -> str:
@@ -70,3 +71,20 @@ def _retry_version(exc: MCPError, server: str) -> str:
         f"connect without protocol, or with protocol {HANDSHAKE!r}.",
         server=server,
     ) from exc
+
+
+def prepare_sdk_calls() -> None:
+    """Build what the SDK builds on a process's first ``tools/call``: the request model, left
+    incomplete by ``mcp_types`` until first used, and the check of a result for each protocol
+    version (two pydantic schemas built on the first call's path). Idempotent; for a warm-up while
+    a connect waits."""
+    import mcp_types
+    from mcp_types import methods
+
+    for model in (mcp_types.CallToolRequest, mcp_types.ReadResourceRequest, mcp_types.GetPromptRequest):
+        if not model.__pydantic_complete__:
+            model.model_rebuild()
+    for method, version in methods.SERVER_RESULTS:  # a result's check, built once per version
+        if method == "tools/call":
+            with contextlib.suppress(Exception):
+                methods.validate_server_result(method, version, {"content": []})
