@@ -29,6 +29,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from anvia_nb.core import McpServer
@@ -48,7 +49,7 @@ from anvia_nb.errors import AnviaError, ArgumentError, ArgumentValidationError, 
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime.sessions import Runtime
 
-__all__ = ["AppBridge", "app_requester"]
+__all__ = ["AppBridge", "PageOffer", "app_requester"]
 
 logger = logging.getLogger("anvia_nb.runtime")
 
@@ -71,6 +72,17 @@ def _json_chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str))
 
 
+@dataclass(frozen=True)
+class PageOffer:
+    """What a page served to viewers (a scoped panel, a form under viewer mode) lets a view reach:
+    the tools and resource URIs its author named. A tool its server shows only to views stays
+    callable, and the view's own ``ui://`` resources readable; nothing else. Without an offer (the
+    author's own notebook) a view reaches every tool and resource its server shows to views."""
+
+    tools: frozenset[str] = frozenset()
+    resources: frozenset[str] = frozenset()
+
+
 class AppBridge:
     """Answers one view's requests for the tool ``tool`` of ``server`` (see the module's doc)."""
 
@@ -82,8 +94,11 @@ class AppBridge:
         resource_uri: str,
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        offer: PageOffer | None = None,
     ) -> None:
         self.runtime = runtime
+        self.offer = offer
+        """On a page served to viewers, what its author named (see :class:`PageOffer`)."""
         self.server = server
         self.tool = tool
         self.resource_uri = resource_uri
@@ -166,6 +181,8 @@ class AppBridge:
             raise AppRequestRefused(
                 INVALID_PARAMS, f"{_cut(name)!r} is not for views: its server shows it to cells and models only"
             )
+        if self.offer is not None and tool.info.for_cells and name not in self.offer.tools:
+            raise AppRequestRefused(INVALID_PARAMS, f"this page does not offer the tool {_cut(name)!r}")
         if arguments is not None and not isinstance(arguments, Mapping):
             raise AppRequestRefused(INVALID_PARAMS, "tools/call arguments are an object")
         try:
@@ -202,6 +219,8 @@ class AppBridge:
         uri = params.get("uri")
         if not isinstance(uri, str) or not uri:
             raise AppRequestRefused(INVALID_PARAMS, "resources/read needs a uri")
+        if self.offer is not None and not uri.startswith("ui://") and uri not in self.offer.resources:
+            raise AppRequestRefused(INVALID_PARAMS, f"this page does not offer the resource {_cut(uri)!r}")
         server = self._open_server()
         try:
             read = self.runtime.run(server.read_resource(uri, timeout_seconds=self.timeout_seconds))

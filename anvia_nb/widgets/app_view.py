@@ -31,7 +31,7 @@ from anvia_nb.display.app_notes import app_links_html, app_messages_html, app_st
 from anvia_nb.display.model_context import model_context_from_app
 from anvia_nb.errors import AnviaError, InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.runtime.app_bridge import AppBridge
+from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from anvia_nb.widgets._chrome import follow_connections, text_bundle, tool_header_html
 
 __all__ = ["HOST_CONTEXT", "AppShown", "AppView", "app_after_call", "open_app", "tool_to_open"]
@@ -72,15 +72,20 @@ class AppView:
         settings: RenderSettings | None = None,
         timeout_seconds: float | Default | None = DEFAULT,
         host_context: Mapping[str, Any] | None = None,
+        offer: PageOffer | None = None,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings or RenderSettings()
+        if offer is None and self.settings.hide_server_errors:  # a page for viewers: this tool only
+            offer = PageOffer(tools=frozenset({tool}))
         self.server_name = server.name
         self.tool_name = tool
         self.resource = resource
         self.secrets = server.secrets
         self.policy = self.settings.policy(self.secrets)
-        self.bridge = AppBridge(self.runtime, server, tool, resource.uri, timeout_seconds=timeout_seconds)
+        self.bridge = AppBridge(
+            self.runtime, server, tool, resource.uri, timeout_seconds=timeout_seconds, offer=offer
+        )
         """Answers the view's requests (the calls it makes are in ``%mcp history``, marked as from the app)."""
         self.bridge.on_change(lambda _what: self._show_notes())
         self.frame: Frame = _frame(resource, self.bridge, {**HOST_CONTEXT, **(host_context or {})})
@@ -233,6 +238,7 @@ async def app_after_call(
     runtime: Runtime,
     settings: RenderSettings | None = None,
     timeout_seconds: float | Default | None = DEFAULT,
+    offer: PageOffer | None = None,
 ) -> AppShown:
     """On the runtime's loop, after a form's call: the view of ``tool`` (when it has one), shown the
     call's ``arguments`` and ``outcome``."""
@@ -247,7 +253,8 @@ async def app_after_call(
         note += policy.text(str(error))
         return AppShown(outputs=({"output_type": "display_data", "metadata": {},
                                   "data": {"text/plain": note, "text/html": notice_html(note, warn=True)}},))
-    view = AppView(server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds)
+    view = AppView(server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds,
+                   offer=offer)
     view.send_input(arguments)
     view.send_result(outcome)
     return AppShown(view, ({"output_type": "display_data", "metadata": {}, "data": view._repr_mimebundle_()},))

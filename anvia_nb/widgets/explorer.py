@@ -340,7 +340,7 @@ class Panel:
         form = self._forms.get(key)
         if form is None:
             form = ToolForm(server.tool(name), runtime=self.runtime, settings=self.settings,
-                            timeout_seconds=self.timeout_seconds)
+                            timeout_seconds=self.timeout_seconds, app_offer=self.scope.page_offer())
             form.on_outcome(self._on_outcome)
             self._forms[key] = form
         self.form = form

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from anvia_nb.errors import InvalidTypeError, InvalidValueError, UnknownConnectionError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
+from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets._chrome import never_opened_note
 from anvia_nb.widgets.unavailable import never_opened
 
@@ -52,6 +53,13 @@ class PanelScope:
     def allows(self, tool: str) -> bool:
         """Whether the tool ``tool`` is offered."""
         return self.tools is None or tool in self.tools
+
+    def page_offer(self) -> PageOffer | None:
+        """What a tool's interactive view opened from this panel may reach: what the author named
+        (``None``: an unscoped panel, the author's explorer, where a view reaches its server)."""
+        if not self.scoped:
+            return None
+        return PageOffer(tools=self.tools or frozenset(), resources=self.resources or frozenset())
 
     def allows_connection(self, name: str | None) -> bool:
         return name is not None and (self.connection is None or name == self.connection)

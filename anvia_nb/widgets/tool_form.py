@@ -27,6 +27,7 @@ from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.display.app_notes import app_note_html
 from anvia_nb.errors import AnviaError, InvalidValueError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
+from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets._chrome import (
     LINE_CHARS,
     closed_note,
@@ -74,6 +75,7 @@ class ToolForm:
         initial: dict[str, Any] | None = None,
         lookup: Callable[[], Tool] | None = None,
         readonly_arguments: dict[str, Any] | None = None,
+        app_offer: PageOffer | None = None,
     ) -> None:
         if not tool.info.for_cells:  # MCP Apps: a tool its server shows only to its view
             target = f"{tool.server.name}.{tool.name}"
@@ -84,6 +86,8 @@ class ToolForm:
         """Bounds each call: by default ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``),
         as every call in the package; ``None`` only when given: no limit."""
         self.elicitation = elicitation
+        self.app_offer = app_offer
+        """What the tool's interactive view may reach on a page for viewers (a scoped panel's)."""
         self._tool = tool
         self._lookup = lookup
         info = tool.info
@@ -227,7 +231,7 @@ class ToolForm:
                                               on_progress=self._on_progress)
         self.runtime.record(outcome)
         self.app = await app_after_call(tool, arguments, outcome, runtime=self.runtime, settings=self.settings,
-                                        timeout_seconds=self.timeout_seconds)  # the tool's interactive view
+                                        timeout_seconds=self.timeout_seconds, offer=self.app_offer)  # its view
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:

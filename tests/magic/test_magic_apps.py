@@ -7,8 +7,6 @@ drive the view's side through its :class:`AppBridge`, as the frame does."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pandas as pd
 import pytest
 from IPython.core.error import UsageError
@@ -20,10 +18,6 @@ from anvia_nb.runtime.app_bridge import AppBridge
 from anvia_nb.widgets import form, panel
 from anvia_nb.widgets.tool_form import ToolForm
 from tests.helpers.magic import displayed, run
-
-needs_frame = pytest.mark.skipif(
-    importlib.util.find_spec("anvia_nb.widgets.app_frame") is None, reason="the front end's AppFrame is not here yet"
-)
 
 
 def test_tools_say_which_have_a_view_and_which_are_for_their_view_only(ip: InteractiveShell, demo: str) -> None:
@@ -92,7 +86,6 @@ def test_a_call_the_view_made_is_marked_in_history_and_trace(
     assert f"note: demo: the calls in messages {asked} were asked for by a tool's interactive view" in note
 
 
-@needs_frame
 def test_app_returns_the_view_with_the_result_shown_above_it(ip: InteractiveShell, demo: str) -> None:
     from anvia_nb.widgets.app_view import AppView
 
@@ -104,7 +97,6 @@ def test_app_returns_the_view_with_the_result_shown_above_it(ip: InteractiveShel
     assert get_runtime().calls()[-1].requested_by is None  # the cell's own call
 
 
-@needs_frame
 def test_call_of_a_tool_with_a_view_shows_the_view_beside_the_result(ip: InteractiveShell, demo: str) -> None:
     result, shown = displayed(ip, "call demo.counter_app start=2")
     assert result.structured["count"] == 2

@@ -26,7 +26,7 @@ from anvia_nb.demo_server.apps import COUNTER_HTML, COUNTER_URI
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
-from anvia_nb.runtime.app_bridge import AppBridge
+from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from tests.helpers.support import DEMO_ARGS
 
 
@@ -173,3 +173,21 @@ def test_a_torn_down_view_is_answered_nothing(bridge: AppBridge) -> None:
     bridge.close()
     assert refused(bridge, "ping", {}).code == INVALID_PARAMS
     assert refused(bridge, "tools/call", {"name": "counter_step", "arguments": {"count": 1}}).code == INVALID_PARAMS
+
+
+def test_on_a_page_for_viewers_a_view_reaches_only_what_the_author_named(runtime: Runtime, demo: McpServer) -> None:
+    """A view shown by a scoped panel (or under viewer mode) is held to the page's offer: a viewer's
+    browser can speak for the view, so the view must not reach a tool or resource the page did not
+    offer. Tools only for views, and the view's own ``ui://`` resources, stay within reach."""
+    offer = PageOffer(tools=frozenset({"counter_app", "add"}), resources=frozenset({"demo://notes/2"}))
+    page = AppBridge(runtime, demo, "counter_app", COUNTER_URI, offer=offer)
+    before = len(runtime.calls())
+    for name in ("echo", "env_value"):
+        assert "does not offer the tool" in refused(page, "tools/call", {"name": name, "arguments": {}}).message
+    assert "does not offer the resource" in refused(page, "resources/read", {"uri": "demo://notes/1"}).message
+    assert len(runtime.calls()) == before  # nothing was sent
+    assert page.handle("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}})["structuredContent"] == {"sum": 3}
+    stepped = page.handle("tools/call", {"name": "counter_step", "arguments": {"count": 1}})
+    assert stepped["structuredContent"]["count"] == 2
+    assert page.handle("resources/read", {"uri": "demo://notes/2"})["contents"][0]["text"] == "Water the plants.\n"
+    assert page.handle("resources/read", {"uri": COUNTER_URI})["contents"][0]["text"] == COUNTER_HTML

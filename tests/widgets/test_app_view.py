@@ -1,10 +1,8 @@
 """``AppView`` without a browser, against the demo server in this process: opened from Python and
 from a form, what the view says shown under it as escaped server text, and torn down when its
-connection closes. The frame is the front end's ``AppFrame``; these tests need it."""
+connection closes; on a page for viewers, held to the one tool it was opened for."""
 
 from __future__ import annotations
-
-import importlib.util
 
 import pytest
 
@@ -13,13 +11,11 @@ from anvia_nb import mcp
 from anvia_nb.core.protocol.apps import AppRequestRefused
 from anvia_nb.demo_server.apps import COUNTER_URI
 from anvia_nb.demo_server.handlers import build_server
+from anvia_nb.display import RenderSettings
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.runtime import Runtime
+from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets import form
-
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("anvia_nb.widgets.app_frame") is None, reason="the front end's AppFrame is not here yet"
-)
 
 
 @pytest.fixture
@@ -78,3 +74,11 @@ def test_a_forms_call_shows_the_view_above_the_result(demo: Runtime) -> None:
     echo.arguments.field("message").input.value = "hi"
     assert echo.call() and echo.wait() is not None
     assert echo.app.view is None and len(echo.output.outputs) == 1
+
+
+def test_a_view_on_a_page_for_viewers_reaches_only_its_own_tool(demo: Runtime) -> None:
+    view = anvia_nb.app("demo.counter_app", runtime=demo, settings=RenderSettings(hide_server_errors=True))
+    assert view.bridge.offer == PageOffer(tools=frozenset({"counter_app"}))
+    with pytest.raises(AppRequestRefused, match="does not offer the tool 'echo'"):
+        view.bridge.handle("tools/call", {"name": "echo", "arguments": {"message": "x"}})
+    assert view.bridge.handle("tools/call", {"name": "counter_step", "arguments": {"count": 1}})["structuredContent"]

@@ -17,6 +17,7 @@ from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.runtime import Runtime
+from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets import form, panel
 from anvia_nb.widgets.tool_form import ToolForm
 from tests.helpers.support import WAIT_SECONDS
@@ -118,3 +119,13 @@ def test_a_form_too_long_to_show_whole_tells_viewers_nothing_to_type() -> None:
         assert "%mcp" in _left_out_line(3, ref)
         assert "%mcp" not in _left_out_line(3, ref, for_viewers=True)
         assert "3 more" in _left_out_line(3, ref, for_viewers=True)
+
+
+def test_a_view_opened_from_a_scoped_panel_reaches_only_what_the_panel_offers(demo_runtime: Runtime) -> None:
+    explorer = panel(runtime=demo_runtime, tools=["counter_app", "add"], settings=FOR_VIEWERS)
+    explorer.tools.value = "counter_app"
+    assert explorer.form is not None
+    assert explorer.form.app_offer == PageOffer(tools=frozenset({"counter_app", "add"}))
+    author = panel(runtime=demo_runtime)  # the author's own explorer: a view reaches its server
+    author.tools.value = "counter_app"
+    assert author.form is not None and author.form.app_offer is None
