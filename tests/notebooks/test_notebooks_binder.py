@@ -182,6 +182,7 @@ def test_the_binder_environment_has_exactly_the_pinned_versions(binder_env: tupl
         if eq:
             installed[name.strip().lower().replace("_", "-")] = version.strip()
     assert {name: installed.get(name) for name in _pins()} == _pins()
+    assert sorted(set(installed) - set(_pins())) == []  # a new dependency of the package is pinned too
 
 
 @pytest.mark.thirdparty
