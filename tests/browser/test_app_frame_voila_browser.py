@@ -26,7 +26,7 @@ from tests.helpers.app_cells import (
     report_problems,
 )
 from tests.helpers.lab import POLL_MS, PageEvents, eval_global, record_page_events, screenshot
-from tests.helpers.voila_server import served_voila
+from tests.helpers.voila import served_voila
 
 pytestmark = pytest.mark.browser
 

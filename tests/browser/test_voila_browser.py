@@ -12,18 +12,7 @@ interpreter; it is stopped at the end with everything it started (kernels and th
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,103 +23,27 @@ import pytest
 from tests.helpers.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
 from tests.helpers.lab import (
     POLL_MS,
-    QUICK_JUPYTER,
     PageEvents,
-    free_port,
-    jupyter_environment,
     record_page_events,
     screenshot,
 )
-from tests.helpers.support import REPO, child_pids, in_ci
+from tests.helpers.support import REPO
+from tests.helpers.voila import served_voila
 
 pytestmark = pytest.mark.browser
 
 DASHBOARD = REPO / "notebooks" / "07-dashboard.ipynb"
 FAILING_SERVER = Path(__file__).parents[1] / "helpers" / "failing_server.py"
-START_TIMEOUT_SECONDS = 60.0
-STOP_TIMEOUT_SECONDS = 15.0
 WAIT_MS = 120_000  # a kernel, a demo server and every cell: generous on a busy machine
 STOPPED = "The server “fragile” stopped, so this is not available now."
 NOT_STARTED = "The server “weather” could not be started, so the parts of this page that use it are not available."
 
 
-def _environment(home: Path) -> dict[str, str]:
-    """Voila's own Jupyter dirs under ``home``, with the kernelspec of this interpreter."""
-    for name in ("config", "data", "runtime", "ipython"):
-        (home / name).mkdir(parents=True, exist_ok=True)
-    kernel_dir = home / "data" / "kernels" / "python3"
-    kernel_dir.mkdir(parents=True)
-    spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    (kernel_dir / "kernel.json").write_text(json.dumps(spec))
-    return jupyter_environment(home)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    started = child_pids(process.pid, include_zombies=True)  # kernels, and the servers they started
-    process.terminate()
-    try:
-        process.wait(timeout=STOP_TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=STOP_TIMEOUT_SECONDS)
-    for pid in started:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-
-
 @pytest.fixture(scope="module")
 def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
     """``(base URL, notebook root)`` of one Voilà serving a folder on 127.0.0.1."""
-    if importlib.util.find_spec("voila") is None:
-        reason = "voila is not installed: pip install -e '.[test]' to enable the dashboard test"
-        if in_ci():
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-    with tempfile.TemporaryDirectory(prefix="anvia-voila-") as home_text:
-        home = Path(home_text)
-        root = home / "root"
-        root.mkdir()
-        port = free_port()
-        command = [
-            sys.executable,
-            "-c",
-            QUICK_JUPYTER,
-            "voila",
-            str(root),
-            "--no-browser",
-            f"--port={port}",
-            "--Voila.ip=127.0.0.1",
-            "--Voila.port_retries=0",
-        ]
-        log_path = home / "voila.log"
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                command,
-                env=_environment(home),
-                cwd=root,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-            )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_SECONDS
-            while True:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"Voilà did not start:\n{log_path.read_text()[-3000:]}")
-                try:
-                    with urllib.request.urlopen(base + "/", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    time.sleep(0.2)  # polling interval of a bounded wait, not synchronisation
-            yield base, root
-        finally:
-            _stop(process)
+    with served_voila() as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -1,18 +1,22 @@
-"""A Voilà started as the repository documents it (``scripts/dashboard``), for browser tests.
+"""Voilà for browser tests: one server on 127.0.0.1 with its own Jupyter dirs and a kernelspec of
+this interpreter, serving a folder, and stopped with everything it started (kernels, and the MCP
+servers they started). Its log is kept beside its home, so a test that fails can say what Voilà said.
 
-One Voilà on 127.0.0.1 with its own Jupyter dirs and a kernelspec pointing at this interpreter,
-serving a folder; stopped with everything it started (kernels and their servers). Its log is
-kept beside its home, so a test that fails can say what Voilà said.
+- :func:`served_voila`: plain ``voila ROOT``, in a temporary home;
+- :func:`serve_dashboard`: ``scripts/dashboard ROOT``, as the repository documents serving a
+  dashboard (its ``voila.json`` culls the kernels of closed pages).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -20,10 +24,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.helpers.lab import free_port, jupyter_environment
-from tests.helpers.support import REPO, child_pids
+import pytest
 
-__all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard"]
+from tests.helpers.lab import QUICK_JUPYTER, free_port, jupyter_environment
+from tests.helpers.support import REPO, child_pids, in_ci
+
+__all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard", "served_voila"]
 
 DASHBOARD_SCRIPT = REPO / "scripts" / "dashboard"
 START_TIMEOUT_SECONDS = 90.0
@@ -46,6 +52,7 @@ class RunningVoila:
 
 
 def _environment(home: Path) -> dict[str, str]:
+    """Voilà's own Jupyter dirs under ``home``, with the kernelspec of this interpreter."""
     for name in ("config", "data", "runtime", "ipython"):
         (home / name).mkdir(parents=True, exist_ok=True)
     kernel_dir = home / "data" / "kernels" / "python3"
@@ -57,12 +64,12 @@ def _environment(home: Path) -> dict[str, str]:
     }
     (kernel_dir / "kernel.json").write_text(json.dumps(spec))
     env = jupyter_environment(home)
-    env["PYTHON"] = sys.executable
+    env["PYTHON"] = sys.executable  # scripts/dashboard runs Voilà with it
     return env
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
-    started = child_pids(process.pid, include_zombies=True)
+    started = child_pids(process.pid, include_zombies=True)  # kernels, and the servers they started
     process.terminate()
     try:
         process.wait(timeout=STOP_TIMEOUT_SECONDS)
@@ -75,16 +82,12 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
-    """``scripts/dashboard HOME/root`` on a free port, answering when this yields."""
-    root = home / "root"
-    root.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0"]
+def _running(command: list[str], home: Path, root: Path, port: int) -> Iterator[RunningVoila]:
+    """``command`` started in ``root``, yielded once it answers on ``port``; stopped however it ends."""
     log_path = home / "voila.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, env=_environment(home), cwd=root, stdout=log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)  # fmt: skip
     running = RunningVoila(f"http://127.0.0.1:{port}", root, process, log_path)
     try:
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -100,3 +103,38 @@ def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
         yield running
     finally:
         _stop(process)
+
+
+def _require_voila() -> None:
+    if importlib.util.find_spec("voila") is None:
+        reason = "voila is not installed: pip install -e '.[test]' to enable the Voilà tests"
+        if in_ci():
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def served_voila() -> Iterator[tuple[str, Path]]:
+    """``(base URL, notebook root)`` of a plain running Voilà; skipped (failed under CI) without voila."""
+    _require_voila()
+    with tempfile.TemporaryDirectory(prefix="anvia-voila-") as home_text:
+        home = Path(home_text)
+        root = home / "root"
+        root.mkdir()
+        port = free_port()
+        command = [sys.executable, "-c", QUICK_JUPYTER, "voila", str(root), "--no-browser", f"--port={port}",
+                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]  # fmt: skip
+        with _running(command, home, root, port) as running:
+            yield running.base_url, root
+
+
+@contextlib.contextmanager
+def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
+    """``scripts/dashboard HOME/root`` on a free port, answering when this yields."""
+    _require_voila()
+    root = home / "root"
+    root.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0"]
+    with _running(command, home, root, port) as running:
+        yield running
