@@ -14,21 +14,17 @@ with status 0 (or at all, where the scenario expects it to give up)."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.client_forks import EXIT_LINE
-from tests.helpers.support import REPO, cache_dir, require_setup
+from tests.helpers.conformance_suite import conformance_suite
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
 
-HELPERS = Path(__file__).parents[1] / "helpers"
 SUITES = ("auth", "backcompat", "extensions", "draft")  # together: every auth/* scenario
 PASSING = [
     "auth/metadata-default",
@@ -90,41 +86,21 @@ NOT_IN_THE_SDK = [
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The suite's saved results (``<dir>/auth/<scenario>-<time>/``), both groups run once."""
-    suite = cache_dir() / "conformance"
-    require_setup(suite / "anvia-ready", "the MCP conformance suite")
-    node_bin = suite / "node_modules" / "node" / "bin"
-    env = {
-        **os.environ,
-        "PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    }
     work = tmp_path_factory.mktemp("conformance")
-    socket_path = work / "clients.sock"
-    forks = subprocess.Popen(
-        [sys.executable, str(HELPERS / "client_forks.py"), "serve", str(socket_path)],
-        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
-    try:
-        assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
-        command = f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {socket_path}"
+    with conformance_suite(work) as suite:
         said = ""
         for name in SUITES:
             done = subprocess.run(
-                [str(node_bin / "node"), str(suite / "node_modules" / ".bin" / "conformance"), "client",
-                 "--command", command, "--suite", name, "--timeout", "120000", "-o", str(work / "out")],
-                env=env, capture_output=True, text=True, timeout=600, cwd=suite,
+                suite.command("client", "--command", suite.client_command, "--suite", name, "--timeout", "120000",
+                              "-o", str(work / "out")),
+                env=suite.env, capture_output=True, text=True, timeout=600, cwd=suite.root,
             )  # fmt: skip
             said += done.stdout + done.stderr
         (work / "said.txt").write_text(said)
-        listed = subprocess.run(
-            [str(node_bin / "node"), str(suite / "node_modules" / ".bin" / "conformance"), "list"],
-            env=env, capture_output=True, text=True, timeout=120, cwd=suite,
-        )  # fmt: skip
+        listed = subprocess.run(suite.command("list"), env=suite.env, capture_output=True, text=True, timeout=120,
+                                cwd=suite.root)  # fmt: skip
         (work / "list.txt").write_text(listed.stdout)
         yield work
-    finally:  # the server and any client still running (a forked child stays in its group)
-        os.killpg(forks.pid, signal.SIGTERM)
-        forks.wait(timeout=60)
 
 
 def test_every_auth_scenario_of_the_suite_is_judged(results: Path) -> None:

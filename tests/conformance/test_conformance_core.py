@@ -11,10 +11,7 @@ check passed, no warnings, and the client finished with status 0."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,11 +20,10 @@ import pytest
 from anvia_nb.core.protocol.versions import MODERN
 from tests.helpers.client_forks import EXIT_LINE
 from tests.helpers.conformance_client import REFUSED
-from tests.helpers.support import REPO, cache_dir, require_setup
+from tests.helpers.conformance_suite import ConformanceSuite, conformance_suite
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
 
-HELPERS = Path(__file__).parents[1] / "helpers"
 PASSING = [
     "initialize",
     "tools_call",
@@ -45,11 +41,10 @@ PASSING = [
     f"json-schema-2020-12-preservation@{MODERN}",
 ]
 class Suite:
-    """The cached suite and a fork server of clients, to run scenarios one at a time."""
+    """The cached suite and its fork server of clients, to run scenarios one at a time."""
 
-    def __init__(self, work: Path, socket_path: Path, env: dict[str, str]) -> None:
-        self.work, self.socket_path, self.env = work, socket_path, env
-        self.root = cache_dir() / "conformance"
+    def __init__(self, work: Path, suite: ConformanceSuite) -> None:
+        self.work, self.suite = work, suite
         self.done: dict[str, tuple[list[dict[str, object]], str]] = {}
 
     def run(self, scenario: str) -> tuple[list[dict[str, object]], str]:
@@ -62,13 +57,11 @@ class Suite:
         """``run``: a scenario, or ``scenario@version`` for that spec version's wire."""
         scenario, _, version = run.partition("@")
         out = self.work / "out" / run.replace("/", "_")
-        command = f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {self.socket_path}"
-        node_bin = self.root / "node_modules" / "node" / "bin"
         done = subprocess.run(
-            [str(node_bin / "node"), str(self.root / "node_modules" / ".bin" / "conformance"), "client",
-             "--command", command, "--scenario", scenario, "--timeout", "120000", "-o", str(out),
-             *(["--spec-version", version] if version else [])],
-            env=self.env, capture_output=True, text=True, timeout=300, cwd=self.root,
+            self.suite.command("client", "--command", self.suite.client_command, "--scenario", scenario,
+                               "--timeout", "120000", "-o", str(out),
+                               *(["--spec-version", version] if version else [])),
+            env=self.suite.env, capture_output=True, text=True, timeout=300, cwd=self.suite.root,
         )  # fmt: skip
         runs = sorted(out.glob("*/checks.json"))
         assert len(runs) == 1, f"the suite did not run {scenario}:\n" + (done.stdout + done.stderr)[-4000:]
@@ -78,26 +71,9 @@ class Suite:
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Suite]:
-    root = cache_dir() / "conformance"
-    require_setup(root / "anvia-ready", "the MCP conformance suite")
-    node_bin = root / "node_modules" / "node" / "bin"
-    env = {
-        **os.environ,
-        "PATH": f"{node_bin}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-    }
     work = tmp_path_factory.mktemp("conformance-core")
-    socket_path = work / "clients.sock"
-    forks = subprocess.Popen(
-        [sys.executable, str(HELPERS / "client_forks.py"), "serve", str(socket_path)],
-        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
-    try:
-        assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
-        yield Suite(work, socket_path, env)
-    finally:
-        os.killpg(forks.pid, signal.SIGTERM)
-        forks.wait(timeout=60)
+    with conformance_suite(work) as started:
+        yield Suite(work, started)
 
 
 @pytest.mark.parametrize("scenario", PASSING)
