@@ -94,23 +94,26 @@ def _instructions(server: McpServer, shown: ShowPolicy) -> str | None:
 
 
 def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = None) -> pd.DataFrame:
-    """One row per connection of the runtime, with what its server says of itself."""
+    """One row per connection of the runtime, with what its server says of itself; for viewers
+    (viewer mode) neither the author's command line or URL nor the server's own words (its name,
+    version and instructions): those cells are empty."""
     rows = []
     for entry in entries:
         server = entry.server
         shown = (policy or ShowPolicy()).with_secrets(server.secrets)
+        viewers = shown.for_viewers
         rows.append(
             {
                 "name": server.name,
                 "transport": server.connection.transport,
-                "target": shown.text(server.connection.target()),
+                "target": None if viewers else shown.text(server.connection.target()),
                 "status": server.status,
-                "server": _server_label(server, shown),
+                "server": None if viewers else _server_label(server, shown),
                 "protocol": protocol_version(server),
                 "tools": len(server.tools),
                 "scope": entry.scope,
                 "opened_at": pd.Timestamp(entry.opened_at),
-                "instructions": _instructions(server, shown),
+                "instructions": None if viewers else _instructions(server, shown),
                 "roots": [shown.text(path) for path in server.client.roots],
             }
         )

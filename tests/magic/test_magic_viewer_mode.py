@@ -180,3 +180,17 @@ def test_a_read_and_a_result_tell_viewers_nothing_to_type(ip: InteractiveShell, 
         if viewers:
             _clean(link + blob, "a read and a resource link")
             assert "Binary content, not shown." in blob
+
+
+def test_the_servers_table_shows_viewers_neither_the_command_nor_the_servers_words(ip: InteractiveShell) -> None:
+    _connect(ip)
+    ip.run_line_magic("config", "McpMagics.hide_server_errors = False")
+    author = run(ip, "servers").set_index("name").loc["leaky"]
+    assert LEAKY in str(author["target"]) and author["instructions"]  # the author sees both
+    _viewers(ip)
+    frame = run(ip, "servers")
+    shown = frame.drop(columns="opened_at").to_string() + frame._repr_html_()
+    _clean(shown, "%mcp servers")
+    assert LEAKY not in shown and sys.executable not in shown
+    leaky = frame.set_index("name").loc["leaky"]
+    assert leaky["status"] == "open" and leaky["tools"] > 0
