@@ -166,7 +166,8 @@ def _form(magics: MagicHost, command: p.FormCommand) -> Any:
     from anvia_nb.widgets import form
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return form(command.server, command.tool, settings=settings, timeout_seconds=timeout)  # unknown names: one line
+    return form(command.server, command.tool, settings=settings, timeout_seconds=timeout,
+                max_time_seconds=magics.call_max_time(timeout))  # unknown names: one line
 
 
 def _panel(magics: MagicHost, command: p.PanelCommand) -> Any:
@@ -174,7 +175,7 @@ def _panel(magics: MagicHost, command: p.PanelCommand) -> Any:
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
     return panel(connection=command.name, tools=command.tools, resources=command.resources, prompts=command.prompts,
-                 settings=settings, timeout_seconds=timeout)
+                 settings=settings, timeout_seconds=timeout, max_time_seconds=magics.call_max_time(timeout))
 
 
 def _history(magics: MagicHost, command: p.HistoryCommand) -> Any:

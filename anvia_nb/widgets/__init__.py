@@ -77,12 +77,14 @@ def form(
     elicitation: bool = True,
     initial: dict[str, Any] | None = None,
     readonly_arguments: dict[str, Any] | None = None,
+    max_time_seconds: float | Default | None = DEFAULT,
 ) -> ToolForm | UnavailableForm:
     """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
 
-    ``settings`` say how results show; ``timeout_seconds`` bounds each call (by default as every
-    call; ``None``: no limit); ``elicitation=False`` leaves a server's requests for input to the
-    kernel's handler; ``initial`` fills the fields; ``readonly_arguments={"name": value}`` fixes
+    ``settings`` say how results show; ``timeout_seconds`` bounds each call's silence and
+    ``max_time_seconds`` its whole time (by default as every call; ``None``: no limit);
+    ``elicitation=False`` leaves a server's requests for input to the kernel's handler;
+    ``initial`` fills the fields; ``readonly_arguments={"name": value}`` fixes
     arguments a viewer may not change (shown disabled, always sent). A connection that failed to
     open gives a form that says it is not available."""
     from anvia_nb.runtime import get_runtime
@@ -97,6 +99,7 @@ def form(
             runtime=rt,
             settings=settings,
             timeout_seconds=timeout_seconds,
+            max_time_seconds=max_time_seconds,
             elicitation=elicitation,
             initial=initial,
             lookup=lookup,
@@ -115,11 +118,12 @@ def panel(
     tools: Iterable[str] | None = None,
     resources: Iterable[str] | None = None,
     prompts: Iterable[str] | None = None,
+    max_time_seconds: float | Default | None = DEFAULT,
 ) -> Panel:
     """The explorer over the kernel's runtime (or ``runtime``): connections, tools, the selected
     tool's form, results and a history; works with zero connections too.
 
-    ``settings`` and ``timeout_seconds`` apply to every call made from it (``%mcp panel`` passes
+    ``settings``, ``timeout_seconds`` and ``max_time_seconds`` apply to every call made from it (``%mcp panel`` passes
     the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
     ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection="NAME"``
     shows that connection only and ``tools=["a", "b"]`` only those tools (checked now). For a
@@ -129,7 +133,7 @@ def panel(
 
     return Panel(
         runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools,
-        resources=resources, prompts=prompts,
+        resources=resources, prompts=prompts, max_time_seconds=max_time_seconds,
     )
 
 

@@ -76,6 +76,7 @@ class Panel:
         tools: Iterable[str] | None = None,
         resources: Iterable[str] | None = None,
         prompts: Iterable[str] | None = None,
+        max_time_seconds: float | Default | None = DEFAULT,
     ) -> None:
         self.runtime = runtime or get_runtime()
         self.settings = settings
@@ -83,6 +84,7 @@ class Panel:
         self.scope = panel_scope(self.runtime, connection, tools, resources, prompts)
         """Which connection, tools, resources and prompts it offers (see :mod:`anvia_nb.widgets.panel_scope`)."""
         self.timeout_seconds = timeout_seconds
+        self.max_time_seconds = max_time_seconds
         self.history: list[CallRecord] = []
         """Calls made from this panel, oldest first: their summaries (as the runtime's history
         keeps them), never their results, so a result the person dropped is freed."""
@@ -340,7 +342,8 @@ class Panel:
         form = self._forms.get(key)
         if form is None:
             form = ToolForm(server.tool(name), runtime=self.runtime, settings=self.settings,
-                            timeout_seconds=self.timeout_seconds, app_offer=self.scope.page_offer())
+                            timeout_seconds=self.timeout_seconds, max_time_seconds=self.max_time_seconds,
+                            app_offer=self.scope.page_offer())
             form.on_outcome(self._on_outcome)
             self._forms[key] = form
         self.form = form

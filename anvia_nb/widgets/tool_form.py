@@ -71,6 +71,7 @@ class ToolForm:
         runtime: Runtime | None = None,
         settings: RenderSettings | None = None,
         timeout_seconds: float | Default | None = DEFAULT,
+        max_time_seconds: float | Default | None = DEFAULT,
         elicitation: bool = True,
         initial: dict[str, Any] | None = None,
         lookup: Callable[[], Tool] | None = None,
@@ -85,6 +86,8 @@ class ToolForm:
         self.timeout_seconds = timeout_seconds
         """Bounds each call: by default ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``),
         as every call in the package; ``None`` only when given: no limit."""
+        self.max_time_seconds = max_time_seconds
+        """Bounds each call as a whole, progress or not (``core.limits.DEFAULT_CALL_MAX_SECONDS``)."""
         self.elicitation = elicitation
         self.app_offer = app_offer
         """What the tool's interactive view may reach on a page for viewers (a scoped panel's)."""
@@ -228,7 +231,7 @@ class ToolForm:
             ensure_elicitation(tool.server)
         with hosting(tool.server.client, self):
             outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
-                                              on_progress=self._on_progress)
+                                              max_time_seconds=self.max_time_seconds, on_progress=self._on_progress)
         self.runtime.record(outcome)
         self.app = await app_after_call(tool, arguments, outcome, runtime=self.runtime, settings=self.settings,
                                         timeout_seconds=self.timeout_seconds, offer=self.app_offer)  # its view

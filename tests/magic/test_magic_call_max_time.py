@@ -1,6 +1,7 @@
 """``%mcp call`` and ``%mcp map`` take ``--max-time S`` (the whole call's bound, progress or not)
 beside ``--timeout S`` (counted again from each progress notification), and the
-``McpMagics.max_time_seconds`` setting when no ``--max-time`` is given."""
+``McpMagics.max_time_seconds`` setting when no ``--max-time`` is given; the setting bounds the
+calls of ``%mcp form`` and ``%mcp panel`` too."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.errors import ToolTimeoutError
 from tests.helpers.magic import run
+from tests.helpers.support import WAIT_SECONDS
 
 PROGRESSING = "steps=60 delay_seconds=0.05"  # three seconds of progress, one every 0.05 s
 ENDLESS = "steps=10000 delay_seconds=0.05"
@@ -45,3 +47,18 @@ def test_a_map_takes_max_time(ip: InteractiveShell, demo: str) -> None:
 def test_max_time_needs_seconds(ip: InteractiveShell, demo: str) -> None:
     with pytest.raises(UsageError, match="--max-time takes a number of seconds"):
         run(ip, "call demo.slow --max-time soon")
+
+
+def test_the_setting_bounds_a_forms_call_and_the_panels(ip: InteractiveShell, demo: str) -> None:
+    ip.run_line_magic("config", "McpMagics.max_time_seconds = 1.5")
+    ip.run_line_magic("config", "McpMagics.timeout_seconds = 5")
+    made = run(ip, "form demo.slow")
+    assert made.max_time_seconds == 1.5
+    made.arguments.field("steps").input.value = "10000"
+    made.arguments.field("delay_seconds").input.value = "0.05"
+    made.call_button.click()
+    outcome = made.wait(WAIT_SECONDS)
+    assert outcome is not None and "after 1.5 s, its overall limit" in str(outcome.error)
+    explorer = run(ip, "panel demo")
+    explorer.tools.value = "slow"
+    assert explorer.form is not None and explorer.form.max_time_seconds == 1.5
