@@ -15,10 +15,9 @@ GitHub) it reads as one line: the tool has an interactive view that needs a live
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -34,6 +33,9 @@ from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from anvia_nb.widgets._chrome import follow_connections, text_bundle, tool_header_html
 
+if TYPE_CHECKING:
+    from anvia_nb.widgets.app_frame import AppFrame
+
 __all__ = ["HOST_CONTEXT", "AppShown", "AppView", "app_after_call", "open_app", "tool_to_open"]
 
 HOST_CONTEXT: dict[str, Any] = {
@@ -45,18 +47,12 @@ HOST_CONTEXT: dict[str, Any] = {
 """What the kernel tells a view of its host in the ``ui/initialize`` answer (the frame adds its size)."""
 
 
-class Frame(Protocol):
-    """What :class:`AppView` needs of the frame (``anvia_nb.widgets.app_frame.AppFrame``)."""
+def _frame(resource: AppResource, handler: AppHandler, host_context: Mapping[str, Any]) -> AppFrame:
+    """The sandboxed frame showing ``resource``. Imported here, not above: anywidget then loads with
+    the first view, not with every form (tool_form imports this module)."""
+    from anvia_nb.widgets.app_frame import AppFrame
 
-    def notify(self, method: str, params: Mapping[str, Any]) -> None: ...
-
-    def teardown(self) -> None: ...
-
-
-def _frame(resource: AppResource, handler: AppHandler, host_context: Mapping[str, Any]) -> Any:
-    """The sandboxed frame showing ``resource`` (the front end's widget, in its own module)."""
-    module = importlib.import_module("anvia_nb.widgets.app_frame")
-    return module.AppFrame(resource, handler, host_context=host_context)
+    return AppFrame(resource, handler, host_context=host_context)
 
 
 class AppView:
@@ -88,7 +84,7 @@ class AppView:
         )
         """Answers the view's requests (the calls it makes are in ``%mcp history``, marked as from the app)."""
         self.bridge.on_change(lambda _what: self._show_notes())
-        self.frame: Frame = _frame(resource, self.bridge, {**HOST_CONTEXT, **(host_context or {})})
+        self.frame = _frame(resource, self.bridge, {**HOST_CONTEXT, **(host_context or {})})
         self.header = widgets.HTML(tool_header_html(server.tool(tool).info, self.secrets))
         self.links = widgets.HTML("")
         self.notes = widgets.HTML("")
