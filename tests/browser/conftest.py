@@ -55,6 +55,7 @@ from tests.helpers.lab import (  # noqa: E402
     record_page_events,
     shutdown_all_kernels,
 )
+from tests.helpers.voila import served_voila  # noqa: E402
 
 LAB_START_TIMEOUT_SECONDS = 60.0
 LAB_STOP_TIMEOUT_SECONDS = 15.0
@@ -278,3 +279,21 @@ def page(file_page: FilePage, page_events: PageEvents) -> Any:
     """The file's page at the usual window size; a test opens its own notebook in it (`lab.open_notebook`)."""
     file_page.page.set_viewport_size(VIEWPORT)
     return file_page.page
+
+
+@pytest.fixture(scope="module")
+def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
+    """``(base URL, notebook root)`` of one plain Voilà serving a folder on 127.0.0.1, for one file
+    (test_dashboard_viewer_attacks_browser.py has its own: the repository's dashboard launcher)."""
+    with served_voila() as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+def voila_context(chromium: Any) -> Iterator[Any]:
+    """One browser context for a file's Voilà pages: they share its HTTP cache, so Voilà's scripts load once."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        yield context
+    finally:
+        context.close()

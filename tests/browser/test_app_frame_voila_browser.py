@@ -7,7 +7,6 @@ Voilà runs every cell, shows the outputs and keeps the kernel: the view talks t
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,24 +25,8 @@ from tests.helpers.app_cells import (
     report_problems,
 )
 from tests.helpers.lab import POLL_MS, PageEvents, eval_global, record_page_events, screenshot
-from tests.helpers.voila import served_voila
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
-    with served_voila() as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def voila_context(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 def _serve(root: Path, cells: list[str]) -> str:

@@ -13,7 +13,6 @@ interpreter; it is stopped at the end with everything it started (kernels and th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,6 @@ from tests.helpers.lab import (
     screenshot,
 )
 from tests.helpers.support import REPO
-from tests.helpers.voila import served_voila
 
 pytestmark = pytest.mark.browser
 
@@ -37,23 +35,6 @@ FAILING_SERVER = Path(__file__).parents[1] / "helpers" / "failing_server.py"
 WAIT_MS = 120_000  # a kernel, a demo server and every cell: generous on a busy machine
 STOPPED = "The server “fragile” stopped, so this is not available now."
 NOT_STARTED = "The server “weather” could not be started, so the parts of this page that use it are not available."
-
-
-@pytest.fixture(scope="module")
-def voila(chromium: Any) -> Iterator[tuple[str, Path]]:
-    """``(base URL, notebook root)`` of one Voilà serving a folder on 127.0.0.1."""
-    with served_voila() as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def voila_context(chromium: Any) -> Iterator[Any]:
-    """One browser context for this file's pages: they share its HTTP cache, so Voilà's scripts load once."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 def _serve(root: Path, name: str, replace: dict[str, str] | None = None, extra: list[str] | None = None) -> str:
