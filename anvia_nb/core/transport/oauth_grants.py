@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 import httpx2
-from mcp.client.auth import OAuthTokenError
+from mcp.client.auth import OAuthClientProvider, OAuthTokenError
 from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
     PrivateKeyJWTOAuthProvider,
@@ -76,7 +76,10 @@ def _with_margin(provider: Any) -> None:
     provider.context = MarginContext(**{f.name: getattr(context, f.name) for f in fields(context)})
 
 
-class _SecretClient(ClientCredentialsOAuthProvider):
+class _CachedTokens(OAuthClientProvider):
+    """What both machine grants add to the SDK's provider: tokens kept in our cache file, and asked
+    for again before they expire (:func:`_with_margin`)."""
+
     def __init__(self, store: TokenFile, **kwargs: Any) -> None:
         with warnings.catch_warnings():  # no issuer: the resource names it (docs/oauth.md says so)
             warnings.simplefilter("ignore")
@@ -89,17 +92,12 @@ class _SecretClient(ClientCredentialsOAuthProvider):
         _expiry_from(self.store, self)
 
 
-class _KeyClient(PrivateKeyJWTOAuthProvider):
-    def __init__(self, store: TokenFile, **kwargs: Any) -> None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            super().__init__(storage=store, **kwargs)
-        self.store = store
-        _with_margin(self)
+class _SecretClient(_CachedTokens, ClientCredentialsOAuthProvider):
+    """client_secret_basic / client_secret_post."""
 
-    async def _initialize(self) -> None:
-        await super()._initialize()
-        _expiry_from(self.store, self)
+
+class _KeyClient(_CachedTokens, PrivateKeyJWTOAuthProvider):
+    """private_key_jwt, or a workload identity's ready-made assertion."""
 
 
 @dataclass(frozen=True)
