@@ -13,6 +13,7 @@ list without it fails the connect with the versions the server named.
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any
 
 import mcp_types
@@ -73,12 +74,12 @@ def _retry_version(exc: MCPError, server: str) -> str:
     ) from exc
 
 
+@functools.cache
 def prepare_sdk_calls() -> None:
     """Build what the SDK builds on a process's first ``tools/call``: the request model, left
     incomplete by ``mcp_types`` until first used, and the check of a result for each protocol
-    version (two pydantic schemas built on the first call's path). Idempotent; for a warm-up while
-    a connect waits."""
-    import mcp_types
+    version (two pydantic schemas built on the first call's path). Once per process (every connect
+    asks, while its server starts; later ones find it done)."""
     from mcp_types import methods
 
     for model in (mcp_types.CallToolRequest, mcp_types.ReadResourceRequest, mcp_types.GetPromptRequest):
