@@ -223,7 +223,7 @@ class McpMagics(Magics):
             report_warnings(opened_now.warnings)
             opened.append(connection.name)
             print(connect_line(connection, runtime, for_viewers=bool(self.hide_server_errors)))
-            from anvia_nb.core.api.connections import unmasked_note
+            from anvia_nb.core.api.secrets import unmasked_note
 
             note = unmasked_note(connection)  # values named as secrets but too short to mask
             if note:

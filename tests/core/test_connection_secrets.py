@@ -6,7 +6,8 @@ them is its target, its repr and the policy's mask.
 
 from __future__ import annotations
 
-from anvia_nb.core.api.connections import mcp, unmasked_note
+from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.api.secrets import unmasked_note
 from anvia_nb.policy import MASK, ShowPolicy
 
 GITHUB_TOKEN = "ghp_Abc123Def456Ghi789"

@@ -29,7 +29,6 @@ from anvia_nb.core.api.secrets import (
     is_secret_name,
     secret_values,
     token_secrets,
-    unmasked_note,
     unmasked_places,
     url_secrets,
 )
@@ -59,7 +58,6 @@ __all__ = [
     "is_secret_header",
     "is_secret_name",
     "mcp",
-    "unmasked_note",
     "url_secrets",
 ]
 
