@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from anvia_nb.core.api.features import ConnectedServer
-from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
@@ -190,7 +189,8 @@ class ElicitationRouter:
         self.secrets = secrets
         self.prompts: list[ElicitationPrompt] = []
         self.answers: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        """(request, answer) of every request answered, most recent last (bounded)."""
+        """(request, answer) of every request answered, most recent last (bounded): the answer as
+        given; the transport then completes an accepted one with the request's defaults (SEP-1034)."""
         self.previous: ElicitationHandler | None = None
         """The handler this one replaced: restored by :meth:`remove`."""
         self.in_cells = CellPrompts(Limits().prompts)
@@ -214,9 +214,6 @@ class ElicitationRouter:
             answer = await self._prompt_person(request, [])
         else:
             answer = {"action": "cancel"}
-        # The transport completes an accepted answer with the request's defaults (SEP-1034);
-        # what is kept here is the answer as given, and the completed one once it was sent.
-        answer = with_defaults(request, answer)
         self.answers = [*self.answers[-(_KEPT_REQUESTS - 1):], (request, answer)]
         return answer
 
