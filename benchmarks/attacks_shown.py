@@ -11,7 +11,8 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.api.connections import HttpConnection, StdioConnection, unmasked_note
+from anvia_nb.core.api.connections import HttpConnection, StdioConnection
+from anvia_nb.core.api.secrets import unmasked_note
 from anvia_nb.display import bundle_from_outcome
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import NOT_MATH_CLASSES, Limits, ShowPolicy, secret_variants
