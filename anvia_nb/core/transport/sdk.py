@@ -22,7 +22,6 @@ import httpx2
 import mcp_types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
-from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from anvia_nb.core.exchange.trace import ProtocolTrace
@@ -31,6 +30,7 @@ from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.http_limits import bound_json_bodies
+from anvia_nb.core.transport.http_reads import http_client
 from anvia_nb.core.transport.sdk_capabilities import (
     SamplingState,
     apps_extension,
@@ -183,7 +183,7 @@ async def open_sdk_session(
                 )
             else:
                 timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
-                http = create_mcp_http_client(headers=launch.headers, timeout=timeout, auth=launch.auth)
+                http = http_client(launch.headers, timeout, launch.auth)
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
                 largest = launch.max_message_bytes or limits.MAX_MESSAGE_BYTES
                 http.event_hooks = {
