@@ -22,7 +22,9 @@ from benchmarks.measure import Stats, interleave
 
 HERE = Path(__file__).parent
 
-__all__ = ["dataframe_rows", "first_calls", "kept_per_result", "map_rows", "peak_per_result", "sdk_parse"]
+__all__ = [
+    "dataframe_rows", "first_calls", "kept_per_result", "map_rows", "peak_per_result", "sdk_parse", "sdk_parse_peak",
+]
 
 
 def _fresh(who: str) -> dict[str, Any]:
@@ -105,26 +107,58 @@ def peak_per_result(contenders: dict[str, Contender], size_chars: int) -> dict[s
     return found
 
 
-def sdk_parse(size_chars: int, rounds: int) -> Stats:
-    """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC line and
-    validate the result (the least any client over this SDK can spend on it)."""
-    from mcp_types import CallToolResult, JSONRPCResponse, TextContent, jsonrpc_message_adapter
+def _answer_line(size_chars: int) -> bytes:
+    """The bytes of one JSON-RPC answer carrying the bench server's payload of ``size_chars``."""
+    from mcp_types import CallToolResult, JSONRPCResponse, TextContent
 
     sys.path.insert(0, str(HERE))
     from bench_server import payload_text  # type: ignore[import-not-found]  # HERE, put first
 
     result = CallToolResult(content=[TextContent(type="text", text=payload_text(size_chars))])
     message = JSONRPCResponse(jsonrpc="2.0", id=7, result=result.model_dump(by_alias=True, exclude_none=True))
-    line = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+
+
+def _parse_line(line: bytes) -> Any:
+    from mcp_types import CallToolResult, jsonrpc_message_adapter
+
+    parsed: Any = jsonrpc_message_adapter.validate_json(line, by_name=False)
+    return CallToolResult.model_validate(parsed.result)
+
+
+def sdk_parse(size_chars: int, rounds: int) -> Stats:
+    """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC line and
+    validate the result (the least any client over this SDK can spend on it)."""
+    line = _answer_line(size_chars)
 
     def parse() -> float:  # CPU time: all of it is CPU, and a busy machine's pauses are not counted
         start = time.process_time()
-        parsed: Any = jsonrpc_message_adapter.validate_json(line, by_name=False)
-        CallToolResult.model_validate(parsed.result)
+        _parse_line(line)
         return time.process_time() - start
 
     parse()
     return interleave({"parse": parse}, rounds)["parse"]
+
+
+def sdk_parse_peak(size_chars: int) -> tuple[float, float, float]:
+    """The floor of :func:`peak_per_result`: the tracemalloc peak of the SDK's parse of one answer's
+    bytes, counting the bytes themselves (a client holds them while it parses), in the same units."""
+    from benchmarks.bench_server import payload_text
+
+    text = payload_text(size_chars)
+    in_memory, on_wire = sys.getsizeof(text), len(json.dumps(text, ensure_ascii=False).encode())
+    del text
+    line = _answer_line(size_chars)
+    _parse_line(line)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        _parse_line(line)
+        peak = tracemalloc.get_traced_memory()[1] - base + len(line)
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20, peak / in_memory, peak / on_wire
 
 
 def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
