@@ -103,7 +103,8 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
     """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer; for
     a large result, its own CPU per call as a multiple of the SDK's parse of the same bytes."""
     table.section("peers in their own venvs (ratio to that venv's own SDK ClientSession)")
-    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
+    parses = {f"{transport}: {size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport)
+              for size in plan.payloads for transport in transports}
     for peer in PEERS:
         missing = peer_missing(peer)
         if missing is not None:
@@ -124,7 +125,7 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
         names = found["names"]
         for key, by_name in found["results"].items():
             base = Stats(by_name[names["sdk"]])
-            parse = parses.get(key.split(": ", 1)[1])
+            parse = parses.get(key)
             cpu = found.get("cpu", {}).get(key, {})
             note = f"{names['sdk']}: {base.median * 1000:.3g} ms"
             if parse is not None and cpu:
@@ -150,7 +151,8 @@ def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
     opened = main_contenders(loop, url)
     contenders = {name: c for name, c in opened.items() if isinstance(c, Contender)}
     _warm(contenders, plan)
-    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds) for size in plan.payloads}
+    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport)
+              for size in plan.payloads}
     for workload, (tool, arguments, calls) in workloads(plan).items():
         table.section(f"{transport}: {workload}")
         taking = _taking(contenders, workload)
@@ -199,8 +201,8 @@ def _memory_section(transport: str, contenders: dict[str, Contender], plan: Plan
         table.row(name, f"{mib:.2f} MiB")
     table.section(f"{transport}: peak memory during one {size / MB:g} MB result (tracemalloc; ratio to the "
                   "result's own size in memory)")
-    floor = {"SDK parse of the held bytes (the floor)": sections.sdk_parse_peak(size)}
-    for name, (mib, ratio, wire) in (floor | sections.peak_per_result(contenders, size)).items():
+    floor = {"SDK parse of the held bytes (the floor)": sections.sdk_parse_peak(size, transport)}
+    for name, (mib, ratio, wire) in (floor | sections.peak_per_result(contenders, size, transport)).items():
         table.row(name, f"{mib:.0f} MiB", "", f"{ratio:.2f}", f"{wire:.2f} × its bytes on the wire")
 
 

@@ -23,7 +23,14 @@ from benchmarks.measure import Stats, interleave
 HERE = Path(__file__).parent
 
 __all__ = [
-    "dataframe_rows", "first_calls", "kept_per_result", "map_rows", "peak_per_result", "sdk_parse", "sdk_parse_peak",
+    "answer_bytes",
+    "dataframe_rows",
+    "first_calls",
+    "kept_per_result",
+    "map_rows",
+    "peak_per_result",
+    "sdk_parse",
+    "sdk_parse_peak",
 ]
 
 
@@ -82,16 +89,15 @@ def kept_per_result(contenders: dict[str, Contender], size_chars: int, calls: in
     return kept
 
 
-def peak_per_result(contenders: dict[str, Contender], size_chars: int) -> dict[str, tuple[float, float, float]]:
+def peak_per_result(
+    contenders: dict[str, Contender], size_chars: int, transport: str
+) -> dict[str, tuple[float, float, float]]:
     """Per contender, the tracemalloc peak of one call returning ``size_chars`` characters: MiB,
     and as a multiple of the result's text in memory and of the answer's bytes on the wire
     (allocations outside Python's allocator, such as pydantic-core's own buffers, are not seen)."""
     from benchmarks.bench_server import payload_text
 
-    text = payload_text(size_chars)
-    in_memory = sys.getsizeof(text)
-    on_wire = len(json.dumps(text, ensure_ascii=False).encode())
-    del text
+    in_memory, on_wire = sys.getsizeof(payload_text(size_chars)), len(answer_bytes(size_chars, transport))
     found: dict[str, tuple[float, float, float]] = {}
     for name, contender in contenders.items():
         contender.timed("payload", {"size_chars": size_chars}, 1)  # warm: caches filled before counting
@@ -107,58 +113,62 @@ def peak_per_result(contenders: dict[str, Contender], size_chars: int) -> dict[s
     return found
 
 
-def _answer_line(size_chars: int) -> bytes:
-    """The bytes of one JSON-RPC answer carrying the bench server's payload of ``size_chars``."""
+def answer_bytes(size_chars: int, transport: str) -> bytes:
+    """The bytes of the SDK server's answer carrying the bench server's payload of ``size_chars``,
+    as it writes them: over stdio ``model_dump_json`` (UTF-8) and a newline; over streamable HTTP on
+    the default protocol ``json.dumps`` with its ASCII escapes (``mcp/server/_streamable_http_modern.py``),
+    a quarter larger at 20 MB (31.2 MB, against 25.3 MB over stdio) and slower to parse."""
     from mcp_types import CallToolResult, JSONRPCResponse, TextContent
 
-    sys.path.insert(0, str(HERE))
-    from bench_server import payload_text  # type: ignore[import-not-found]  # HERE, put first
+    from benchmarks.bench_server import payload_text
 
     result = CallToolResult(content=[TextContent(type="text", text=payload_text(size_chars))])
     message = JSONRPCResponse(jsonrpc="2.0", id=7, result=result.model_dump(by_alias=True, exclude_none=True))
+    if transport == "http":
+        return json.dumps(message.model_dump(mode="json", by_alias=True, exclude_none=True),
+                          separators=(",", ":")).encode()
     return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
 
-def _parse_line(line: bytes) -> Any:
+def _parse_answer(answer: bytes) -> Any:
     from mcp_types import CallToolResult, jsonrpc_message_adapter
 
-    parsed: Any = jsonrpc_message_adapter.validate_json(line, by_name=False)
+    parsed: Any = jsonrpc_message_adapter.validate_json(answer, by_name=False)
     return CallToolResult.model_validate(parsed.result)
 
 
-def sdk_parse(size_chars: int, rounds: int) -> Stats:
-    """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC line and
-    validate the result (the least any client over this SDK can spend on it)."""
-    line = _answer_line(size_chars)
+def sdk_parse(size_chars: int, rounds: int, transport: str) -> Stats:
+    """What the SDK does with the bytes of one large answer, in memory: parse the JSON-RPC message
+    and validate the result (the least any client over this SDK can spend on it), for the bytes
+    ``transport`` carries."""
+    answer = answer_bytes(size_chars, transport)
 
     def parse() -> float:  # CPU time: all of it is CPU, and a busy machine's pauses are not counted
         start = time.process_time()
-        _parse_line(line)
+        _parse_answer(answer)
         return time.process_time() - start
 
     parse()
     return interleave({"parse": parse}, rounds)["parse"]
 
 
-def sdk_parse_peak(size_chars: int) -> tuple[float, float, float]:
+def sdk_parse_peak(size_chars: int, transport: str) -> tuple[float, float, float]:
     """The floor of :func:`peak_per_result`: the tracemalloc peak of the SDK's parse of one answer's
     bytes, counting the bytes themselves (a client holds them while it parses), in the same units."""
     from benchmarks.bench_server import payload_text
 
-    text = payload_text(size_chars)
-    in_memory, on_wire = sys.getsizeof(text), len(json.dumps(text, ensure_ascii=False).encode())
-    del text
-    line = _answer_line(size_chars)
-    _parse_line(line)
+    in_memory = sys.getsizeof(payload_text(size_chars))
+    answer = answer_bytes(size_chars, transport)
+    _parse_answer(answer)
     gc.collect()
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
-        _parse_line(line)
-        peak = tracemalloc.get_traced_memory()[1] - base + len(line)
+        _parse_answer(answer)
+        peak = tracemalloc.get_traced_memory()[1] - base + len(answer)
     finally:
         tracemalloc.stop()
-    return peak / 2**20, peak / in_memory, peak / on_wire
+    return peak / 2**20, peak / in_memory, peak / len(answer)
 
 
 def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
