@@ -28,7 +28,7 @@ inside a method of the SDK that cannot be switched without copying it); they are
 from __future__ import annotations
 
 import codecs
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing
 from dataclasses import dataclass
 
@@ -70,8 +70,9 @@ class EventReader:
         self._line_size = 0
         self._trailing_cr = False
 
-    def feed(self, chunk: bytes) -> list[ByteEvent]:
-        """The events this chunk completes; raises ``httpx2.SSEError`` past the bound."""
+    def feed(self, chunk: bytes) -> Iterator[ByteEvent]:
+        """The events this chunk completes, each as soon as it is read (so those before a line
+        past the bound still come); raises ``httpx2.SSEError`` past the bound."""
         if self._trailing_cr:
             chunk = b"\r" + chunk
             self._trailing_cr = False
@@ -81,25 +82,24 @@ class EventReader:
         if b"\r" in chunk:
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         view = memoryview(chunk)
-        events: list[ByteEvent] = []
         start = 0
         while (end := chunk.find(b"\n", start)) >= 0:
             self._add(chunk, view, start, end)
-            event = self._end_line()
-            if event is not None:
-                events.append(event)
             start = end + 1
+            if (event := self._end_line()) is not None:
+                yield event
+                del event
         self._add(chunk, view, start, len(chunk))
         self._check(self._line_size)
-        return events
 
-    def finish(self) -> list[ByteEvent]:
-        """The event a final ``\\r`` dispatches (as httpx2 reads it), if any."""
-        if not self._trailing_cr:
-            return []  # an unterminated line cannot complete an event
-        self._trailing_cr = False
-        events = [self._end_line(), self._end_line()]
-        return [event for event in events if event is not None]
+    def finish(self) -> Iterator[ByteEvent]:
+        """The event a final ``\\r`` dispatches (as httpx2 reads it), if any: any other line not
+        ended cannot complete an event."""
+        if self._trailing_cr:
+            self._trailing_cr = False
+            for _ in range(2):  # the line the ``\r`` ends, then a blank line
+                if (event := self._end_line()) is not None:
+                    yield event
 
     def _add(self, chunk: bytes, view: memoryview, start: int, end: int) -> None:
         """Add ``chunk[start:end]`` (no line end in it) to the line, as views of ``chunk``."""
@@ -188,14 +188,11 @@ async def byte_events(response: httpx2.Response, max_event_size: int | None) -> 
     try:
         async with aclosing(response.aiter_bytes()) as chunks:
             async for chunk in chunks:
-                events = reader.feed(chunk)
-                del chunk  # the events' data are joined: the chunk is not needed while they are read
-                events.reverse()
-                while events:  # popped, so nothing here holds an event once it is handed on
-                    yield events.pop()
-            events = reader.finish()
-            while events:
-                yield events.pop()
+                for event in reader.feed(chunk):
+                    yield event
+                    del event  # nothing here holds an event once it is handed on
+            for event in reader.finish():
+                yield event
     except httpx2.SSEError as exc:
         exc.request = response.request
         raise
