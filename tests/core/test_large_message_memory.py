@@ -8,7 +8,6 @@ line, until the next one arrived). The server is the benchmark's (``benchmarks/b
 from __future__ import annotations
 
 import gc
-import subprocess
 import sys
 import tracemalloc
 from collections.abc import AsyncIterator, Iterator
@@ -18,33 +17,20 @@ import pytest
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
-from tests.helpers.support import REPO
+from tests.helpers.bench_http import SERVER, bench_http_url
 
 pytestmark = pytest.mark.anyio
 
 CHARS = 4_000_000
 """The text's characters: 8 MB in memory (the payload has CJK in it: two bytes a character)."""
-SERVER = str(REPO / "benchmarks" / "bench_server.py")
-"""Run by path, as the benchmark runs it (tests import nothing of the benchmarks)."""
-LISTENING = "listening on "
 KEPT_BYTES = 1_000_000
 """What may stay traced after a dropped result (the trace's bounded entries, a log line, caches)."""
 
 
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
-    process = subprocess.Popen([sys.executable, SERVER, "--http"], stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stderr is not None
-        for line in process.stderr:
-            if line.startswith(LISTENING):
-                yield line[len(LISTENING):].strip()
-                break
-        else:
-            pytest.fail("the HTTP bench server did not start")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with bench_http_url() as url:
+        yield url
 
 
 @pytest.fixture(params=["stdio", "http"])
