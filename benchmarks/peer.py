@@ -3,8 +3,9 @@
     .cache/bench-langchain/bin/python benchmarks/peer.py langchain --server-python PY [--url URL] ...
 
 Prints one JSON object: ``{"versions": {...}, "results": {workload: {contender: [seconds...]}}}``,
-or ``{"error": "..."}``. Imports nothing of anvia_nb (the venv does not have it): the SDK, the
-peer, and :mod:`measure`.
+or ``{"error": "..."}``. Imports nothing of anvia_nb (a peer's venv does not have it): the SDK, the
+peer, and :mod:`measure`; but for the peer ``anvia_nb``, run by the project's own venv, so that
+anvia_nb is measured in the same kind of process as the peers.
 """
 
 from __future__ import annotations
@@ -99,7 +100,29 @@ def fastmcp(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncCo
     return opener
 
 
-PEERS = {"langchain": ("langchain-mcp-adapters", langchain), "fastmcp": ("fastmcp", fastmcp)}
+def anvia(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    """anvia_nb's async API, as a notebook's Python cell uses it (run by the project's venv)."""
+    @contextlib.asynccontextmanager
+    async def opener() -> AsyncIterator[Call]:
+        from anvia_nb import connect_mcp, mcp
+
+        server = server_command(args.server_python)
+        connection: Any = (mcp.stdio(name="peer", command=server[0], args=server[1:]) if args.url is None
+                           else mcp.http(name="peer", url=args.url))
+        opened = await connect_mcp(connection)
+        try:
+            async def call(tool: str, arguments: dict[str, Any]) -> Any:
+                return await opened.tool(tool).call(arguments)
+
+            yield call
+        finally:
+            await opened.close()
+
+    return opener
+
+
+PEERS = {"langchain": ("langchain-mcp-adapters", langchain), "fastmcp": ("fastmcp", fastmcp),
+         "anvia_nb": ("anvia_nb", anvia)}
 
 
 def main() -> None:

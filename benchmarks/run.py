@@ -36,7 +36,9 @@ from benchmarks.forks import bench_forks
 from benchmarks.measure import Stats, interleave
 
 REPO = Path(__file__).resolve().parents[1]
-PEERS = ("langchain", "fastmcp")
+PEERS = ("langchain", "fastmcp", "anvia_nb")
+"""anvia_nb runs in the peers' harness too, from this venv: each client alone in a fresh process beside
+its venv's ClientSession, so that anvia_nb and the peers are measured in like processes."""
 BASE = "SDK ClientSession"
 TRIVIAL = "trivial call"
 MB = 1_000_000
@@ -62,7 +64,7 @@ def cache_dir() -> Path:
 
 def peer_missing(peer: str) -> str | None:
     """Why a peer cannot run here, or ``None`` when ``benchmarks/setup`` built its venv."""
-    if (cache_dir() / f"bench-{peer}" / "anvia-ready").exists():
+    if peer == "anvia_nb" or (cache_dir() / f"bench-{peer}" / "anvia-ready").exists():
         return None
     return f"its venv {cache_dir() / f'bench-{peer}'} is not built: run benchmarks/setup (scripts/setup-test does)"
 
@@ -110,7 +112,7 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
         if missing is not None:
             table.row(f"{peer}", note=f"skipped: {missing}")
             continue
-        python = cache_dir() / f"bench-{peer}" / "bin" / "python"
+        python = sys.executable if peer == "anvia_nb" else cache_dir() / f"bench-{peer}" / "bin" / "python"
         command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable,
                    "--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds),
                    "--transports", ",".join(transports)]

@@ -32,6 +32,14 @@ def rows_of(table: str, section: str) -> list[str]:
     return [line for line in found.group(1).splitlines()[2:] if line.startswith("|")]
 
 
+def assert_peer_rows(peers: list[str], package: str) -> None:
+    for key in ("stdio: trivial call", "stdio: 0.2 MB text result", "http: trivial call", "http: 0.2 MB text result"):
+        line = next((line for line in peers if line.startswith(f"| {package}") and key in line), "")
+        assert re.search(NUMBER, line), f"{package} {key}: {peers}"
+        if "MB text result" in key:
+            assert "× the SDK's parse" in line, line
+
+
 def row(rows: list[str], contender: str) -> str:
     matching = [line for line in rows if line.startswith(f"| {contender}")]
     assert matching, f"no row {contender!r} in {rows}"
@@ -83,12 +91,8 @@ def test_the_quick_benchmark_prints_every_row() -> None:
             assert "skipped: " in row(peers, peer)
             missing.append(reason)
             continue
-        for key in ("stdio: trivial call", "stdio: 0.2 MB text result", "http: trivial call",
-                    "http: 0.2 MB text result"):
-            line = next((line for line in peers if line.startswith(f"| {package}") and key in line), "")
-            assert re.search(NUMBER, line), f"{package} {key}: {peers}"
-            if "MB text result" in key:
-                assert "× the SDK's parse" in line, line
+        assert_peer_rows(peers, package)
+    assert_peer_rows(peers, "anvia_nb")  # in the same harness as the peers, from the project's venv
     if missing and in_ci():
         pytest.fail("; ".join(missing), pytrace=False)
 
