@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,7 +21,8 @@ from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
-from tests.helpers.support import REPO, until
+from tests.helpers.bench_http import bench_http_url
+from tests.helpers.support import until
 
 pytestmark = pytest.mark.anyio
 
@@ -180,25 +179,13 @@ async def test_a_stream_ended_by_a_cr_or_in_another_charset_reads_as_before(odd_
         await server.close()
 
 
-BENCH = str(REPO / "benchmarks" / "bench_server.py")
-LISTENING = "listening on "
 CHARS = 1_000_000
 
 
 @pytest.fixture(scope="module")
 def bench_url() -> Iterator[str]:
-    process = subprocess.Popen([sys.executable, BENCH, "--http"], stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stderr is not None
-        for line in process.stderr:
-            if line.startswith(LISTENING):
-                yield line[len(LISTENING):].strip()
-                break
-        else:
-            pytest.fail("the HTTP bench server did not start")
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+    with bench_http_url() as url:
+        yield url
 
 
 async def test_a_large_result_and_log_message_over_sse_arrive_whole(bench_url: str) -> None:
