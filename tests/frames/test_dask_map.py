@@ -15,6 +15,7 @@ import pytest
 from anvia_nb import mcp
 from anvia_nb.errors import SecretNotPortableError
 from anvia_nb.runtime import Runtime
+from tests.helpers.dask_cluster import local_cluster
 from tests.helpers.support import DEMO_ARGS
 
 SECRET = "dask-secret-7c1f0e93b2a4"
@@ -30,9 +31,7 @@ def dd() -> Any:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")  # imported here: seconds, for the cluster test only
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env={"ANVIA_TEST_TOKEN": SECRET}
-    )
+    cluster = local_cluster(distributed, {"ANVIA_TEST_TOKEN": SECRET})
     try:
         with distributed.Client(cluster) as dask_client:
             yield dask_client

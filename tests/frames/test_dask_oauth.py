@@ -20,6 +20,7 @@ import pytest
 from anvia_nb import mcp
 from anvia_nb.errors import AuthorizationError
 from anvia_nb.runtime import Runtime
+from tests.helpers.dask_cluster import local_cluster
 from tests.helpers.oauth_server import OAuthTestServer
 
 pytestmark = pytest.mark.slow  # a two-process Dask cluster: seconds to start its workers and to stop them
@@ -36,9 +37,7 @@ def dd() -> Any:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env={VARIABLE: SECRET}
-    )
+    cluster = local_cluster(distributed, {VARIABLE: SECRET})
     try:
         with distributed.Client(cluster) as dask_client:
             yield dask_client

@@ -19,6 +19,7 @@ from anvia_nb.core.api.portable import portable
 from anvia_nb.errors import SecretNotPortableError
 from anvia_nb.magic.config_files import servers_from_config_text
 from anvia_nb.runtime import Runtime
+from tests.helpers.dask_cluster import local_cluster
 from tests.helpers.support import DEMO_ARGS
 
 ARG_SECRET = "argsecret-0d9c8b7a6f5e"
@@ -86,9 +87,7 @@ def test_a_secret_typed_under_a_plain_name_is_refused_in_one_line_saying_how(mon
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env=WORKER_ENV
-    )
+    cluster = local_cluster(distributed, WORKER_ENV)
     try:
         with distributed.Client(cluster) as dask_client:
             yield dask_client
