@@ -97,3 +97,7 @@ def test_connect_mcp_imports_jsonschema_only_when_a_value_needs_the_full_validat
     assert "jsonschema" in found  # the invalid value needed the full validator's words
     assert "rfc3987_syntax" not in found  # imported without the grammar no check here uses
     assert "pandas" not in found
+
+
+def test_stdio_connections_load_no_http_client(loaded: list[set[str]]) -> None:
+    assert not (loaded[1] | loaded[2]) & {"httpcore2", "h11"}  # both servers here are over stdio

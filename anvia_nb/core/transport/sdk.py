@@ -30,7 +30,6 @@ from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.http_limits import bound_json_bodies
-from anvia_nb.core.transport.http_reads import http_client
 from anvia_nb.core.transport.sdk_capabilities import (
     SamplingState,
     apps_extension,
@@ -182,6 +181,8 @@ async def open_sdk_session(
                     launch, handlers.trace, on_exit=lambda status: setattr(handlers, "server_exit_status", status)
                 )
             else:
+                from anvia_nb.core.transport.http_reads import http_client  # loads httpcore: HTTP only
+
                 timeout = httpx2.Timeout(launch.timeout_seconds, read=None)
                 http = http_client(launch.headers, timeout, launch.auth)
                 # The SDK reports any HTTP failure as "error response"; keep the status to say which.
