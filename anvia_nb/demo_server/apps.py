@@ -23,6 +23,8 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 
+from anvia_nb.demo_server.annotations import READ_ONLY
+
 __all__ = [
     "APP_CONTENTS",
     "APP_RESOURCES",
@@ -39,7 +41,6 @@ EXTENSION_ID = "io.modelcontextprotocol/ui"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 COUNTER_URI = "ui://anvia-demo/counter.html"
 _LIMIT = 1_000_000
-_READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
 
 def _count_schema(name: str, description: str) -> JsonObject:
@@ -64,7 +65,7 @@ APP_TOOLS: list[JsonObject] = [
         "button counts on. Open it with %mcp app NAME.counter_app start=3.",
         "inputSchema": _count_schema("start", "Where to start counting"),
         "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter (with a view)", **_READ_ONLY},
+        "annotations": {"title": "Counter (with a view)", **READ_ONLY},
         "_meta": {"ui": {"resourceUri": COUNTER_URI}},
     },
     {
@@ -73,7 +74,7 @@ APP_TOOLS: list[JsonObject] = [
         "description": "Adds one to count; only the counter's view may call it.",
         "inputSchema": {**_count_schema("count", "The count so far"), "required": ["count"]},
         "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter step (for its view)", **_READ_ONLY},
+        "annotations": {"title": "Counter step (for its view)", **READ_ONLY},
         "_meta": {"ui": {"resourceUri": COUNTER_URI, "visibility": ["app"]}},
     },
     {
@@ -82,7 +83,7 @@ APP_TOOLS: list[JsonObject] = [
         "description": "Returns a count of zero; cells may call it, the counter's view may not.",
         "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
         "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter reset (cells only)", **_READ_ONLY},
+        "annotations": {"title": "Counter reset (cells only)", **READ_ONLY},
         "_meta": {"ui": {"visibility": ["model"], "resourceUri": COUNTER_URI}},
     },
 ]

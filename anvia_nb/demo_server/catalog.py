@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.annotations import READ_ONLY
 from anvia_nb.demo_server.apps import APP_TOOLS
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
@@ -22,7 +23,6 @@ JsonObject = dict[str, Any]
 
 LARGE_MAX_CHARS = 60_000_000
 
-_READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 _NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
@@ -38,7 +38,7 @@ def _tool(
     tool: JsonObject = {"name": name, "title": title, "description": description, "inputSchema": input_schema}
     if output_schema is not None:
         tool["outputSchema"] = output_schema
-    tool["annotations"] = {"title": title, **(annotations if annotations is not None else _READ_ONLY)}
+    tool["annotations"] = {"title": title, **(annotations if annotations is not None else READ_ONLY)}
     return tool
 
 

@@ -24,6 +24,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Res
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from anvia_nb.core.protocol.versions import listens
+from anvia_nb.demo_server.annotations import READ_ONLY
 from anvia_nb.demo_server.hostile import hostile_log_messages
 
 __all__ = [
@@ -45,7 +46,6 @@ LEVELS = ("debug", "info", "notice", "warning", "error")
 BONUS = "bonus"
 COUNTER_URI = "demo://counter"
 
-_READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
 EXCHANGE_TOOLS: list[JsonObject] = [
     {
@@ -60,7 +60,7 @@ EXCHANGE_TOOLS: list[JsonObject] = [
             },
             "additionalProperties": False,
         },
-        "annotations": {"title": "Log at every level", **_READ_ONLY},
+        "annotations": {"title": "Log at every level", **READ_ONLY},
     },
     {
         "name": "change_tools",
@@ -95,7 +95,7 @@ _BONUS_TOOL: JsonObject = {
     "title": "Bonus",
     "description": "Listed only after change_tools added it.",
     "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
-    "annotations": {"title": "Bonus", **_READ_ONLY},
+    "annotations": {"title": "Bonus", **READ_ONLY},
 }
 
 BUS = InMemorySubscriptionBus()

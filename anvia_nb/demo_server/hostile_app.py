@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.annotations import READ_ONLY
+
 __all__ = [
     "HOSTILE_APP_NAMES",
     "HOSTILE_APP_RESOURCES",
@@ -44,7 +46,6 @@ _INPUT: JsonObject = {
     "additionalProperties": False,
 }
 _NONE: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
-_ANNOTATIONS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
 HOSTILE_APP_TOOLS: list[JsonObject] = [
     {
@@ -52,7 +53,7 @@ HOSTILE_APP_TOOLS: list[JsonObject] = [
         "title": "Hostile view",
         "description": "Comes with an interactive view that attacks the page showing it (for the sandbox tests).",
         "inputSchema": _INPUT,
-        "annotations": {"title": "Hostile view", **_ANNOTATIONS},
+        "annotations": {"title": "Hostile view", **READ_ONLY},
         "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI}},
     },
     {
@@ -60,7 +61,7 @@ HOSTILE_APP_TOOLS: list[JsonObject] = [
         "title": "Model only",
         "description": "Visible to the model only: a view must not call it.",
         "inputSchema": _NONE,
-        "annotations": {"title": "Model only", **_ANNOTATIONS},
+        "annotations": {"title": "Model only", **READ_ONLY},
         "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["model"]}},
     },
     {
@@ -68,7 +69,7 @@ HOSTILE_APP_TOOLS: list[JsonObject] = [
         "title": "App only",
         "description": "Visible to apps only: the hostile view calls it, and it answers.",
         "inputSchema": _NONE,
-        "annotations": {"title": "App only", **_ANNOTATIONS},
+        "annotations": {"title": "App only", **READ_ONLY},
         "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["app"]}},
     },
 ]

@@ -17,13 +17,14 @@ from typing import Any
 
 import anyio
 
+from anvia_nb.demo_server.annotations import READ_ONLY
+
 __all__ = ["ROW_HANDLERS", "ROW_TOOLS"]
 
 JsonObject = dict[str, Any]
 
 logger = logging.getLogger("anvia_nb.demo_server")
 
-_READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
 ROW_TOOLS: list[JsonObject] = [
     {
@@ -45,7 +46,7 @@ ROW_TOOLS: list[JsonObject] = [
             "properties": {"value": {}, "delay_seconds": {"type": "number"}},
             "required": ["value", "delay_seconds"],
         },
-        "annotations": {"title": "Jitter", **_READ_ONLY},
+        "annotations": {"title": "Jitter", **READ_ONLY},
     },
     {
         "name": "records",
@@ -75,7 +76,7 @@ ROW_TOOLS: list[JsonObject] = [
             },
             "required": ["records"],
         },
-        "annotations": {"title": "Records", **_READ_ONLY},
+        "annotations": {"title": "Records", **READ_ONLY},
     },
 ]
 
