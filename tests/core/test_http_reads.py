@@ -8,10 +8,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import ssl
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import httpx2
 import pytest
@@ -23,6 +20,7 @@ from cryptography.x509.oid import NameOID
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.transport.http_reads import LargeReadStream, http_client
 from tests.helpers.bench_http import bench_http_url
+from tests.helpers.hand_http import QuietHandler, Served
 
 pytestmark = pytest.mark.anyio
 PIECE = 'row "quoted" \\ back <tag attr="1"> & amp\tTab é ü 日本語 $x$\n'
@@ -71,31 +69,19 @@ def https_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     key.write_bytes(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                           serialization.NoEncryption()))
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(BODY)))
-            self.end_headers()
-            self.wfile.write(BODY)
+            self.reply(200, BODY, "text/plain; charset=utf-8")
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(cert, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    served = Served(Handler, tls=context)
     try:
         with pytest.MonkeyPatch.context() as env:
             env.setenv("SSL_CERT_FILE", str(cert))  # httpx trusts it as it would a company's CA
-            yield f"https://127.0.0.1:{server.server_address[1]}/"
+            yield served.url("/")
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=30)
+        served.stop()
 
 
 BODY = ("é 日本語 " * 300_000).encode()

@@ -8,36 +8,27 @@ HTTP 400 and ``-32022``, as the conformance suite's ``request-metadata`` scenari
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from anvia_nb import ConnectError, connect_mcp, mcp
 from anvia_nb.core.protocol.versions import MODERN
+from tests.helpers.hand_http import QuietHandler, Served
 
 pytestmark = pytest.mark.anyio
 
 
-def _server(supported: list[str]) -> ThreadingHTTPServer:
+def _handler(supported: list[str]) -> type[QuietHandler]:
     state = {"refused": False}
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def _answer(self, status: int, body: dict[str, Any]) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self.reply(status, json.dumps(body).encode())
 
         def do_POST(self) -> None:
-            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            message = self.read_json()
             ident, method = message.get("id"), message.get("method")
             if ident is None:
                 self.send_response(202)
@@ -58,23 +49,20 @@ def _server(supported: list[str]) -> ThreadingHTTPServer:
                 result["tools"] = []
             self._answer(200, {"jsonrpc": "2.0", "id": ident, "result": result})
 
-    return ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    return Handler
 
 
 @pytest.fixture
 def serve() -> Iterator[Any]:
-    started: list[ThreadingHTTPServer] = []
+    started: list[Served] = []
 
     def start(supported: list[str]) -> str:
-        server = _server(supported)
-        started.append(server)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        started.append(Served(_handler(supported)))
+        return started[-1].url()
 
     yield start
-    for server in started:
-        server.shutdown()
-        server.server_close()
+    for served in started:
+        served.stop()
 
 
 async def test_a_refusal_naming_the_pinned_version_is_retried(serve: Any) -> None:

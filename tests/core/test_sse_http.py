@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -22,6 +20,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from tests.helpers.bench_http import bench_http_url
+from tests.helpers.hand_http import QuietHandler, Served
 from tests.helpers.support import until
 
 pytestmark = pytest.mark.anyio
@@ -69,29 +68,19 @@ STREAMS = {
 CONTENT_TYPES = {"latin-1": "text/event-stream; charset=latin-1"}
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-    def _reply(self, status: int, body: bytes = b"", content_type: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
+class _Handler(QuietHandler):
     def do_GET(self) -> None:
-        self._reply(405)
+        self.reply(405)
 
     def do_DELETE(self) -> None:
-        self._reply(200)
+        self.reply(200)
 
     def do_POST(self) -> None:
-        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        message = self.read_json()
         method, ident = message.get("method"), message.get("id")
         mode = self.path.rstrip("/").rsplit("/", 1)[-1]
         if ident is None:
-            self._reply(202)
+            self.reply(202)
         elif method == "tools/call":
             self.send_response(200)
             self.send_header("Content-Type", CONTENT_TYPES.get(mode, "text/event-stream"))
@@ -113,21 +102,16 @@ class _Handler(BaseHTTPRequestHandler):
             elif method == "tools/list":
                 result = {"tools": [TOOL]}
             body = json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).encode()
-            self._reply(200, b"event: message\ndata: " + body + b"\n\n", "text/event-stream")
+            self.reply(200, b"event: message\ndata: " + body + b"\n\n", "text/event-stream")
 
 
 @pytest.fixture(scope="module")
 def odd_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    served = Served(_Handler)
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        yield served.url()
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+        served.stop()
 
 
 async def _connect(url: str) -> McpServer:

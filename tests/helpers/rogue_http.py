@@ -8,9 +8,9 @@ tool, ``attack``. The URL's last path segment chooses what calling it does: ``de
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.helpers.hand_http import QuietHandler, Served
 
 HUGE_BYTES = 5_000_000
 TOOL = {"name": "attack", "description": "Does what the URL says.", "inputSchema": {"type": "object"}}
@@ -25,28 +25,18 @@ def _deep() -> dict[str, Any]:
     return nested
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-    def _reply(self, status: int, body: bytes = b"") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
+class _Handler(QuietHandler):
     def do_GET(self) -> None:
-        self._reply(405)
+        self.reply(405)
 
     def do_DELETE(self) -> None:
-        self._reply(200)
+        self.reply(200)
 
     def do_POST(self) -> None:
-        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        message = self.read_json()
         method, ident = message.get("method"), message.get("id")
         if ident is None:
-            self._reply(202)
+            self.reply(202)
             return
         mode = self.path.rstrip("/").rsplit("/", 1)[-1]
         if method == "initialize":
@@ -63,24 +53,16 @@ class _Handler(BaseHTTPRequestHandler):
             result = {"content": [{"type": "text", "text": "x" * HUGE_BYTES}]}
         else:
             error = {"code": -32601, "message": f"no method {method}"}
-            self._reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "error": error}).encode())
+            self.reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "error": error}).encode())
             return
-        self._reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).encode())
+        self.reply(200, json.dumps({"jsonrpc": "2.0", "id": ident, "result": result}).encode())
 
 
-class RogueHttp:
+class RogueHttp(Served):
     """Serves on 127.0.0.1 (a free port) until :meth:`stop`."""
 
     def __init__(self) -> None:
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        super().__init__(_Handler)
 
-    def url(self, mode: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/mcp/{mode}"
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(10)
+    def url(self, mode: str = "") -> str:
+        return super().url(f"/mcp/{mode}")
