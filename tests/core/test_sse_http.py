@@ -20,7 +20,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from tests.helpers.bench_http import bench_http_url
-from tests.helpers.hand_http import QuietHandler, Served
+from tests.helpers.hand_http import McpHandler, Served
 from tests.helpers.support import until
 
 pytestmark = pytest.mark.anyio
@@ -68,13 +68,7 @@ STREAMS = {
 CONTENT_TYPES = {"latin-1": "text/event-stream; charset=latin-1"}
 
 
-class _Handler(QuietHandler):
-    def do_GET(self) -> None:
-        self.reply(405)
-
-    def do_DELETE(self) -> None:
-        self.reply(200)
-
+class _Handler(McpHandler):
     def do_POST(self) -> None:
         message = self.read_json()
         method, ident = message.get("method"), message.get("id")

@@ -12,7 +12,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["QuietHandler", "Served"]
+__all__ = ["McpHandler", "QuietHandler", "Served"]
 
 
 class QuietHandler(BaseHTTPRequestHandler):
@@ -53,3 +53,14 @@ class Served:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(10)
+
+
+class McpHandler(QuietHandler):
+    """A streamable HTTP MCP endpoint's handler with no GET stream (405) and an accepted DELETE:
+    a subclass answers POST."""
+
+    def do_GET(self) -> None:
+        self.reply(405)
+
+    def do_DELETE(self) -> None:
+        self.reply(200)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.helpers.hand_http import QuietHandler, Served
+from tests.helpers.hand_http import McpHandler, Served
 
 HUGE_BYTES = 5_000_000
 TOOL = {"name": "attack", "description": "Does what the URL says.", "inputSchema": {"type": "object"}}
@@ -25,13 +25,7 @@ def _deep() -> dict[str, Any]:
     return nested
 
 
-class _Handler(QuietHandler):
-    def do_GET(self) -> None:
-        self.reply(405)
-
-    def do_DELETE(self) -> None:
-        self.reply(200)
-
+class _Handler(McpHandler):
     def do_POST(self) -> None:
         message = self.read_json()
         method, ident = message.get("method"), message.get("id")
