@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from anvia_nb.display.app_html import MAX_HEIGHT_PX
 from tests.helpers.app_cells import (
     FRAME,
     HANDLER_CELL,
@@ -29,6 +28,7 @@ from tests.helpers.app_cells import (
     navigator_cell,
     report_problems,
     run_cell_below,
+    sized_views,
 )
 from tests.helpers.lab import (
     POLL_MS,
@@ -84,13 +84,7 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     assert page_events.dialogs == []
     assert [url for url in requests if "example.com" in url or PROBE_PATH in url] == []
     # Sizes: the hostile view asked for 100000 px and got the bound; the minimal one got its 240.
-    page.wait_for_function(
-        f"() => [...document.querySelectorAll('{FRAME}')].map(f => f.getBoundingClientRect().height).join() "
-        f"=== '{MAX_HEIGHT_PX},240'",
-        timeout=30_000,
-        polling=POLL_MS,
-    )
-    minimal = page.frame_locator(FRAME).nth(1).locator("#state")
+    minimal = sized_views(page)
     assert minimal.text_content() == "initialized inline; result"
     page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; }")  # as JupyterLab's dark theme does
     minimal.filter(has_text="; result; dark").wait_for(timeout=30_000)  # the views hear of it

@@ -13,9 +13,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from anvia_nb.display.app_html import MAX_HEIGHT_PX
 from tests.helpers.app_cells import (
-    FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
     REPORT_WAIT_MS,
@@ -23,8 +21,9 @@ from tests.helpers.app_cells import (
     frame_report,
     hostile_cell,
     report_problems,
+    sized_views,
 )
-from tests.helpers.lab import POLL_MS, PageEvents, eval_global, record_page_events, screenshot
+from tests.helpers.lab import PageEvents, eval_global, record_page_events, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -52,13 +51,7 @@ def test_in_voila_the_view_loads_offline_and_the_hostile_view_is_refused_everyth
     try:
         page.goto(url, wait_until="commit", timeout=REPORT_WAIT_MS)
         report = frame_report(page)
-        page.wait_for_function(
-            f"() => [...document.querySelectorAll('{FRAME}')].map(f => f.getBoundingClientRect().height).join() "
-            f"=== '{MAX_HEIGHT_PX},240'",
-            timeout=30_000,
-            polling=POLL_MS,
-        )
-        minimal = page.frame_locator(FRAME).nth(1).locator("#state")
+        minimal = sized_views(page)
         assert minimal.text_content() == "initialized inline; result"
         screenshot(page, "app_frame_voila")
         assert report_problems(report) == []

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
+from anvia_nb.display.app_html import MAX_HEIGHT_PX
 from tests.helpers.hostile_server import SERVER_PATH
 from tests.helpers.hostile_server import TOOL as OTHER_TOOL
 from tests.helpers.lab import POLL_MS, RUN_TIMEOUT_SECONDS, notebook_view, visible_notebook
@@ -125,6 +126,18 @@ def frame_report(page: Any, nth: int = 0) -> dict[str, Any]:
     frame.locator("body[data-done='true']").wait_for(state="attached", timeout=REPORT_WAIT_MS)
     report: dict[str, Any] = json.loads(frame.locator("#report").text_content())
     return report
+
+
+def sized_views(page: Any) -> Any:
+    """Waits until the hostile view's frame (which asks for 100,000 px) holds at the height bound and
+    the minimal view's at the 240 px it asks for; the minimal view's state line."""
+    page.wait_for_function(
+        f"() => [...document.querySelectorAll('{FRAME}')].map(f => f.getBoundingClientRect().height).join() "
+        f"=== '{MAX_HEIGHT_PX},240'",
+        timeout=30_000,
+        polling=POLL_MS,
+    )
+    return page.frame_locator(FRAME).nth(1).locator("#state")
 
 
 def frame_heights(page: Any) -> list[float]:
