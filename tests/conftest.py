@@ -194,12 +194,10 @@ def token_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def unused_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on."""
-    import socket
+    """A port on 127.0.0.1 that nothing listens on, and that no other server in the run is given."""
+    from tests.helpers.ports import free_port
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    return free_port()
 
 
 settings.register_profile("quick", max_examples=QUICK_EXAMPLES)

@@ -50,11 +50,11 @@ from tests.helpers.lab import (  # noqa: E402
     FilePage,
     LabServer,
     PageEvents,
-    free_port,
     jupyter_environment,
     record_page_events,
     shutdown_all_kernels,
 )
+from tests.helpers.ports import free_port  # noqa: E402
 from tests.helpers.voila import served_voila  # noqa: E402
 
 LAB_START_TIMEOUT_SECONDS = 60.0

@@ -7,7 +7,6 @@ import base64
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -17,6 +16,7 @@ import pytest
 
 from anvia_nb import ToolResultError, UnsupportedContentError, connect_mcp, mcp
 from anvia_nb.core import McpConnection, McpServer
+from tests.helpers.ports import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 
@@ -65,9 +65,7 @@ def everything_entry() -> Path:
 
 @pytest.fixture(scope="session")
 def everything_http_url(everything_entry: Path) -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     env = dict(os.environ, PORT=str(port), NODE_OPTIONS=f"--require {CACHE / 'loopback-only.cjs'}")
     process = subprocess.Popen(
         ["node", str(everything_entry), "streamableHttp"],

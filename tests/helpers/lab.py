@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import time
 import urllib.parse
 import urllib.request
@@ -366,14 +365,6 @@ def wait_for_global(page: Any, expression: str, timeout_seconds: float = 10.0) -
     except PlaywrightTimeoutError as error:
         raise TimeoutError(f"{expression} stayed falsy for {timeout_seconds} s") from error
     return handle.json_value()
-
-
-def free_port() -> int:
-    """A free TCP port on 127.0.0.1, for a Jupyter server to listen on."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def jupyter_environment(home: Path) -> dict[str, str]:

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.lab import QUICK_JUPYTER, free_port, jupyter_environment
+from tests.helpers.lab import QUICK_JUPYTER, jupyter_environment
+from tests.helpers.ports import free_port
 from tests.helpers.support import REPO, child_pids, in_ci
 
 __all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard", "served_voila"]

@@ -8,11 +8,13 @@ import re
 import signal
 import subprocess
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from tests.helpers.ports import free_port
 from tests.helpers.support import REPO, require_setup, wait_until
 
 pytestmark = pytest.mark.slow  # starts a Jupyter server: left out of scripts/test --quick
@@ -21,16 +23,37 @@ START_SECONDS = 240.0  # a busy machine, not a broken script
 
 
 def _environment(home: Path) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("PYTEST_", "JUPYTER_", "IPYTHONDIR"))}
-    env.update(HOME=str(home), JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"))
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTEST_", "JUPYTER_", "IPYTHONDIR"))}
+    env.update(
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+    )
     return env
+
+
+def _read_into(bodies: list[str], url: str) -> bool:
+    """Whether ``url`` answered; its page goes into ``bodies``. A refused connection is a False."""
+    try:
+        with urllib.request.urlopen(url, timeout=60) as page:
+            bodies.append(page.read().decode())
+    except ConnectionRefusedError:
+        return False
+    except urllib.error.URLError as error:
+        if isinstance(error.reason, ConnectionRefusedError):
+            return False
+        raise
+    return True
 
 
 def test_the_url_scripts_lab_prints_opens_the_quickstart_notebook(tmp_path: Path) -> None:
     require_setup(REPO / ".venv" / ".installed-lab", "the lab extra of .venv")
-    lab = subprocess.Popen(["bash", "scripts/lab", "--port", "0"], cwd=REPO, env=_environment(tmp_path),
+    # A port named here, not --port 0: JupyterLab probes port 0, closes it, prints its URL, then
+    # binds; on a busy machine another connection can take the port in between (tests/helpers/ports.py).
+    command = ["bash", "scripts/lab", "--port", str(free_port()), "--ServerApp.port_retries=0"]
+    lab = subprocess.Popen(command, cwd=REPO, env=_environment(tmp_path),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                            text=True, start_new_session=True)  # fmt: skip
     printed: list[str] = []
@@ -38,15 +61,20 @@ def test_the_url_scripts_lab_prints_opens_the_quickstart_notebook(tmp_path: Path
     reader = threading.Thread(target=lambda: printed.extend(iter(lab.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
     reader.start()
     try:
-        wait_until(lambda: any(URL.search(line) for line in printed) or lab.poll() is not None,
-                   START_SECONDS, "scripts/lab to print its URL")
+        wait_until(
+            lambda: any(URL.search(line) for line in printed) or lab.poll() is not None,
+            START_SECONDS,
+            "scripts/lab to print its URL",
+        )
         found = next((URL.search(line) for line in printed if URL.search(line)), None)
         assert found is not None, "".join(printed)[-3000:]
         url = found.group(0)
         assert urlparse(url).path == "/lab/tree/notebooks/01-quickstart.ipynb", url
-        with urllib.request.urlopen(url, timeout=60) as page:
-            body = page.read().decode()
-        assert '"treePath": "notebooks/01-quickstart.ipynb"' in body
+        # JupyterLab prints its URL just before its event loop binds the port: a first try may be refused.
+        bodies: list[str] = []
+        wait_until(lambda: lab.poll() is not None or _read_into(bodies, url), START_SECONDS, f"{url} to answer")
+        assert bodies, f"scripts/lab exited with {lab.returncode}:\n" + "".join(printed)[-3000:]
+        assert '"treePath": "notebooks/01-quickstart.ipynb"' in bodies[0]
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         try:
