@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.protocol.limits import DEFAULT, Default
-from anvia_nb.errors import ConnectError
+from anvia_nb.errors import ConnectError, InvalidValueError
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
 
-__all__ = ["ServerNotice", "soft_connect"]
+__all__ = ["ServerNotice", "refuse_a_persons_sign_in", "soft_connect"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,21 @@ def failed_notice(name: str, error: ConnectError, policy: ShowPolicy, author_tex
     return ServerNotice(name, author_text or policy.error_line(error, policy.limits.text_chars), error=error)
 
 
+def refuse_a_persons_sign_in(connection: Any) -> None:
+    """Raise :class:`InvalidValueError` when ``connection`` would sign a person in with OAuth: a page
+    for viewers (``hide_server_errors``) does not. Its tokens are cached for the next connect, so
+    every viewer would act as whoever signed in last (the author, or another viewer), and the link
+    would ask a viewer to authorize for the author's server. A grant with no person (a service
+    account) is the dashboard's way; nothing is sent before this check."""
+    if getattr(getattr(connection, "auth", None), "signs_in_a_person", False):
+        raise InvalidValueError(
+            f"{connection.name!r} signs a person in with OAuth, and this page is for viewers (hide_server_errors): "
+            "every viewer would act as whoever signed in. Use a grant with no person, "
+            "mcp.client_credentials(client_id=..., client_secret_env=NAME) or %mcp connect NAME "
+            "--oauth-client-credentials --client-id ID --secret-env NAME --http URL (docs/oauth.md)."
+        )
+
+
 def soft_connect(
     connection: Any,
     *,
@@ -85,7 +100,10 @@ def soft_connect(
     from anvia_nb.runtime import get_runtime
 
     rt = runtime or get_runtime()
-    policy = (settings or RenderSettings()).policy(connection.secrets())
+    settings = settings or RenderSettings()
+    if settings.hide_server_errors:
+        refuse_a_persons_sign_in(connection)
+    policy = settings.policy(connection.secrets())
     try:
         server = rt.connect(connection, timeout_seconds=timeout_seconds, log_level=log_level).server
     except ConnectError as error:

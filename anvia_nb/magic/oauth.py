@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from anvia_nb.core.api.connections import HttpConnection, mcp
 from anvia_nb.core.transport.oauth import OAuth, forget_tokens
+from anvia_nb.dashboard import refuse_a_persons_sign_in
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
 from anvia_nb.magic import _parser as p
 from anvia_nb.magic._cell_output import report_warnings
@@ -232,6 +233,8 @@ def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectC
     pending = _Pending(connection)
     settings = command.auth or mcp.oauth(client_id=command.client_id, scopes=command.scopes, on_authorize=pending.ask)
     connection = pending.connection = replace(connection, auth=settings)
+    if magics.render_settings().hide_server_errors:  # a page for viewers
+        refuse_a_persons_sign_in(connection)
     old = _PENDING.pop(connection.name, None)
     if old is not None and old.future is not None:
         old.future.cancel()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx2
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
@@ -16,29 +15,9 @@ from anvia_nb.errors import AuthorizationRequiredError
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
 from tests.helpers.magic import run
+from tests.helpers.oauth_magic import authorize, redirected
 from tests.helpers.oauth_server import OAuthTestServer
 from tests.helpers.support import wait_until
-
-
-def _redirected(authorization_url: str, **change: str) -> str:
-    answer = httpx2.get(authorization_url, follow_redirects=False)
-    assert answer.status_code == 302
-    location = httpx2.URL(answer.headers["location"])
-    return str(location.copy_merge_params(change)) if change else str(location)
-
-
-def _link(prompt: AuthorizationPrompt) -> str:
-    return next(line for line in prompt.text.splitlines() if line.startswith("http"))
-
-
-def _authorize(ip: InteractiveShell, connect: str) -> str:
-    """Run ``connect`` (an OAuth connect that shows the link), authorize, give back the redirect;
-    the link it showed."""
-    prompt = run(ip, connect)
-    assert isinstance(prompt, AuthorizationPrompt)
-    link = _link(prompt)
-    run(ip, f"connect sec --oauth-redirect {_redirected(link)}")
-    return link
 
 
 def _wait(prompt: AuthorizationPrompt) -> str:
@@ -58,7 +37,7 @@ def test_oauth_connect_shows_the_link_and_finishes_with_the_redirect(
     link = next(line for line in prompt.text.splitlines() if line.startswith("http"))
     assert "sec" not in get_runtime().names()
 
-    run(ip, f"connect sec --oauth-redirect {_redirected(link)}")
+    run(ip, f"connect sec --oauth-redirect {redirected(link)}")
     assert "sec: http" in capsys.readouterr().out
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     assert prompt.box.disabled and "sec: http" in prompt.status.value
@@ -80,7 +59,7 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
 ) -> None:
     """A running call blocks the kernel, so the link cannot be shown then: the call fails at once
     (it used to wait out its timeout, then say the server went away) and says how to see it."""
-    _authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
+    authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     oauth_server.refresh_ok = False
     oauth_server.revoke_all()  # the token stops working and cannot be refreshed: a new login is needed
@@ -91,7 +70,7 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
     assert "asked to be authorized again while connected" in str(error) and typed in str(error)
     assert get_runtime().server("sec").status == "closed"
 
-    _authorize(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
+    authorize(ip, typed.removeprefix("%mcp "))  # what it says to type shows the link again
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     run(ip, "close sec")
 
@@ -99,14 +78,14 @@ def test_an_authorization_asked_while_connected_fails_the_call_and_says_what_to_
 def test_a_step_up_while_connected_says_which_scope_to_connect_with_and_that_works(
     ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path
 ) -> None:
-    _authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
+    authorize(ip, f"connect sec --oauth --http {oauth_server.url}")
     oauth_server.step_up = {"add": "admin"}  # add now needs a scope the token lacks: 403 insufficient_scope
 
     error = run(ip, "call sec.add a=2 b=3").outcome.error
     typed = f"connect sec --oauth --scope 'tools admin' --http {oauth_server.url}"
     assert isinstance(error, AuthorizationRequiredError) and f"%mcp {typed}" in str(error)
 
-    link = _authorize(ip, typed)  # the cached token lacks admin: the link is shown again, asking for both
+    link = authorize(ip, typed)  # the cached token lacks admin: the link is shown again, asking for both
     assert "scope=tools+admin" in link
     assert run(ip, "call sec.add a=2 b=3").output == "5"
     run(ip, "close sec")
@@ -118,7 +97,7 @@ def test_the_paste_box_finishes_the_connect(
     prompt = run(ip, f"connect box --oauth --scope tools --http {oauth_server.url}")
     link = next(line for line in prompt.text.splitlines() if line.startswith("http"))
     assert "scope=tools" in link
-    prompt.box.value = _redirected(link)
+    prompt.box.value = redirected(link)
     prompt.finish.click()
     assert prompt.box.value == ""  # the code does not stay on the page
     assert "box: http" in _wait(prompt)
@@ -132,7 +111,7 @@ def test_a_pasted_url_of_another_flow_is_refused(
     prompt = run(ip, f"connect sec --oauth --http {oauth_server.url}")
     link = next(line for line in prompt.text.splitlines() if line.startswith("http"))
     with pytest.raises(UsageError, match="does not belong to this authorization"):
-        run(ip, f"connect sec --oauth-redirect {_redirected(link, state='not-this-one')}")
+        run(ip, f"connect sec --oauth-redirect {redirected(link, state='not-this-one')}")
     assert "sec" not in get_runtime().names()
     with pytest.raises(UsageError, match="No authorization is waiting for 'sec'"):
         run(ip, "connect sec --oauth-redirect http://127.0.0.1:1/callback?code=x&state=y")

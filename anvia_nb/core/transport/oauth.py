@@ -89,6 +89,12 @@ class OAuth:
         shown["on_authorize"] = getattr(self.on_authorize, "__name__", None) if self.on_authorize else None
         return "OAuth(" + ", ".join(f"{key}={value!r}" for key, value in shown.items()) + ")"
 
+    @property
+    def signs_in_a_person(self) -> bool:
+        """Whether a person authorizes at a browser (the authorization code grant), whose tokens are
+        then cached for the next connect; not a ``grant`` that needs nobody."""
+        return self.grant is None
+
     def token_file(self, server_url: str) -> TokenFile:
         grant = str(getattr(self.grant, "name", ""))
         if self.token_dir == MEMORY:
