@@ -5,9 +5,9 @@ from __future__ import annotations
 
 __all__ = ["MACHINE_FLAGS", "MACHINE_OPTIONS"]
 
-MACHINE_FLAGS = ("--oauth-client-credentials", "--oauth-identity-assertion")
+MACHINE_FLAGS = ("--oauth-client-credentials", "--oauth-workload-identity", "--oauth-identity-assertion")
 MACHINE_OPTIONS = (
     "--client-id", "--scope", "--secret-env", "--secret-file", "--auth-method", "--key-env", "--key-file", "--key-alg",
     "--assertion-env", "--assertion-file", "--issuer", "--id-token-env", "--id-token-file", "--idp-token-endpoint",
-    "--idp-client-id",
+    "--idp-client-id", "--token-env", "--token-file",
 )  # fmt: skip

@@ -1,15 +1,17 @@
-"""``%mcp connect NAME --oauth-client-credentials ...`` and ``--oauth-identity-assertion ...``:
-OAuth with no person at a browser, from the magic.
+"""``%mcp connect NAME --oauth-client-credentials ...``, ``--oauth-workload-identity ...`` and
+``--oauth-identity-assertion ...``: OAuth with no person at a browser, from the magic.
 
 ``--client-id ID`` and the secret's place: ``--secret-env NAME`` (the kernel's environment) or
 ``--secret-file PATH``; ``--auth-method client_secret_basic|client_secret_post|private_key_jwt``;
 ``--key-env NAME`` / ``--key-file PATH`` and ``--key-alg ALG`` (a PEM key that signs the
 assertions); ``--assertion-env`` / ``--assertion-file`` (a ready-made one, a workload identity's);
-``--issuer URL``; ``--scope S``. An identity assertion takes ``--issuer`` (required),
-``--id-token-env`` / ``--id-token-file`` with ``--idp-token-endpoint URL`` and ``--idp-client-id
-ID``, or the ID-JAG itself with ``--assertion-env`` / ``--assertion-file``. A value given where a
-place is expected (``--client-secret``, ``--secret-env NAME=VALUE``) is refused: it would stay in
-the notebook. The connect itself is ``%mcp connect --oauth``'s, with nobody to ask.
+``--issuer URL``; ``--scope S``. A workload identity takes the token its platform gives it,
+``--token-file PATH`` (read anew at each token request) or ``--token-env NAME``. An identity
+assertion takes ``--issuer`` (required), ``--id-token-env`` / ``--id-token-file`` with
+``--idp-token-endpoint URL`` and ``--idp-client-id ID``, or the ID-JAG itself with
+``--assertion-env`` / ``--assertion-file``. A value given where a place is expected
+(``--client-secret``, ``--secret-env NAME=VALUE``) is refused: it would stay in the notebook.
+The connect itself is ``%mcp connect --oauth``'s, with nobody to ask.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
 
 __all__ = ["MACHINE_FLAGS", "MACHINE_OPTIONS", "machine_settings"]
 
-_LITERALS = ("--client-secret", "--secret", "--key", "--assertion", "--id-token")
+_LITERALS = ("--client-secret", "--secret", "--key", "--assertion", "--id-token", "--token")
 _REFUSED = (
     "A secret typed in a cell would stay in the notebook: export it before starting Jupyter and give its name, "
     "--secret-env NAME (or --secret-file PATH; --key-env/--key-file for a private key)."
@@ -41,7 +43,7 @@ def machine_settings(words: list[str]) -> tuple[list[str], OAuth]:
             raise CommandLineError(f"{flag} is for one --http connection, not --stdio.")
         if word in MACHINE_FLAGS:
             if word != flag:
-                raise CommandLineError("Choose one: --oauth-client-credentials or --oauth-identity-assertion.")
+                raise CommandLineError(f"Choose one of {', '.join(MACHINE_FLAGS)}.")
             i += 1
             continue
         if word in _LITERALS or word.split("=")[0] in _LITERALS:
@@ -70,18 +72,23 @@ def machine_settings(words: list[str]) -> tuple[list[str], OAuth]:
         raise CommandLineError(_in_magic_words(str(exc))) from None
 
 
-_CLIENT_CREDENTIALS = ("client_id", "auth_method", "key_env", "key_file", "key_alg", "assertion_env", "assertion_file",
-                       "issuer")  # fmt: skip
-_IDENTITY_ASSERTION = ("client_id", "auth_method", "issuer", "id_token_env", "id_token_file", "idp_token_endpoint",
-                       "idp_client_id", "assertion_env", "assertion_file")  # fmt: skip
+_TAKES = {
+    "--oauth-client-credentials": ("client_id", "auth_method", "key_env", "key_file", "key_alg", "assertion_env",
+                                   "assertion_file", "issuer", "secret_env", "secret_file"),
+    "--oauth-workload-identity": ("client_id", "token_env", "token_file", "issuer"),
+    "--oauth-identity-assertion": ("client_id", "auth_method", "issuer", "id_token_env", "id_token_file",
+                                   "idp_token_endpoint", "idp_client_id", "assertion_env", "assertion_file",
+                                   "secret_env", "secret_file"),
+}  # fmt: skip
 
 
 def _settings(flag: str, given: dict[str, str], scopes: tuple[str, ...]) -> OAuth:
-    secret = {"client_secret_env": given.pop("secret_env", None), "client_secret_file": given.pop("secret_file", None)}
-    takes = _CLIENT_CREDENTIALS if flag == "--oauth-client-credentials" else _IDENTITY_ASSERTION
-    other = sorted(set(given) - set(takes))
+    other = sorted(set(given) - set(_TAKES[flag]))
     if other:
         raise CommandLineError(f"{flag} takes no --{other[0].replace('_', '-')}.")
+    if flag == "--oauth-workload-identity":
+        return mcp.workload_identity(**given, scopes=scopes)  # type: ignore[arg-type]
+    secret = {"client_secret_env": given.pop("secret_env", None), "client_secret_file": given.pop("secret_file", None)}
     if flag == "--oauth-client-credentials":
         return mcp.client_credentials(**given, **secret, scopes=scopes)  # type: ignore[arg-type]
     if "issuer" not in given:
@@ -94,7 +101,8 @@ def _in_magic_words(message: str) -> str:
     for keyword in ("client_secret_env", "client_secret_file"):
         message = message.replace(f"{keyword}=", f"--{keyword.removeprefix('client_').replace('_', '-')} ")
     for keyword in ("key_env", "key_file", "key_alg", "assertion_env", "assertion_file", "id_token_env",
-                    "id_token_file", "idp_token_endpoint", "auth_method", "issuer"):  # fmt: skip
+                    "id_token_file", "idp_token_endpoint", "auth_method", "issuer", "token_env",
+                    "token_file"):  # fmt: skip
         message = message.replace(f"{keyword}=", f"--{keyword.replace('_', '-')} ")
     return message
 

@@ -223,6 +223,8 @@ _ENTRIES = (
             ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "sign in (OAuth), see docs/oauth.md"),
             ("connect NAME --oauth-client-credentials --client-id ID --secret-env K|--key-file F --http URL",
              "a service account (OAuth client credentials)"),
+            ("connect NAME --oauth-workload-identity --client-id ID --token-file F|--token-env K --http URL",
+             "a workload's platform token (OAuth jwt-bearer)"),
         ),
         _parse_connect, _connect, complete.complete_connect, takes_cell=True,
     ),

@@ -1,7 +1,7 @@
 """The MCP conformance suite's client authorization scenarios (``@modelcontextprotocol/conformance``
 0.2.0-alpha.12, every ``auth/*`` one, core and extensions), run against anvia_nb's public API:
-``mcp.oauth(on_authorize=...)``, ``mcp.client_credentials(...)`` and ``mcp.identity_assertion(...)``
-(tests/helpers/oauth_client.py).
+``mcp.oauth(on_authorize=...)``, ``mcp.client_credentials(...)``, ``mcp.workload_identity(...)`` and
+``mcp.identity_assertion(...)`` (tests/helpers/oauth_client.py).
 
 scripts/setup-test caches the suite and the Node 22 it needs in ``.cache/conformance``. The suite
 runs once per group of scenarios (``--suite auth``, ``backcompat``, ``extensions`` and ``draft``,
@@ -59,6 +59,7 @@ PASSING = [
     "auth/client-credentials-basic",
     "auth/client-credentials-jwt",
     "auth/enterprise-managed-authorization",
+    "auth/wif-jwt-bearer",
 ]
 # The scenarios where the suite expects the client may give up (it does not count the exit status).
 GIVES_UP = {
@@ -78,7 +79,6 @@ NOT_IN_THE_SDK = [
     for scenario, what in (
         ("auth/dpop", "DPoP-bound tokens (SEP-1932, RFC 9449)"),
         ("auth/dpop-nonce", "DPoP nonces (SEP-1932, RFC 9449)"),
-        ("auth/wif-jwt-bearer", "the jwt-bearer grant for a workload identity with no client secret (SEP-1933)"),
     )
 ]
 

@@ -7,6 +7,8 @@ status 0 when it connected and called a tool.
   person's browser would (follow the link, give back the redirect).
 - ``auth/client-credentials-*``: ``mcp.client_credentials(...)``, the secret or the PEM key put
   in an environment variable first, as a deployment would (the API takes no value).
+- ``auth/wif-jwt-bearer``: ``mcp.workload_identity(...)`` with the workload's token in a file, as a
+  platform writes it.
 - ``auth/enterprise-managed-authorization``: ``mcp.identity_assertion(...)`` with the ID token
   (in an environment variable) and the identity provider's token endpoint. The MCP server's
   authorization server is configuration for this flow, never discovered by the client; the
@@ -56,6 +58,11 @@ def settings(scenario: str, context: dict[str, Any], url: str, token_dir: str) -
             client_id=context["client_id"], key_env="CONFORMANCE_PRIVATE_KEY",
             key_alg=context.get("signing_algorithm", "RS256"), token_dir=token_dir,
         )  # fmt: skip
+    if scenario == "auth/wif-jwt-bearer":
+        token_file = os.path.join(token_dir, "workload-token")  # where a platform writes it
+        with open(token_file, "w") as written:
+            written.write(context["valid_jwt"])
+        return mcp.workload_identity(client_id=context["client_id"], token_file=token_file, token_dir=token_dir)
     if scenario == "auth/enterprise-managed-authorization":
         os.environ["CONFORMANCE_CLIENT_SECRET"] = context["client_secret"]
         os.environ["CONFORMANCE_ID_TOKEN"] = context["idp_id_token"]

@@ -82,6 +82,8 @@ class OAuthTestServer:
         self.refusals: list[str] = []  # why a machine's token request was refused
         self.id_tokens: set[str] = set()
         self.id_jags: set[str] = set()
+        self.workloads: dict[str, str] = {}  # workload identity: a platform's token -> the client ID it is for
+        self.workload_grants: list[str] = []  # the workload tokens taken, in order
         self.exchanges = 0
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
@@ -270,6 +272,8 @@ class OAuthTestServer:
             return self._tokens(self.granted.get(old, SCOPE))
         if grant == "client_credentials":
             return self._machine_token(request, form)
+        if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer" and str(form.get("assertion")) in self.workloads:
+            return self._workload_token(form)
         if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer":
             if str(form.get("assertion")) not in self.id_jags:
                 self.refusals.append("an unknown ID-JAG")
@@ -297,11 +301,23 @@ class OAuthTestServer:
         return JSONResponse({"access_token": jag, "issued_token_type": wanted["requested_token_type"],
                              "token_type": "N_A"})  # fmt: skip
 
+    def _workload_token(self, form: Any) -> Response:
+        """Workload identity: the platform's token is the grant, for the client it names; no secret."""
+        assertion, client_id = str(form["assertion"]), str(form.get("client_id", ""))
+        if self.workloads[assertion] != client_id or form.get("client_secret") or form.get("client_assertion"):
+            self.refusals.append(f"workload token for {client_id!r}")
+            return JSONResponse({"error": "invalid_grant"}, 400)
+        self.workload_grants.append(assertion)
+        return self._issue(client_id, form)
+
     def _machine_token(self, request: Request, form: Any) -> Response:
         """A machine's grant: the client authenticated by a secret (Basic or in the body) or a signed assertion."""
         client_id = self._client_of(request, form)
         if client_id is None:
             return JSONResponse({"error": "invalid_client"}, 401)
+        return self._issue(client_id, form)
+
+    def _issue(self, client_id: str, form: Any) -> Response:
         access = "cc-" + secrets.token_urlsafe(24)
         self.access.add(access)
         self.granted[access] = str(form.get("scope") or SCOPE)

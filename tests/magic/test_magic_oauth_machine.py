@@ -126,3 +126,32 @@ def test_enterprise_managed_authorization_from_the_magic(
     assert "id-token-of-grace-8c21d0" not in json.dumps(view._repr_mimebundle_(), ensure_ascii=False)
     assert service.exchanges == 1
     run(ip, "close ema")
+
+
+def test_a_workload_identity_from_the_magic_and_from_a_config_file(
+    ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    workload = "k8s-projected-token-51c7e0a2"
+    oauth_server.workloads[workload] = "nightly"
+    token_file = tmp_path / "token"
+    token_file.write_text(workload)
+    flags = "--oauth-workload-identity --client-id nightly"
+    with pytest.raises(UsageError, match="would stay in the notebook"):
+        run(ip, f"connect wl {flags} --token {workload} --http {oauth_server.url}")
+    with pytest.raises(UsageError, match="--oauth-workload-identity takes no --secret-env"):
+        run(ip, f"connect wl {flags} --secret-env S --token-file {token_file} --http {oauth_server.url}")
+    run(ip, f"connect wl {flags} --token-file {token_file} --http {oauth_server.url}")
+    assert "wl: http" in capsys.readouterr().out
+    view = run(ip, f"call wl.echo message='{workload}'")
+    assert workload not in json.dumps(view._repr_mimebundle_(), ensure_ascii=False)
+    run(ip, "close wl")
+
+    oauth = {"grant": "workload_identity", "client_id": "nightly", "token_file": str(token_file)}
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"cfg": {"url": oauth_server.url, "oauth": oauth}}}))
+    run(ip, f"connect --config {config}")
+    assert run(ip, "call cfg.add a=2 b=3").output == "5"
+    # the same server, client and grant: the token cached by the first connect, no second grant
+    assert oauth_server.workload_grants == [workload] and oauth_server.authorizations == 0
+    run(ip, "close cfg")

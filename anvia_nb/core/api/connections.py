@@ -41,7 +41,7 @@ from anvia_nb.core.recording.recorder import Recorder
 from anvia_nb.core.recording.replay import RecordingClient, ReplayConnection
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.oauth import OAuth, forget_tokens, oauth
-from anvia_nb.core.transport.oauth_machine import client_credentials, identity_assertion
+from anvia_nb.core.transport.oauth_machine import client_credentials, identity_assertion, workload_identity
 from anvia_nb.core.transport.sdk import HttpLaunch
 from anvia_nb.core.transport.stdio import StdioLaunch
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
@@ -371,6 +371,7 @@ class _Factories:
     oauth = staticmethod(oauth)
     client_credentials = staticmethod(client_credentials)
     identity_assertion = staticmethod(identity_assertion)
+    workload_identity = staticmethod(workload_identity)
 
     @staticmethod
     def oauth_logout(connection: HttpConnection) -> bool:

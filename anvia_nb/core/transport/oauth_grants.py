@@ -4,6 +4,9 @@
   (``client_secret_basic`` or ``client_secret_post``: the SDK's ``ClientCredentialsOAuthProvider``),
   or with a JWT assertion (``private_key_jwt``: the SDK's ``PrivateKeyJWTOAuthProvider``) signed
   here with a PEM key, or given ready-made by a workload identity (a token file the platform writes);
+- :class:`WorkloadIdentity`, workload identity federation (SEP-1933): the token a platform gives a
+  workload (Kubernetes, a cloud's metadata service, a CI job's OIDC token) is the grant itself, sent
+  with the jwt-bearer grant (RFC 7523 §2.1) by a client with no secret;
 - :class:`IdentityAssertion`, enterprise-managed authorization (SEP-990, cross-app access): an ID
   token from the company's identity provider is exchanged there (RFC 8693) for an ID-JAG, which
   the MCP authorization server takes with the jwt-bearer grant (RFC 7523: the SDK's
@@ -29,15 +32,17 @@ from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
     PrivateKeyJWTOAuthProvider,
     SignedJWTParameters,
+    _require_metadata_for_configured_issuer,
 )
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull
 
 from anvia_nb.core.transport.oauth import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
 from anvia_nb.core.transport.oauth_sources import AssertionSource, Source
 from anvia_nb.core.transport.oauth_tokens import TokenFile
 from anvia_nb.errors import AuthorizationError
 
-__all__ = ["AUTH_METHODS", "ClientCredentials", "IdentityAssertion"]
+__all__ = ["AUTH_METHODS", "ClientCredentials", "IdentityAssertion", "WorkloadIdentity"]
 
 AUTH_METHODS = ("client_secret_basic", "client_secret_post", "private_key_jwt")
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -165,6 +170,62 @@ class ClientCredentials:
                 ) from None
 
         return signing
+
+
+class _WorkloadClient(_CachedTokens, ClientCredentialsOAuthProvider):
+    """The jwt-bearer grant with the workload's token as the assertion, by a public client (no
+    secret: ``token_endpoint_auth_method`` none). Discovery, the issuer check, the token cache and
+    its refresh are the client credentials provider's; only the token request differs."""
+
+    def __init__(self, store: TokenFile, *, token: Callable[[str], Awaitable[str]], **kwargs: Any) -> None:
+        super().__init__(store, client_secret="", **kwargs)
+        self._token = token
+        self._fixed_client_info = OAuthClientInformationFull(
+            redirect_uris=None, client_id=kwargs["client_id"], grant_types=[JWT_BEARER_GRANT_TYPE],
+            token_endpoint_auth_method="none", scope=kwargs.get("scope"),
+        )  # fmt: skip
+
+    async def _exchange_token_client_credentials(self) -> httpx2.Request:
+        _require_metadata_for_configured_issuer(self.context, self._issuer)
+        metadata = self.context.oauth_metadata
+        audience = str(metadata.issuer) if metadata is not None else self.context.get_resource_url()
+        data = {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": await self._token(audience)}
+        data["client_id"] = self._fixed_client_info.client_id or ""
+        if self.context.should_include_resource_param(self.context.protocol_version):
+            data["resource"] = self.context.get_resource_url()
+        if self.context.client_metadata.scope:
+            data["scope"] = self.context.client_metadata.scope
+        headers = {"Content-Type": "application/x-www-form-urlencoded"}
+        return httpx2.Request("POST", self._get_token_endpoint(), data=data, headers=headers)
+
+
+@dataclass(frozen=True)
+class WorkloadIdentity:
+    """Workload identity federation (SEP-1933): the platform's token for this workload is the grant."""
+
+    token: AssertionSource
+    """The workload's JWT: a file the platform rewrites (read anew at each token request), a
+    variable, or a function of the audience (the authorization server's issuer)."""
+    issuer: str | None = None
+    """The authorization server that trusts the workload's identity provider: the token goes to no other."""
+    name = "workload-identity"
+
+    def secrets(self) -> tuple[str, ...]:
+        return _secrets(self.token)
+
+    def portable(self) -> bool:
+        return not callable(self.token)
+
+    def provider(self, settings: OAuth, server: str, server_url: str) -> httpx2.Auth:
+        given = self.token
+
+        async def token(audience: str) -> str:
+            return given.read(server) if isinstance(given, Source) else await _called(given, audience)
+
+        return _WorkloadClient(
+            settings.token_file(server_url), token=token, server_url=server_url, client_id=settings.client_id or "",
+            scope=" ".join(settings.scopes) or None, issuer=self.issuer,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)

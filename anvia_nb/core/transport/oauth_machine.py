@@ -1,5 +1,5 @@
-"""``mcp.client_credentials(...)`` and ``mcp.identity_assertion(...)``: OAuth settings for a
-notebook that is not a person at a browser (a scheduled run, a Dask cluster, a dashboard served
+"""``mcp.client_credentials(...)``, ``mcp.workload_identity(...)`` and ``mcp.identity_assertion(...)``:
+OAuth settings for a notebook that is not a person at a browser (a scheduled run, a Dask cluster, a dashboard served
 under a team's identity), the same from a config file, and what of them travels to another process.
 
 Each returns an :class:`~anvia_nb.core.transport.oauth.OAuth` whose ``grant`` names where the
@@ -15,12 +15,19 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from anvia_nb.core.transport.oauth import OAuth
-from anvia_nb.core.transport.oauth_grants import AUTH_METHODS, ClientCredentials, IdentityAssertion
+from anvia_nb.core.transport.oauth_grants import AUTH_METHODS, ClientCredentials, IdentityAssertion, WorkloadIdentity
 from anvia_nb.core.transport.oauth_sources import source, source_from
 from anvia_nb.core.transport.oauth_tokens import MEMORY
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 
-__all__ = ["KEY_ALGORITHMS", "client_credentials", "identity_assertion", "oauth_from_mapping", "portable_auth"]
+__all__ = [
+    "KEY_ALGORITHMS",
+    "client_credentials",
+    "identity_assertion",
+    "oauth_from_mapping",
+    "portable_auth",
+    "workload_identity",
+]
 
 KEY_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _LITERAL = (
@@ -101,6 +108,39 @@ def client_credentials(
     return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
 
 
+def workload_identity(
+    *,
+    client_id: str,
+    token_file: str | None = None,
+    token_env: str | None = None,
+    token: Callable[[str], Any] | None = None,
+    scopes: Any = (),
+    issuer: str | None = None,
+    token_dir: str | None = None,
+) -> OAuth:
+    """Workload identity federation (SEP-1933) for ``mcp.http(..., auth=...)``: no secret at all.
+
+    The platform the notebook runs on gives the workload a signed token (a Kubernetes service
+    account token, a cloud's identity token, a CI job's OIDC token), usually in a file it rewrites
+    before the token expires: ``token_file=PATH`` (read anew at each token request), or
+    ``token_env=NAME``, or ``token=`` a function of the audience (the authorization server's
+    issuer). It is sent as the assertion of the jwt-bearer grant (RFC 7523) with ``client_id``, the
+    ID the authorization server knows this workload by. ``issuer``: the authorization server that
+    trusts the platform (the token goes to no other).
+    """
+    if not isinstance(client_id, str) or not client_id:
+        raise InvalidValueError(
+            "A workload identity needs client_id, the ID the authorization server knows this workload by."
+        )
+    given = source_from("workload token", token, token_env, token_file, option="token")
+    if given is None:
+        raise InvalidValueError(
+            "A workload identity needs token_file=PATH (the file the platform writes), or token_env=NAME."
+        )
+    grant = WorkloadIdentity(token=given, issuer=_url(issuer, "issuer"))
+    return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
+
+
 def identity_assertion(
     *,
     client_id: str,
@@ -161,6 +201,7 @@ def identity_assertion(
 _GRANTS: dict[str, Callable[..., OAuth]] = {
     "client_credentials": client_credentials,
     "identity_assertion": identity_assertion,
+    "workload_identity": workload_identity,
 }
 
 
@@ -191,5 +232,5 @@ def portable_auth(name: str, auth: Any) -> OAuth:
     raise SecretNotPortableError(
         f"{name!r} cannot be sent to another process: its auth object holds a secret or a person's authorization. "
         "For Dask workers use mcp.client_credentials(client_id=..., client_secret_env=NAME) (or key_env/key_file), "
-        "whose secrets each worker reads from its own environment."
+        "or mcp.workload_identity(client_id=..., token_file=PATH), which each worker reads from its own environment."
     )
