@@ -60,27 +60,14 @@ PASSING = [
     "auth/client-credentials-jwt",
     "auth/enterprise-managed-authorization",
     "auth/wif-jwt-bearer",
+    "auth/dpop",
+    "auth/dpop-nonce",
 ]
 # The scenarios where the suite expects the client may give up (it does not count the exit status).
 GIVES_UP = {
     "auth/scope-retry-limit", "auth/resource-mismatch", "auth/iss-supported-missing", "auth/iss-wrong-issuer",
     "auth/iss-unexpected", "auth/iss-normalized", "auth/metadata-issuer-mismatch",
 }  # fmt: skip
-
-
-NOT_IN_THE_SDK = [
-    pytest.param(
-        scenario,
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=f"{what}: the MCP SDK (2.3) has no provider for it, and anvia_nb uses the SDK's (docs/oauth.md)",
-        ),
-    )
-    for scenario, what in (
-        ("auth/dpop", "DPoP-bound tokens (SEP-1932, RFC 9449)"),
-        ("auth/dpop-nonce", "DPoP nonces (SEP-1932, RFC 9449)"),
-    )
-]
 
 
 @pytest.fixture(scope="module")
@@ -109,11 +96,11 @@ def test_every_auth_scenario_of_the_suite_is_judged(results: Path) -> None:
         for line in (results / "list.txt").read_text().splitlines()
         if line.strip().startswith("- auth/")
     }
-    judged = {*PASSING, *(param.values[0] for param in NOT_IN_THE_SDK)}
+    judged = set(PASSING)
     assert listed and listed == judged
 
 
-@pytest.mark.parametrize("scenario", [*PASSING, *NOT_IN_THE_SDK])
+@pytest.mark.parametrize("scenario", PASSING)
 def test_client_auth_scenario(results: Path, scenario: str) -> None:
     runs = sorted((results / "out").glob(f"{scenario}-[0-9]*/checks.json"))
     assert len(runs) == 1, f"the suite did not run {scenario}:\n" + (results / "said.txt").read_text()[-4000:]

@@ -25,6 +25,11 @@ Enterprise-managed authorization: ``/idp/token`` plays the company's identity pr
 an ID token of ``id_tokens`` (RFC 8693) for an ID-JAG whose audience is the issuer and resource
 this server; ``/token`` takes an ID-JAG it issued with the jwt-bearer grant from a client of
 ``secrets`` (``client_secret_basic``). ``exchanges`` counts the ID tokens exchanged.
+
+DPoP (``dpop = True``): the metadata offers ES256 proofs, a code or refresh token is exchanged only
+with a valid proof and its tokens are bound to that key (``token_type`` DPoP), and ``/mcp`` takes a
+bound token only as ``Authorization: DPoP`` with a fresh proof for it (tests/helpers/dpop_proofs.py,
+whose ``proofs`` keeps every ``jti`` and why one was refused).
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from anvia_nb.demo_server.handlers import build_server
+from tests.helpers.dpop_proofs import Proofs
 from tests.helpers.support import wait_until
 
 SCOPE = "tools"
@@ -85,6 +91,9 @@ class OAuthTestServer:
         self.workloads: dict[str, str] = {}  # workload identity: a platform's token -> the client ID it is for
         self.workload_grants: list[str] = []  # the workload tokens taken, in order
         self.exchanges = 0
+        self.dpop = False
+        self.proofs = Proofs()
+        self.bound: dict[str, str] = {}  # a DPoP-bound token -> its key's thumbprint
         self._mcp = build_server().streamable_http_app(host="127.0.0.1")
         self._oauth = Starlette(
             routes=[
@@ -128,7 +137,7 @@ class OAuthTestServer:
             return
         if scope["type"] == "http" and scope["path"].startswith("/mcp"):
             headers = dict(scope["headers"])
-            token = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+            token = self._presented(headers, scope["method"])
             if token in self.uses and scope["method"] == "POST":
                 self.uses[token] -= 1
                 if self.uses[token] < 0:  # used up: the server no longer takes it
@@ -154,6 +163,15 @@ class OAuthTestServer:
         else:
             app = self._oauth
         await app(scope, receive, send)
+
+    def _presented(self, headers: dict[bytes, bytes], method: str) -> str:
+        """The token a request presents as it must: a bound one with ``DPoP`` and its proof, any
+        other with ``Bearer``; ``""`` otherwise."""
+        scheme, _, token = headers.get(b"authorization", b"").decode().partition(" ")
+        if token not in self.bound:
+            return token if scheme == "Bearer" else ""
+        key = self.proofs.key_of(headers.get(b"dpop", b"").decode(), method, self.url, token)
+        return token if scheme == "DPoP" and key == self.bound[token] else ""
 
     async def _scope_needed(self, receive: Receive) -> tuple[Receive, str]:
         """The scope a tools/call in this request's body needs (``step_up``), and a ``receive`` that
@@ -198,6 +216,7 @@ class OAuthTestServer:
                     "none", "client_secret_basic", "client_secret_post", "private_key_jwt"
                 ],
                 "scopes_supported": [SCOPE],
+                **({"dpop_signing_alg_values_supported": ["ES256"]} if self.dpop else {}),
             }
         )
 
@@ -237,15 +256,17 @@ class OAuthTestServer:
         self.authorizations += 1
         return RedirectResponse(f"{redirect_uri}?{urlencode({'code': code, 'state': state})}", 302)
 
-    def _tokens(self, scope: str = SCOPE) -> Response:
+    def _tokens(self, scope: str = SCOPE, key: str | None = None) -> Response:
         access, refresh = "at-" + secrets.token_urlsafe(24), "rt-" + secrets.token_urlsafe(24)
         self.access.add(access)
         self.refresh.add(refresh)
         self.granted[access] = self.granted[refresh] = scope
+        if key is not None:
+            self.bound[access] = self.bound[refresh] = key
         return JSONResponse(
             {
                 "access_token": access,
-                "token_type": "Bearer",
+                "token_type": "DPoP" if key is not None else "Bearer",
                 "expires_in": self.expires_in,
                 "refresh_token": refresh,
                 "scope": scope,
@@ -256,20 +277,23 @@ class OAuthTestServer:
     async def _token(self, request: Request) -> Response:
         form = await request.form()
         grant = form.get("grant_type")
+        key = self.proofs.key_of(request.headers.get("dpop"), "POST", f"{self.base}/token") if self.dpop else None
+        if self.dpop and key is None:
+            return JSONResponse({"error": "invalid_dpop_proof"}, 400)
         if grant == "authorization_code":
             issued = self.codes.pop(str(form.get("code")), None)
             verifier = str(form.get("code_verifier", ""))
             challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
             if issued is None or issued["challenge"] != challenge or issued["redirect_uri"] != form.get("redirect_uri"):
                 return JSONResponse({"error": "invalid_grant"}, 400)
-            return self._tokens(issued["scope"])
+            return self._tokens(issued["scope"], key)
         if grant == "refresh_token":
             old = str(form.get("refresh_token"))
-            if not self.refresh_ok or old not in self.refresh:
+            if not self.refresh_ok or old not in self.refresh or self.bound.get(old, key) != key:
                 return JSONResponse({"error": "invalid_grant"}, 400)
             self.refresh.discard(old)
             self.refreshes += 1
-            return self._tokens(self.granted.get(old, SCOPE))
+            return self._tokens(self.granted.get(old, SCOPE), key)
         if grant == "client_credentials":
             return self._machine_token(request, form)
         if grant == "urn:ietf:params:oauth:grant-type:jwt-bearer" and str(form.get("assertion")) in self.workloads:

@@ -109,10 +109,12 @@ class OAuth:
         return (*own, *granted, *self.token_file(server_url).secrets())
 
     def provider(self, server: str, server_url: str) -> Any:
-        """A fresh ``httpx2.Auth`` for one connection to ``server_url``."""
-        if self.grant is not None:
-            return self.grant.provider(self, server, server_url)
-        return NotebookOAuthProvider(self, server, server_url)
+        """A fresh ``httpx2.Auth`` for one connection to ``server_url``: the SDK's provider for the
+        grant, with DPoP where the authorization server offers it (:mod:`.oauth_dpop`)."""
+        from anvia_nb.core.transport.oauth_dpop import DPoPAuth
+
+        inner = self.grant.provider(self, server, server_url) if self.grant is not None else None
+        return DPoPAuth(inner or NotebookOAuthProvider(self, server, server_url), self.token_file(server_url))
 
 
 def oauth(

@@ -104,6 +104,21 @@ class TokenFile:
         data["expires_at"] = time.time() + int(tokens.expires_in) if tokens.expires_in is not None else None
         self._write(data)
 
+    def dpop_key(self) -> str | None:
+        """The private key (PEM) the cached tokens are bound to by DPoP, if they are."""
+        key = self._read().get("dpop_key")
+        return key if isinstance(key, str) else None
+
+    def set_dpop_key(self, pem: str | None) -> None:
+        data = self._read()
+        if data.get("dpop_key") == pem:
+            return
+        if pem is None:
+            data.pop("dpop_key", None)
+        else:
+            data["dpop_key"] = pem
+        self._write(data)
+
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         client = self._read().get("client")
         return OAuthClientInformationFull.model_validate(client) if isinstance(client, dict) else None
