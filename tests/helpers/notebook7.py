@@ -99,7 +99,9 @@ def open_notebook7(page: Any, server: LabServer, path: str, timeout_seconds: flo
 
     Idle is read twice: from the toolbar's indicator (what a person sees) and from the REST API
     (the notebook's session, then its kernel). A "Select Kernel" dialog is answered with the
-    default kernel.
+    default kernel. Give each notebook a page (a browser tab) of its own, as Notebook 7's file
+    browser does: a page showing a notebook with unsaved changes asks before it leaves
+    (``beforeunload``), and the test pages dismiss that question, which aborts this load.
     """
     page.goto(notebook7_url(server, path))
     title = PurePosixPath(path).name.removesuffix(".ipynb")
