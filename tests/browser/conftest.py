@@ -88,10 +88,14 @@ LONGEST_FIRST = (
     "test_panel_browser.py",
     "test_hostile_text_browser.py",
     "test_oauth_browser.py",
+    "test_notebook7_browser.py",
     "test_lab_harness.py",
 )
 # Server extensions no test uses (Voila's takes seconds to import; jupyter_lsp scans for servers).
 SERVER_EXTENSIONS_OFF = ["jupyter_lsp", "jupyter_server_terminals", "notebook_shim", "voila.server_extension"]
+# Jupyter Notebook 7 (/notebooks/<path>, /tree), for test_notebook7_browser.py: on whatever the
+# environment's jupyter config says; its pages are served only when asked for.
+SERVER_EXTENSIONS_ON = ["notebook"]
 
 
 def _require_chromium() -> None:
@@ -203,6 +207,7 @@ def jupyter_lab() -> Iterator[LabServer]:
             f"--LabApp.user_settings_dir={home / 'settings'}",
             f"--LabApp.workspaces_dir={home / 'workspaces'}",
             *(f"--ServerApp.jpserver_extensions={name}=False" for name in SERVER_EXTENSIONS_OFF),
+            *(f"--ServerApp.jpserver_extensions={name}=True" for name in SERVER_EXTENSIONS_ON),
         ]  # fmt: skip
         log_path = home / "lab.log"
         with log_path.open("wb") as log:

@@ -21,11 +21,13 @@ from tests.helpers.app_cells import (
     FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
+    PROBE_PATH,
     SETUP_CELL,
     frame_heights,
     frame_report,
     hostile_cell,
     navigator_cell,
+    record_requests,
     report_problems,
     run_cell_below,
     sized_views,
@@ -44,22 +46,11 @@ from tests.helpers.lab import (
 
 pytestmark = pytest.mark.browser
 
-PROBE_PATH = "/api/contents/anvia-hostile-probe"
-
-
-def _requests_of(page: Any) -> list[str]:
-    """Requests of the page (its frames included) that were answered, and WebSockets opened;
-    a request the CSP blocked is reported by Chromium too, but failed and never reached a server."""
-    requests: list[str] = []
-    page.on("requestfinished", lambda request: requests.append(request.url))
-    page.on("websocket", lambda socket: requests.append(socket.url))
-    return requests
-
 
 def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook(
     page: Any, page_events: PageEvents, jupyter_lab: LabServer
 ) -> None:
-    requests = _requests_of(page)
+    requests = record_requests(page)
     probe = f"{jupyter_lab.base_url}{PROBE_PATH}?token={urllib.parse.quote(jupyter_lab.token)}"
     cells = [SETUP_CELL, HANDLER_CELL, hostile_cell(probe), MINIMAL_CELL, navigator_cell(probe)]
     path = write_notebook(jupyter_lab, "app_frame.ipynb", cells)

@@ -22,6 +22,8 @@ from tests.helpers.support import REPO
 
 FRAME = "iframe.anvia-app-frame"
 REPORT_WAIT_MS = 120_000
+PROBE_PATH = "/api/contents/anvia-hostile-probe"
+"""The Jupyter API path the hostile view is aimed at (see :func:`hostile_cell`); no request may reach it."""
 
 SETUP_CELL = (
     "%load_ext anvia_nb\n"
@@ -118,6 +120,16 @@ def navigator_cell(target: str) -> str:
         "{name: 'navigator', version: '1'}, appCapabilities: {}, protocolVersion: '2026-01-26'}}, '*');</script>"
     )
     return f"navigator = AppFrame(AppResource('ui://test/navigator', {view!r}), TestHandler('demo', set()))\nnavigator"
+
+
+def record_requests(page: Any) -> list[str]:
+    """From now on, the requests of the page (its frames included) that were answered, and the
+    WebSockets it opened; a request the CSP blocked is reported by Chromium too, but failed and
+    never reached a server."""
+    requests: list[str] = []
+    page.on("requestfinished", lambda request: requests.append(request.url))
+    page.on("websocket", lambda socket: requests.append(socket.url))
+    return requests
 
 
 def frame_report(page: Any, nth: int = 0) -> dict[str, Any]:
