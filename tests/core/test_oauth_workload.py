@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.oauth_tokens import MEMORY
+from anvia_nb.core.transport.oauth_grants import ClientCredentials, IdentityAssertion, WorkloadIdentity
+from anvia_nb.core.transport.oauth_tokens import GRANTS, MEMORY
 from anvia_nb.errors import AuthorizationError, InvalidValueError, SecretNotPortableError
 from tests.helpers.oauth_server import OAuthTestServer
 
@@ -57,6 +58,11 @@ async def test_a_missing_token_file_is_named_and_a_token_for_another_client_is_r
         await connect_mcp(mcp.http(name="job", url=oauth_server.url, auth=auth))
     assert "\n" not in str(refused.value) and FIRST not in str(refused.value)
     assert oauth_server.refusals == ["workload token for 'reports-job'"]
+
+
+def test_every_grant_has_a_token_file_that_logout_forgets() -> None:
+    names = {grant.name for grant in (ClientCredentials, WorkloadIdentity, IdentityAssertion)}
+    assert names <= set(GRANTS)
 
 
 def test_values_are_refused_and_a_file_travels_as_its_name(oauth_server: OAuthTestServer) -> None:

@@ -146,12 +146,16 @@ def test_a_workload_identity_from_the_magic_and_from_a_config_file(
     view = run(ip, f"call wl.echo message='{workload}'")
     assert workload not in json.dumps(view._repr_mimebundle_(), ensure_ascii=False)
     run(ip, "close wl")
+    cached = token_path(oauth_server.url, "nightly", token_dir, "workload-identity")
+    assert cached.exists()
+    run(ip, "logout wl")
+    assert "Forgot the OAuth tokens of wl" in capsys.readouterr().out and not cached.exists()
 
     oauth = {"grant": "workload_identity", "client_id": "nightly", "token_file": str(token_file)}
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {"cfg": {"url": oauth_server.url, "oauth": oauth}}}))
     run(ip, f"connect --config {config}")
     assert run(ip, "call cfg.add a=2 b=3").output == "5"
-    # the same server, client and grant: the token cached by the first connect, no second grant
-    assert oauth_server.workload_grants == [workload] and oauth_server.authorizations == 0
+    # logged out: the config's connection asks for a token of its own
+    assert oauth_server.workload_grants == [workload, workload] and oauth_server.authorizations == 0
     run(ip, "close cfg")

@@ -30,7 +30,7 @@ __all__ = ["GRANTS", "MEMORY", "OAUTH_DIR_ENV", "MemoryTokens", "TokenFile", "oa
 OAUTH_DIR_ENV = "ANVIA_NB_OAUTH_DIR"
 MEMORY = ":memory:"
 """``token_dir=MEMORY``: tokens kept in this process only (:class:`MemoryTokens`)."""
-GRANTS = ("", "client_credentials", "jwt-bearer")
+GRANTS = ("", "client_credentials", "workload-identity", "jwt-bearer")
 """The grants a token file can be for (``""``: the authorization code, a person's)."""
 
 
