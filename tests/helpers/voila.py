@@ -49,7 +49,7 @@ class RunningVoila:
         return child_pids(self.process.pid)
 
     def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
+        return self.log_path.read_text(errors="replace")[-40000:]
 
 
 def _environment(home: Path) -> dict[str, str]:
