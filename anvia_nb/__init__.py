@@ -38,7 +38,8 @@ from anvia_nb.errors import (
 )
 
 if TYPE_CHECKING:
-    from anvia_nb.core.api.connections import HttpConnection, StdioConnection, mcp
+    from anvia_nb.core.api.connections import HttpConnection, StdioConnection
+    from anvia_nb.core.api.factories import mcp
     from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
     from anvia_nb.core.api.tasks import BackgroundCall
     from anvia_nb.core.protocol.sampling import disable_sampling, enable_sampling
@@ -93,7 +94,7 @@ _LAZY = {
     "McpClient": "anvia_nb.core.transport.client",
     "HttpConnection": "anvia_nb.core.api.connections",
     "StdioConnection": "anvia_nb.core.api.connections",
-    "mcp": "anvia_nb.core.api.connections",
+    "mcp": "anvia_nb.core.api.factories",
     "McpServer": "anvia_nb.core.api.server",
     "Tool": "anvia_nb.core.api.server",
     "connect_mcp": "anvia_nb.core.api.server",

@@ -180,7 +180,7 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
     """``%mcp tools``'s DataFrame of the demo server's tools beside a plain DataFrame of the same rows."""
     import pandas as pd
 
-    from anvia_nb.core.api.connections import mcp
+    from anvia_nb.core.api.factories import mcp
     from anvia_nb.core.api.server import McpServer
     from anvia_nb.core.protocol.types import ToolInfo
     from anvia_nb.demo_server.catalog import TOOLS

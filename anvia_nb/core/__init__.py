@@ -9,7 +9,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from anvia_nb.core.api.connections import HttpConnection, McpConnection, StdioConnection, mcp
+    from anvia_nb.core.api.connections import HttpConnection, McpConnection, StdioConnection
+    from anvia_nb.core.api.factories import mcp
     from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
     from anvia_nb.core.exchange.logs import LOG_LEVELS, LogEntry, ServerLog
     from anvia_nb.core.transport.client import McpClient
@@ -35,7 +36,7 @@ _WHERE = {
     "HttpConnection": "anvia_nb.core.api.connections",
     "McpConnection": "anvia_nb.core.api.connections",
     "StdioConnection": "anvia_nb.core.api.connections",
-    "mcp": "anvia_nb.core.api.connections",
+    "mcp": "anvia_nb.core.api.factories",
     "McpServer": "anvia_nb.core.api.server",
     "Tool": "anvia_nb.core.api.server",
     "connect_mcp": "anvia_nb.core.api.server",

@@ -18,7 +18,7 @@ def described(
     command: ConnectCommand | ConfigConnectCommand, connect_timeout_seconds: float | None
 ) -> list[McpConnection]:
     """The connections a connect line (or its config file) describes, as the user wrote them."""
-    from anvia_nb.core.api.connections import mcp
+    from anvia_nb.core.api.factories import mcp
     from anvia_nb.magic.config_files import servers_from_config_file
 
     if isinstance(command, ConfigConnectCommand):

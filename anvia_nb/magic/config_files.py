@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anvia_nb.core.api.connections import HttpConnection, StdioConnection, mcp
+from anvia_nb.core.api.connections import HttpConnection, StdioConnection
+from anvia_nb.core.api.factories import mcp
 from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.core.transport.oauth_machine import oauth_from_mapping
 from anvia_nb.errors import ConfigFileError, InvalidValueError

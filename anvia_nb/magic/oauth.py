@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from anvia_nb.core.api.connections import HttpConnection, mcp
+from anvia_nb.core.api.connections import HttpConnection
+from anvia_nb.core.api.factories import mcp
 from anvia_nb.core.transport.oauth import OAuth, forget_tokens
 from anvia_nb.dashboard import refuse_a_persons_sign_in
 from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError

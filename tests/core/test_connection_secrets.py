@@ -6,7 +6,7 @@ them is its target, its repr and the policy's mask.
 
 from __future__ import annotations
 
-from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.api.factories import mcp
 from anvia_nb.core.api.secrets import unmasked_note
 from anvia_nb.policy import MASK, ShowPolicy
 

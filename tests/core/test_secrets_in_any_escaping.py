@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.api.factories import mcp
 from anvia_nb.policy import MASK, ShowPolicy
 
 TOKENS = ['ab"c\\def-123456', "ab'c\\def-123456", "q'uo\"te\\s-123456", "tab\there-123456", "é-ñ'\\-123456"]

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from anvia_nb.core.api.connections import mcp
+from anvia_nb.core.api.factories import mcp
 from anvia_nb.core.protocol.content import KINDS, UNSUPPORTED_KINDS
 from anvia_nb.core.protocol.mapping import output_from_result
 from anvia_nb.core.protocol.types import ToolInfo
