@@ -68,7 +68,8 @@ class Traced:
         return tracemalloc.get_traced_memory()[0] - self.base
 
 
-async def test_a_large_result_peaks_below_three_times_its_size_and_nothing_is_kept(server: McpServer) -> None:
+async def _large_result(server: McpServer) -> tuple[int, int, int]:
+    """One large result, measured: the peak while it was made, its size, and what stays once it is dropped."""
     with Traced() as traced:
         text = await server.tool("payload").call({"size_chars": CHARS})
         size = sys.getsizeof(text)
@@ -76,6 +77,11 @@ async def test_a_large_result_peaks_below_three_times_its_size_and_nothing_is_ke
         peak = traced.peak()
         del text
         kept = traced.now()
+    return peak, size, kept
+
+
+async def test_a_large_result_peaks_below_three_times_its_size_and_nothing_is_kept(server: McpServer) -> None:
+    peak, size, kept = await _large_result(server)
     assert peak <= 3 * size, f"peak {peak / size:.2f} × the result"
     assert kept <= KEPT_BYTES, f"{kept:,} bytes kept after the result was dropped"
 
@@ -97,13 +103,7 @@ async def test_a_large_result_over_sse_peaks_below_three_times_its_size_and_noth
     srv = await connect_mcp(mcp.http(name="big", url=http_url, protocol="2025-11-25"))
     try:
         await srv.tool("payload").call({"size_chars": 1000})  # warm
-        with Traced() as traced:
-            text = await srv.tool("payload").call({"size_chars": CHARS})
-            size = sys.getsizeof(text)
-            assert len(text) == CHARS and size >= 2 * CHARS
-            peak = traced.peak()
-            del text
-            kept = traced.now()
+        peak, size, kept = await _large_result(srv)
     finally:
         await srv.close()
     assert peak <= 3 * size, f"peak {peak / size:.2f} × the result"
