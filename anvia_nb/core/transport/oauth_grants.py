@@ -189,8 +189,8 @@ class _WorkloadClient(_CachedTokens, ClientCredentialsOAuthProvider):
         _require_metadata_for_configured_issuer(self.context, self._issuer)
         metadata = self.context.oauth_metadata
         audience = str(metadata.issuer) if metadata is not None else self.context.get_resource_url()
-        data = {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": await self._token(audience)}
-        data["client_id"] = self._fixed_client_info.client_id or ""
+        data = {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": await self._token(audience),
+                "client_id": self._fixed_client_info.client_id or ""}  # fmt: skip
         if self.context.should_include_resource_param(self.context.protocol_version):
             data["resource"] = self.context.get_resource_url()
         if self.context.client_metadata.scope:
