@@ -214,8 +214,9 @@ def _lab_is_loaded(page: Any, base_url: str) -> bool:
     return bool(page.url.startswith(f"{base_url}/lab")) and page.locator("#jp-main-dock-panel").count() == 1
 
 
-def _click_menu(page: Any, menu: str, item: str) -> None:
-    """Click menu bar item `menu`, then its visible entry labelled `item` (or `item…`)."""
+def click_menu(page: Any, menu: str, item: str) -> None:
+    """Click menu bar item `menu`, then its visible entry labelled `item` (or `item…`): Lumino's
+    menus, in JupyterLab and in Notebook 7."""
     page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^\s*{re.escape(menu)}\s*$")).click()
     label = page.locator(".lm-Menu-itemLabel", has_text=re.compile(rf"^{re.escape(item)}(…|\.\.\.)?$"))
     page.locator(".lm-Menu .lm-Menu-item", has=label).filter(visible=True).click()
@@ -233,7 +234,7 @@ def open_notebook(
     API (sessions, then the kernel). A "Select Kernel" dialog is answered with the default kernel.
     """
     if _lab_is_loaded(page, base_url):
-        _click_menu(page, "File", "Open from Path")
+        click_menu(page, "File", "Open from Path")
         dialog = page.locator(".jp-Dialog").filter(visible=True)
         dialog.locator("input").fill(path)
         dialog.locator(".jp-mod-accept").click()
@@ -259,7 +260,7 @@ def open_notebook(
 
 def save_notebook(page: Any, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> None:
     """File > Save Notebook, then wait until the current tab no longer marks unsaved changes."""
-    _click_menu(page, "File", "Save Notebook")
+    click_menu(page, "File", "Save Notebook")
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:
@@ -285,7 +286,7 @@ def run_all_cells(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> No
     before = notebook_view(page)
     if not before or not before["cells"]:
         raise RuntimeError(f"no visible notebook to run: {before}")
-    _click_menu(page, "Run", "Run All Cells")
+    click_menu(page, "Run", "Run All Cells")
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     try:

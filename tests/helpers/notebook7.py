@@ -21,7 +21,7 @@ import urllib.parse
 from pathlib import PurePosixPath
 from typing import Any
 
-from tests.helpers.lab import POLL_MS, LabServer, accept_kernel_dialog, kernel_state, wait_js
+from tests.helpers.lab import POLL_MS, LabServer, accept_kernel_dialog, click_menu, kernel_state, wait_js
 
 OPEN_TIMEOUT_SECONDS = 60.0
 RUN_TIMEOUT_SECONDS = 120.0
@@ -91,13 +91,6 @@ def notebook7_view(page: Any) -> dict[str, Any]:
     ``dialog``, and the text of stderr outputs (``errors``)."""
     view: dict[str, Any] = page.evaluate(_VIEW_JS)
     return view
-
-
-def click_menu(page: Any, menu: str, item: str) -> None:
-    """Click menu bar item ``menu``, then its visible entry labelled ``item`` (or ``item…``)."""
-    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^\s*{re.escape(menu)}\s*$")).click()
-    label = page.locator(".lm-Menu-itemLabel", has_text=re.compile(rf"^{re.escape(item)}(…|\.\.\.)?$"))
-    page.locator(".lm-Menu .lm-Menu-item", has=label).filter(visible=True).click()
 
 
 def open_notebook7(page: Any, server: LabServer, path: str, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> None:
