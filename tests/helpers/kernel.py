@@ -38,10 +38,12 @@ class Cell:
 class Kernel:
     """A python3 kernel of this interpreter; stop it with :meth:`stop`."""
 
-    def __init__(self) -> None:
+    def __init__(self, environment: dict[str, str] | None = None) -> None:
+        """Start the kernel; ``environment`` adds to (or replaces) variables of this process's."""
         from jupyter_client.manager import KernelManager
 
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+        env.update(environment or {})
         env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
         self.manager = KernelManager(kernel_name="python3")
         self.manager.start_kernel(env=env, cwd=str(REPO))

@@ -17,8 +17,12 @@ pytestmark = pytest.mark.slow  # a real kernel: left out of scripts/test --quick
 
 
 @pytest.fixture(scope="module")
-def kernel() -> Iterator[Kernel]:
-    started = Kernel()
+def kernel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kernel]:
+    # Jedi's parser (parso) caches parsed files under $XDG_CACHE_HOME, writing each pickle in place.
+    # On a fresh machine another process (an xdist worker's shell, a lab kernel) parsing the same
+    # file at the same moment leaves this kernel a half-written pickle: Jedi fails ("Ran out of
+    # input") and IPython answers no matches at all. A cache of this kernel's own rules that out.
+    started = Kernel(environment={"XDG_CACHE_HOME": str(tmp_path_factory.mktemp("kernel-cache"))})
     try:
         cell = started.run("%load_ext anvia_nb\n%mcp connect demo --stdio python -m anvia_nb.demo_server")
         assert not cell.error, cell.error
