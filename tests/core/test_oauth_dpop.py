@@ -12,10 +12,11 @@ import stat
 from pathlib import Path
 
 import pytest
+from mcp.shared.auth import OAuthToken
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.transport.oauth import forget_tokens
-from anvia_nb.core.transport.oauth_tokens import token_path
+from anvia_nb.core.transport.oauth_tokens import TokenFile, token_path
 from tests.helpers.oauth_magic import redirected
 from tests.helpers.oauth_server import OAuthTestServer
 
@@ -63,3 +64,22 @@ async def test_a_server_without_dpop_gets_bearer_tokens_and_no_key_is_kept(
     await _calls(oauth_server.url, mcp.oauth(on_authorize=redirected), 1)
     assert oauth_server.bound == {} and oauth_server.proofs.jtis == []
     assert "dpop_key" not in json.loads(token_path(oauth_server.url, None, token_dir).read_text())
+
+
+async def test_a_key_is_written_with_the_tokens_it_binds_so_two_kernels_cannot_cross_them(tmp_path: Path) -> None:
+    # Two kernels' stores of one server's file. Kernel A's token response arrives, then B's; B's
+    # tokens are stored first. A key written on its own when its response arrived would leave
+    # A's token beside B's key, and a restarted kernel would prove A's token with the wrong key.
+    path = tmp_path / "server.json"
+    kernel_a, kernel_b = TokenFile(path), TokenFile(path)
+    kernel_a.bind_next_tokens("KEY-A")
+    kernel_b.bind_next_tokens("KEY-B")
+    await kernel_b.set_tokens(OAuthToken(access_token="TOKEN-B", token_type="Bearer"))
+    await kernel_a.set_tokens(OAuthToken(access_token="TOKEN-A", token_type="Bearer"))
+    data = json.loads(path.read_text())
+    assert (data["tokens"]["access_token"], data["dpop_key"]) == ("TOKEN-A", "KEY-A")
+
+    # A Bearer token after all (the server stopped binding): its key goes in the same write.
+    kernel_b.bind_next_tokens(None)
+    await kernel_b.set_tokens(OAuthToken(access_token="TOKEN-C", token_type="Bearer"))
+    assert "dpop_key" not in json.loads(path.read_text())

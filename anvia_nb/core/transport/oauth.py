@@ -113,8 +113,10 @@ class OAuth:
         grant, with DPoP where the authorization server offers it (:mod:`.oauth_dpop`)."""
         from anvia_nb.core.transport.oauth_dpop import DPoPAuth
 
-        inner = self.grant.provider(self, server, server_url) if self.grant is not None else None
-        return DPoPAuth(inner or NotebookOAuthProvider(self, server, server_url), self.token_file(server_url))
+        store = self.token_file(server_url)  # one store: DPoP's key is written with the SDK's tokens
+        if self.grant is not None:
+            return DPoPAuth(self.grant.provider(self, server, server_url, store), store)
+        return DPoPAuth(NotebookOAuthProvider(self, server, server_url, store), store)
 
 
 def oauth(
@@ -192,10 +194,10 @@ class _AskedScopes(OAuthClientMetadata):
 class NotebookOAuthProvider(OAuthClientProvider):
     """The SDK's provider, with the person's part, a token file and errors people understand."""
 
-    def __init__(self, settings: OAuth, server: str, server_url: str) -> None:
+    def __init__(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> None:
         self.settings = settings
         self.server = server
-        self.store = settings.token_file(server_url)
+        self.store = store
         self.store.asking = settings.scopes
         self._port = 0
         redirect_uri = settings.redirect_uri

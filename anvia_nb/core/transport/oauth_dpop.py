@@ -175,10 +175,10 @@ class DPoPAuth(httpx2.Auth):
         issued = _json(response)
         if str(issued.get("token_type", "")).lower() != "dpop":
             self.key = None  # a Bearer token after all: nothing is bound
-            self.store.set_dpop_key(None)
+            self.store.bind_next_tokens(None)
             return response
         assert self.key is not None
-        self.store.set_dpop_key(self.key.pem())
+        self.store.bind_next_tokens(self.key.pem())  # the SDK stores the tokens next, in this store
         issued["token_type"] = "Bearer"  # the SDK's token model takes no other; the binding is kept here
         dropped = ("content-length", "content-encoding")
         kept = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in dropped]

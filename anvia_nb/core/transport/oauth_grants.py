@@ -129,9 +129,8 @@ class ClientCredentials:
         """Whether a process that receives it can read its secrets itself (no function in it)."""
         return not callable(self.assertion)
 
-    def provider(self, settings: OAuth, server: str, server_url: str) -> httpx2.Auth:
+    def provider(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> httpx2.Auth:
         client_id = settings.client_id or ""
-        store = settings.token_file(server_url)
         scope = " ".join(settings.scopes) or None
         if self.auth_method != "private_key_jwt":
             assert self.secret is not None
@@ -216,14 +215,14 @@ class WorkloadIdentity:
     def portable(self) -> bool:
         return not callable(self.token)
 
-    def provider(self, settings: OAuth, server: str, server_url: str) -> httpx2.Auth:
+    def provider(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> httpx2.Auth:
         given = self.token
 
         async def token(audience: str) -> str:
             return given.read(server) if isinstance(given, Source) else await _called(given, audience)
 
         return _WorkloadClient(
-            settings.token_file(server_url), token=token, server_url=server_url, client_id=settings.client_id or "",
+            store, token=token, server_url=server_url, client_id=settings.client_id or "",
             scope=" ".join(settings.scopes) or None, issuer=self.issuer,
         )  # fmt: skip
 
@@ -252,9 +251,9 @@ class IdentityAssertion:
     def portable(self) -> bool:
         return not callable(self.assertion) and not callable(self.id_token)
 
-    def provider(self, settings: OAuth, server: str, server_url: str) -> httpx2.Auth:
+    def provider(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> httpx2.Auth:
         return IdentityAssertionOAuthProvider(
-            server_url=server_url, storage=settings.token_file(server_url), client_id=settings.client_id or "",
+            server_url=server_url, storage=store, client_id=settings.client_id or "",
             client_secret=self.secret.read(server), issuer=self.issuer,
             assertion_provider=self._assertions(server), scope=" ".join(settings.scopes) or None,
             token_endpoint_auth_method=self.auth_method,

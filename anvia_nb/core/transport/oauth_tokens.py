@@ -54,6 +54,7 @@ class TokenFile:
         self.path = path
         self.asking: tuple[str, ...] = ()
         """The scopes asked for now: kept with each token written (see :meth:`asked`)."""
+        self._binding: tuple[str | None] | None = None  # see bind_next_tokens
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -102,6 +103,12 @@ class TokenFile:
         data["tokens"] = tokens.model_dump(mode="json", exclude_none=True)
         data["asked"] = list(self.asking)
         data["expires_at"] = time.time() + int(tokens.expires_in) if tokens.expires_in is not None else None
+        if self._binding is not None:
+            (key,), self._binding = self._binding, None
+            if key is None:
+                data.pop("dpop_key", None)
+            else:
+                data["dpop_key"] = key
         self._write(data)
 
     def dpop_key(self) -> str | None:
@@ -109,15 +116,11 @@ class TokenFile:
         key = self._read().get("dpop_key")
         return key if isinstance(key, str) else None
 
-    def set_dpop_key(self, pem: str | None) -> None:
-        data = self._read()
-        if data.get("dpop_key") == pem:
-            return
-        if pem is None:
-            data.pop("dpop_key", None)
-        else:
-            data["dpop_key"] = pem
-        self._write(data)
+    def bind_next_tokens(self, pem: str | None) -> None:
+        """The DPoP key (PEM) the next tokens stored are bound to; None: they are bound to none.
+        :meth:`set_tokens` writes it in the same write as the tokens, so another kernel's key for the
+        same server cannot come between a token and its key."""
+        self._binding = (pem,)
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         client = self._read().get("client")
