@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
 from tests.helpers.ports import free_port
 from tests.helpers.support import REPO, require_setup, wait_until
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import nbformat
 import pytest
+
 from tests.helpers.support import REPO, binder_venv, require_setup
 
 BINDER = REPO / "binder"

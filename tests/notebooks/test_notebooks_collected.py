@@ -8,6 +8,7 @@ import sys
 import uuid
 
 import nbformat
+
 from tests.helpers.support import REPO
 
 NOTEBOOKS = REPO / "notebooks"
