@@ -23,7 +23,7 @@ __all__ = ["auth_failure", "explained", "quiet_at_close"]
 
 def auth_failure(launch: object) -> AnviaError | None:
     """The OAuth failure that ended an open connection, if one did (kept by
-    :class:`anvia_nb.core.transport.oauth.NotebookOAuthProvider`, read without importing it)."""
+    :class:`anvia_nb.core.transport.oauth_person.NotebookOAuthProvider`, read without importing it)."""
     failure = getattr(getattr(launch, "auth", None), "failure", None)
     return failure if isinstance(failure, AnviaError) else None
 
