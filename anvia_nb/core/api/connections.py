@@ -225,7 +225,11 @@ class HttpConnection(ServerConnection):
         return _masked(self.url, self.secrets())
 
     def launch(self) -> HttpLaunch:
-        auth = self.auth.provider(self.name, self.url) if isinstance(self.auth, OAuth) else self.auth
+        auth = self.auth
+        if isinstance(auth, OAuth):
+            from anvia_nb.core.transport.oauth_provider import oauth_provider  # PyJWT, cryptography: when used
+
+            auth = oauth_provider(auth, self.name, self.url)
         return HttpLaunch(
             url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth,
             protocol=self.protocol,

@@ -91,17 +91,6 @@ class OAuth:
         granted = tuple(self.grant.secrets()) if self.grant is not None else ()
         return (*own, *granted, *self.token_file(server_url).secrets())
 
-    def provider(self, server: str, server_url: str) -> Any:
-        """A fresh ``httpx2.Auth`` for one connection to ``server_url``: the SDK's provider for the
-        grant, with DPoP where the authorization server offers it (:mod:`.oauth_dpop`)."""
-        from anvia_nb.core.transport.oauth_dpop import DPoPAuth
-        from anvia_nb.core.transport.oauth_person import NotebookOAuthProvider
-
-        store = self.token_file(server_url)  # one store: DPoP's key is written with the SDK's tokens
-        if self.grant is not None:
-            return DPoPAuth(self.grant.provider(self, server, server_url, store), store)
-        return DPoPAuth(NotebookOAuthProvider(self, server, server_url, store), store)
-
 
 def oauth(
     *,

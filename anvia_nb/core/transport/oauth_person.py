@@ -6,8 +6,8 @@ of it, or ``None`` to wait for the local callback). Unless a ``redirect_uri`` is
 callback listens on 127.0.0.1 (a free port, kept with the registration) while the person
 authorizes, so a local browser needs no paste. The state of the URL given back must be this flow's,
 and an ``error=`` in it is reported as such. Scopes asked for are kept through the SDK's step-up,
-and its errors become ones a person understands. :meth:`OAuth.provider
-<anvia_nb.core.transport.oauth.OAuth.provider>` makes one per connection.
+and its errors become ones a person understands. :func:`.oauth_provider.oauth_provider`
+makes one per connection.
 """
 
 from __future__ import annotations
