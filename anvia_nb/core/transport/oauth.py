@@ -19,7 +19,6 @@ Nothing here opens a browser, prints or logs a token.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -30,12 +29,7 @@ from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import OAuthToken
 
 from anvia_nb.core.transport.oauth_tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
-from anvia_nb.errors import (
-    InvalidValueError,
-)
-
-if sys.version_info < (3, 11):  # pragma: no cover
-    pass
+from anvia_nb.errors import InvalidValueError
 
 __all__ = ["REFRESH_MARGIN_SECONDS", "OAuth", "OnAuthorize", "forget_tokens", "oauth"]
 
