@@ -29,7 +29,8 @@ def _git(*args: str, cwd: Path) -> str:
 def _project_copy(root: Path, *, in_git: bool) -> Path:
     """What collecting the notebooks needs, copied under ``root``; its notebooks/ folder."""
     shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
-    shutil.copytree(REPO / "tests" / "helpers", root / "tests" / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
+    helpers = REPO / "tests" / "helpers"
+    shutil.copytree(helpers, root / "tests" / "helpers", ignore=shutil.ignore_patterns("__pycache__"))
     for name in _git("ls-files", "-z", "notebooks", cwd=REPO).split("\0"):
         if name:
             (root / name).parent.mkdir(parents=True, exist_ok=True)
