@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -17,11 +16,10 @@ import pytest
 from anvia_nb import ToolResultError, UnsupportedContentError, connect_mcp, mcp
 from anvia_nb.core import McpConnection, McpServer
 from tests.helpers.ports import free_port
+from tests.helpers.support import npm_servers, require_setup
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 
-PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31"
-CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "anvia_nb-tests" / "everything-2026.8.31"
 # The server listens on every interface; this preload pins every listen() to loopback.
 LOOPBACK_ONLY = """
 const net = require('net');
@@ -40,33 +38,22 @@ net.Server.prototype.listen = function (...args) {
 
 @pytest.fixture(scope="session")
 def everything_entry() -> Path:
-    entry = CACHE / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
-    if not entry.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            if os.environ.get("CI"):
-                pytest.fail("npm is needed to install the reference MCP server")
-            pytest.skip("npm is not installed")
-        CACHE.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(
-            [npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(CACHE), PACKAGE],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode != 0:
-            message = f"npm install {PACKAGE} failed: {done.stderr[-500:]}"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
-    (CACHE / "loopback-only.cjs").write_text(LOOPBACK_ONLY)
-    return entry
+    """The server scripts/setup-test installed (the tests install nothing)."""
+    require_setup(npm_servers() / "anvia-ready", "server-everything")
+    return npm_servers() / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 
 
 @pytest.fixture(scope="session")
-def everything_http_url(everything_entry: Path) -> Iterator[str]:
+def loopback_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    preload = tmp_path_factory.mktemp("node") / "loopback-only.cjs"
+    preload.write_text(LOOPBACK_ONLY)
+    return preload
+
+
+@pytest.fixture(scope="session")
+def everything_http_url(everything_entry: Path, loopback_only: Path) -> Iterator[str]:
     port = free_port()
-    env = dict(os.environ, PORT=str(port), NODE_OPTIONS=f"--require {CACHE / 'loopback-only.cjs'}")
+    env = dict(os.environ, PORT=str(port), NODE_OPTIONS=f"--require {loopback_only}")
     process = subprocess.Popen(
         ["node", str(everything_entry), "streamableHttp"],
         env=env,
