@@ -1,7 +1,8 @@
 """The tests stand on their own: what they share is imported from one place, ``tests.helpers``; the
 servers they start by path (``tests/servers/``) import nothing of the tests; no test imports
 another test module or the benchmarks. The benchmarks may reuse ``tests.helpers``, nothing else of
-the tests. Read from every import statement, at any depth."""
+the tests. Read from every import statement, at any depth. And no test runs an installer:
+scripts/setup-test installs what they use."""
 
 from __future__ import annotations
 
@@ -70,3 +71,27 @@ def test_the_helpers_are_a_package_and_the_servers_are_not_imported() -> None:
     assert (TESTS / "helpers" / "__init__.py").is_file()
     assert not (TESTS / "servers" / "__init__.py").exists()
     assert (TESTS / "servers").is_dir()
+
+
+def installer_calls(path: Path) -> list[int]:
+    """Lines of ``path`` with a command line (a list or tuple) holding the word ``install``."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.List | ast.Tuple)
+        and any(isinstance(item, ast.Constant) and item.value == "install" for item in node.elts)
+    ]
+
+
+def test_no_test_runs_an_installer() -> None:
+    # scripts/setup-test installs and caches what the tests use; a test that installed would reach the
+    # network in the middle of a run, and on every fresh machine.
+    paths = sorted(TESTS.rglob("*.py"))
+    found = [f"{path.relative_to(REPO)}:{line}" for path in paths for line in installer_calls(path)]
+    assert found == []
+
+
+def test_the_installer_check_finds_a_command_line_that_installs(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('import subprocess\nsubprocess.run([npm, "install", "--prefix", cache, package])\n')
+    assert installer_calls(sample) == [2]
