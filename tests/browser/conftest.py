@@ -263,10 +263,8 @@ def file_page(lab_context: Any, jupyter_lab: LabServer) -> Iterator[FilePage]:
     # "all" is every kind of site storage (local storage, IndexedDB, service workers...), not the HTTP cache
     cdp.send("Storage.clearDataForOrigin", {"origin": jupyter_lab.base_url, "storageTypes": "all"})
     cdp.detach()
-    events = PageEvents()
-    record_page_events(new_page, events)
     try:
-        yield FilePage(new_page, events)
+        yield FilePage(new_page, record_page_events(new_page))
     finally:
         new_page.close()
         shutdown_all_kernels(jupyter_lab)

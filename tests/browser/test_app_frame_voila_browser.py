@@ -23,7 +23,7 @@ from tests.helpers.app_cells import (
     report_problems,
     sized_views,
 )
-from tests.helpers.lab import PageEvents, eval_global, record_page_events, screenshot
+from tests.helpers.lab import eval_global, record_page_events, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -41,8 +41,7 @@ def test_in_voila_the_view_loads_offline_and_the_hostile_view_is_refused_everyth
 ) -> None:
     base, root = voila
     page = voila_context.new_page()
-    events = PageEvents()
-    record_page_events(page, events)
+    events = record_page_events(page)
     requests: list[str] = []
     page.on("requestfinished", lambda request: requests.append(request.url))
     page.on("websocket", lambda socket: requests.append(socket.url))

@@ -22,7 +22,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tests.helpers.lab import POLL_MS, PageEvents, record_page_events, screenshot
+from tests.helpers.lab import POLL_MS, record_page_events, screenshot
 from tests.helpers.leaky_server import FRAGMENT, LEAK
 from tests.helpers.support import pid_alive
 from tests.helpers.voila import RunningVoila, serve_dashboard
@@ -126,8 +126,7 @@ def test_a_hostile_viewer_is_refused_everything_the_page_did_not_offer(voila: Ru
     Path(ESCAPE).unlink(missing_ok=True)
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    events = PageEvents()
-    record_page_events(page, events)
+    events = record_page_events(page)
     try:
         _open(page, url)
         # The page's own controls: the panel offers echo, add and fail; calling fail is said plainly.

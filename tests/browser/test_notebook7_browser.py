@@ -36,7 +36,6 @@ from tests.helpers.lab import (
     POLL_MS,
     FilePage,
     LabServer,
-    PageEvents,
     eval_global,
     fit_viewport_to_notebook,
     record_page_events,
@@ -91,10 +90,8 @@ def tab(file_page: FilePage, lab_context: Any) -> Iterator[FilePage]:
     its own (the file's page, which cleared cookies and storage, shuts the kernels down after the file).
     Its console messages, page errors and dialogs are recorded; it is closed at the end."""
     page = lab_context.new_page()
-    events = PageEvents()
-    record_page_events(page, events)
     try:
-        yield FilePage(page, events)
+        yield FilePage(page, record_page_events(page))
     finally:
         page.close()
 

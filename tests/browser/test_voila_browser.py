@@ -22,7 +22,6 @@ import pytest
 from tests.helpers.failing_server import MACHINE_PATH, SECRET, TRACEBACK_WORDS
 from tests.helpers.lab import (
     POLL_MS,
-    PageEvents,
     record_page_events,
     screenshot,
 )
@@ -76,8 +75,7 @@ def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argume
 ) -> None:
     base, root = voila
     page = voila_context.new_page()
-    events = PageEvents()
-    record_page_events(page, events)
+    events = record_page_events(page)
     try:
         _open(page, base + _serve(root, "dashboard.ipynb"), "The server “weather” is not available right now.")
         assert page.get_by_text(NOT_STARTED).count() == 1  # the failed connect, and the page went on
@@ -109,8 +107,7 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
         extra=["%mcp connect fragile --soft --stdio python -m anvia_nb.demo_server", "%mcp form fragile.crash"],
     )  # fmt: skip
     page = voila_context.new_page()
-    events = PageEvents()
-    record_page_events(page, events)
+    events = record_page_events(page)
     try:
         _open(page, url, "Exits the server process abruptly")  # the last cell: the page went past the failure
         assert page.get_by_text(NOT_STARTED).count() == 1

@@ -150,8 +150,9 @@ class FilePage:
     events: PageEvents
 
 
-def record_page_events(page: Any, events: PageEvents) -> None:
-    """Record console messages and page errors; dismiss every dialog, but remember it opened."""
+def record_page_events(page: Any) -> PageEvents:
+    """Record ``page``'s console messages and page errors; dismiss every dialog, but remember it opened."""
+    events = PageEvents()
 
     def on_dialog(dialog: Any) -> None:
         events.dialogs.append((dialog.type, dialog.message))
@@ -160,6 +161,7 @@ def record_page_events(page: Any, events: PageEvents) -> None:
     page.on("console", lambda message: events.console.append((message.type, message.text)))
     page.on("pageerror", lambda error: events.page_errors.append(str(error)))
     page.on("dialog", on_dialog)
+    return events
 
 
 def shutdown_all_kernels(server: LabServer) -> None:
