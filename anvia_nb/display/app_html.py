@@ -2,7 +2,7 @@
 
 A view (``text/html;profile=mcp-app``) runs in an iframe with ``sandbox="allow-scripts"`` and no
 ``allow-same-origin``, loaded from ``srcdoc``: an opaque origin, so it reaches neither the
-notebook's DOM, cookies and storage nor the Jupyter server's API (``widgets/app_frame.py``). What
+notebook's DOM, cookies and storage nor the Jupyter server's API (``widgets/apps/frame.py``). What
 it may load is fixed here, in the kernel, before the HTML leaves it:
 
 - :func:`content_security_policy` builds the policy from the resource's declared domains
@@ -27,6 +27,11 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
+# The bounds of a view live with the protocol's others (one home; the names stay for importers).
+from anvia_nb.core.protocol.limits import APP_DOMAINS_KEPT as DOMAINS_KEPT
+from anvia_nb.core.protocol.limits import APP_HTML_CHARS as APP_HTML_MAX_CHARS
+from anvia_nb.core.protocol.limits import APP_MAX_HEIGHT_PX as MAX_HEIGHT_PX
+from anvia_nb.core.protocol.limits import APP_MIN_HEIGHT_PX as MIN_HEIGHT_PX
 from anvia_nb.display._html import Html, element, text
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import ShowPolicy
@@ -44,15 +49,6 @@ __all__ = [
     "sandbox_origins",
     "sandboxed_html",
 ]
-
-APP_HTML_MAX_CHARS = 5_000_000
-"""The largest view accepted, in characters (the npm example views are 0.3 to 1.5 MB, inlined)."""
-DOMAINS_KEPT = 32
-"""Declared origins kept per directive; more are ignored."""
-MIN_HEIGHT_PX = 80
-MAX_HEIGHT_PX = 1200
-"""The frame's height stays within these, whatever size the view asks for."""
-
 
 
 class DeclaredCsp(Protocol):

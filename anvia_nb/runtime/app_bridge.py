@@ -16,9 +16,9 @@ to :meth:`AppBridge.handle` (an :class:`~anvia_nb.core.protocol.apps.AppHandler`
 
 Anything else is refused with JSON-RPC error -32601, and a request it will not carry out as asked
 with -32602 (:class:`~anvia_nb.errors.AppRequestRefused`). What a view stores is bounded like any
-server input (:data:`~anvia_nb.core.protocol.apps.APP_MESSAGES_KEPT` entries of at most
-:data:`~anvia_nb.core.protocol.apps.APP_MESSAGE_CHARS` characters each), and every answer it gets is
-masked with the connection's secrets and at most :data:`~anvia_nb.core.protocol.apps.APP_REPLY_CHARS`.
+server input (:data:`~anvia_nb.core.protocol.limits.APP_MESSAGES_KEPT` entries of at most
+:data:`~anvia_nb.core.protocol.limits.APP_MESSAGE_CHARS` characters each), and every answer it gets is
+masked with the connection's secrets and at most :data:`~anvia_nb.core.protocol.limits.APP_REPLY_CHARS`.
 """
 
 from __future__ import annotations
@@ -35,9 +35,6 @@ from typing import Any
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import (
-    APP_MESSAGE_CHARS,
-    APP_MESSAGES_KEPT,
-    APP_REPLY_CHARS,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
@@ -53,7 +50,6 @@ __all__ = ["AppBridge", "PageOffer", "app_requester"]
 
 logger = logging.getLogger("anvia_nb.runtime")
 
-_SHOWN_CHARS = 200
 
 Listener = Callable[[str], None]
 """``listener(what)``: ``"links"``, ``"messages"`` or ``"model_context"`` changed."""
@@ -65,7 +61,7 @@ def app_requester(uri: str) -> str:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
+    return text if len(text) <= limits.APP_TEXT_CHARS else text[:limits.APP_TEXT_CHARS] + "…"
 
 
 def _json_chars(value: Any) -> int:
@@ -104,9 +100,9 @@ class AppBridge:
         self.resource_uri = resource_uri
         self.timeout_seconds = timeout_seconds
         self.policy = ShowPolicy().with_secrets(server.secrets)
-        self.links: collections.deque[str] = collections.deque(maxlen=APP_MESSAGES_KEPT)
+        self.links: collections.deque[str] = collections.deque(maxlen=limits.APP_MESSAGES_KEPT)
         """The links the view offered, newest last (masked): for the person to follow, or not."""
-        self.messages: collections.deque[JsonObject] = collections.deque(maxlen=APP_MESSAGES_KEPT)
+        self.messages: collections.deque[JsonObject] = collections.deque(maxlen=limits.APP_MESSAGES_KEPT)
         """The view's ``ui/message`` requests (``role``, ``content``), bounded and masked, newest last."""
         self.model_context: JsonObject | None = None
         """What the view last set with ``ui/update-model-context`` (bounded, masked), or ``None``."""
@@ -206,12 +202,13 @@ class AppBridge:
 
     def for_view(self, value: JsonObject) -> JsonObject:
         """``value`` as a view may receive it: masked with the connection's secrets; raises
-        :class:`AppRequestRefused` when its JSON is larger than :data:`APP_REPLY_CHARS`."""
+        :class:`AppRequestRefused` when its JSON is larger than
+        :data:`~anvia_nb.core.protocol.limits.APP_REPLY_CHARS`."""
         masked: JsonObject = self.policy.mask_json(value)
         size = _json_chars(masked)
-        if size > APP_REPLY_CHARS:
+        if size > limits.APP_REPLY_CHARS:
             raise AppRequestRefused(
-                INTERNAL_ERROR, f"the answer is {size:,} characters: a view is sent at most {APP_REPLY_CHARS:,}"
+                INTERNAL_ERROR, f"the answer is {size:,} characters: a view is sent at most {limits.APP_REPLY_CHARS:,}"
             )
         return masked
 
@@ -241,8 +238,9 @@ class AppBridge:
 
     def _kept(self, params: Mapping[str, Any], what: str) -> JsonObject:
         kept = self.policy.mask_json(bounded_json(dict(params)))
-        if _json_chars(kept) > APP_MESSAGE_CHARS:
-            raise AppRequestRefused(INVALID_PARAMS, f"{what} is too large: at most {APP_MESSAGE_CHARS:,} characters")
+        if _json_chars(kept) > limits.APP_MESSAGE_CHARS:
+            most = limits.APP_MESSAGE_CHARS
+            raise AppRequestRefused(INVALID_PARAMS, f"{what} is too large: at most {most:,} characters")
         assert isinstance(kept, dict)
         return kept
 

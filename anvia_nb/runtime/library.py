@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from anvia_nb.core.api.features import COMPLETION_TIMEOUT_SECONDS, ConnectedServer
+from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
@@ -52,10 +52,10 @@ def prompts(runtime: Runtime, name: str) -> list[JsonObject]:
 
 def listed(runtime: Runtime, name: str, key: str) -> list[JsonObject]:
     """The last ``resources`` / ``resourceTemplates`` / ``prompts`` listing read, read now if never
-    (within ``COMPLETION_TIMEOUT_SECONDS``: Tab completion waits for it)."""
+    (within :data:`~anvia_nb.core.protocol.limits.COMPLETION_TIMEOUT_SECONDS`: Tab completion waits for it)."""
     server = runtime.server(name)
     if key not in server.listings:
-        runtime.run(_LISTINGS[key](server, timeout_seconds=COMPLETION_TIMEOUT_SECONDS))
+        runtime.run(_LISTINGS[key](server, timeout_seconds=limits.COMPLETION_TIMEOUT_SECONDS))
     return list(server.listings.get(key, []))
 
 

@@ -24,14 +24,12 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import LoopMisuseError
 
 __all__ = ["BackgroundLoop", "for_a_blocked_caller"]
 
 T = TypeVar("T")
-
-_CANCEL_WAIT_SECONDS = 5.0
-_STOP_WAIT_SECONDS = 10.0
 
 
 def for_a_blocked_caller() -> bool:
@@ -86,7 +84,7 @@ class BackgroundLoop:
 
                 thread = threading.Thread(target=serve, name=self._name, daemon=True)
                 thread.start()
-                started.wait(_STOP_WAIT_SECONDS)
+                started.wait(limits.LOOP_STOP_WAIT_SECONDS)
                 self._loop, self._thread = loop, thread
             return self._loop
 
@@ -138,7 +136,7 @@ class BackgroundLoop:
         except KeyboardInterrupt:
             if handed:
                 with contextlib.suppress(Exception):  # bounded: a stuck server never hangs the kernel
-                    self.cancel(coro).result(_CANCEL_WAIT_SECONDS)
+                    self.cancel(coro).result(limits.LOOP_CANCEL_WAIT_SECONDS)
             else:
                 coro.close()  # an interrupt before the loop had it: it never runs, and is not left unawaited
             raise
@@ -166,7 +164,7 @@ class BackgroundLoop:
         except asyncio.CancelledError:
             # cancel the work where it runs and wait, bounded, for it to wind down (the server
             # told), as the in-place await above does
-            await asyncio.wait([asyncio.wrap_future(self.cancel(coro))], timeout=_CANCEL_WAIT_SECONDS)
+            await asyncio.wait([asyncio.wrap_future(self.cancel(coro))], timeout=limits.LOOP_CANCEL_WAIT_SECONDS)
             raise
 
     def stop(self) -> None:
@@ -183,9 +181,9 @@ class BackgroundLoop:
         if thread.is_alive() and threading.current_thread() is not thread:
             drained = asyncio.run_coroutine_threadsafe(_cancel_the_rest(), loop)
             with contextlib.suppress(Exception):
-                drained.result(_STOP_WAIT_SECONDS)
+                drained.result(limits.LOOP_STOP_WAIT_SECONDS)
         loop.call_soon_threadsafe(loop.stop)
-        thread.join(_STOP_WAIT_SECONDS)
+        thread.join(limits.LOOP_STOP_WAIT_SECONDS)
         if not thread.is_alive():
             loop.close()
 
@@ -222,4 +220,4 @@ async def _cancel_the_rest() -> None:
     for task in rest:
         task.cancel()
     if rest:
-        await asyncio.wait(rest, timeout=_CANCEL_WAIT_SECONDS)
+        await asyncio.wait(rest, timeout=limits.LOOP_CANCEL_WAIT_SECONDS)

@@ -36,8 +36,6 @@ ConnectionListener = Callable[[str, "McpServer | None"], None]
 
 logger = logging.getLogger("anvia_nb.runtime")
 
-_HISTORY_LIMIT = 1000
-
 
 @dataclass
 class SessionEntry:
@@ -59,7 +57,7 @@ class Connected(NamedTuple):
 class Runtime:
     """Sessions by name on one background loop; sync and async doors to each operation."""
 
-    def __init__(self, loop: BackgroundLoop | None = None, history_limit: int = _HISTORY_LIMIT) -> None:
+    def __init__(self, loop: BackgroundLoop | None = None, history_limit: int = limits.HISTORY_CALLS_KEPT) -> None:
         self.loop = loop or BackgroundLoop()
         self.sessions: dict[str, SessionEntry] = {}
         self.history: collections.deque[CallRecord] = collections.deque(maxlen=history_limit)

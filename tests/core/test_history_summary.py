@@ -1,5 +1,5 @@
 """What a history entry keeps of a call's output for ``%mcp history --to-pytest``: the output and
-the structuredContent when each one's JSON is at most SEEN_CHARS characters, and never a larger one
+the structuredContent when each one's JSON is at most limits.RECORD_SEEN_CHARS characters, and never a larger one
 (deciding that must not serialize a huge result, but must not drop one that fits either)."""
 
 from __future__ import annotations
@@ -13,14 +13,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.core.protocol.types import SEEN_CHARS, CallOutcome, CallRecord
+from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError, ToolResultError, ToolTimeoutError
 from tests.helpers.support import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=SEEN_CHARS // 3),
+    | st.text(max_size=limits.RECORD_SEEN_CHARS // 3),
     lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=20), inner, max_size=8),
     max_leaves=40,
 )
@@ -36,11 +37,11 @@ def _outcome(structured: Any) -> CallOutcome:
 @given(JSON)
 @example(["ab"] * 600)  # many small values: 3,600 characters
 @example({f"k{i}": [i, None, True] for i in range(200)})
-@example("x" * (SEEN_CHARS - 2))  # exactly the limit with its quotes
-@example("x" * (SEEN_CHARS - 1))
+@example("x" * (limits.RECORD_SEEN_CHARS - 2))  # exactly the limit with its quotes
+@example("x" * (limits.RECORD_SEEN_CHARS - 1))
 @example('"' * 2000)  # escaping doubles it: 4,002
 def test_structured_content_is_kept_exactly_when_its_json_fits(structured: Any) -> None:
-    fits = len(json.dumps(structured, ensure_ascii=False)) <= SEEN_CHARS
+    fits = len(json.dumps(structured, ensure_ascii=False)) <= limits.RECORD_SEEN_CHARS
     seen = _outcome(structured).summary().seen
     assert seen is not None
     assert ("structured" in seen) is fits

@@ -14,8 +14,8 @@ import pytest
 
 from anvia_nb import mcp
 from anvia_nb.core import McpServer
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import (
-    APP_MESSAGES_KEPT,
     APP_MIME_TYPE,
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -154,10 +154,10 @@ def test_messages_and_model_context_are_kept_bounded(bridge: AppBridge) -> None:
     assert bridge.handle("ui/update-model-context", {"content": [text], "structuredContent": {"count": 5}}) == {}
     assert bridge.model_context == {"content": [text], "structuredContent": {"count": 5}}
     assert told == ["messages", "model_context"]
-    for number in range(APP_MESSAGES_KEPT + 20):
+    for number in range(limits.APP_MESSAGES_KEPT + 20):
         bridge.handle("ui/message", {"role": "user", "content": [{"type": "text", "text": f"m{number}"}]})
-    assert len(bridge.messages) == APP_MESSAGES_KEPT
-    assert bridge.messages[-1]["content"][0]["text"] == f"m{APP_MESSAGES_KEPT + 19}"
+    assert len(bridge.messages) == limits.APP_MESSAGES_KEPT
+    assert bridge.messages[-1]["content"][0]["text"] == f"m{limits.APP_MESSAGES_KEPT + 19}"
     long = bridge.handle("ui/message", {"content": [{"type": "text", "text": "x" * 50_000}]})
     assert long == {} and len(bridge.messages[-1]["content"][0]["text"]) < 2_000
     assert refused(bridge, "ui/message", {"content": "not a list"}).code == INVALID_PARAMS

@@ -3,7 +3,7 @@
 :func:`read_app` reads the ``ui://`` resource a tool's ``_meta.ui.resourceUri`` names, over the
 tool's own connection, and returns an :class:`~anvia_nb.core.protocol.apps.AppResource` only when
 it is what the extension says a view is: one content of type ``text/html;profile=mcp-app``, text
-(or base64 of UTF-8 text) no larger than :data:`~anvia_nb.core.protocol.apps.MAX_APP_HTML_CHARS`.
+(or base64 of UTF-8 text) no larger than :data:`~anvia_nb.core.protocol.limits.APP_HTML_CHARS`.
 Its CSP domains and permissions come from the content's ``_meta.ui``, else from the resource
 listing's ``_meta.ui``; nothing declared means the strict default (no network). Anything else is
 a one-line :class:`~anvia_nb.errors.InvalidValueError`; nothing of the view runs in the kernel.
@@ -20,7 +20,6 @@ from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import (
     APP_MIME_TYPE,
-    MAX_APP_HTML_CHARS,
     AppResource,
     ToolApp,
     app_csp,
@@ -32,12 +31,10 @@ from anvia_nb.errors import AnviaError, InvalidValueError
 
 __all__ = ["app_of", "is_app_mime_type", "read_app"]
 
-_SHOWN_CHARS = 120
-
 
 def _quoted(text: object) -> str:
     value = str(text)
-    return repr(value if len(value) <= _SHOWN_CHARS else value[:_SHOWN_CHARS] + "…")
+    return repr(value if len(value) <= limits.APP_URI_CHARS else value[:limits.APP_URI_CHARS] + "…")
 
 
 def is_app_mime_type(mime_type: object) -> bool:
@@ -60,15 +57,15 @@ def app_of(info: ToolInfo) -> ToolApp:
 
 def _html(content: JsonObject, where: str) -> str:
     text = content.get("text")
-    most = f"a view may have at most {MAX_APP_HTML_CHARS:,}"
+    most = f"a view may have at most {limits.APP_HTML_CHARS:,}"
     if isinstance(text, str):
-        if len(text) > MAX_APP_HTML_CHARS:
+        if len(text) > limits.APP_HTML_CHARS:
             raise InvalidValueError(f"{where} is {len(text):,} characters: {most}.")
         return text
     blob = content.get("blob")
     if not isinstance(blob, str):
         raise InvalidValueError(f"{where} has neither text nor blob: there is no HTML to show.")
-    if len(blob) > MAX_APP_HTML_CHARS * 4 // 3 + 4:
+    if len(blob) > limits.APP_HTML_CHARS * 4 // 3 + 4:
         raise InvalidValueError(f"{where} is {len(blob):,} characters of base64: {most}.")
     try:
         return base64.b64decode(blob, validate=True).decode("utf-8")

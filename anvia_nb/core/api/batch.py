@@ -22,15 +22,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, TypeGuard
 
-from anvia_nb.core.api.map_options import DEFAULT_MAP_CONCURRENCY, MapOptions
+from anvia_nb.core.api.map_options import MapOptions
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.values import json_value
-from anvia_nb.core.transport.turns import bounded_by_caller
+from anvia_nb.core.transport.caller_bounds import bounded_by_caller
 from anvia_nb.errors import AnviaError
 
-__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]
+__all__ = ["MapOptions", "MapRun", "MappedTool", "RowOutcome", "Rows", "is_rows"]
 
 Rows: TypeAlias = Sequence[Mapping[str, Any]]
 """Argument rows: one mapping of argument names to values per call."""

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from anvia_nb.core.api.listeners import Listener, Listeners
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import AnviaError
@@ -36,8 +37,6 @@ ChangeListener = Listener
 """``listener(server_name, what)``: ``what`` is ``"tools"`` (already re-listed), ``"resources"``,
 ``"prompts"`` or ``"resource"``; called on the session's loop, must not block."""
 
-_KEPT_CHANGES = 20
-_NAMES_SHOWN = 10
 
 logger = logging.getLogger("anvia_nb.core.api.changes")
 
@@ -67,8 +66,9 @@ class ToolListChange:
 
 
 def _names(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:_NAMES_SHOWN])
-    return shown + (f" and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else "")
+    most = limits.CHANGE_NAMES_SHOWN
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def tool_list_change(before: Sequence[ToolInfo], after: Sequence[ToolInfo], since: float) -> ToolListChange:
@@ -137,7 +137,7 @@ class ListWatch:
             if change.added or change.removed or change.redefined:  # some servers say so at every start
                 self.listed_at = change.time
                 with self._lock:
-                    self._pending = [*self._pending, change][-_KEPT_CHANGES:]
+                    self._pending = [*self._pending, change][-limits.CHANGES_KEPT:]
             self._tell("tools")
             if not self._again:
                 return

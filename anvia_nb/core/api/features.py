@@ -24,6 +24,7 @@ from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.uri_template import expand, matches
 from anvia_nb.core.transport.client import McpClient
+from anvia_nb.core.transport.session import CompletionRequest, PromptRequest
 from anvia_nb.errors import (
     ArgumentError,
     ArgumentValidationError,
@@ -33,11 +34,7 @@ from anvia_nb.errors import (
     UnknownResourceError,
 )
 
-__all__ = ["COMPLETION_TIMEOUT_SECONDS", "ConnectedServer"]
-
-COMPLETION_TIMEOUT_SECONDS = 10.0
-"""How long one completion/complete may take when no timeout is given (Tab waits for it)."""
-_LINKS_KEPT = 1000
+__all__ = ["ConnectedServer"]
 
 
 def _uri(uri: object) -> str:
@@ -127,7 +124,7 @@ class ConnectedServer:
         """Remember the URIs of a result's resource links: reading one later is not an unknown URI."""
         content = raw.get("content") if isinstance(raw, dict) else None
         for link in resource_links(content if isinstance(content, list) else []):
-            if len(self.offered_links) < _LINKS_KEPT:
+            if len(self.offered_links) < limits.LINKS_KEPT:
                 self.offered_links.add(link["uri"])
 
     async def check_uri(self, uri: str) -> None:
@@ -250,7 +247,7 @@ class ConnectedServer:
             )
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         start = time.perf_counter()
-        raw = await self.client.in_session(lambda session: session.get_prompt(name, sent or None, timeout))
+        raw = await self.client.in_session(lambda session: session.get_prompt(PromptRequest(name, sent or None, timeout)))
         return PromptResult(
             server=self.name,
             prompt=name,
@@ -271,12 +268,13 @@ class ConnectedServer:
     ) -> list[str]:
         """completion/complete: suggestions for one prompt argument (``ref`` ``("prompt", NAME)``)
         or template variable (``("template", URI_TEMPLATE)``), given what is typed so far (by
-        default within :data:`COMPLETION_TIMEOUT_SECONDS`); ``[]`` when the server offers none."""
+        default within :data:`~anvia_nb.core.protocol.limits.COMPLETION_TIMEOUT_SECONDS`); ``[]``
+        when the server offers none."""
         kind, _name = ref
         if kind not in ("prompt", "template"):
             raise InvalidValueError(f'complete() takes ("prompt", NAME) or ("template", URI_TEMPLATE), not {ref!r}.')
-        timeout = limits.timeout_or_default(timeout_seconds, COMPLETION_TIMEOUT_SECONDS)
+        timeout = limits.timeout_or_default(timeout_seconds, limits.COMPLETION_TIMEOUT_SECONDS)
         context_sent = _strings(context, "Completion context")
         return await self.client.in_session(
-            lambda session: session.complete(ref, argument, value, context_sent, timeout)
+            lambda session: session.complete(CompletionRequest(ref, argument, value, context_sent, timeout))
         )

@@ -16,10 +16,7 @@ from anvia_nb.errors import InvalidValueError
 if TYPE_CHECKING:
     from anvia_nb.policy import ShowPolicy
 
-__all__ = ["DEFAULT_MAP_CONCURRENCY", "MapOptions"]
-
-DEFAULT_MAP_CONCURRENCY = 8
-"""Rows of one map in flight at once unless told otherwise."""
+__all__ = ["MapOptions"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,7 +33,7 @@ class MapOptions:
     """
 
     constants: Mapping[str, Any] | None = None
-    concurrency: int = DEFAULT_MAP_CONCURRENCY
+    concurrency: int = limits.DEFAULT_MAP_CONCURRENCY
     stop_on_error: bool = False
     timeout_seconds: float | limits.Default | None = limits.DEFAULT
     max_time_seconds: float | limits.Default | None = limits.DEFAULT

@@ -18,13 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from anvia_nb.core.api.listeners import Listener, Listeners
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError, NotOfferedError
 
-__all__ = ["KEPT_URIS", "ResourceSubscriptions", "ResourceUpdates", "UpdateListener"]
+__all__ = ["ResourceSubscriptions", "ResourceUpdates", "UpdateListener"]
 
-KEPT_URIS = 1000
-"""How many URIs' update counts are kept (the least recently updated go first)."""
 
 UpdateListener = Listener
 """``listener(server_name, uri)``, on the session's loop; must not block."""
@@ -69,7 +68,7 @@ class ResourceSubscriptions:
         """Count one update of ``uri`` and tell the listeners (on the session's loop)."""
         before = self._updates.pop(uri, None)
         self._updates[uri] = ResourceUpdates(uri, (before.count if before else 0) + 1, time.time())
-        while len(self._updates) > KEPT_URIS:
+        while len(self._updates) > limits.UPDATED_URIS_KEPT:
             self._updates.popitem(last=False)
         self._listeners.tell(self._client.name, uri)
 

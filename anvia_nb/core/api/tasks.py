@@ -9,7 +9,7 @@ task's id and status message, the last progress, and the :class:`CallOutcome` wh
 
 A tool whose ``execution.taskSupport`` is ``required`` runs as a task whether started or called
 (``tool.call``, ``%mcp call``): the server makes a task, the client polls it and fetches the
-result (see :mod:`anvia_nb.core.transport.sdk_tasks` for the two protocol forms). ``handle.cancel()``
+result (see :mod:`anvia_nb.core.transport.sdk.tasks` for the two protocol forms). ``handle.cancel()``
 cancels: a task is cancelled on the server with ``tasks/cancel``, a plain call with
 ``notifications/cancelled``; the outcome's error is then a :class:`TaskCancelledError`.
 """
@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import BackgroundState, CallOutcome, JsonObject
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import (
@@ -34,7 +35,6 @@ from anvia_nb.errors import (
 
 __all__ = ["BackgroundCall", "BackgroundState"]
 
-_MESSAGE_CHARS = 2000
 
 Listener = Callable[["BackgroundCall"], None]
 Run = Callable[[], Awaitable[CallOutcome]]
@@ -121,12 +121,12 @@ class BackgroundCall:
         if isinstance(status, str):
             self.status = status
         if isinstance(message, str):
-            self.status_message = message[:_MESSAGE_CHARS]
+            self.status_message = message[:limits.TASK_MESSAGE_CHARS]
         self._changed()
 
     async def progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
         """Take the call's last progress."""
-        self.progress = (progress, total, message[:_MESSAGE_CHARS] if message is not None else None)
+        self.progress = (progress, total, message[:limits.TASK_MESSAGE_CHARS] if message is not None else None)
         self._changed()
 
     # -- waiting and cancelling --------------------------------------------------------------

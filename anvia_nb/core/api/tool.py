@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from anvia_nb.core.api import dataframes
-from anvia_nb.core.api.batch import DEFAULT_MAP_CONCURRENCY, MapOptions, MapRun, RowOutcome, Rows, is_rows
+from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
@@ -23,7 +23,7 @@ from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.protocol.schema import SchemaCheck, argument_problems, output_problems, schema_check
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
-from anvia_nb.core.transport.sdk_tasks import TaskWatch
+from anvia_nb.core.transport.sdk.tasks import TaskWatch
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
@@ -34,8 +34,6 @@ from anvia_nb.errors import (
 from anvia_nb.policy import ShowPolicy
 
 __all__ = ["Tool"]
-
-_PROGRESS_CHARS = 2000
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -173,7 +171,8 @@ class Tool:
         async def record_progress(progress: float, total: float | None, message: str | None) -> None:
             nonlocal count
             count += 1
-            received.append((progress, total, _short(message, _PROGRESS_CHARS) if message is not None else None))
+            said = _short(message, limits.PROGRESS_MESSAGE_CHARS) if message is not None else None
+            received.append((progress, total, said))
             if on_progress is not None:
                 await on_progress(progress, total, message)
 
@@ -268,7 +267,7 @@ class Tool:
         rows: Rows | Any,
         *,
         constants: Mapping[str, Any] | None = None,
-        concurrency: int = DEFAULT_MAP_CONCURRENCY,
+        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
         stop_on_error: bool = False,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         progress: bool | None = None,
@@ -300,7 +299,7 @@ class Tool:
         rows: Rows | Any,
         *,
         constants: Mapping[str, Any] | None = None,
-        concurrency: int = DEFAULT_MAP_CONCURRENCY,
+        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
         stop_on_error: bool = False,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         progress: bool | None = None,

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import bounded_json
 from anvia_nb.policy import ShowPolicy
 
@@ -32,10 +33,6 @@ LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert"
 CLIENT_LOGGER = "anvia_nb"
 """The logger name of anvia_nb's own notes in a connection's log (their source is ``client``)."""
 
-_MAX_ENTRIES = 500
-_TAIL_LINES = 20
-_TAIL_LINE_CHARS = 300
-_SDK_LINE_CHARS = 500
 _DIRECTORY = "anvia_nb-logs"
 
 _files_to_remove: set[str] = set()
@@ -91,7 +88,7 @@ class ServerLog:
         self.transport = transport
         self.keep = keep
         self.policy = ShowPolicy().with_secrets(secrets)
-        self.entries: collections.deque[LogEntry] = collections.deque(maxlen=_MAX_ENTRIES)
+        self.entries: collections.deque[LogEntry] = collections.deque(maxlen=limits.LOG_ENTRIES_KEPT)
         self.sdk_records = 0
         """How many records the SDK logged about this connection (only the last ones are kept)."""
         self.stderr_path: str | None = _new_stderr_file(name) if stderr else None
@@ -105,7 +102,7 @@ class ServerLog:
 
     def add(self, level: str, logger: str | None, data: Any) -> None:
         """One log message; long strings, lists and objects in it are cut (see ``bounded_json``)."""
-        source = logger if logger is None else str(logger)[:_TAIL_LINE_CHARS]
+        source = logger if logger is None else str(logger)[:limits.LOG_TAIL_LINE_CHARS]
         entry = LogEntry(time.time(), str(level)[:20], source, bounded_json(data), "server log", self._stderr_size())
         self.entries.append(entry)
 
@@ -116,7 +113,7 @@ class ServerLog:
     def add_sdk(self, level: str, logger: str, text: str) -> None:
         """One record of the SDK's own logging about this connection: masked, one line, cut, counted."""
         self.sdk_records += 1
-        text = self.policy.line(text, _SDK_LINE_CHARS)
+        text = self.policy.line(text, limits.LOG_RECORD_CHARS)
         self.entries.append(LogEntry(time.time(), level, f"sdk {logger}", text, "client", self._stderr_size()))
 
     def _stderr_size(self) -> int | None:
@@ -138,7 +135,7 @@ class ServerLog:
             text = handle.read().decode("utf-8", errors="replace")
         return self.policy.mask(text[-max_chars:])
 
-    def stderr_tail(self, lines: int = _TAIL_LINES, line_chars: int = _TAIL_LINE_CHARS) -> str:
+    def stderr_tail(self, lines: int = limits.LOG_TAIL_LINES, line_chars: int = limits.LOG_TAIL_LINE_CHARS) -> str:
         """The last ``lines`` non-blank lines of stderr, each masked, made visible and cut."""
         found = [line for line in self.stderr_text(lines * line_chars * 2).splitlines() if line.strip()]
         return "\n".join(self.policy.line(line, line_chars) for line in found[-lines:])

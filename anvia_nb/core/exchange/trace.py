@@ -34,27 +34,19 @@ from typing import Any, Literal
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
 from anvia_nb.core.exchange.trace_summary import summary as _summary
 from anvia_nb.core.exchange.trace_summary import target as _target
+from anvia_nb.core.protocol import limits
 from anvia_nb.policy import ShowPolicy
 
 __all__ = [
-    "DEFAULT_MAX_MESSAGES",
-    "DEFAULT_MAX_MESSAGE_CHARS",
-    "DEFAULT_MAX_TOTAL_CHARS",
     "ProtocolTrace",
     "TraceEntry",
     "call_entries",
     "record_safely",
 ]
 
-DEFAULT_MAX_MESSAGES = 2_000
-DEFAULT_MAX_MESSAGE_CHARS = 64_000
-DEFAULT_MAX_TOTAL_CHARS = 8_000_000
-_SUMMARY_CHARS = 160
-_HEAD_CHARS = 2_000
 _MAX_BYTES_PER_CHAR = 4
 """UTF-8 takes at most four bytes per character: a line of more bytes than four times the limit
 has more characters than the limit."""
-_PENDING_IDS = 10_000
 
 Direction = Literal["sent", "received"]
 Kind = Literal["request", "notification", "result", "error"]
@@ -97,7 +89,7 @@ class TraceEntry:
             found = self.message()
             fields = found if isinstance(found, dict) else {}
             params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
-            said = _summary(self.kind, self.method, params or {}, fields)[: _SUMMARY_CHARS * 2]
+            said = _summary(self.kind, self.method, params or {}, fields)[: limits.TRACE_SUMMARY_CHARS * 2]
             object.__setattr__(self, "said", said)  # a cache: the entry stays the same value
         assert self.said is not None
         return self.said
@@ -169,14 +161,14 @@ class ProtocolTrace:
         name: str,
         *,
         secrets: Iterable[str] = (),
-        max_messages: int = DEFAULT_MAX_MESSAGES,
-        max_message_chars: int = DEFAULT_MAX_MESSAGE_CHARS,
-        max_total_chars: int = DEFAULT_MAX_TOTAL_CHARS,
+        max_messages: int = limits.TRACE_MESSAGES_KEPT,
+        max_message_chars: int = limits.TRACE_MESSAGE_CHARS,
+        max_total_chars: int = limits.TRACE_TOTAL_CHARS,
     ) -> None:
         self.name = name
         self.policy = ShowPolicy().with_secrets(secrets)
         self.max_messages = max(1, max_messages)
-        self.max_message_chars = max(_HEAD_CHARS, max_message_chars)
+        self.max_message_chars = max(limits.TRACE_HEAD_CHARS, max_message_chars)
         self.max_total_chars = max(self.max_message_chars, max_total_chars)
         self._entries: collections.deque[TraceEntry | _Kept] = collections.deque()
         self._chars = 0
@@ -251,7 +243,7 @@ class ProtocolTrace:
         if isinstance(wire, bytes):
             if len(wire) > _MAX_BYTES_PER_CHAR * self.max_message_chars:
                 size = len(wire)
-                wire = wire[: _MAX_BYTES_PER_CHAR * _HEAD_CHARS].decode("utf-8", "ignore")
+                wire = wire[: _MAX_BYTES_PER_CHAR * limits.TRACE_HEAD_CHARS].decode("utf-8", "ignore")
             else:
                 wire = wire.decode("utf-8", "replace")
         if hasattr(message, "model_dump_json"):
@@ -282,7 +274,7 @@ class ProtocolTrace:
         if ident is not None:
             if kind == "request":
                 self._methods[(direction, ident)] = str(method)
-                if len(self._methods) > _PENDING_IDS:
+                if len(self._methods) > limits.TRACE_PENDING_IDS:
                     self._methods.popitem(last=False)
             elif kind != "notification":
                 return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
@@ -313,8 +305,8 @@ class ProtocolTrace:
             method = self._paired(direction, kind, method, ident)
             said: str | None = None
             if truncated:  # the whole message is not kept: summarise it now
-                said = self.policy.mask(_summary(kind, method, params, fields))[: _SUMMARY_CHARS * 2]
-                head, _ = self.policy.head(text, _HEAD_CHARS)
+                said = self.policy.mask(_summary(kind, method, params, fields))[: limits.TRACE_SUMMARY_CHARS * 2]
+                head, _ = self.policy.head(text, limits.TRACE_HEAD_CHARS)
                 kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
                 stored = json.dumps(kept, ensure_ascii=False)
             else:

@@ -20,18 +20,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
 from anvia_nb.errors import AppRequestRefused
 
 __all__ = [
-    "APP_MESSAGES_KEPT",
-    "APP_MESSAGE_CHARS",
     "APP_MIME_TYPE",
-    "APP_REPLY_CHARS",
     "EXTENSION_ID",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
-    "MAX_APP_HTML_CHARS",
     "METHOD_NOT_FOUND",
     "PERMISSIONS",
     "AppCsp",
@@ -52,15 +49,6 @@ PERMISSIONS = ("camera", "microphone", "geolocation", "clipboardWrite")
 """The permissions a view may ask for; anything else in ``_meta.ui.permissions`` is ignored."""
 
 _VISIBILITY = ("model", "app")
-
-MAX_APP_HTML_CHARS = 5_000_000
-"""The largest view (its HTML) the kernel fetches and hands to the front end."""
-APP_REPLY_CHARS = 5_000_000
-"""The largest answer (as JSON) the kernel sends a view for one of its requests."""
-APP_MESSAGES_KEPT = 100
-"""How many of a view's messages (``ui/message``) and offered links a view object keeps; older go first."""
-APP_MESSAGE_CHARS = 20_000
-"""How much of one message, or of the model context a view sets, is kept (as JSON text)."""
 
 
 _LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)
@@ -173,4 +161,4 @@ def app_permissions(ui_meta: object) -> frozenset[str]:
 def is_offered_link(url: object) -> bool:
     """Whether a view may offer ``url`` to the person (``ui/open-link``): http or https, no white
     space or control character (``javascript:``, ``data:`` and the rest are refused)."""
-    return isinstance(url, str) and len(url) <= APP_MESSAGE_CHARS and bool(_LINK_URL.match(url))
+    return isinstance(url, str) and len(url) <= limits.APP_MESSAGE_CHARS and bool(_LINK_URL.match(url))

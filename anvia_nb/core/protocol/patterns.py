@@ -13,10 +13,9 @@ import importlib
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["TIMEOUT_SECONDS", "search"]
+from anvia_nb.core.protocol import limits
 
-TIMEOUT_SECONDS = 0.1
-"""The most one pattern search may take before it is given up as "could not check"."""
+__all__ = ["search"]
 
 
 @lru_cache(maxsize=512)
@@ -30,11 +29,12 @@ def _compiled(pattern: str) -> Any:
 
 def search(pattern: str, text: str) -> bool | None:
     """Whether ``pattern`` matches somewhere in ``text`` (JSON Schema's rule), or ``None`` when
-    that cannot be decided within :data:`TIMEOUT_SECONDS` (or the pattern does not compile)."""
+    that cannot be decided within :data:`~anvia_nb.core.protocol.limits.PATTERN_TIMEOUT_SECONDS`
+    (or the pattern does not compile)."""
     compiled = _compiled(pattern)
     if compiled is None:
         return None
     try:
-        return compiled.search(text, timeout=TIMEOUT_SECONDS) is not None
+        return compiled.search(text, timeout=limits.PATTERN_TIMEOUT_SECONDS) is not None
     except (TimeoutError, RecursionError, MemoryError):
         return None

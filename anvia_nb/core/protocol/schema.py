@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.jsonschema_import import import_jsonschema
 from anvia_nb.core.protocol.schema_quick import Quick, quick_check
 from anvia_nb.core.protocol.schema_words import format_checker, plain_words
@@ -52,7 +53,6 @@ __all__ = [
 ]
 
 FormatPolicy = Literal["annotate", "assert"]
-_MAX_PROBLEMS = 20
 _UNFINISHED = "unfinished"
 """The ``validator`` of a problem whose check could not finish in time (never blocking)."""
 
@@ -164,7 +164,7 @@ class SchemaCheck:
                 TypeError, ValueError) as exc:
             self.unusable = f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300]
             return None
-        return [problem for error in errors for problem in _problems(error)][:_MAX_PROBLEMS]
+        return [problem for error in errors for problem in _problems(error)][:limits.SCHEMA_PROBLEMS]
 
     def verdict(self, instance: Any) -> list[Problem] | str:
         """Problems, or the reason the schema cannot be applied."""

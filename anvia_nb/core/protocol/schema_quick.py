@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sized
 from typing import Any
 
+from anvia_nb.core.protocol import limits
+
 __all__ = ["Quick", "quick_check"]
 
 Quick = Callable[[Any], bool]
@@ -34,7 +36,6 @@ _ANNOTATIONS: dict[str, Callable[[Any], bool]] = {
     "readOnly": lambda v: isinstance(v, bool),
     "writeOnly": lambda v: isinstance(v, bool),
 }
-_MAX_DEPTH = 32
 
 
 def _number(value: Any) -> bool:
@@ -102,7 +103,7 @@ def quick_check(schema: Any, depth: int = 0) -> Quick | None:
     """The predicate of a plain schema, or ``None`` when the schema is not plain."""
     if schema is True:
         return lambda _value: True
-    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+    if not isinstance(schema, dict) or depth > limits.SCHEMA_DEPTH:
         return None
     if depth == 0 and schema.get("$schema", _DIALECT) != _DIALECT:
         return None

@@ -15,6 +15,8 @@ from datetime import date, datetime, time
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.core.protocol import limits
+
 if TYPE_CHECKING:
     from jsonschema import FormatChecker
     from jsonschema.exceptions import ValidationError
@@ -35,7 +37,6 @@ _TYPES = {
     "string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
     "array": "a list", "object": "an object", "null": "null",
 }
-_SHOWN = 60
 
 
 def _iso(text: str) -> str:
@@ -103,7 +104,7 @@ def format_checker() -> FormatChecker:
 
 def _shown(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+    return text if len(text) <= limits.SCHEMA_VALUE_CHARS else text[: limits.SCHEMA_VALUE_CHARS - 1] + "…"
 
 
 def _names(values: Any) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
 from anvia_nb.errors import (
@@ -32,11 +33,6 @@ MappedOutput = str | list[MappedPart]
 ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
 """``await on_progress(progress, total, message)`` for each progress notification of a call."""
 
-_KEPT_CHARS = 1000
-SEEN_CHARS = 4000
-"""The largest mapped output or structuredContent (as JSON) a history entry keeps for tests."""
-_KEPT_ITEMS = 50
-_KEPT_DEPTH = 8
 
 CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "cancelled", "failed"]
 
@@ -178,7 +174,7 @@ class CallOutcome:
             ("output", self.output, self.output is not None),
             ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
         ):
-            if present and _json_fits(value, SEEN_CHARS):
+            if present and _json_fits(value, limits.RECORD_SEEN_CHARS):
                 kept[name] = value
         return kept
 
@@ -234,7 +230,7 @@ class CallRecord:
     ``shown_status`` its :attr:`CallOutcome.shown_status` (the status column of ``%mcp history``).
     ``output_chars`` is the size of the mapped output (``None`` without one); ``seen`` keeps the
     ``output`` and the ``structured`` content, each only when its JSON is at most
-    :data:`SEEN_CHARS` characters, so a test can be written from the history.
+    :data:`~anvia_nb.core.protocol.limits.RECORD_SEEN_CHARS` characters, so a test can be written from the history.
     """
 
     server: str
@@ -282,18 +278,19 @@ class BackgroundState:
 
 def bounded_json(value: Any, depth: int = 0) -> Any:
     """``value`` with long strings cut, long lists and objects shortened and deep nesting elided."""
+    chars, items = limits.KEPT_JSON_CHARS, limits.KEPT_JSON_ITEMS
     if isinstance(value, str):
-        return value if len(value) <= _KEPT_CHARS else f"{value[:_KEPT_CHARS]}… ({len(value) - _KEPT_CHARS} more)"
-    if depth >= _KEPT_DEPTH and isinstance(value, dict | list):
+        return value if len(value) <= chars else f"{value[:chars]}… ({len(value) - chars} more)"
+    if depth >= limits.KEPT_JSON_DEPTH and isinstance(value, dict | list):
         return "…"
     if isinstance(value, dict):
-        kept = {str(k)[:_KEPT_CHARS]: bounded_json(v, depth + 1) for k, v in list(value.items())[:_KEPT_ITEMS]}
-        if len(value) > _KEPT_ITEMS:
-            kept["…"] = f"{len(value) - _KEPT_ITEMS} more"
+        kept = {str(k)[:chars]: bounded_json(v, depth + 1) for k, v in list(value.items())[:items]}
+        if len(value) > items:
+            kept["…"] = f"{len(value) - items} more"
         return kept
     if isinstance(value, list):
-        items = [bounded_json(v, depth + 1) for v in value[:_KEPT_ITEMS]]
-        return [*items, f"… {len(value) - _KEPT_ITEMS} more"] if len(value) > _KEPT_ITEMS else items
+        shortened = [bounded_json(v, depth + 1) for v in value[:items]]
+        return [*shortened, f"… {len(value) - items} more"] if len(value) > items else shortened
     return value
 
 
@@ -334,12 +331,13 @@ def _summary_error(error: AnviaError) -> AnviaError:
     kept: AnviaError = type(error).__new__(type(error))
     kept.__dict__.update(error.__dict__)
     message = str(error.args[0]) if error.args else ""
-    kept.args = (message if len(message) <= 2 * _KEPT_CHARS else f"{message[: 2 * _KEPT_CHARS]}…",)
+    chars = 2 * limits.KEPT_JSON_CHARS
+    kept.args = (message if len(message) <= chars else f"{message[:chars]}…",)
     for name, value in list(vars(kept).items()):
         if name in ("raw", "data", "log"):
             setattr(kept, name, None)
-        elif isinstance(value, str) and len(value) > 2 * _KEPT_CHARS:
-            setattr(kept, name, value[: 2 * _KEPT_CHARS])
-        elif isinstance(value, list) and len(value) > _KEPT_ITEMS:
-            setattr(kept, name, value[:_KEPT_ITEMS])
+        elif isinstance(value, str) and len(value) > chars:
+            setattr(kept, name, value[:chars])
+        elif isinstance(value, list) and len(value) > limits.KEPT_JSON_ITEMS:
+            setattr(kept, name, value[:limits.KEPT_JSON_ITEMS])
     return kept

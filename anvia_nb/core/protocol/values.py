@@ -18,11 +18,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ArgumentError
 
 __all__ = ["json_value"]
 
-_MAX_DEPTH = 100
 _MISSING_TYPES = ("NAType", "NaTType")
 
 
@@ -41,8 +41,8 @@ def _where(root: str, path: str) -> str:
 
 
 def _convert(value: Any, root: str, path: str, depth: int) -> Any:
-    if depth > _MAX_DEPTH:
-        raise ArgumentError(f"{_where(root, path)} is nested more than {_MAX_DEPTH} levels deep (a cycle?).")
+    if depth > limits.VALUE_DEPTH:
+        raise ArgumentError(f"{_where(root, path)} is nested more than {limits.VALUE_DEPTH} levels deep (a cycle?).")
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
