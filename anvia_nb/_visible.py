@@ -13,11 +13,11 @@ Masking is not done here: :class:`anvia_nb.policy.ShowPolicy` finds the secrets 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Prepared", "cut", "marker_for"]
+__all__ = ["Prepared", "cut", "joined_slice", "marker_for", "merged_spans"]
 
 SPECIAL = re.compile(
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][ -~]*(?:\x07|\x1b\\)?|[@-Z\\-_])?"  # ANSI escape sequences
@@ -151,3 +151,24 @@ class _Cut:
                 return False
             position = window_end
         return True
+
+
+def merged_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted spans with overlapping ones joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        elif end > start:
+            out.append((start, end))
+    return out
+
+
+def joined_slice(texts: Sequence[str], starts: Sequence[int], low: int, high: int) -> str:
+    """``"".join(texts)[low:high]`` without joining them."""
+    parts = []
+    for index, text in enumerate(texts):
+        left, right = max(low, starts[index]), min(high, starts[index + 1])
+        if left < right:
+            parts.append(text[left - starts[index] : right - starts[index]])
+    return "".join(parts)

@@ -25,7 +25,7 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import quote
 
-from anvia_nb._visible import SPECIAL, Measure, Prepared, cut
+from anvia_nb._visible import SPECIAL, Measure, Prepared, cut, joined_slice, merged_spans
 from anvia_nb.errors import (
     ConnectError,
     ConnectionClosedError,
@@ -90,6 +90,16 @@ class Limits:
     """A server's requests for input shown at once in one form; more are cancelled, and counted."""
     choices: int = 500
     """Options one dropdown or list carries to the browser; a longer enum is typed, and checked."""
+    form_fields: int = 400
+    """Fields one form holds (each is a widget in the browser); past it an object is one JSON field."""
+    log_lines: int = 50
+    """Lines of stderr, and of log messages, ``%mcp log`` shows when not told ``--lines N``."""
+    error_lines: int = 40
+    """Lines of a failed connect's text shown (the server's stderr tail is already bounded)."""
+    noted_requests: int = 10
+    """Message numbers one ``%mcp trace`` note names (the calls a tool's interactive view asked for)."""
+    variable_names: int = 200
+    """Kernel variables Tab offers after ``key=$``."""
 
 
 def maskable(value: object) -> bool:
@@ -125,27 +135,6 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
             )
         )
     return tuple(sorted(variants, key=lambda v: (-len(v), v)))
-
-
-def _merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted spans with overlapping ones joined."""
-    out: list[tuple[int, int]] = []
-    for start, end in sorted(spans):
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], end))
-        elif end > start:
-            out.append((start, end))
-    return out
-
-
-def _joined_slice(texts: Sequence[str], starts: Sequence[int], low: int, high: int) -> str:
-    """``"".join(texts)[low:high]`` without joining them."""
-    parts = []
-    for index, text in enumerate(texts):
-        left, right = max(low, starts[index]), min(high, starts[index + 1])
-        if left < right:
-            parts.append(text[left - starts[index] : right - starts[index]])
-    return "".join(parts)
 
 
 def quotes_a_server(error: BaseException | None) -> bool:
@@ -238,7 +227,7 @@ class ShowPolicy:
         pattern = self._pattern
         if pattern is not None:
             spans = [m.span() for m in pattern.finditer(text, 0, reach + len(self._variants[0]))]
-            spans = _merged([*spans, *also_masked])
+            spans = merged_spans([*spans, *also_masked])
             spans = [s for s in spans if s[0] < reach]
             reach = max([reach, *(end for _, end in spans)])
         prepared = cut(text[:reach], limit, spans, MASK, measure=measure, max_markers=max_markers)
@@ -259,7 +248,7 @@ class ShowPolicy:
             starts.append(starts[-1] + len(text))
         for seam in starts[1:-1]:
             low, high = max(0, seam - reach), min(starts[-1], seam + reach)
-            window = _joined_slice(texts, starts, low, high)
+            window = joined_slice(texts, starts, low, high)
             for match in pattern.finditer(window):
                 start, end = low + match.start(), low + match.end()
                 if start < seam < end:

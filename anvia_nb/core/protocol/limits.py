@@ -1,5 +1,11 @@
 """The bounds every connection lives within, in one place (change them here, before connecting).
 
+Every bound on what a connection sends, keeps and waits for is here, each with what it bounds and
+why that number: message sizes, timeouts, calls in flight, and how much the trace, the log, the
+history and a view keep. What may be *shown* is bounded by the policy's
+:class:`~anvia_nb.policy.Limits` instead. ``tests/package/test_bounds_home.py`` fails on a bound
+written anywhere else.
+
 ``MAX_MESSAGE_BYTES`` is the largest message a server may send on any transport: a bigger one
 ends the connection with a clear error instead of being buffered whole. The timeouts are what
 ``connect_mcp`` and ``Tool.call`` use when given none; an explicit ``None`` still means no limit.
