@@ -1,16 +1,14 @@
 """Fixtures shared by every test: the bundled demo server over loopback HTTP, a fresh runtime,
-process accounting for leak checks, bounded waits and the asyncio backend. Every process started
+process accounting for leak checks and the asyncio backend. Every process started
 here is stopped here. Plain helpers (not fixtures) live in tests/helpers/."""
 
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,14 +24,12 @@ from tests.helpers.support import (
     QUICK_EXAMPLES,
     child_pids,
     pid_alive,
-    wait_until,
 )
+from tests.helpers.waiting import wait_until
 
 if TYPE_CHECKING:  # imported by the fixtures that use them, so collecting tests loads neither
     from anvia_nb.runtime import Runtime
     from tests.helpers.oauth_server import OAuthTestServer
-
-START_TIMEOUT_SECONDS = 30.0
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -80,11 +76,6 @@ def live_children() -> Callable[..., set[int]]:
 
 
 @pytest.fixture
-def eventually() -> Callable[..., None]:
-    return wait_until
-
-
-@pytest.fixture
 def runtime() -> Iterator[Runtime]:
     """A fresh runtime with no connection, shut down (every session closed, its loop stopped) afterwards.
 
@@ -114,28 +105,24 @@ class HttpDemo:
             stderr=subprocess.PIPE,
             text=True,
         )
-        lines: queue.Queue[str] = queue.Queue()
+        announced: list[str] = []
         assert self.process.stderr is not None
         stderr = self.process.stderr
 
-        def pump() -> None:
+        def pump() -> None:  # reads stderr to its end, so the pipe never fills
             for line in stderr:
-                lines.put(line)
+                if not announced and line.startswith(LISTENING_PREFIX):
+                    announced.append(line[len(LISTENING_PREFIX) :].strip())
 
         threading.Thread(target=pump, daemon=True).start()
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        self.url = ""
-        while not self.url:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self.process.poll() is not None:
+        try:
+            wait_until(lambda: announced or self.process.poll() is not None, "the demo HTTP server to announce its URL")
+        finally:
+            if not announced:
                 self.stop()
-                raise RuntimeError("the demo HTTP server did not announce its URL")
-            try:
-                line = lines.get(timeout=min(remaining, 0.5))
-            except queue.Empty:
-                continue
-            if line.startswith(LISTENING_PREFIX):
-                self.url = line[len(LISTENING_PREFIX) :].strip()
+        if not announced:
+            raise RuntimeError("the demo HTTP server exited before it announced its URL")
+        self.url = announced[0]
 
     def stop(self) -> None:
         if self.process.poll() is None:

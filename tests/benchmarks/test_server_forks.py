@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, wait_until
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked
+from tests.helpers.waiting import wait_until
 
 BOUND_SECONDS = 60
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the fork server runs on Linux only")

@@ -27,7 +27,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -37,6 +36,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.support import child_pids, in_ci
+from tests.helpers.waiting import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
@@ -141,19 +141,20 @@ def _kill_leftovers(pids: set[int]) -> None:
 
 
 def _wait_until_answering(server: LabServer, process: subprocess.Popen[bytes], log_path: Path) -> None:
-    deadline = time.monotonic() + LAB_START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
+    def answering() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"JupyterLab exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(server.api_url("/api/status"), timeout=2) as response:
-                if response.status == 200:
-                    return
+                status: int = response.status
         except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.1)  # polling interval of a bounded wait, not synchronisation
-    raise RuntimeError(
-        f"JupyterLab did not answer /api/status within {LAB_START_TIMEOUT_SECONDS} s:\n{log_path.read_text()[-3000:]}"
+            return False
+        return status == 200
+
+    wait_until(
+        answering,
+        lambda: f"JupyterLab to answer /api/status:\n{log_path.read_text()[-3000:]}",
+        seconds=LAB_START_TIMEOUT_SECONDS,
     )
 
 

@@ -26,6 +26,7 @@ from tests.helpers.lab import POLL_MS, record_page_events, screenshot
 from tests.helpers.leaky_server import FRAGMENT, LEAK
 from tests.helpers.support import pid_alive
 from tests.helpers.voila import RunningVoila, serve_dashboard
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -193,11 +194,11 @@ def test_a_closed_page_frees_its_kernel_and_its_mcp_servers(voila: RunningVoila,
         page.close()  # no beforeunload: as a tab that crashed or a network that went away
         context.close()
     closed = time.monotonic()
-    deadline = closed + FREED_SECONDS
-    while any(pid_alive(pid) for pid in started):
-        if time.monotonic() > deadline:
-            alive = sorted(pid for pid in started if pid_alive(pid))
-            raise AssertionError(f"still running {FREED_SECONDS:.0f} s after the page closed: {alive}\n{voila.log()}")
-        time.sleep(0.5)  # polling interval of a bounded wait
+    wait_until(
+        lambda: not any(pid_alive(pid) for pid in started),
+        lambda: f"the page's processes to end; still running: {sorted(p for p in started if pid_alive(p))}"
+        f"\n{voila.log()}",
+        seconds=FREED_SECONDS,
+    )
     assert "Culling" in voila.log()  # freed by Voilà's culling (voila.json), not by a page's goodbye
     print(f"freed {time.monotonic() - closed:.0f} s after the page closed")

@@ -16,6 +16,7 @@ import pytest
 from anvia_nb import StdioConnection, ToolTimeoutError, connect_mcp, mcp
 from anvia_nb.core import McpServer
 from tests.helpers.lite_server import LITE_ARGS
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -93,8 +94,4 @@ async def test_a_call_that_ended_in_time_is_not_cancelled_when_its_limit_passes(
 
 async def told_of_the_cancel(server: McpServer) -> None:
     """The server received notifications/cancelled (the lite server writes ``slow cancelled``)."""
-    for _ in range(200):
-        if "slow cancelled" in server.client.log.stderr_text():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the server was not told of the cancelled call")
+    await wait_until_async(lambda: "slow cancelled" in server.client.log.stderr_text(), "the server's 'slow cancelled'")

@@ -5,9 +5,8 @@ that counts or sets something on its connection gets a session of its own on the
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,10 @@ from anvia_nb import ProtocolError, TaskCancelledError, connect_mcp, enable_samp
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, disable_sampling
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
-from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import WAIT_SECONDS, wait_until_async
 
 pytestmark = pytest.mark.anyio
-
-
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    """Wait for ``predicate``; the bound only proves nothing hangs."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT_SECONDS
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture(scope="module")
@@ -126,12 +116,12 @@ async def test_a_task_in_the_background_reports_its_status_and_ends_with_its_res
 
 async def test_a_background_task_is_cancelled_and_the_server_is_told(demo: McpServer) -> None:
     call = demo.tool("long_job").start({"steps": 10_000, "delay_seconds": 0.01})
-    await until(lambda: (call.status_message or "").startswith("step "), "the task to work")
+    await wait_until_async(lambda: (call.status_message or "").startswith("step "), "the task to work")
     assert call.cancel()
     outcome = await call.wait(WAIT_SECONDS)
     assert isinstance(outcome.error, TaskCancelledError) and outcome.status == "cancelled"
     assert call.status == "cancelled" and outcome.error.task_id == call.task_id
-    await until(
+    await wait_until_async(
         lambda: f"long_job task {call.task_id} cancelled by the client" in demo.client.log.stderr_tail(),
         "the server to say it stopped",
     )

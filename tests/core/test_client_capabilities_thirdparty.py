@@ -4,15 +4,14 @@ directories from the client's roots; server-everything asks for sampling and has
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from anvia_nb import TaskCancelledError, ToolResultError, connect_mcp, mcp
 from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE
-from tests.helpers.support import WAIT_SECONDS, npm_servers, require_setup
+from tests.helpers.support import npm_servers, require_setup
+from tests.helpers.waiting import WAIT_SECONDS, wait_until_async
 
 pytestmark = [pytest.mark.anyio, pytest.mark.thirdparty]
 
@@ -25,15 +24,6 @@ def npm_server(name: str) -> str:
     return str(executable)
 
 
-async def until(predicate: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT_SECONDS
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 async def test_server_filesystem_takes_its_allowed_directories_from_the_roots(tmp_path: Path) -> None:
     first, second = tmp_path / "notes", tmp_path / "data"
     first.mkdir()
@@ -42,11 +32,13 @@ async def test_server_filesystem_takes_its_allowed_directories_from_the_roots(tm
     server = await connect_mcp(connection)
     try:
         listing = ""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + WAIT_SECONDS
-        while str(second.resolve()) not in listing:  # the server asks for roots once the handshake is over
-            assert loop.time() < deadline, f"the roots never reached the server: {listing!r}"
+
+        async def both_roots_listed() -> bool:  # the server asks for roots once the handshake is over
+            nonlocal listing
             listing = str(await server.tool("list_allowed_directories").call({}))
+            return str(second.resolve()) in listing
+
+        await wait_until_async(both_roots_listed, lambda: f"the roots to reach the server; it lists {listing!r}")
         assert str(first.resolve()) in listing
         assert server.client.roots == (str(first.resolve()), str(second.resolve()))
     finally:
@@ -77,7 +69,7 @@ async def test_server_everythings_task_only_tool_completes_and_is_cancelled_with
         statuses: list[tuple[str, bool]] = []
         second = tool.start({"topic": "cancelled"})
         second.on_change(lambda c: statuses.append((c.status, c.done)))
-        await until(lambda: second.task_id is not None, "the task to be created")
+        await wait_until_async(lambda: second.task_id is not None, "the task to be created")
         second.cancel()
         cancelled = await second.wait(WAIT_SECONDS)
         assert isinstance(cancelled.error, TaskCancelledError)

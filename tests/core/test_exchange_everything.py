@@ -7,7 +7,8 @@ import pytest
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
-from tests.helpers.support import npm_servers, require_setup, until
+from tests.helpers.support import npm_servers, require_setup
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.thirdparty
 
@@ -40,7 +41,7 @@ async def test_log_messages_of_an_older_protocol_version_arrive_from_the_level_a
         # The server draws one of the eight levels at random every 5 s and sends it only at or above
         # the level asked: 5 of 8 levels here. The bound allows 25 draws, so all of them falling
         # below "warning" by chance ((3/8) ** 25) does not happen; one usually arrives at once.
-        await until(lambda: len(logged()) >= 1, "a simulated log message", seconds=125)
+        await wait_until_async(lambda: len(logged()) >= 1, "a simulated log message", seconds=125)
     assert set(logged()) <= {"warning", "error", "critical", "alert", "emergency"}
 
 

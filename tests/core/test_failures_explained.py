@@ -20,7 +20,8 @@ from anvia_nb.errors import UnknownConnectionError, UrlElicitationRequiredError
 from anvia_nb.magic._logs import log_text
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
-from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, until
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked
+from tests.helpers.waiting import wait_until_async
 
 TOKEN = "tok-123456789"
 FATAL = """
@@ -159,7 +160,9 @@ async def test_log_messages_reach_the_log_on_an_older_protocol_through_set_level
             ("error", "error message"),
         ]
         # Written to stderr, another pipe read on its own, before the handshake ended: wait for it.
-        await until(lambda: "log level set to warning" in srv.client.log.stderr_text(), "the server's level note")
+        await wait_until_async(
+            lambda: "log level set to warning" in srv.client.log.stderr_text(), "the server's level note"
+        )
     finally:
         await srv.close()
 

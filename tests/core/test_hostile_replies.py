@@ -17,6 +17,7 @@ import pytest
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.errors import ConnectionClosedError, ProtocolError
+from tests.helpers.waiting import wait_until
 
 ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 30.0
@@ -60,7 +61,7 @@ async def test_an_answer_nested_too_deep_is_a_protocol_error_naming_the_server_a
 
 @pytest.mark.anyio
 async def test_a_crashed_server_whose_child_holds_its_stdout_is_reported_gone(
-    pid_alive: Callable[[int], bool], eventually: Callable[..., None]
+    pid_alive: Callable[[int], bool]
 ) -> None:
     children: list[int] = []
     try:
@@ -69,22 +70,22 @@ async def test_a_crashed_server_whose_child_holds_its_stdout_is_reported_gone(
             children = pids_in_stderr(server, "child")
             assert isinstance(outcome.error, ConnectionClosedError), outcome.error
             assert children and pid_alive(children[0])  # it still holds the pipe
-        eventually(lambda: not pid_alive(children[0]), BOUND_SECONDS, "the orphaned child to be stopped at close")
+        wait_until(lambda: not pid_alive(children[0]), "the orphaned child to be stopped at close")
     finally:
         kill(children)
 
 
 @pytest.mark.anyio
 async def test_a_process_that_left_its_group_with_setsid_is_stopped_at_close(
-    pid_alive: Callable[[int], bool], eventually: Callable[..., None]
+    pid_alive: Callable[[int], bool]
 ) -> None:
     escapees: list[int] = []
     try:
         async with connected("setsid") as server:
-            eventually(lambda: bool(pids_in_stderr(server, "escapee")), BOUND_SECONDS, "the escapee to start")
+            wait_until(lambda: bool(pids_in_stderr(server, "escapee")), "the escapee to start")
             escapees = pids_in_stderr(server, "escapee")
             assert os.getsid(escapees[0]) != os.getsid(os.getpid())
             assert pid_alive(escapees[0])
-        eventually(lambda: not pid_alive(escapees[0]), BOUND_SECONDS, "the escapee to be stopped at close")
+        wait_until(lambda: not pid_alive(escapees[0]), "the escapee to be stopped at close")
     finally:
         kill(escapees)

@@ -16,7 +16,8 @@ from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.policy import MASK
-from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked, until
+from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked
+from tests.helpers.waiting import wait_until_async
 
 SECRET = "sk-live-logs-51d0e2"
 
@@ -97,7 +98,7 @@ async def _bonus_removed_after(server: McpServer) -> AsyncIterator[None]:
 
 async def _changed(server: McpServer, tool: str, before: int) -> None:
     await server.tool(tool).call_outcome({})
-    await until(lambda: len(server.tools) != before, "the tools to be listed again")
+    await wait_until_async(lambda: len(server.tools) != before, "the tools to be listed again")
 
 
 @pytest.mark.anyio

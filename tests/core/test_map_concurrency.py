@@ -14,6 +14,7 @@ from mcp.server.lowlevel import Server
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.batch import MapOptions, MapRun
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -58,8 +59,7 @@ async def test_plain_calls_stay_held_to_the_connections_bound() -> None:
     async with await connect_mcp(connection) as server:
         first = asyncio.ensure_future(server.tool("gate").call({"n": 0}))
         others = [asyncio.ensure_future(server.tool("gate").call({"n": i})) for i in range(1, GATHERED)]
-        while not arrived:  # the first call is in the server
-            await asyncio.sleep(0)
+        await wait_until_async(lambda: arrived, "the first call to reach the server")
         for _ in range(50):  # every task that can run, runs: the others wait their turn, unsent
             await asyncio.sleep(0)
         assert arrived == [0]

@@ -17,6 +17,7 @@ from anvia_nb.core.api.batch import MapOptions, MapRun
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.errors import InvalidValueError
 from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -111,11 +112,8 @@ async def test_cancelling_a_map_cancels_the_calls_in_flight_and_keeps_the_rows_d
     assert "cancelled" in statuses[4:]
     assert set(statuses[4:]) <= {"cancelled", "not run"}
     log = server.client.log
-    for _ in range(int(BOUND * 10)):  # the server logs each cancellation it received
-        if "jitter cancelled" in log.stderr_text():
-            break
-        await asyncio.sleep(0.1)
-    assert "jitter cancelled" in log.stderr_text()
+    cancelled = "jitter cancelled"  # the server logs each cancellation it received
+    await wait_until_async(lambda: cancelled in log.stderr_text(), f"the server's {cancelled!r}", seconds=BOUND)
     assert await server.tool("echo").call({"message": "still usable"}) == "still usable"
 
 

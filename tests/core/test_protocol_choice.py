@@ -16,6 +16,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.errors import InvalidValueError
 from tests.helpers.lite_server import LITE_ARGS
 from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -52,7 +53,7 @@ async def test_over_http_the_demo_speaks_the_generation_asked_for(demo_http_url:
 
 
 async def test_the_handshake_only_never_sends_discover_and_discover_only_never_falls_back(
-    live_children: Callable[..., set[int]], eventually: Callable[..., None]
+    live_children: Callable[..., set[int]]
 ) -> None:
     before = live_children()
     # lite_server answers server/discover: the default would speak 2026-07-28 with it
@@ -72,7 +73,7 @@ async def test_the_handshake_only_never_sends_discover_and_discover_only_never_f
     with pytest.raises(ConnectError, match="refused server/discover.*protocol '2025-11-25'") as refused:
         await connect_mcp(mcp.stdio(name="old", command=sys.executable, args=legacy_args, protocol="2026-07-28"))
     assert "does not speak protocol 2026-07-28" in str(refused.value).splitlines()[0]
-    eventually(lambda: live_children() == before, what="the refused server's process to end")
+    wait_until(lambda: live_children() == before, what="the refused server's process to end")
 
 
 @pytest.mark.parametrize("bad", ["2025-06-18", "2026", "", "legacy", "auto", 2025, True])

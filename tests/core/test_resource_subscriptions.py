@@ -11,7 +11,8 @@ import pytest
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.errors import NotOfferedError
-from tests.helpers.support import DEMO_ARGS, npm_servers, require_setup, until
+from tests.helpers.support import DEMO_ARGS, npm_servers, require_setup
+from tests.helpers.waiting import wait_until_async
 
 LOG_SERVER = str(Path(__file__).parents[1] / "servers" / "log_server.py")
 COUNTER = "demo://counter"
@@ -30,9 +31,9 @@ async def test_subscribe_bump_count_and_unsubscribe_on_2026_07_28() -> None:
         await server.subscribe(COUNTER)
         assert server.subscriptions.subscribed == [COUNTER]
         await server.tool("bump").call_outcome({})
-        await until(lambda: COUNTER in server.resource_updates(), "the first update")
+        await wait_until_async(lambda: COUNTER in server.resource_updates(), "the first update")
         await server.tool("bump").call_outcome({})
-        await until(lambda: server.resource_updates()[COUNTER].count == 2, "the second update")
+        await wait_until_async(lambda: server.resource_updates()[COUNTER].count == 2, "the second update")
         assert heard == [("demo", COUNTER), ("demo", COUNTER)]
         assert server.resource_updates()[COUNTER].last > 0
         await server.unsubscribe(COUNTER)
@@ -66,7 +67,7 @@ async def test_server_everything_on_an_older_protocol_version_with_resources_sub
         uri = str((await server.resources())[0]["uri"])
         await server.subscribe(uri)
         await server.tool("toggle-subscriber-updates").call_outcome({})
-        await until(lambda: uri in server.resource_updates(), "an update of the subscribed resource")
+        await wait_until_async(lambda: uri in server.resource_updates(), "an update of the subscribed resource")
         await server.unsubscribe(uri)
         methods = [e.method for e in server.trace.entries() if e.kind == "request"]
         assert "resources/subscribe" in methods and "resources/unsubscribe" in methods

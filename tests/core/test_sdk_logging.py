@@ -12,6 +12,7 @@ import pytest
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.policy import MASK
+from tests.helpers.waiting import wait_until_async
 
 ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 SECRET = "sk-live-secret42"
@@ -33,11 +34,7 @@ async def test_invalid_notifications_are_counted_in_the_connections_log_not_prin
         assert outcome.status == "ok"
         log = server.client.log
         # Every invalid notification is counted, once the ones still in flight are handled.
-        for _ in range(int(BOUND_SECONDS * 10)):
-            if log.sdk_records >= NOISE:
-                break
-            await asyncio.sleep(0.1)
-        assert log.sdk_records >= NOISE
+        await wait_until_async(lambda: log.sdk_records >= NOISE, "every notification counted", seconds=BOUND_SECONDS)
         lines = log.message_lines(1000)
         assert len(lines) <= 500
         assert any(" sdk " in line and "notifications/progress" in line for line in lines)

@@ -21,7 +21,8 @@ from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.to_pytest import pytest_module
 from tests.helpers.oauth_server import OAuthTestServer
-from tests.helpers.support import DEMO_ARGS, wait_until
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import wait_until
 
 FORMATS = {
     "GITHUB_CLASSIC": "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2,

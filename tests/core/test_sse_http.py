@@ -21,7 +21,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.errors import ProtocolError
 from tests.helpers.bench_http import bench_http_url
 from tests.helpers.hand_http import McpHandler, Served
-from tests.helpers.support import until
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -177,7 +177,9 @@ async def test_a_large_result_and_log_message_over_sse_arrive_whole(bench_url: s
         assert answer.truncated and answer.size > CHARS  # its size: the bytes of the event's data
         assert json.loads(answer.json)["head"].startswith('{"jsonrpc":"2.0"')
         assert await asyncio.wait_for(server.tool("shout").call({"size_chars": CHARS}), BOUND_SECONDS) == "shouted"
-        await until(lambda: any(entry.logger == "bench" for entry in server.client.log.entries), "the log message")
+        await wait_until_async(
+            lambda: any(entry.logger == "bench" for entry in server.client.log.entries), "the log message"
+        )
         shouted = [entry for entry in server.client.log.entries if entry.logger == "bench"]
         assert len(shouted) == 1 and str(shouted[0].data).startswith('row "quoted"')
     finally:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +23,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import nbformat
+
+from tests.helpers.waiting import wait_until
 
 # Debian's chromium-headless-shell (Chromium's "old headless" build, the one Playwright itself runs
 # headless) draws the same pages as the full browser with about a third less CPU; scripts/setup-test
@@ -244,20 +245,20 @@ def open_notebook(
     else:
         page.goto(notebook_url(base_url, path, token))
     name = PurePosixPath(path).name
-    deadline = time.monotonic() + timeout_seconds
     view = None
-    while (remaining := deadline - time.monotonic()) > 0:
+
+    def open_and_idle() -> bool:
+        nonlocal view
         # The page is watched in the page (cheap); the REST API is asked once the page shows idle.
-        if not wait_js(page, _OPEN_OR_ASKING_JS, name, remaining):
-            break
+        if not wait_js(page, _OPEN_OR_ASKING_JS, name, timeout_seconds):
+            return False
         view = notebook_view(page)
         if view and view["dialog"]:
             accept_kernel_dialog(page)
-        elif kernel_state(base_url, token, path) == "idle":
-            return
-        else:
-            page.wait_for_timeout(POLL_MS)  # polling interval of a bounded wait: the REST view lags the page
-    raise TimeoutError(f"{path} not open with an idle kernel after {timeout_seconds} s; last view: {view}")
+            return False
+        return kernel_state(base_url, token, path) == "idle"  # the REST view lags the page
+
+    wait_until(open_and_idle, lambda: f"{path} to open with an idle kernel; last view: {view}", seconds=timeout_seconds)
 
 
 def save_notebook(page: Any, timeout_seconds: float = OPEN_TIMEOUT_SECONDS) -> None:
@@ -356,18 +357,12 @@ def eval_global(page: Any, expression: str) -> Any:
     return page.evaluate(f"() => ({expression})")
 
 
-def wait_for_global(page: Any, expression: str, timeout_seconds: float = 10.0) -> Any:
-    """Wait (bounded) until `expression` is truthy in the page and return its value.
+def wait_for_global(page: Any, expression: str) -> Any:
+    """``wait_until`` `expression` is truthy in the page; return its value.
 
-    Raises TimeoutError when it stays falsy; use it to prove an injected script DID run.
+    Raises AssertionError when it stays falsy; use it to prove an injected script DID run.
     """
-    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
-    try:
-        handle = page.wait_for_function(f"() => ({expression})", timeout=timeout_seconds * 1000, polling=POLL_MS)
-    except PlaywrightTimeoutError as error:
-        raise TimeoutError(f"{expression} stayed falsy for {timeout_seconds} s") from error
-    return handle.json_value()
+    return wait_until(lambda: eval_global(page, expression), f"{expression} to be truthy in the page")
 
 
 def jupyter_environment(home: Path) -> dict[str, str]:

@@ -13,7 +13,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.core import McpServer
 from anvia_nb.errors import AnviaError
 from anvia_nb.runtime import get_runtime
-from tests.helpers.support import DEMO_STDIO, WAIT_SECONDS
+from tests.helpers.support import DEMO_STDIO
+from tests.helpers.waiting import WAIT_SECONDS
 
 __all__ = [
     "DEMO_STDIO",

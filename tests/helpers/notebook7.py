@@ -16,12 +16,12 @@ condition, and raises with what it saw.
 from __future__ import annotations
 
 import re
-import time
 import urllib.parse
 from pathlib import PurePosixPath
 from typing import Any
 
-from tests.helpers.lab import POLL_MS, LabServer, accept_kernel_dialog, click_menu, kernel_state, wait_js
+from tests.helpers.lab import LabServer, accept_kernel_dialog, click_menu, kernel_state, wait_js
+from tests.helpers.waiting import wait_until
 
 OPEN_TIMEOUT_SECONDS = 60.0
 RUN_TIMEOUT_SECONDS = 120.0
@@ -104,20 +104,20 @@ def open_notebook7(page: Any, server: LabServer, path: str, timeout_seconds: flo
     """
     page.goto(notebook7_url(server, path))
     title = PurePosixPath(path).name.removesuffix(".ipynb")
-    deadline = time.monotonic() + timeout_seconds
-    view: dict[str, Any] | None = None
-    while (remaining := deadline - time.monotonic()) > 0:
-        if not wait_js(page, _OPEN_OR_ASKING_JS, title, remaining):
-            break
-        view = notebook7_view(page)
-        if view["dialog"] is not None:
+
+    def open_and_idle() -> bool:
+        if not wait_js(page, _OPEN_OR_ASKING_JS, title, timeout_seconds):
+            return False
+        if notebook7_view(page)["dialog"] is not None:
             accept_kernel_dialog(page)
-        elif kernel_state(server.base_url, server.token, path) == "idle":
-            return
-        else:
-            page.wait_for_timeout(POLL_MS)  # polling interval of a bounded wait: the REST view lags the page
-    view = notebook7_view(page)
-    raise TimeoutError(f"{path} not open in Notebook 7 with an idle kernel after {timeout_seconds} s; last: {view}")
+            return False
+        return kernel_state(server.base_url, server.token, path) == "idle"  # the REST view lags the page
+
+    wait_until(
+        open_and_idle,
+        lambda: f"{path} to open in Notebook 7 with an idle kernel; last: {notebook7_view(page)}",
+        seconds=timeout_seconds,
+    )
 
 
 def run_all_cells7(page: Any, timeout_seconds: float = RUN_TIMEOUT_SECONDS) -> None:

@@ -53,7 +53,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from anvia_nb.demo_server.handlers import build_server
 from tests.helpers.dpop_proofs import Proofs
-from tests.helpers.support import wait_until
+from tests.helpers.waiting import wait_until
 
 SCOPE = "tools"
 PRE_REGISTERED = "anvia-test-client"
@@ -119,7 +119,7 @@ class OAuthTestServer:
 
     def start(self) -> OAuthTestServer:
         self._thread.start()
-        wait_until(lambda: self._server.started or not self._thread.is_alive(), 30, "the OAuth test server")
+        wait_until(lambda: self._server.started or not self._thread.is_alive(), "the OAuth test server")
         if not self._server.started:
             raise RuntimeError("the OAuth test server did not start")
         return self

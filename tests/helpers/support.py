@@ -1,5 +1,5 @@
 """What several test folders share (``tests.helpers.support``):
-the demo server's command line, the /proc process walker, bounded waits, and where
+the demo server's command line, the /proc process walker, and where
 scripts/setup-test caches what the tests need.
 
 ``DEMO_ARGS`` (and ``forked(...)`` for the other test servers that import the MCP SDK) start a
@@ -16,12 +16,9 @@ reason names the setup command, or, under ``CI=true``, into a failure.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -129,14 +126,6 @@ def pid_alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def wait_until(predicate: Callable[[], bool], timeout_seconds: float = 30.0, what: str = "condition") -> None:
-    """Poll ``predicate`` until true; the bound only proves nothing hangs (no fixed sleeps)."""
-    deadline = time.monotonic() + timeout_seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout_seconds}s waiting for {what}")
-        time.sleep(0.02)
-
 # The quick set (a run whose -m leaves the slow tests out, as ``scripts/test --quick`` does) tries
 # each property test on at most this many examples: tests/conftest.py then loads the hypothesis
 # profile "quick". The full suite tries each test's own count.
@@ -149,21 +138,3 @@ def examples(full: int) -> int:
 
     quick = settings.get_profile("quick")
     return min(full, QUICK_EXAMPLES) if settings.default is quick else full
-
-
-# How long a test waits for something that should happen (a call, a progress step, a prompt): a
-# bound that only proves nothing hangs, far beyond what a busy machine needs.
-WAIT_SECONDS = 30.0
-
-
-async def until(predicate: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
-    """Wait, in async code, until ``predicate()`` holds; the bound only proves nothing hangs."""
-
-    async def poll() -> None:
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-    try:
-        await asyncio.wait_for(poll(), seconds)
-    except asyncio.TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}") from None

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ import pytest
 from tests.helpers.lab import QUICK_JUPYTER, jupyter_environment
 from tests.helpers.ports import free_port
 from tests.helpers.support import REPO, child_pids, in_ci
+from tests.helpers.waiting import wait_until
 
 __all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard", "served_voila"]
 
@@ -90,17 +90,19 @@ def _running(command: list[str], home: Path, root: Path, port: int) -> Iterator[
         process = subprocess.Popen(command, env=_environment(home), cwd=root, stdout=log,
                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)  # fmt: skip
     running = RunningVoila(f"http://127.0.0.1:{port}", root, process, log_path)
+
+    def answering() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"Voilà exited before it answered:\n{running.log()}")
+        try:
+            with urllib.request.urlopen(running.base_url + "/", timeout=2) as response:
+                status: int = response.status
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+        return status == 200
+
     try:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while True:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Voilà did not start:\n{running.log()}")
-            try:
-                with urllib.request.urlopen(running.base_url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.2)  # polling interval of a bounded wait, not synchronisation
+        wait_until(answering, lambda: f"Voilà to answer:\n{running.log()}", seconds=START_TIMEOUT_SECONDS)
         yield running
     finally:
         _stop(process)

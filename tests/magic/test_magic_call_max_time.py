@@ -12,7 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.errors import ToolTimeoutError
 from tests.helpers.magic import run
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 PROGRESSING = "steps=60 delay_seconds=0.05"  # three seconds of progress, one every 0.05 s
 ENDLESS = "steps=10000 delay_seconds=0.05"

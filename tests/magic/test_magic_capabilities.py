@@ -14,7 +14,7 @@ from anvia_nb.magic._parser import parse_call
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.background_view import BackgroundCallView
 from tests.helpers.magic import DEMO_STDIO, run
-from tests.helpers.support import WAIT_SECONDS, wait_until
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 
 
 def test_root_and_background_parse() -> None:
@@ -49,20 +49,20 @@ def test_a_background_call_returns_at_once_and_its_view_ends_with_the_result(ip:
     assert isinstance(view, BackgroundCallView)
     result = view.wait(WAIT_SECONDS)
     assert result.output == "done after 2 steps"
-    wait_until(lambda: view.result is not None, WAIT_SECONDS, "the view to show the result")
+    wait_until(lambda: view.result is not None, "the view to show the result")
     assert "completed" in view.status_line.value and view.cancel_button.disabled
     assert "done after 2 steps" in view.output.outputs[0]["data"]["text/html"]
-    wait_until(lambda: len(get_runtime().calls()) == 1, WAIT_SECONDS, "the history to record it")
+    wait_until(lambda: len(get_runtime().calls()) == 1, "the history to record it")
     assert get_runtime().calls()[0].tool == "long_job"
 
 
 def test_the_cancel_button_cancels_a_background_task(ip: InteractiveShell, demo: str) -> None:
     view = run(ip, f"call --background {demo}.long_job steps=10000 delay_seconds=0.01")
-    wait_until(lambda: view.call.task_id is not None, WAIT_SECONDS, "the task to be created")
+    wait_until(lambda: view.call.task_id is not None, "the task to be created")
     view.cancel_button.click()
     result = view.wait(WAIT_SECONDS)
     assert result.status == "cancelled" and "tasks/cancel" in str(result.error)
-    wait_until(lambda: "cancelled" in view.status_line.value, WAIT_SECONDS, "the view to say so")
+    wait_until(lambda: "cancelled" in view.status_line.value, "the view to say so")
 
 
 def test_a_background_call_is_bounded_like_every_call(ip: InteractiveShell, demo: str) -> None:

@@ -13,10 +13,11 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.runtime import get_runtime
 from tests.helpers.lite_server import LITE_STDIO
 from tests.helpers.magic import run
+from tests.helpers.waiting import wait_until
 
 
 def test_a_cell_magic_connect_runs_its_body_with_the_connection_and_then_closes_it(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     result = ip.run_cell(
@@ -29,31 +30,31 @@ def test_a_cell_magic_connect_runs_its_body_with_the_connection_and_then_closes_
     assert result.result == "insideinside"
     assert "percell" in ip.user_ns["_anvia_test_names"]
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 30, "the per-cell server to exit")
+    wait_until(lambda: live_children() <= before, "the per-cell server to exit")
 
 
 def test_a_cell_magic_connect_closes_when_its_body_raises(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     result = ip.run_cell(f"%%mcp connect percell {LITE_STDIO}\nraise ValueError('body failed')\n")
     assert isinstance(result.error_in_exec, ValueError)
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 30, "the per-cell server to exit")
+    wait_until(lambda: live_children() <= before, "the per-cell server to exit")
 
 
 def test_a_cell_magic_connect_closes_when_the_cell_is_interrupted(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     result = ip.run_cell(f"%%mcp connect percell {LITE_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(result.error_in_exec, KeyboardInterrupt)
     assert "percell" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 30, "the interrupted cell's server to exit")
+    wait_until(lambda: live_children() <= before, "the interrupted cell's server to exit")
 
 
 def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raised(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     ok = ip.run_cell(
@@ -65,7 +66,7 @@ def test_the_cell_option_closes_the_connection_after_the_cell_even_when_it_raise
     failed = ip.run_cell(f"%mcp connect c2 --cell {LITE_STDIO}\nraise KeyboardInterrupt\n")
     assert isinstance(failed.error_in_exec, KeyboardInterrupt)
     assert "c2" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 30, "the --cell servers to exit")
+    wait_until(lambda: live_children() <= before, "the --cell servers to exit")
 
 
 def test_kernel_scoped_connections_survive_the_cell(ip: InteractiveShell, demo_http_url: str) -> None:
@@ -76,7 +77,7 @@ def test_kernel_scoped_connections_survive_the_cell(ip: InteractiveShell, demo_h
 
 
 def test_rerunning_a_connect_cell_replaces_the_connection_without_leaking_its_process(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     cell = f"%mcp connect again {LITE_STDIO}\n"
@@ -86,13 +87,13 @@ def test_rerunning_a_connect_cell_replaces_the_connection_without_leaking_its_pr
     ip.run_cell(cell)
     second = get_runtime().server("again")
     assert first is not second and not first.is_open and second.is_open
-    eventually(lambda: len(live_children() - before) == len(after_first - before), 30, "the old server to exit")
+    wait_until(lambda: len(live_children() - before) == len(after_first - before), "the old server to exit")
     run(ip, "close again")
-    eventually(lambda: live_children() <= before, 30, "every server to exit")
+    wait_until(lambda: live_children() <= before, "every server to exit")
 
 
 def test_close_all_leaves_no_child_process(
-    ip: InteractiveShell, demo_http_url: str, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, demo_http_url: str, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     run(ip, f"connect one {LITE_STDIO}")
@@ -102,11 +103,11 @@ def test_close_all_leaves_no_child_process(
     run(ip, "close one")
     run(ip, "close --all")
     assert get_runtime().names() == []
-    eventually(lambda: live_children() <= before, 30, "every stdio server to exit")
+    wait_until(lambda: live_children() <= before, "every stdio server to exit")
 
 
 def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
-    ip: InteractiveShell, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, live_children: Callable[[], set[int]]
 ) -> None:
     before = live_children()
     run(ip, f"connect unloaded {LITE_STDIO}")
@@ -114,14 +115,14 @@ def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
     try:
         assert get_runtime().names() == []
         assert "mcp" not in ip.magics_manager.magics["line"]
-        eventually(lambda: live_children() <= before, 30, "the server to exit on unload")
+        wait_until(lambda: live_children() <= before, "the server to exit on unload")
     finally:
         ip.run_line_magic("load_ext", "anvia_nb")
     assert "mcp" in ip.magics_manager.magics["line"]
 
 
 def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(
-    ip: InteractiveShell, eventually: Callable[..., None]
+    ip: InteractiveShell
 ) -> None:
     run(ip, f"connect gone {LITE_STDIO}")
     assert run(ip, "servers").set_index("name").loc["gone", "status"] == "open"
@@ -131,7 +132,7 @@ def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(
     def status() -> str:
         return str(run(ip, "servers").set_index("name").loc["gone", "status"])
 
-    eventually(lambda: status() == "server exited (status 3)", 30, "%mcp servers to say the server exited")
+    wait_until(lambda: status() == "server exited (status 3)", "%mcp servers to say the server exited")
     assert "server exited (status 3)" in repr(get_runtime().server("gone"))
     assert not get_runtime().server("gone").is_open  # no call can be made on it
     run(ip, "close gone")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pandas as pd
 import pytest
@@ -13,6 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import DEMO_STDIO, connect_demo, run
+from tests.helpers.waiting import wait_until
 
 CONNECT_LINE = re.compile(r"^fresh: stdio · anvia-demo \S+ · protocol \S+ · \d+ tools$")
 
@@ -162,14 +162,14 @@ def test_hide_server_errors_keeps_server_text_out_of_history_and_rendering(ip: I
 
 
 def test_log_is_a_frame_of_the_servers_stderr_and_log_messages(
-    ip: InteractiveShell, demo: str, eventually: Callable[..., None]
+    ip: InteractiveShell, demo: str
 ) -> None:
     run(ip, "call demo.slow steps=1 delay_seconds=60 --timeout 1")  # the server logs the cancellation
 
     def cancellation_shown() -> bool:  # the server writes it once the cancel reached it, after the call returned
         return any("slow cancelled" in text for text in run(ip, "log demo --lines 5")["text"])
 
-    eventually(cancellation_shown, 30, "the server's cancellation line in the log")
+    wait_until(cancellation_shown, "the server's cancellation line in the log")
     frame = run(ip, "log demo --lines 5")
     assert list(frame.columns) == ["time", "source", "level", "logger", "text"]
     assert len(frame) <= 5

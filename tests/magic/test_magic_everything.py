@@ -19,7 +19,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.magic._completion import completions_for_line
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
-from tests.helpers.support import npm_servers, require_setup, wait_until
+from tests.helpers.support import npm_servers, require_setup
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.thirdparty
 
@@ -35,7 +36,7 @@ def everything() -> str:
 
 @pytest.fixture
 def every(
-    ip: InteractiveShell, everything: str, live_children: Callable[[], set[int]], eventually: Callable[..., None]
+    ip: InteractiveShell, everything: str, live_children: Callable[[], set[int]]
 ) -> Iterator[str]:
     """server-everything connected as ``every`` for one test: closed after it, and its process gone."""
     before = live_children()
@@ -44,7 +45,7 @@ def every(
         yield "every"
     finally:
         run(ip, "close every")
-    eventually(lambda: live_children() <= before, 30, "server-everything to exit")
+    wait_until(lambda: live_children() <= before, "server-everything to exit")
 
 
 def test_server_everything_resources_prompts_completion_and_links(ip: InteractiveShell, every: str) -> None:
@@ -114,7 +115,7 @@ def test_interrupting_a_map_on_server_everything_cancels_its_calls_and_keeps_the
 
     def interrupt_when_the_slow_rows_run() -> None:
         # Two at a time: once four calls were sent, the two quick rows are done.
-        wait_until(lambda: calls_sent() >= 4, 60, "the slow rows to start")
+        wait_until(lambda: calls_sent() >= 4, "the slow rows to start", seconds=60)
         os.kill(os.getpid(), signal.SIGINT)
 
     watcher = threading.Thread(target=interrupt_when_the_slow_rows_run, daemon=True)

@@ -15,7 +15,7 @@ from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import DEMO_STDIO, run
-from tests.helpers.support import wait_until
+from tests.helpers.waiting import wait_until
 
 TOKEN = "sk-live-exchange-7c2d9e"
 

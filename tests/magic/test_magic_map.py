@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
-from tests.helpers.support import wait_until
+from tests.helpers.waiting import wait_until
 
 BOUND = 60.0
 
@@ -111,7 +111,8 @@ def test_the_stop_button_cancels_the_calls_in_flight_and_returns_the_rows_done(
 
     def interrupt_when_the_slow_rows_run() -> None:
         # Four workers: once four slow rows have started, the four quick rows are done.
-        wait_until(lambda: log.stderr_text().count("slow started: 600 steps") >= started_before + 4, BOUND, "slow rows")
+        started = "slow started: 600 steps"
+        wait_until(lambda: log.stderr_text().count(started) >= started_before + 4, "slow rows", seconds=BOUND)
         os.kill(os.getpid(), signal.SIGINT)
 
     watcher = threading.Thread(target=interrupt_when_the_slow_rows_run, daemon=True)
@@ -123,5 +124,5 @@ def test_the_stop_button_cancels_the_calls_in_flight_and_returns_the_rows_done(
     assert list(out["output"][:4]) == ["done after 0 steps"] * 4
     assert list(out["status"][4:8]) == ["cancelled"] * 4
     assert list(out["status"][8:]) == ["not run"] * 4
-    wait_until(lambda: log.stderr_text().count("slow cancelled") >= 4, BOUND, "the server to log the cancellations")
+    wait_until(lambda: log.stderr_text().count("slow cancelled") >= 4, "the server's cancellations", seconds=BOUND)
     assert run(ip, "call demo.echo message=after").output == "after"  # the session is still usable

@@ -17,11 +17,11 @@ from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
 from tests.helpers.magic import run
 from tests.helpers.oauth_magic import authorize, redirected
 from tests.helpers.oauth_server import OAuthTestServer
-from tests.helpers.support import wait_until
+from tests.helpers.waiting import wait_until
 
 
 def _wait(prompt: AuthorizationPrompt) -> str:
-    wait_until(lambda: prompt.box.disabled, 60, "the background connect to end")
+    wait_until(lambda: prompt.box.disabled, "the background connect to end", seconds=60)
     return str(prompt.status.value)
 
 

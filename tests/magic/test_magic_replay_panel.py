@@ -17,7 +17,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.errors import NotOfferedError
 from anvia_nb.widgets.explorer import Panel
 from tests.helpers.magic import DEMO_STDIO, run
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 NAME = "replayed"
 

@@ -14,10 +14,10 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
+from tests.helpers.waiting import WAIT_SECONDS
 
 LOG_SERVER = str(Path(__file__).parents[1] / "servers" / "log_server.py")
 COUNTER = "demo://counter"
-WAIT_SECONDS = 30.0
 
 
 def _row(ip: InteractiveShell) -> tuple[bool, int]:

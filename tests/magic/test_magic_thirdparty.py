@@ -14,6 +14,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 from tests.helpers.support import require_setup, servers_venv
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.thirdparty
 
@@ -31,7 +32,6 @@ def test_a_third_party_time_server_connects_lists_calls_and_closes(
     ip: InteractiveShell,
     time_server: str,
     live_children: Callable[[], set[int]],
-    eventually: Callable[..., None],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     before = live_children()
@@ -49,4 +49,4 @@ def test_a_third_party_time_server_connects_lists_calls_and_closes(
     assert list(run(ip, "history")["status"]) == ["ok", "ok", "tool error"]
     run(ip, "close time")
     assert "time" not in get_runtime().names()
-    eventually(lambda: live_children() <= before, 30, "mcp-server-time to exit")
+    wait_until(lambda: live_children() <= before, "mcp-server-time to exit")

@@ -22,7 +22,7 @@ from anvia_nb.widgets.explorer import Panel
 from anvia_nb.widgets.tool_form import ToolForm
 from tests.helpers.leaky_server import FRAGMENT
 from tests.helpers.magic import displayed, run
-from tests.helpers.support import WAIT_SECONDS, wait_until
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 
 LEAKY = str(Path(__file__).parents[1] / "helpers" / "leaky_server.py")
 CONNECT = f"--stdio {sys.executable} {LEAKY}"

@@ -17,7 +17,6 @@ import re
 import secrets
 import socket
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +27,7 @@ from tornado.websocket import WebSocketClientConnection, websocket_connect
 
 from tests.helpers.support import REPO, pid_alive
 from tests.helpers.voila import RunningVoila, serve_dashboard
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.slow  # starts Voilà and a kernel: left out of scripts/test --quick
 
@@ -96,12 +96,12 @@ def test_a_page_closed_while_connecting_frees_its_kernel_and_mcp_servers(tmp_pat
             # Opened first, so idle for longer: culled no later than the other if it were not connected.
             gone_kernel, gone = _page(voila)
             _close_while_connecting(voila.base_url, gone_kernel)
-            deadline = time.monotonic() + FREED_SECONDS
-            while any(pid_alive(pid) for pid in gone):
-                if time.monotonic() > deadline:
-                    alive = sorted(pid for pid in gone if pid_alive(pid))
-                    raise AssertionError(f"still running {FREED_SECONDS:.0f} s after it went: {alive}\n{voila.log()}")
-                time.sleep(0.5)  # polling interval of a bounded wait
+            wait_until(
+                lambda: not any(pid_alive(pid) for pid in gone),
+                lambda: f"the gone page's processes to end; still running: {sorted(p for p in gone if pid_alive(p))}"
+                f"\n{voila.log()}",
+                seconds=FREED_SECONDS,
+            )
             assert f"({gone_kernel}) with 0 connections" in voila.log()  # culled, not shut down by a goodbye
             assert all(pid_alive(pid) for pid in kept), voila.log()  # the open page keeps its kernel
             assert f"({kept_kernel}) with" not in voila.log()

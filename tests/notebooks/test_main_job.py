@@ -16,7 +16,8 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.helpers.ports import free_port
-from tests.helpers.support import REPO, require_setup, wait_until
+from tests.helpers.support import REPO, require_setup
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.slow  # starts a Jupyter server: left out of scripts/test --quick
 URL = re.compile(r"http://127\.0\.0\.1:\d+/\S+")
@@ -64,8 +65,8 @@ def test_the_url_scripts_lab_prints_opens_the_quickstart_notebook(tmp_path: Path
     try:
         wait_until(
             lambda: any(URL.search(line) for line in printed) or lab.poll() is not None,
-            START_SECONDS,
             "scripts/lab to print its URL",
+            seconds=START_SECONDS,
         )
         found = next((URL.search(line) for line in printed if URL.search(line)), None)
         assert found is not None, "".join(printed)[-3000:]
@@ -73,7 +74,7 @@ def test_the_url_scripts_lab_prints_opens_the_quickstart_notebook(tmp_path: Path
         assert urlparse(url).path == "/lab/tree/notebooks/01-quickstart.ipynb", url
         # JupyterLab prints its URL just before its event loop binds the port: a first try may be refused.
         bodies: list[str] = []
-        wait_until(lambda: lab.poll() is not None or _read_into(bodies, url), START_SECONDS, f"{url} to answer")
+        wait_until(lambda: lab.poll() is not None or _read_into(bodies, url), f"{url} to answer", seconds=START_SECONDS)
         assert bodies, f"scripts/lab exited with {lab.returncode}:\n" + "".join(printed)[-3000:]
         assert '"treePath": "notebooks/01-quickstart.ipynb"' in bodies[0]
     finally:

@@ -19,7 +19,7 @@ from anvia_nb.errors import ProtocolError
 from anvia_nb.magic.tables import history_frame
 from anvia_nb.runtime import Runtime
 from tests.helpers.lite_server import LITE_ARGS
-from tests.helpers.support import wait_until
+from tests.helpers.waiting import wait_until
 
 ROGUE = str(Path(__file__).parents[1] / "servers" / "rogue_server.py")
 BOUND_SECONDS = 30.0
@@ -71,8 +71,8 @@ def test_the_history_keeps_what_history_shows_and_frees_the_results(runtime: Run
     del ok, failed
     # The loop thread may still hold the finished call for a moment after the caller wakes up:
     # wait (bounded) for both to be freed; a result the history pins is never freed.
-    wait_until(lambda: gc.collect() >= 0 and dropped_result() is None, BOUND_SECONDS, "the dropped result to be freed")
-    wait_until(lambda: gc.collect() >= 0 and dropped_error() is None, BOUND_SECONDS, "the dropped error to be freed")
+    wait_until(lambda: gc.collect() >= 0 and dropped_result() is None, "the dropped result to be freed")
+    wait_until(lambda: gc.collect() >= 0 and dropped_error() is None, "the dropped error to be freed")
 
     rows = history_frame(runtime.calls())
     assert list(rows["tool"]) == ["large", "fail"]

@@ -13,7 +13,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -26,13 +25,12 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from tests.helpers.lite_server import LITE_ARGS
-from tests.helpers.support import until
+from tests.helpers.waiting import wait_until, wait_until_async
 
 FAULT_SERVERS = str(Path(__file__).parents[1] / "servers" / "fault_servers.py")
 SHORT_SECONDS = 0.25
 """The timeouts and grace periods a test sets when it waits for one to pass."""
 Children = Callable[..., set[int]]
-Eventually = Callable[..., None]
 
 
 
@@ -59,35 +57,31 @@ async def lite() -> AsyncIterator[McpServer]:
 
 @pytest.mark.anyio
 async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_process_and_no_task(
-    live_children: Children, eventually: Eventually
+    live_children: Children
 ) -> None:
     before_children, before_tasks = live_children(), other_tasks()
 
     async def connect_cancelled_once_the_server_runs() -> None:
         connect = asyncio.ensure_future(connect_mcp(fault("mute", "mute")))
-        await until(lambda: bool(live_children() - before_children), "the mute server to start")
+        await wait_until_async(lambda: bool(live_children() - before_children), "the mute server to start")
         with pytest.raises(TimeoutError):  # the server is up and mute: only wait_for ends this
             await asyncio.wait_for(connect, SHORT_SECONDS)
 
     await asyncio.wait_for(connect_cancelled_once_the_server_runs(), 60)  # the clean-up does not hang
     assert live_children() <= before_children
-    eventually(lambda: other_tasks() <= before_tasks, 30, "the session's tasks to end")
+    wait_until(lambda: other_tasks() <= before_tasks, "the session's tasks to end")
 
 
 def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
-    runtime: Runtime, live_children: Children, eventually: Eventually, pid_alive: Callable[[int], bool]
+    runtime: Runtime, live_children: Children, pid_alive: Callable[[int], bool]
 ) -> None:
     runtime.loop.loop()
     before = live_children()
     seen: set[int] = set()
 
     def interrupt_once_started() -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not seen:
-            seen.update(live_children() - before)
-            time.sleep(0.02)
-        if seen:
-            os.kill(os.getpid(), signal.SIGINT)
+        seen.update(wait_until(lambda: live_children() - before, "the mute server to start"))
+        os.kill(os.getpid(), signal.SIGINT)
 
     watcher = threading.Thread(target=interrupt_once_started, daemon=True)
     watcher.start()
@@ -95,7 +89,7 @@ def test_a_kernel_interrupt_during_a_hung_connect_leaves_no_process(
         runtime.connect(fault("mute", "mute"))
     watcher.join(30)
     assert seen, "the mute server never started"
-    eventually(lambda: not any(pid_alive(p) for p in seen), 30, "the mute server to be stopped")
+    wait_until(lambda: not any(pid_alive(p) for p in seen), "the mute server to be stopped")
     assert runtime.names() == []
     tasks = runtime.loop.submit(_count_tasks()).result(30)
     assert tasks == 0, "the interrupted connect left tasks on the runtime loop"
@@ -275,12 +269,12 @@ async def test_as_many_concurrent_calls_as_a_session_allows_run_side_by_side(lit
 
 @pytest.mark.anyio
 async def test_the_first_call_to_a_server_gone_after_the_handshake_says_so_and_where_to_look(
-    live_children: Children, eventually: Eventually
+    live_children: Children
 ) -> None:
     before = live_children()
     server = await connect_mcp(fault("brief", "exit-after-tools"))
     try:
-        eventually(lambda: live_children() <= before, 30, "the server to exit by itself")
+        wait_until(lambda: live_children() <= before, "the server to exit by itself")
         outcome = await asyncio.wait_for(server.tool("echo").call_outcome({"message": "x"}), 30)
         assert isinstance(outcome.error, ConnectionClosedError)  # at once, not after the call timeout
         assert "'brief'" in str(outcome.error)

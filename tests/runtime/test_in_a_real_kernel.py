@@ -13,6 +13,7 @@ import pytest
 from jupyter_client.manager import KernelManager
 
 from tests.helpers.lite_server import LITE_ARGS, LITE_STDIO
+from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.slow  # each test starts a real kernel: left out of scripts/test --quick
 
@@ -101,7 +102,6 @@ def test_the_magic_works_after_the_user_applied_nest_asyncio(kernel: Kernel) -> 
 
 def test_a_kernel_restart_leaves_no_server_process(
     kernel: Kernel,
-    eventually: Callable[..., Any],
     live_children: Callable[[int], set[int]],
     pid_alive: Callable[[int], bool],
 ) -> None:
@@ -114,7 +114,7 @@ def test_a_kernel_restart_leaves_no_server_process(
     def gone() -> bool:
         return not any(pid_alive(pid) for pid in servers)
 
-    eventually(gone, timeout_seconds=30, what="the servers of the old kernel to exit")
+    wait_until(gone, what="the servers of the old kernel to exit")
 
 
 def _interrupt(kernel: Kernel, msg_id: str) -> tuple[str, list[dict[str, Any]], str]:
@@ -147,36 +147,36 @@ SLOW_START = (
 
 
 def test_a_kernel_interrupt_during_a_connect_stops_the_server_and_says_so_in_one_line(
-    kernel: Kernel, tmp_path: Path, eventually: Callable[..., Any], pid_alive: Callable[[int], bool]
+    kernel: Kernel, tmp_path: Path, pid_alive: Callable[[int], bool]
 ) -> None:
     kernel.run("%load_ext anvia_nb")
     pid_file = tmp_path / "pid"
     msg_id = kernel.client.execute(f"%mcp connect slow {SLOW_START} {pid_file}")
-    eventually(pid_file.exists, timeout_seconds=30, what="the server to start")
+    wait_until(pid_file.exists, what="the server to start")
     pid = int(pid_file.read_text())
     status, errors, stderr = _interrupt(kernel, msg_id)
     assert status == "error"  # so "Run all" stops here
     assert errors == []  # no traceback
     assert stderr.strip() == "UsageError: connect to slow was interrupted; the server was stopped."
-    eventually(lambda: not pid_alive(pid), timeout_seconds=20, what="the server to exit")
+    wait_until(lambda: not pid_alive(pid), what="the server to exit")
     assert "slow" not in kernel.run("print(get_ipython().run_line_magic('mcp', 'servers'))")
 
 
 def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
-    kernel: Kernel, eventually: Callable[..., Any]
+    kernel: Kernel
 ) -> None:
     kernel.run(f"%load_ext anvia_nb\n%mcp connect demo {LITE_STDIO}")
     log = kernel.run(
-        "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.launch.stderr_path)"
+        "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.log.stderr_path)"
     )
     msg_id = kernel.client.execute("%mcp call demo.slow steps=600 delay_seconds=0.1")
     # Interrupt once the server is working on the call, as a person pressing stop would.
-    eventually(lambda: "slow started" in Path(log.strip()).read_text(), timeout_seconds=30, what="the call to start")
+    wait_until(lambda: "slow started" in Path(log.strip()).read_text(), what="the call to start")
     status, errors, stderr = _interrupt(kernel, msg_id)
     assert status == "error"  # so "Run all" stops here
     assert errors == []  # no traceback
     assert stderr.strip() == "UsageError: demo.slow was interrupted: the call was cancelled on the server."
-    eventually(lambda: "slow cancelled" in kernel.run("%mcp log demo"), timeout_seconds=30, what="the cancellation")
+    wait_until(lambda: "slow cancelled" in kernel.run("%mcp log demo"), what="the cancellation")
     assert kernel.run("r = %mcp call demo.echo message=alive\nprint(r.output)") == "alive\n"
 
 

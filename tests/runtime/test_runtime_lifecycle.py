@@ -10,7 +10,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from collections.abc import Callable
 
 import pytest
@@ -19,7 +18,8 @@ from anvia_nb import UnknownConnectionError, mcp
 from anvia_nb.core import StdioConnection
 from anvia_nb.runtime import Runtime
 from tests.helpers.lite_server import LITE_ARGS
-from tests.helpers.support import DEMO_ARGS, wait_until
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import wait_until
 
 DEMO = DEMO_ARGS
 
@@ -65,22 +65,15 @@ def test_calls_are_recorded_in_the_history(runtime: Runtime) -> None:
     assert [(o.tool, o.status) for o in runtime.history] == [("echo", "ok"), ("fail", "tool error")]
 
 
-def wait_for(predicate: Callable[[], bool], stop: threading.Event, timeout_seconds: float = 30.0) -> bool:
-    """Poll ``predicate`` (from a helper thread) until it holds; ``False`` if told to stop or out of time."""
-    deadline = time.monotonic() + timeout_seconds
-    while not stop.is_set() and time.monotonic() < deadline:
-        if predicate():
-            return True
-        stop.wait(0.02)
-    return False
-
-
 def test_a_kernel_interrupt_cancels_the_call_and_the_server_is_told(runtime: Runtime) -> None:
     server = runtime.connect(lite()).server
     stop = threading.Event()
 
     def interrupt_once_started() -> None:  # as a person pressing stop once the server is at work
-        if wait_for(lambda: "slow started" in server.client.log.stderr_text(), stop):
+        wait_until(
+            lambda: stop.is_set() or "slow started" in server.client.log.stderr_text(), "the server's 'slow started'"
+        )
+        if not stop.is_set():
             os.kill(os.getpid(), signal.SIGINT)
 
     pressing = threading.Thread(target=interrupt_once_started)
@@ -140,7 +133,7 @@ print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 
 @pytest.mark.slow
 def test_interpreter_exit_closes_every_session_and_process(
-    eventually: Callable[..., None], pid_alive: Callable[[int], bool]
+    pid_alive: Callable[[int], bool]
 ) -> None:
     # Servers that outlive the end of their stdin: only the exit hook's signal ends them.
     done = subprocess.run(
@@ -155,7 +148,7 @@ def test_interpreter_exit_closes_every_session_and_process(
         return not any(pid_alive(pid) for pid in pids)
 
     try:
-        eventually(all_gone, timeout_seconds=30, what="the servers to exit with the interpreter")
+        wait_until(all_gone, what="the servers to exit with the interpreter")
     finally:
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
@@ -199,7 +192,6 @@ def test_it_works_in_a_process_where_nest_asyncio_was_applied() -> None:
 def test_closing_also_ends_what_the_server_started_itself(
     runtime: Runtime,
     live_children: Callable[[], set[int]],
-    eventually: Callable[..., None],
     pid_alive: Callable[[int], bool],
 ) -> None:
     before = live_children()
@@ -210,7 +202,7 @@ def test_closing_also_ends_what_the_server_started_itself(
     assert len(started) >= 2
     assert runtime.close("wrapped") == []
     # By pid: an orphaned grandchild is re-parented and would no longer count as our descendant.
-    eventually(lambda: not any(pid_alive(p) for p in started), timeout_seconds=30, what="the grandchild to end")
+    wait_until(lambda: not any(pid_alive(p) for p in started), what="the grandchild to end")
 
 
 def test_two_concurrent_connects_of_one_name_leave_one_session_and_one_server(

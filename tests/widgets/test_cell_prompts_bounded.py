@@ -10,7 +10,7 @@ import pytest
 
 from anvia_nb.policy import Limits
 from tests.helpers.kernel import Kernel
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 REQUESTS = 40
 
@@ -28,19 +28,18 @@ def kernel() -> Iterator[Kernel]:
 def test_many_requests_in_a_cell_show_a_bounded_number_of_prompts_and_count_the_rest(kernel: Kernel) -> None:
     bound = Limits().prompts
     setup = kernel.run(
-        "import asyncio, time\n"
+        "import asyncio\n"
         "from anvia_nb import connect_mcp, mcp\n"
         "from anvia_nb.widgets import enable_elicitation\n"
         "from tests.helpers.attack_servers import asker\n"
+        "from tests.helpers.waiting import wait_until_async\n"
         f"server = await connect_mcp(mcp.memory(name='asker', server=asker({REQUESTS})))\n"
         "router = enable_elicitation(server)\n"
         "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n"
     )
     assert not setup.error, setup.error
     waited = kernel.run(
-        f"deadline = time.monotonic() + {WAIT_SECONDS}\n"
-        f"while router.in_cells.refused < {REQUESTS - bound} and time.monotonic() < deadline:\n"
-        "    await asyncio.sleep(0.05)\n"
+        f"await wait_until_async(lambda: router.in_cells.refused >= {REQUESTS - bound}, 'the refused requests')\n"
         "print(router.in_cells.refused, len(router.prompts))\n"
         "print(router.in_cells.note.value)\n"
     )

@@ -17,7 +17,8 @@ from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import UnavailableForm, form, panel
 from anvia_nb.widgets.tool_form import ToolForm
-from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import WAIT_SECONDS
 
 FOR_VIEWERS = RenderSettings(hide_server_errors=True)
 BROKEN = mcp.stdio(name="broken", command=sys.executable, args=["-c", "import sys; sys.exit('/srv/x: bad key')"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from anvia_nb import mcp
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation
 from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 
 SERVER = Path(__file__).parents[1] / "servers" / "defaults_elicit_server.py"
@@ -56,12 +55,12 @@ def test_a_declined_answer_gets_no_content(elicit_runtime: Runtime) -> None:
 
 
 def test_the_prompt_sends_the_defaults_also_for_a_field_the_person_cleared(
-    elicit_runtime: Runtime, eventually: Callable[..., None]
+    elicit_runtime: Runtime
 ) -> None:
     router = enable_elicitation("asks", runtime=elicit_runtime)
     register = form("asks.register", runtime=elicit_runtime)
     register.call_button.click()
-    eventually(lambda: len(router.prompts) == 1, WAIT_SECONDS, "the prompt")
+    wait_until(lambda: len(router.prompts) == 1, "the prompt")
     prompt: ElicitationPrompt = router.prompts[0]
     assert prompt.form is not None
     prompt.form.field("name").input.value = "Ada"

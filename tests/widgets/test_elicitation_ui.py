@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,16 +15,16 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation
 from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
 from anvia_nb.widgets.tool_form import ToolForm
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 
 
-def ask(rt: Runtime, action: str, eventually: Callable[..., None]) -> tuple[ToolForm, ElicitationPrompt]:
+def ask(rt: Runtime, action: str) -> tuple[ToolForm, ElicitationPrompt]:
     """Call confirm_action from a form and wait (bounded) for its prompt to appear."""
     confirm = form("demo.confirm_action", runtime=rt)
     confirm.arguments.field("action").input.value = action
     confirm.call_button.click()
-    eventually(lambda: len(confirm.prompt_area.children) == 1, WAIT_SECONDS, "the prompt")
+    wait_until(lambda: len(confirm.prompt_area.children) == 1, "the prompt")
     router = router_for(rt.server("demo"))
     assert router is not None and len(router.prompts) == 1
     prompt = router.prompts[0]
@@ -39,9 +38,9 @@ def result_text(tool_form: ToolForm) -> str:
 
 
 def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
-    confirm, prompt = ask(demo_runtime, "deploy", eventually)
+    confirm, prompt = ask(demo_runtime, "deploy")
     assert confirm.running and prompt.answer is None  # nothing is sent without the person's choice
     assert prompt.form is not None
     prompt.form.field("confirm").input.value = True
@@ -57,9 +56,9 @@ def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
 
 @pytest.mark.parametrize(("button", "verdict"), [("decline_button", "Declined"), ("cancel_button", "Cancelled")])
 def test_decline_and_cancel_reach_the_server_as_such(
-    demo_runtime: Runtime, eventually: Callable[..., None], button: str, verdict: str
+    demo_runtime: Runtime, button: str, verdict: str
 ) -> None:
-    confirm, prompt = ask(demo_runtime, "drop table", eventually)
+    confirm, prompt = ask(demo_runtime, "drop table")
     getattr(prompt, button).click()
     outcome = confirm.wait(WAIT_SECONDS)
     assert outcome is not None and outcome.output == f"{verdict}: drop table"
@@ -67,9 +66,9 @@ def test_decline_and_cancel_reach_the_server_as_such(
 
 
 def test_the_prompt_shows_which_server_asks_and_its_message_escaped(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
-    confirm, prompt = ask(demo_runtime, '<img src=x onerror="window.__anvia_pwned=1">', eventually)
+    confirm, prompt = ask(demo_runtime, '<img src=x onerror="window.__anvia_pwned=1">')
     header, message = prompt.widget.children[0].value, prompt.widget.children[1].value
     assert "<b>demo</b>" in header and "asks you for input" in header
     assert "message from server demo" in message
@@ -110,21 +109,21 @@ def test_url_mode_shows_the_url_as_escaped_text_without_any_link() -> None:
 
 
 def test_an_unanswered_prompt_is_cancelled_after_its_timeout(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
     enable_elicitation("demo", runtime=demo_runtime, timeout_seconds=0.3)
-    confirm, prompt = ask(demo_runtime, "wait", eventually)
+    confirm, prompt = ask(demo_runtime, "wait")
     outcome = confirm.wait(WAIT_SECONDS)
     assert outcome is not None and outcome.output == "Cancelled: wait"
     assert prompt.answer == {"action": "cancel"} and "No answer within 0.3 s" in prompt.status.value
 
 
-def test_cancelling_the_call_withdraws_the_open_prompt(demo_runtime: Runtime, eventually: Callable[..., None]) -> None:
-    confirm, prompt = ask(demo_runtime, "deploy", eventually)
+def test_cancelling_the_call_withdraws_the_open_prompt(demo_runtime: Runtime) -> None:
+    confirm, prompt = ask(demo_runtime, "deploy")
     confirm.cancel_button.click()
     confirm.wait(30)
     assert result_text(confirm).startswith("Cancelled: the call to demo · confirm_action")
-    eventually(lambda: prompt.answer is not None, 30, "the prompt to be withdrawn")
+    wait_until(lambda: prompt.answer is not None, "the prompt to be withdrawn")
     assert prompt.answer == {"action": "cancel"} and prompt.accept_button.disabled
     echo = form("demo.echo", runtime=demo_runtime)
     echo.arguments.field("message").input.value = "usable"
@@ -190,14 +189,14 @@ def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form
 
 
 def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
     with enable_elicitation("demo", runtime=demo_runtime, callback=lambda request: {"action": "decline"}) as router:
         assert router_for(demo_runtime.server("demo")) is router
         assert demo_runtime.call("demo", "confirm_action", {"action": "inside"}).output == "Declined: inside"
     assert router_for(demo_runtime.server("demo")) is None
     assert demo_runtime.server("demo").client.elicitation_handler is None
-    confirm, prompt = ask(demo_runtime, "after", eventually)  # a later form asks the person again
+    confirm, prompt = ask(demo_runtime, "after")  # a later form asks the person again
     assert prompt.form is not None
     prompt.form.field("confirm").input.value = True
     prompt.accept_button.click()

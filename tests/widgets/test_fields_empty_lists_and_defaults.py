@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, MultiChoiceField
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 from tests.helpers.widgets import form
 
 ENTITIES = {  # shaped like server-memory's create_entities

@@ -6,7 +6,6 @@ Each server here is in memory; what is checked is what a person would see in the
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -22,7 +21,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.elicitation import router_for
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 
 REQUESTS = 40
@@ -58,13 +57,13 @@ async def _ask_many(ctx: Any, params: types.CallToolRequestParams) -> Any:
 
 
 def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_rest(
-    runtime: Runtime, eventually: Callable[..., None]
+    runtime: Runtime
 ) -> None:
     runtime.connect(mcp.memory(name="asker", server=Server("asker", on_list_tools=_list, on_call_tool=_ask_many)))
     asker = form("asker.ask_many", runtime=runtime)
     bound = Limits().prompts
     assert asker.call()
-    eventually(lambda: asker.refused_prompts == REQUESTS - bound, WAIT_SECONDS, "the refused requests counted")
+    wait_until(lambda: asker.refused_prompts == REQUESTS - bound, "the refused requests counted")
     assert len(asker.prompt_area.children) == bound  # never stacked past the bound
     router = router_for(runtime.server("asker"))
     assert router is not None and len(router.prompts) == bound  # no widgets made for the refused ones

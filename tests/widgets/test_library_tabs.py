@@ -11,7 +11,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets._spec_schema import MAX_FIELDS
 from anvia_nb.widgets.completing_fields import CompletingFields
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 from tests.helpers.widgets import form
 
 

@@ -18,7 +18,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import HOW_TO_CONNECT
 from anvia_nb.widgets.tool_form import ToolForm
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 BIG = 2_000_000
 

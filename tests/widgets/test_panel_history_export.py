@@ -13,7 +13,7 @@ from anvia_nb.display import RenderSettings
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.explorer import Panel
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 
 def call_add(runtime: Runtime, settings: RenderSettings | None = None) -> Panel:

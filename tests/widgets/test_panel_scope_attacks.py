@@ -20,7 +20,7 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets import form, panel
 from anvia_nb.widgets.tool_form import ToolForm
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 FOR_VIEWERS = RenderSettings(hide_server_errors=True)
 

@@ -7,7 +7,7 @@ import threading
 
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from tests.helpers.support import WAIT_SECONDS
+from tests.helpers.waiting import WAIT_SECONDS
 
 COUNTER = "demo://counter"
 

@@ -24,7 +24,8 @@ from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
-from tests.helpers.support import DEMO_ARGS, WAIT_SECONDS
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 
 
@@ -116,18 +117,18 @@ def test_the_progress_bar_follows_the_server_and_reaches_its_total(demo_runtime:
 
 
 def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stays_usable(
-    demo_runtime: Runtime, caplog: pytest.LogCaptureFixture, eventually: Callable[..., None]
+    demo_runtime: Runtime, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="anvia_nb.demo_server")
     slow = form("demo.slow", runtime=demo_runtime)
     fill(slow, steps="2000", delay_seconds="0.05")  # 100 s: only the cancel can end it within the wait
     slow.call()
-    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    wait_until(lambda: slow.progress.value >= 1, "the first progress step")
     slow.cancel_button.click()
     slow.wait(30)
     assert result_text(slow).startswith("Cancelled: the call to demo · slow")
     assert slow.last_outcome is None and not slow.running
-    eventually(lambda: "slow cancelled after" in caplog.text, 30, "the server to see the cancellation")
+    wait_until(lambda: "slow cancelled after" in caplog.text, "the server to see the cancellation")
 
     echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message="still here")
@@ -140,21 +141,21 @@ def test_cancel_stops_a_long_call_promptly_tells_the_server_and_the_session_stay
     slow.wait(30)
 
 
-def slow_form_running(runtime: Runtime, eventually: Callable[..., None]) -> ToolForm:
+def slow_form_running(runtime: Runtime) -> ToolForm:
     """A form of demo.slow whose long call has reported its first step."""
     slow = form("demo.slow", runtime=runtime)
     fill(slow, steps="2000", delay_seconds="0.05")
     slow.call()
-    eventually(lambda: slow.progress.value >= 1, WAIT_SECONDS, "the first progress step")
+    wait_until(lambda: slow.progress.value >= 1, "the first progress step")
     return slow
 
 
 def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
     from anvia_nb.widgets.elicitation import _host_for
 
-    slow = slow_form_running(demo_runtime, eventually)
+    slow = slow_form_running(demo_runtime)
     client = demo_runtime.server("demo").client
     assert _host_for(client) is slow  # while it runs, the server's requests for input show in it
     slow.cancel()
@@ -168,9 +169,9 @@ def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_
 
 
 def test_a_blocking_call_that_asks_for_input_while_a_form_calls_is_not_prompted_in_that_form(
-    demo_runtime: Runtime, eventually: Callable[..., None]
+    demo_runtime: Runtime
 ) -> None:
-    slow = slow_form_running(demo_runtime, eventually)
+    slow = slow_form_running(demo_runtime)
     client = demo_runtime.server("demo").client
     before = client.unanswered_elicitations
     try:
@@ -368,6 +369,7 @@ def test_importing_the_package_and_its_pure_part_loads_no_ipywidgets_and_form_st
     from anvia_nb.widgets.explorer import Panel
     from anvia_nb.widgets.tool_form import ToolForm
 
-    assert ToolForm.__module__ == "anvia_nb.widgets.tool_form" and Panel.__module__ == "anvia_nb.widgets.explorer"
+    assert ToolForm.__module__ == "anvia_nb.widgets.forms.tool_form"
+    assert Panel.__module__ == "anvia_nb.widgets.explorer.panel"
     assert callable(w.form) and w.form.__module__ == "anvia_nb.widgets", w.form
     assert callable(w.panel) and w.panel.__module__ == "anvia_nb.widgets", w.panel
