@@ -35,6 +35,7 @@ __all__ = [
     "CAPABILITY_TOOLS",
     "SAMPLING_INPUT_KEY",
     "TASKS_EXTENSION",
+    "ToolAnswer",
     "call_capability_tool",
     "install",
 ]
@@ -50,6 +51,9 @@ _KEPT_TASKS = 100
 _ASK_KEY = "go_on"
 
 _Context = ServerRequestContext[Any]
+ToolAnswer = types.CallToolResult | types.InputRequiredResult | dict[str, Any]
+"""What a ``tools/call`` answers: a result, a request for input (2026-07-28), or a task (the wire
+dict of a ``CreateTaskResult``, which the SDK's runner sends as it is)."""
 _OBJECT = {"type": "object", "additionalProperties": False}
 
 CAPABILITY_TOOLS: list[dict[str, Any]] = [
@@ -172,7 +176,9 @@ def _start_job(ctx: _Context, arguments: dict[str, Any]) -> dict[str, Any]:
     return {"resultType": "task", **job.wire()}
 
 
-async def _ask_model(ctx: _Context, params: types.CallToolRequestParams, question: str) -> Any:
+async def _ask_model(
+    ctx: _Context, params: types.CallToolRequestParams, question: str
+) -> types.CallToolResult | types.InputRequiredResult:
     message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=question))
     if has_input_rounds(ctx.protocol_version):
         answer = (params.input_responses or {}).get(SAMPLING_INPUT_KEY)
@@ -198,7 +204,9 @@ def _text(text: str, *, is_error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
 
 
-async def call_capability_tool(ctx: _Context, params: types.CallToolRequestParams, arguments: dict[str, Any]) -> Any:
+async def call_capability_tool(
+    ctx: _Context, params: types.CallToolRequestParams, arguments: dict[str, Any]
+) -> ToolAnswer:
     """Run ``ask_model`` or ``long_job`` (the caller checked the name and the arguments)."""
     if params.name == "ask_model":
         return await _ask_model(ctx, params, str(arguments["question"]))

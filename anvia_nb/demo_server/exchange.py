@@ -42,7 +42,7 @@ __all__ = [
 
 JsonObject = dict[str, Any]
 
-LEVELS = ("debug", "info", "notice", "warning", "error")
+LEVELS: tuple[types.LoggingLevel, ...] = ("debug", "info", "notice", "warning", "error")
 BONUS = "bonus"
 COUNTER_URI = "demo://counter"
 
@@ -152,10 +152,10 @@ def _text(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
 
 
-async def _log(ctx: ServerRequestContext[Any], level: str, data: Any, logger: str) -> None:
+async def _log(ctx: ServerRequestContext[Any], level: types.LoggingLevel, data: Any, logger: str) -> None:
     with warnings.catch_warnings():  # logging is deprecated from 2026-07-28 on, and still sent when asked for
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        await ctx.session.send_log_message(level, data, logger, related_request_id=ctx.request_id)  # type: ignore[arg-type]
+        await ctx.session.send_log_message(level, data, logger, related_request_id=ctx.request_id)
 
 
 async def call_exchange_tool(ctx: ServerRequestContext[Any], name: str, arguments: JsonObject) -> types.CallToolResult:

@@ -15,7 +15,7 @@ import binascii
 import logging
 import os
 import sys
-from typing import Any, cast
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core.protocol.versions import has_input_rounds
 from anvia_nb.demo_server.apps import call_app_tool, is_app_tool
-from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, call_capability_tool, install
+from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, ToolAnswer, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
 from anvia_nb.demo_server.exchange import (
     LISTEN,
@@ -175,9 +175,7 @@ def _crash() -> None:
     os._exit(CRASH_EXIT_CODE)
 
 
-async def _call_tool(
-    ctx: _Context, params: types.CallToolRequestParams
-) -> types.CallToolResult | types.InputRequiredResult:
+async def _call_tool(ctx: _Context, params: types.CallToolRequestParams) -> ToolAnswer:
     name = params.name
     if is_exchange_tool(name) and name not in TOOLS_BY_NAME:  # the tool change_tools adds
         return await call_exchange_tool(ctx, name, params.arguments or {})
@@ -196,7 +194,7 @@ async def _call_tool(
     if name == "crash":
         _crash()
     if name in CAPABILITY_NAMES:  # ask_model (sampling), long_job (a task): see capabilities.py
-        return cast(types.CallToolResult, await call_capability_tool(ctx, params, arguments))
+        return await call_capability_tool(ctx, params, arguments)
     if is_app_tool(name):  # counter_app and the tools of its view: apps.py
         return call_app_tool(ctx, name, arguments)
     if name in HOSTILE_APP_NAMES:
@@ -223,7 +221,8 @@ def build_server() -> Server[Any]:
         instructions=INSTRUCTIONS,
         get_tool_input_schema=_input_schema,
         on_list_tools=_list_tools,
-        on_call_tool=_call_tool,
+        # The SDK types on_call_tool without the task result (a dict) its runner sends as it is.
+        on_call_tool=_call_tool,  # type: ignore[arg-type]
         **LIBRARY_HANDLERS,
         **SUBSCRIPTION_HANDLERS,
         on_subscriptions_listen=LISTEN,

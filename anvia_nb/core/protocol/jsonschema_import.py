@@ -25,7 +25,9 @@ def import_jsonschema() -> None:
         return
     skip = _SKIPPED_GRAMMAR not in sys.modules
     if skip:
-        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]  # makes its import fail
+        # None in sys.modules makes the import fail (documented by importlib); typeshed types the
+        # dict's values as modules only.
+        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]
     try:
         import jsonschema  # noqa: F401
     finally:

@@ -88,7 +88,6 @@ def handler_from(callback: SamplingCallback) -> SamplingHandler:
                 value = await value
         return reply_from(value)
 
-    handle.callback = callback  # type: ignore[attr-defined]
     return handle
 
 
