@@ -31,7 +31,7 @@ from tests.helpers.package_source import (
 
 README = REPO / "README.md"
 ARCHITECTURE = REPO / "docs" / "architecture.md"
-DOCS = [README, *sorted((REPO / "docs").glob("*.md"))]
+DOCS = [README, *sorted((REPO / "docs").rglob("*.md"))]  # the guides in docs/guides/ too
 TREE_LINE = re.compile(r"^(?P<indent>[│ ]*[├└]── )?(?P<name>\w+)(?: \((?P<bases>[\w, ]+)\))?(?:\s|$)")
 
 
