@@ -2,7 +2,7 @@
 
 Every error the package raises on purpose is an :class:`AnviaError`, subclassing the built-in it
 resembles (``except KeyError:`` still works). Errors from the MCP SDK, from anyio, HTTP and the
-operating system are translated into this tree in ``anvia_nb.core.transport.sdk_errors``
+operating system are translated into this tree in ``anvia_nb.core.transport.sdk.errors``
 (``error_from_exception``, and ``connect_error`` on top of it) and always chained
 (``raise ... from``), so the original stays reachable as ``__cause__`` while user code only ever
 catches our names.

@@ -110,7 +110,7 @@ def _async_api(protocol: str | None) -> Callable[[contextlib.AsyncExitStack], An
 async def _session_on_our_transport(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
     """The SDK's ClientSession over anvia_nb's stdio transport (its protocol trace on)."""
     from anvia_nb import connect_mcp, mcp
-    from anvia_nb.core.transport.sdk_session import SdkSession
+    from anvia_nb.core.transport.sdk.session import SdkSession
 
     command = server_command()
     server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=PROTOCOL))

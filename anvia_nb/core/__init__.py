@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.server import McpServer, Tool, connect_mcp
     from anvia_nb.core.exchange.logs import LOG_LEVELS, LogEntry, ServerLog
     from anvia_nb.core.transport.client import McpClient
-    from anvia_nb.core.transport.stdio import kill_all_process_groups
+    from anvia_nb.core.transport.stdio.transport import kill_all_process_groups
 
 __all__ = [
     "LOG_LEVELS",
@@ -43,7 +43,7 @@ _WHERE = {
     "LOG_LEVELS": "anvia_nb.core.exchange.logs",
     "LogEntry": "anvia_nb.core.exchange.logs",
     "ServerLog": "anvia_nb.core.exchange.logs",
-    "kill_all_process_groups": "anvia_nb.core.transport.stdio",
+    "kill_all_process_groups": "anvia_nb.core.transport.stdio.transport",
 }
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from anvia_nb.core.api.connections import HttpConnection, McpConnection, ReplayConnection, StdioConnection
 from anvia_nb.core.api.secrets import environ_names, environ_parts
 from anvia_nb.core.protocol.types import CallRecord
-from anvia_nb.core.transport.oauth import OAuth
+from anvia_nb.core.transport.oauth.settings import OAuth
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import MASK, ShowPolicy
 

@@ -254,7 +254,7 @@ def test_closing_twice_even_from_another_event_loop_is_harmless() -> None:
     import asyncio
 
     srv = asyncio.run(connect_mcp(mcp.stdio(name="twice", command=sys.executable, args=LITE_ARGS)))
-    log = srv.client.launch.stderr_path  # type: ignore[union-attr]
+    log = srv.client.log.stderr_path
     asyncio.run(srv.close())
     asyncio.run(srv.close())
     assert not srv.is_open

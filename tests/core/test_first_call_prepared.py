@@ -9,7 +9,7 @@ import sys
 SCRIPT = """
 import mcp_types
 from mcp_types import methods
-from anvia_nb.core.transport.sdk_protocol import prepare_sdk_calls
+from anvia_nb.core.transport.sdk.protocol import prepare_sdk_calls
 assert not mcp_types.CallToolRequest.__pydantic_complete__, "already built: this test proves nothing"
 before = methods._adapter.cache_info().currsize
 prepare_sdk_calls()

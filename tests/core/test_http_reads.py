@@ -1,5 +1,5 @@
 """A streamable HTTP connection reads its answers in the pieces that have arrived, not 64 KiB at a
-time (``core/transport/http_reads.py``): every request goes through a :class:`LargeReadStream`,
+time (``core/transport/http/client.py``): every request goes through a :class:`LargeReadStream`,
 over TLS too, and a large answer full of multi-byte characters, read in those larger pieces,
 arrives whole."""
 
@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.http_reads import LargeReadStream, http_client
+from anvia_nb.core.transport.http.client import LargeReadStream, http_client
 from tests.helpers.bench_http import bench_http_url
 from tests.helpers.hand_http import QuietHandler, Served
 

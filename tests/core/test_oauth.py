@@ -12,7 +12,7 @@ import httpx2
 import pytest
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.oauth_tokens import token_path
+from anvia_nb.core.transport.oauth.tokens import token_path
 from anvia_nb.errors import (
     AuthorizationDeniedError,
     AuthorizationError,
@@ -259,7 +259,7 @@ def test_token_files_are_not_readable_by_others_even_with_a_loose_umask(tmp_path
     import anyio
     from mcp.shared.auth import OAuthToken
 
-    from anvia_nb.core.transport.oauth_tokens import TokenFile
+    from anvia_nb.core.transport.oauth.tokens import TokenFile
 
     old = os.umask(0)
     try:

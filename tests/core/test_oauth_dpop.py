@@ -15,8 +15,8 @@ import pytest
 from mcp.shared.auth import OAuthToken
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.oauth import forget_tokens
-from anvia_nb.core.transport.oauth_tokens import TokenFile, token_path
+from anvia_nb.core.transport.oauth.settings import forget_tokens
+from anvia_nb.core.transport.oauth.tokens import TokenFile, token_path
 from tests.helpers.oauth_magic import redirected
 from tests.helpers.oauth_server import OAuthTestServer
 

@@ -15,8 +15,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.portable import portable
-from anvia_nb.core.transport.oauth import forget_tokens
-from anvia_nb.core.transport.oauth_tokens import MEMORY, token_path
+from anvia_nb.core.transport.oauth.settings import forget_tokens
+from anvia_nb.core.transport.oauth.tokens import MEMORY, token_path
 from anvia_nb.errors import AuthorizationError, InvalidValueError, SecretNotPortableError
 from tests.helpers.oauth_server import OAuthTestServer
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.oauth_grants import ClientCredentials, IdentityAssertion, WorkloadIdentity
-from anvia_nb.core.transport.oauth_tokens import GRANTS, MEMORY
+from anvia_nb.core.transport.oauth.grants import ClientCredentials, IdentityAssertion, WorkloadIdentity
+from anvia_nb.core.transport.oauth.tokens import GRANTS, MEMORY
 from anvia_nb.errors import AuthorizationError, InvalidValueError, SecretNotPortableError
 from tests.helpers.oauth_server import OAuthTestServer
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 
-from anvia_nb.core.transport.pipe_lines import LineReader, open_line_reader, wide_pipe
+from anvia_nb.core.transport.stdio.pipe_lines import LineReader, open_line_reader, wide_pipe
 
 
 async def lines_of(reader: LineReader) -> list[bytes]:

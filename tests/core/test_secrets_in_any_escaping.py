@@ -57,7 +57,7 @@ def test_what_a_client_launches_never_shows_its_secrets_in_a_repr() -> None:
     for connection in (http, stdio):
         client = connection.client()
         try:
-            assert token not in repr(client.launch)
+            assert token not in repr(client.opener)
             assert token not in repr(client)
         finally:
             client.log.remove()

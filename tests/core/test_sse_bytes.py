@@ -14,7 +14,7 @@ from httpx2._sse import _SSEParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.core.transport.sse_bytes import EventReader
+from anvia_nb.core.transport.http.sse_bytes import EventReader
 
 Outcome = tuple[list[tuple[str, str, str, int | None]], str | None]
 """The events read, then the error that stopped the reading (``None`` when none did)."""

@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.core.transport.oauth_tokens import token_path
+from anvia_nb.core.transport.oauth.tokens import token_path
 from tests.helpers.magic import run
 from tests.helpers.oauth_server import OAuthTestServer
 

@@ -33,11 +33,13 @@ from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.recording.recorder import Recorder
-from anvia_nb.core.recording.replay import RecordingClient, ReplayConnection
+from anvia_nb.core.recording.recording_session import RecordingOpener
+from anvia_nb.core.recording.replay import ReplayConnection
 from anvia_nb.core.transport.client import McpClient
-from anvia_nb.core.transport.oauth import OAuth
-from anvia_nb.core.transport.sdk import HttpLaunch
-from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.core.transport.http.launch import HttpAuth, HttpLaunch
+from anvia_nb.core.transport.oauth.settings import OAuth
+from anvia_nb.core.transport.session import SessionOpener
+from anvia_nb.core.transport.stdio.transport import StdioLaunch
 from anvia_nb.policy import ShowPolicy
 
 __all__ = [
@@ -132,17 +134,19 @@ class ServerConnection(ABC):
         """Pickled without secret values (see :mod:`anvia_nb.core.api.portable`), or refused."""
         return reduce_connection(self)
 
-    def _client(self, launch: StdioLaunch | HttpLaunch, log: ServerLog, log_level: str | None) -> McpClient:
-        """A plain client, or one that records to ``record`` (secrets masked in the file)."""
-        settings: dict[str, Any] = {
-            "log": log, "log_level": log_level, "roots": self.roots, "max_calls_in_flight": self.max_calls_in_flight,
-        }  # fmt: skip
-        if self.record is None:
-            return McpClient(self.name, launch, **settings)
-        recorder = Recorder(
-            self.record, name=self.name, transport=self.transport, target=self.target(), secrets=self.secrets()
-        )
-        return RecordingClient(self.name, launch, recorder=recorder, **settings)
+    def _client(self, launch: SessionOpener, log: ServerLog, log_level: str | None) -> McpClient:
+        """A client opening ``launch``'s session, recorded to ``record`` when asked (secrets masked
+        in the file: :class:`~anvia_nb.core.recording.recording_session.RecordingOpener`)."""
+        opener = launch
+        if self.record is not None:
+            recorder = Recorder(
+                self.record, name=self.name, transport=self.transport, target=self.target(), secrets=self.secrets()
+            )
+            opener = RecordingOpener(launch, recorder)
+        return McpClient(
+            self.name, opener, log=log, log_level=log_level, roots=self.roots,
+            max_calls_in_flight=self.max_calls_in_flight,
+        )  # fmt: skip
 
     async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
         """Start the server or open the session, and handshake (by default within
@@ -204,8 +208,8 @@ class HttpConnection(ServerConnection):
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_seconds: float | None = 30.0
-    auth: Any = None
-    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.transport.oauth`), or any ``httpx2.Auth``, used as given."""
+    auth: OAuth | HttpAuth | None = None
+    """``mcp.oauth(...)`` (:mod:`anvia_nb.core.transport.oauth.settings`), or any ``httpx2.Auth``, used as given."""
     transport: Literal["http"] = "http"
 
     def own_secrets(self) -> Named:
@@ -227,7 +231,7 @@ class HttpConnection(ServerConnection):
     def launch(self) -> HttpLaunch:
         auth = self.auth
         if isinstance(auth, OAuth):
-            from anvia_nb.core.transport.oauth_provider import oauth_provider  # PyJWT, cryptography: when used
+            from anvia_nb.core.transport.oauth.provider import oauth_provider  # PyJWT, cryptography: when used
 
             auth = oauth_provider(auth, self.name, self.url)
         return HttpLaunch(

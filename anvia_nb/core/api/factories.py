@@ -17,8 +17,9 @@ from anvia_nb.core.api.memory import MemoryConnection
 from anvia_nb.core.protocol.roots import root_paths
 from anvia_nb.core.protocol.versions import check_protocol
 from anvia_nb.core.recording.replay import ReplayConnection
-from anvia_nb.core.transport.oauth import OAuth, forget_tokens, oauth
-from anvia_nb.core.transport.oauth_machine import client_credentials, identity_assertion, workload_identity
+from anvia_nb.core.transport.http.launch import HttpAuth
+from anvia_nb.core.transport.oauth.machine import client_credentials, identity_assertion, workload_identity
+from anvia_nb.core.transport.oauth.settings import OAuth, forget_tokens, oauth
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 
 __all__ = ["mcp"]
@@ -100,7 +101,7 @@ class _Factories:
         url: str,
         headers: Mapping[str, str] | None = None,
         timeout_seconds: float | None = 30.0,
-        auth: Any = None,
+        auth: OAuth | HttpAuth | None = None,
         roots: Iterable[str | os.PathLike[str]] | None = None,
         record: str | os.PathLike[str] | None = None,
         max_calls_in_flight: int | None = None,

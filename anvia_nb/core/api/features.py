@@ -247,7 +247,8 @@ class ConnectedServer:
             )
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         start = time.perf_counter()
-        raw = await self.client.in_session(lambda session: session.get_prompt(PromptRequest(name, sent or None, timeout)))
+        request = PromptRequest(name, sent or None, timeout)
+        raw = await self.client.in_session(lambda session: session.get_prompt(request))
         return PromptResult(
             server=self.name,
             prompt=name,

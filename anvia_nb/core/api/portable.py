@@ -11,7 +11,7 @@ environment (``--secret-env NAME``, ``$NAME`` in a connect line, ``${NAME}`` in 
 secret (one typed in the notebook, a person's OAuth authorization) is refused with a
 :class:`~anvia_nb.errors.SecretNotPortableError` that says what to do, and nothing is pickled. An
 OAuth grant with no person (client credentials) travels as the names of its variables and files:
-each worker asks for its own tokens (``core/transport/oauth_machine.py``). An in-memory connection
+each worker asks for its own tokens (``core/transport/oauth/machine.py``). An in-memory connection
 holds a server object and is refused too.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol
 
 from anvia_nb.core.api.secrets import Named, environ_names, environ_parts
-from anvia_nb.core.transport.oauth_machine import portable_auth
+from anvia_nb.core.transport.oauth.machine import portable_auth
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 from anvia_nb.policy import maskable
 

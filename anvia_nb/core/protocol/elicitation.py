@@ -1,6 +1,6 @@
 """SEP-1034: an accepted form-mode elicitation answer is completed with the request's defaults.
 
-One rule, applied by the transport (``core/transport/sdk.py``) to every answer, whoever gave it: a
+One rule, applied by the transport (``core/transport/sdk/connect.py``) to every answer, whoever gave it: a
 person's prompt, a callback given to ``enable_elicitation``, or a handler set on the client. A field
 the answer leaves out gets its schema's ``default``; a field it gives is sent as given.
 """

@@ -5,7 +5,7 @@ that the client offers roots, and answers the server's ``roots/list`` with one `
 path, so a server such as server-filesystem takes its allowed directories from the notebook.
 Paths are checked when the connection is made: one that does not exist is a one-line error, and
 nothing is started. Plain data only; the SDK callback that answers the server is in
-:mod:`anvia_nb.core.transport.sdk_capabilities`.
+:mod:`anvia_nb.core.transport.sdk.capabilities`.
 """
 
 from __future__ import annotations

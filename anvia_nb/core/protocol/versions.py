@@ -23,7 +23,7 @@ unknown string counts as the older generation, as the SDK counts it):
 - :func:`sends_log_level_per_request`: the wanted log level travels with every request (before:
   ``logging/setLevel`` once).
 
-Pure: the values and their checks. :mod:`anvia_nb.core.transport.sdk_protocol` maps them to the SDK.
+Pure: the values and their checks. :mod:`anvia_nb.core.transport.sdk.protocol` maps them to the SDK.
 """
 
 from __future__ import annotations

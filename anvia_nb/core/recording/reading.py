@@ -4,7 +4,7 @@ A recording may come from anywhere (a colleague, a course, a download), so it is
 line under the same message limit as a live connection
 (:data:`~anvia_nb.core.protocol.limits.MAX_MESSAGE_BYTES`, read when the file is read), each line
 parsed by the SDK's JSON parser (with its nesting limit) and checked with the SDK's models
-(:mod:`anvia_nb.core.transport.sdk_records`), and every field replay uses checked for its type.
+(:mod:`anvia_nb.core.transport.sdk.records`), and every field replay uses checked for its type.
 Any problem is one :class:`~anvia_nb.errors.RecordingFileError` naming the file and the line.
 
 Only the header, the handshake and the listings are kept; a call keeps its tool, arguments and
@@ -20,7 +20,7 @@ from typing import IO, Any
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.recording.recorder import FORMAT, Recording
-from anvia_nb.core.transport.sdk_records import (
+from anvia_nb.core.transport.sdk.records import (
     checked_capabilities,
     checked_items,
     checked_result,

@@ -1,19 +1,17 @@
-"""Recording a live connection, and replaying a recording with no server at all.
+"""Replaying a recording with no server at all.
 
-:class:`RecordingClient` is an :class:`McpClient` that also writes what it sees to a
-:class:`~anvia_nb.core.recording.recorder.Recorder` (the handshake, each listing, each call with its
-progress and result). :class:`ReplayConnection` (``mcp.replay(name=..., path=...)``) gives an
-:class:`McpClient` whose session is the recording: no process is started and no socket opened;
-listings come from the file and a call is answered by tool and canonical-JSON arguments (the same
-call recorded twice answers in order, then repeats the last). The file is untrusted input, read
-and checked as a live connection's messages are (:mod:`anvia_nb.core.recording.reading`). A call
-the recording does not hold raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
+:class:`ReplayConnection` (``mcp.replay(name=..., path=...)``) gives an
+:class:`~anvia_nb.core.transport.client.McpClient` whose opener is a :class:`ReplayOpener`: its
+session is the recording (:class:`ReplaySession`, a :class:`~anvia_nb.core.transport.session.Session`
+like the live one). No process is started and no socket opened; listings come from the file and a
+call is answered by tool and canonical-JSON arguments (the same call recorded twice answers in
+order, then repeats the last). The file is untrusted input, read and checked as a live
+connection's messages are (:mod:`anvia_nb.core.recording.reading`). A call the recording does not
+hold raises :class:`~anvia_nb.errors.UnrecordedCallError` naming the closest recorded calls.
 
-The other listings (resources, templates, prompts) go through ``McpClient.list_items``: recorded
-as they are read, and replayed from ``ReplaySession.listing(kind)``. Resource reads, prompts,
-completions and resource subscriptions are not recorded; on a replayed connection they are refused
-in one line (:class:`~anvia_nb.errors.NotOfferedError`). ``ReplaySession`` is a
-:class:`~anvia_nb.core.transport.session.Session`, like the live one.
+Resource reads, prompts, completions and resource subscriptions are not recorded
+(:mod:`anvia_nb.core.recording.recording_session`); on a replayed connection they are refused in
+one line (:class:`~anvia_nb.errors.NotOfferedError`).
 """
 
 from __future__ import annotations
@@ -23,110 +21,25 @@ import collections
 import copy
 import difflib
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Literal
 
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.recording.reading import read_answer, read_recording
-from anvia_nb.core.recording.recorder import (
-    Recorder,
-    Recording,
-    canonical_arguments,
-    error_from_record,
-    tool_from_record,
-    tool_to_record,
-)
+from anvia_nb.core.recording.recorder import Recording, canonical_arguments, error_from_record, tool_from_record
 from anvia_nb.core.transport.client import McpClient
-from anvia_nb.core.transport.sdk import HttpLaunch, MemoryLaunch
-from anvia_nb.core.transport.sdk_tasks import TaskWatch
-from anvia_nb.core.transport.session import Session, ToolCall
-from anvia_nb.core.transport.stdio import StdioLaunch
+from anvia_nb.core.transport.handlers import SessionHandlers
+from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, Session, ToolCall
 from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
 from anvia_nb.policy import MASK
 
-__all__ = ["RecordingClient", "ReplayClient", "ReplayConnection", "ReplaySession"]
+__all__ = ["ReplayConnection", "ReplayOpener", "ReplaySession"]
 
 _CLOSEST = 3
-
-
-class RecordingClient(McpClient):
-    """A live client that writes the handshake, listings and calls to ``recorder``."""
-
-    def __init__(
-        self,
-        name: str,
-        launch: StdioLaunch | HttpLaunch | MemoryLaunch,
-        *,
-        recorder: Recorder,
-        log: ServerLog | None = None,
-        log_level: str | None = None,
-        roots: tuple[str, ...] = (),
-        max_calls_in_flight: int | None = None,
-    ) -> None:
-        super().__init__(
-            name, launch, log=log, log_level=log_level, roots=roots, max_calls_in_flight=max_calls_in_flight
-        )
-        self.recorder = recorder
-        self._tools_listed = False
-
-    def add_secrets(self, values: Iterable[str]) -> None:
-        """Also masked in the recording from now on (a token a request carried is not written)."""
-        super().add_secrets(values)
-        self.recorder.policy = self.recorder.policy.with_secrets(self.log.policy.secrets)
-
-    async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
-        try:
-            await super().open(timeout_seconds)
-        except BaseException:
-            self.recorder.discard()  # a failed connect leaves no stub file
-            raise
-        self.recorder.session(
-            protocol_version=self.protocol_version,
-            server_info=self.server_info,
-            capabilities=self.capabilities,
-            instructions=self.instructions,
-        )
-        return self
-
-    async def list_tools(self) -> list[ToolInfo]:
-        tools = await super().list_tools()
-        self.recorder.listing("tools", [tool_to_record(t) for t in tools])
-        self._tools_listed = True
-        return tools
-
-    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        items = await super().list_items(key, timeout_seconds)
-        self.recorder.listing(key, items)
-        return items
-
-    async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
-        progress: list[tuple[float, float | None, str | None]] = []
-        on_progress = call.on_progress
-
-        async def keep(value: float, total: float | None, message: str | None) -> None:
-            progress.append((value, total, message))
-            if on_progress is not None:
-                await on_progress(value, total, message)
-
-        try:
-            raw = await super().send(replace(call, on_progress=keep), watch)
-        except AnviaError as exc:
-            self.recorder.call(call.name, call.arguments, progress, error=exc)
-            raise
-        self.recorder.call(call.name, call.arguments, progress, result=raw)
-        return raw
-
-    async def close(self, *, keep_log: bool = False) -> None:
-        try:
-            await super().close(keep_log=keep_log)
-        finally:
-            if self._tools_listed:
-                self.recorder.close()
-            else:  # the connect failed before its tools were listed: nothing worth keeping
-                self.recorder.discard()
 
 
 class ReplaySession:
@@ -193,19 +106,10 @@ class ReplaySession:
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         raise self._not_recorded()
 
-    async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
-    ) -> JsonObject:
+    async def get_prompt(self, request: PromptRequest) -> JsonObject:
         raise self._not_recorded()
 
-    async def complete(
-        self,
-        ref: tuple[str, str],
-        argument: str,
-        value: str,
-        context: dict[str, str] | None,
-        timeout_seconds: float | None,
-    ) -> list[str]:
+    async def complete(self, request: CompletionRequest) -> list[str]:
         raise self._not_recorded()
 
     async def subscribe_resource(self, uri: str) -> None:
@@ -261,21 +165,20 @@ class ReplaySession:
         )
 
 
-class ReplayClient(McpClient):
-    """An :class:`McpClient` whose session is a recording: nothing is started or opened."""
+@dataclass(frozen=True)
+class ReplayOpener:
+    """Opens a :class:`ReplaySession` on a recording (a
+    :class:`~anvia_nb.core.transport.session.SessionOpener`): nothing is started or opened."""
 
-    def __init__(self, name: str, recording: Recording) -> None:
-        super().__init__(name, MemoryLaunch(server=None), log=ServerLog(name, transport="replay"))
-        self.recording = recording
-        self.origin = f"replayed from {recording.path}"
+    recording: Recording = field(repr=False)
 
-    async def _own(self, ready: asyncio.Future[Session]) -> None:
-        assert self._closing is not None
-        try:
-            ready.set_result(ReplaySession(self.recording, self.name))
-            await self._closing.wait()
-        finally:
-            self._closed = True
+    @asynccontextmanager
+    async def open(self, server: str, handlers: SessionHandlers) -> AsyncIterator[Session]:
+        """The recording as a session; ``handlers`` are never called (a recording asks nothing)."""
+        yield ReplaySession(self.recording, server)
+
+    def auth_failure(self) -> AnviaError | None:
+        return None
 
 
 @dataclass(frozen=True)
@@ -297,7 +200,10 @@ class ReplayConnection:
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client answering from the file; raises :class:`RecordingFileError` when it cannot be read."""
-        return ReplayClient(self.name, read_recording(self.path))
+        recording = read_recording(self.path)
+        client = McpClient(self.name, ReplayOpener(recording), log=ServerLog(self.name, transport="replay"))
+        client.origin = f"replayed from {recording.path}"
+        return client
 
     async def connect(
         self, *, timeout_seconds: limits.Timeout = limits.DEFAULT, log_level: str | None = None

@@ -20,20 +20,13 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
 from anvia_nb.core.protocol.sampling import SamplingHandler
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
-from anvia_nb.core.transport import sdk_log as _sdk_log
-from anvia_nb.core.transport.ended import auth_failure, explained, quiet_at_close
-from anvia_nb.core.transport.sdk import (
-    ElicitationHandler,
-    HttpLaunch,
-    MemoryLaunch,
-    SdkHandlers,
-    open_sdk_session,
-)
-from anvia_nb.core.transport.sdk_protocol import prepare_sdk_calls
-from anvia_nb.core.transport.sdk_tasks import TaskWatch, watched
-from anvia_nb.core.transport.session import Session, ToolCall
-from anvia_nb.core.transport.stdio import StdioLaunch
-from anvia_nb.core.transport.turns import caller_bounds
+from anvia_nb.core.transport.caller_bounds import caller_bounds
+from anvia_nb.core.transport.connection_errors import explained, quiet_at_close
+from anvia_nb.core.transport.handlers import ElicitationHandler, SessionHandlers
+from anvia_nb.core.transport.sdk import log as sdk_log
+from anvia_nb.core.transport.sdk.protocol import prepare_sdk_calls
+from anvia_nb.core.transport.sdk.tasks import TaskWatch, watched
+from anvia_nb.core.transport.session import Session, SessionOpener, ToolCall
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
 
 __all__ = ["McpClient"]
@@ -48,15 +41,17 @@ class McpClient:
     def __init__(
         self,
         name: str,
-        launch: StdioLaunch | HttpLaunch | MemoryLaunch,
+        opener: SessionOpener,
         *,
         log: ServerLog | None = None,
         log_level: str | None = None,
         roots: tuple[str, ...] = (),
         max_calls_in_flight: int | None = None,
     ) -> None:
-        """``log_level`` is the least severe log message asked of the server (``None``: none on
-        protocol 2026-07-28, the server's choice on older ones); ``roots`` the absolute paths
+        """``opener`` opens the session (a transport's launch, a recording...: see
+        :class:`~anvia_nb.core.transport.session.SessionOpener`). ``log_level`` is the least severe
+        log message asked of the server (``None``: none on protocol 2026-07-28, the server's choice
+        on older ones); ``roots`` the absolute paths
         offered as roots (:mod:`anvia_nb.core.protocol.roots`); ``max_calls_in_flight`` bounds the calls sent
         at once on this session (default :data:`~anvia_nb.core.protocol.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`);
         the others wait their turn."""
@@ -64,13 +59,13 @@ class McpClient:
         self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
         # The calls in flight on this session: at most max_calls_in_flight, the others wait in turn.
         self._in_flight = asyncio.Semaphore(self.max_calls_in_flight)
-        self.launch = launch
+        self.opener = opener
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
         self.trace = ProtocolTrace(name, secrets=self.log.policy.secrets)
         """The JSON-RPC messages of this connection (stdio and HTTP; an in-memory one has no wire)."""
         self._notification_listeners: list[Callable[[str], None]] = []
-        self._handlers = SdkHandlers(
+        self._handlers = SessionHandlers(
             log=self.log.add,
             note=self.log.note,
             notification=self._on_notification,
@@ -98,6 +93,8 @@ class McpClient:
         if policy is not self.log.policy:
             self.log.policy = policy
             self.trace.add_secrets(policy.secrets)
+            for listener in self._handlers.secrets:
+                listener(policy.secrets)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -144,15 +141,15 @@ class McpClient:
         await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
 
     def explained(self, error: AnviaError) -> AnviaError:
-        """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.ended`)."""
-        return explained(error, self.log, auth_failure(self.launch))
+        """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.connection_errors`)."""
+        return explained(error, self.log, self.opener.auth_failure())
 
     async def _own(self, ready: asyncio.Future[Session]) -> None:
         assert self._closing is not None
-        _sdk_log.install()
-        _sdk_log.current_log.set(self.log)  # this task's context: the SDK's records about it land in its log
+        sdk_log.install()
+        sdk_log.current_log.set(self.log)  # this task's context: the SDK's records about it land in its log
         try:
-            async with open_sdk_session(self.name, self.launch, self._handlers) as session:
+            async with self.opener.open(self.name, self._handlers) as session:
                 ready.set_result(session)
                 await self._closing.wait()
         except BaseException as exc:  # the owner must never die silently: report to whoever waits
@@ -168,7 +165,7 @@ class McpClient:
     @property
     def is_open(self) -> bool:
         """Open, and not ended by an OAuth failure (its transport died; the owner ends after)."""
-        return self._session is not None and not self._closed and auth_failure(self.launch) is None
+        return self._session is not None and not self._closed and self.opener.auth_failure() is None
 
     @property
     def server_exit_status(self) -> int | None:
@@ -207,7 +204,7 @@ class McpClient:
             await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
         self._closed = True
         error, self.close_error = self.close_error, None
-        if error is not None and not quiet_at_close(error, auth_failure(self.launch)):
+        if error is not None and not quiet_at_close(error, self.opener.auth_failure()):
             raise ConnectionClosedError(
                 f"Closing {self.name!r} reported an error: {type(error).__name__}: {error}", server=self.name
             ) from error
@@ -311,7 +308,7 @@ class McpClient:
     async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
         """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
         the owner's loop); a call cancelled while waiting its turn is never made. A call whose caller
-        bounds its calls itself (:func:`~anvia_nb.core.transport.turns.bounded_by_caller`) goes at once."""
+        bounds its calls itself (:func:`~anvia_nb.core.transport.caller_bounds.bounded_by_caller`) goes at once."""
         if caller_bounds():
             return await start()
         async with self._in_flight:

@@ -1,7 +1,7 @@
 """``Session``: what :class:`~anvia_nb.core.transport.client.McpClient` and ``core.api`` ask of one
 connected session, whatever answers it.
 
-Two kinds implement it: :class:`~anvia_nb.core.transport.sdk_session.SdkSession` (a live server
+Two kinds implement it: :class:`~anvia_nb.core.transport.sdk.session.SdkSession` (a live server
 over stdio, streamable HTTP or in memory, through the MCP SDK) and
 :class:`~anvia_nb.core.recording.replay.ReplaySession` (a recording, no server at all). Everything
 is plain data (JSON with wire keys, :class:`~anvia_nb.core.protocol.types.ToolInfo`); a session
@@ -10,17 +10,22 @@ that cannot do something (a recording asked to read a resource) raises a one-lin
 
 A connection's capabilities are read one way: :attr:`Session.capabilities` (and
 ``McpClient.capabilities``, which returns it). A tool call is one :class:`ToolCall`, the same
-object on every layer that passes it down (``McpClient``, the recording client, each session).
+object on every layer that passes it down (``McpClient``, the recording session, each session);
+so is a :class:`PromptRequest` and a :class:`CompletionRequest`. A connection hands the client a
+:class:`SessionOpener`, which opens the session.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
+from anvia_nb.core.transport.handlers import SessionHandlers
+from anvia_nb.errors import AnviaError
 
-__all__ = ["Session", "ToolCall"]
+__all__ = ["CompletionRequest", "PromptRequest", "Session", "SessionOpener", "ToolCall"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +43,28 @@ class ToolCall:
     """Ask the server to run it as a task, where the protocol lets the client ask."""
     max_seconds: float | None = None
     """The whole call's bound, progress or not, already resolved (``None``: none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptRequest:
+    """What a session needs to send one ``prompts/get``."""
+
+    name: str
+    arguments: dict[str, str] | None
+    timeout_seconds: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRequest:
+    """What a session needs to send one ``completion/complete``."""
+
+    ref: tuple[str, str]
+    """``("prompt", name)`` for a prompt argument, ``("template", uriTemplate)`` for a template variable."""
+    argument: str
+    value: str
+    context: dict[str, str] | None
+    """The values of the other arguments already given (``None``: none)."""
+    timeout_seconds: float | None
 
 
 class Session(Protocol):
@@ -85,22 +112,12 @@ class Session(Protocol):
         """One ``resources/read``; the result (wire keys: ``contents``)."""
         ...
 
-    async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
-    ) -> JsonObject:
+    async def get_prompt(self, request: PromptRequest) -> JsonObject:
         """One ``prompts/get``; the result (wire keys: ``description``, ``messages``)."""
         ...
 
-    async def complete(
-        self,
-        ref: tuple[str, str],
-        argument: str,
-        value: str,
-        context: dict[str, str] | None,
-        timeout_seconds: float | None,
-    ) -> list[str]:
-        """Suggestions for a prompt argument (``("prompt", name)``) or a template variable
-        (``("template", uriTemplate)``); ``[]`` when the server offers none."""
+    async def complete(self, request: CompletionRequest) -> list[str]:
+        """Suggestions for a prompt argument or a template variable; ``[]`` when the server offers none."""
         ...
 
     async def subscribe_resource(self, uri: str) -> None:
@@ -110,4 +127,27 @@ class Session(Protocol):
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop hearing of ``uri``'s changes."""
+        ...
+
+
+class SessionOpener(Protocol):
+    """What a connection gives :class:`~anvia_nb.core.transport.client.McpClient`: how to open its
+    session, and what only the transport knows about how one ended. Each transport's launch is one
+    (:class:`~anvia_nb.core.transport.stdio.transport.StdioLaunch`,
+    :class:`~anvia_nb.core.transport.http.launch.HttpLaunch`,
+    :class:`~anvia_nb.core.transport.memory.MemoryLaunch`), so is a recording
+    (:class:`~anvia_nb.core.recording.replay.ReplayOpener`); one may wrap another
+    (:class:`~anvia_nb.core.recording.recording_session.RecordingOpener`)."""
+
+    def open(self, server: str, handlers: SessionHandlers) -> AbstractAsyncContextManager[Session]:
+        """Connect, handshake and yield the session; entered and exited by the same task (the
+        client's owner). ``server`` names the connection in errors; ``handlers`` answer what the
+        server asks. Raises :class:`~anvia_nb.errors.ConnectError` (or another error of
+        :mod:`anvia_nb.errors`) when the session cannot be opened."""
+        ...
+
+    def auth_failure(self) -> AnviaError | None:
+        """The authorization failure that ended an open session outside any call (an OAuth token
+        that could not be refreshed), if one did: calls then raise it instead of "connection
+        closed", and closing does not report it again. ``None`` for a transport with no auth."""
         ...

@@ -2,7 +2,7 @@
 
 For the transports whose wire JSON anvia_nb does not read line by line itself (streamable HTTP):
 each message is recorded in the connection's :class:`~anvia_nb.core.exchange.trace.ProtocolTrace` as
-it passes, with the wire text the transport noted for it (:class:`~anvia_nb.core.transport.sdk_http.Wires`)
+it passes, with the wire text the transport noted for it (:class:`~anvia_nb.core.transport.http.streamable.Wires`)
 when it has one, so a received message is not serialized again.
 
 Every transport's read stream also lets go of the last answer it handed on: the SDK's read loop
@@ -21,7 +21,7 @@ from typing import Any
 from mcp_types import JSONRPCResponse
 
 from anvia_nb.core.exchange.trace import Direction, ProtocolTrace, record_safely
-from anvia_nb.core.transport.sdk_http import Wires
+from anvia_nb.core.transport.http.streamable import Wires
 
 __all__ = ["traced", "traced_transport"]
 

@@ -4,8 +4,9 @@ on it, and not again when it is closed.
 - A stdio server's last stderr lines are added to a failed connect and to "connection closed".
 - An OAuth authorization that failed while the connection was open (a token that could not be
   refreshed, a new login nobody could give, a step-up) kills the SDK's HTTP transport, whose calls
-  then hear only "connection closed": that authorization's error is what they raise instead, and
-  closing does not report it again.
+  then hear only "connection closed": that authorization's error (the opener's
+  :meth:`~anvia_nb.core.transport.session.SessionOpener.auth_failure`) is what they raise instead,
+  and closing does not report it again.
 """
 
 from __future__ import annotations
@@ -18,14 +19,7 @@ from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-__all__ = ["auth_failure", "explained", "quiet_at_close"]
-
-
-def auth_failure(launch: object) -> AnviaError | None:
-    """The OAuth failure that ended an open connection, if one did (kept by
-    :class:`anvia_nb.core.transport.oauth_person.NotebookOAuthProvider`, read without importing it)."""
-    failure = getattr(getattr(launch, "auth", None), "failure", None)
-    return failure if isinstance(failure, AnviaError) else None
+__all__ = ["explained", "quiet_at_close"]
 
 
 def explained(error: AnviaError, log: ServerLog, failure: AnviaError | None) -> AnviaError:

@@ -12,7 +12,7 @@
   the MCP authorization server takes with the jwt-bearer grant (RFC 7523: the SDK's
   ``IdentityAssertionOAuthProvider``); or an ID-JAG is given as it is.
 
-A grant names where its secrets are (:class:`~anvia_nb.core.transport.oauth_sources.Source`),
+A grant names where its secrets are (:class:`~anvia_nb.core.transport.oauth.sources.Source`),
 never holds them, so a connection using one pickles to a Dask worker with nothing secret in it and
 each worker reads its own environment. Tokens are cached as for a person's authorization (per
 server, client and grant) and requested again when they expire.
@@ -37,9 +37,9 @@ from mcp.client.auth.extensions.client_credentials import (
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull
 
-from anvia_nb.core.transport.oauth import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
-from anvia_nb.core.transport.oauth_sources import AssertionSource, Source
-from anvia_nb.core.transport.oauth_tokens import TokenFile
+from anvia_nb.core.transport.oauth.settings import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
+from anvia_nb.core.transport.oauth.sources import AssertionSource, Source
+from anvia_nb.core.transport.oauth.tokens import TokenFile
 from anvia_nb.errors import AuthorizationError
 
 __all__ = ["AUTH_METHODS", "ClientCredentials", "IdentityAssertion", "WorkloadIdentity"]

@@ -3,7 +3,7 @@
 The SDK drops a message it cannot parse, so a request whose answer was unreadable (nested too
 deep, not MCP) would wait for ever. Here the transport keeps the ids it sent, finds the id of an
 unreadable answer, and answers that request itself with an error marked as ours
-(``data["anvia_nb"]``), which :func:`anvia_nb.core.transport.sdk_errors.error_from_exception` turns into a
+(``data["anvia_nb"]``), which :func:`anvia_nb.core.transport.sdk.errors.error_from_exception` turns into a
 :class:`~anvia_nb.errors.ProtocolError` naming the server.
 """
 

@@ -1,7 +1,7 @@
 """Where a machine's OAuth secret comes from: an environment variable or a file, named, never
 held as a value.
 
-A grant (:mod:`anvia_nb.core.transport.oauth_grants`) keeps a :class:`Source` for its client
+A grant (:mod:`anvia_nb.core.transport.oauth.grants`) keeps a :class:`Source` for its client
 secret, private key, ID token or assertion, and reads it when a token is needed, in the process
 that needs it: the kernel, or a Dask worker that received the connection pickled (the source's
 names travel, the value never does). A file is read again at each token request, so a workload

@@ -5,7 +5,7 @@ body on the response, and hands the parsed message on without its bytes, so a tr
 serialize it again (twice the work of the parse, for a 2,000-character head). Here
 :class:`WireTransport` reads the body's bytes once into one ``bytes``, validates them once, and
 gives them to the trace with the message (:class:`Wires`). An SSE answer to a POST is read from
-its bytes too (:mod:`~anvia_nb.core.transport.sse_bytes`): each event's data is joined once, as
+its bytes too (:mod:`~anvia_nb.core.transport.http.sse_bytes`): each event's data is joined once, as
 ``bytes``, validated once and given to the trace the same way. Everything else is the SDK's
 ``StreamableHTTPTransport``, unchanged (the methods here keep its answers, word for word, to what
 cannot be parsed or read; the GET stream and reconnection read events with the SDK's
@@ -37,7 +37,7 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
-from anvia_nb.core.transport.sse_bytes import ByteEvent, byte_events, reads_as_utf8
+from anvia_nb.core.transport.http.sse_bytes import ByteEvent, byte_events, reads_as_utf8
 
 __all__ = ["WireTransport", "Wires", "wire_http_client"]
 
@@ -99,7 +99,7 @@ class WireTransport(StreamableHTTPTransport):
 
     async def _handle_sse_response(self, response: httpx2.Response, ctx: RequestContext) -> None:
         """The SDK's reading of an SSE answer to a POST, its events read from the bytes
-        (:func:`~anvia_nb.core.transport.sse_bytes.byte_events`) instead of httpx2's text."""
+        (:func:`~anvia_nb.core.transport.http.sse_bytes.byte_events`) instead of httpx2's text."""
         if not reads_as_utf8(response):  # a charset other than UTF-8: httpx2 decodes it
             await super()._handle_sse_response(response, ctx)
             return

@@ -1,7 +1,7 @@
 """Resources, resource templates, prompts and completion at the border with the MCP SDK.
 
-Called by the methods of :class:`~anvia_nb.core.transport.sdk_session.SdkSession`. SDK models in,
-plain JSON (wire keys) and our errors out: :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`
+Called by the methods of :class:`~anvia_nb.core.transport.sdk.session.SdkSession`. SDK models in,
+plain JSON (wire keys) and our errors out: :func:`~anvia_nb.core.transport.sdk.errors.error_from_exception`
 translates every failure. Listings follow
 ``nextCursor`` page by page, bounded in pages and in items. A server that does not declare the
 capability is not asked at all: its listing is empty and nothing reaches it.
@@ -17,8 +17,9 @@ import mcp_types
 from mcp import Client
 
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.core.transport.sdk_errors import error_from_exception
-from anvia_nb.core.transport.wire import wire_json as _json
+from anvia_nb.core.transport.sdk.errors import error_from_exception
+from anvia_nb.core.transport.sdk.model_json import wire_json as _json
+from anvia_nb.core.transport.session import CompletionRequest, PromptRequest
 
 __all__ = [
     "LISTINGS",
@@ -97,42 +98,32 @@ async def read_resource(client: Client, server: str, uri: str, timeout_seconds: 
     return _json(result)
 
 
-async def get_prompt(
-    client: Client, server: str, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
-) -> JsonObject:
+async def get_prompt(client: Client, server: str, request: PromptRequest) -> JsonObject:
     """One prompts/get; the result as JSON with wire keys (``description``, ``messages``)."""
     try:
-        with anyio.fail_after(timeout_seconds):
-            result = await client.get_prompt(name, arguments)
+        with anyio.fail_after(request.timeout_seconds):
+            result = await client.get_prompt(request.name, request.arguments)
     except Exception as exc:
-        raise error_from_exception(exc, server=server, during=f"getting prompt {name[:200]}") from exc
+        raise error_from_exception(exc, server=server, during=f"getting prompt {request.name[:200]}") from exc
     return _json(result)
 
 
-async def complete(
-    client: Client,
-    server: str,
-    capabilities: JsonObject,
-    ref: tuple[str, str],
-    argument: str,
-    value: str,
-    context: dict[str, str] | None,
-    timeout_seconds: float | None,
-) -> list[str]:
+async def complete(client: Client, server: str, capabilities: JsonObject, request: CompletionRequest) -> list[str]:
     """completion/complete for a prompt argument (``("prompt", name)``) or a template variable
     (``("template", uriTemplate)``); ``[]`` when the server does not declare ``completions``."""
     if "completions" not in capabilities:
         return []
-    kind, name = ref
+    kind, name = request.ref
+    argument = request.argument
     target: mcp_types.PromptReference | mcp_types.ResourceTemplateReference = (
         mcp_types.PromptReference(type="ref/prompt", name=name)
         if kind == "prompt"
         else mcp_types.ResourceTemplateReference(type="ref/resource", uri=name)
     )
     try:
-        with anyio.fail_after(timeout_seconds):
+        with anyio.fail_after(request.timeout_seconds):
             result = await client.complete(
-                target, {"name": argument, "value": value}, context_arguments=context or None
+                target, {"name": argument, "value": request.value}, context_arguments=request.context or None
             )
     except Exception as exc:
         raise error_from_exception(exc, server=server, during=f"completing {argument[:200]}") from exc

@@ -1,6 +1,6 @@
 """Tasks over the SDK: a ``tools/call`` the server runs as a task, followed until it ends.
 
-Part of the border with the MCP SDK (with :mod:`anvia_nb.core.transport.sdk`). SDK 2.3 knows the task
+Part of the border with the MCP SDK (with :mod:`anvia_nb.core.transport.sdk.connect`). SDK 2.3 knows the task
 types but sends none of the task requests, so they are sent here, in the two forms the protocol
 has had:
 

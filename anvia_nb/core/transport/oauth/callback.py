@@ -1,5 +1,5 @@
 """The loopback side of the authorization-code flow: a port on 127.0.0.1 for the one-shot
-redirect (:class:`anvia_nb.core.transport.oauth_person.NotebookOAuthProvider` listens on it while a
+redirect (:class:`anvia_nb.core.transport.oauth.person.NotebookOAuthProvider` listens on it while a
 person authorizes)."""
 
 from __future__ import annotations

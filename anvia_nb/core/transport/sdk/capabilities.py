@@ -1,7 +1,7 @@
 """The SDK callbacks for what a server may ask of the client: roots and sampling; and the MCP Apps
 extension the client declares (:func:`apps_extension`).
 
-Part of the border with the MCP SDK (with :mod:`anvia_nb.core.transport.sdk`): plain data and our
+Part of the border with the MCP SDK (with :mod:`anvia_nb.core.transport.sdk.connect`): plain data and our
 handlers in, SDK models out. Both work on every protocol version: before 2026-07-28 the server
 sends ``roots/list`` or ``sampling/createMessage`` as a request; from 2026-07-28 on it embeds them
 in an ``input_required`` result, which the SDK routes to the same callbacks.
@@ -10,7 +10,6 @@ in an ``input_required`` result, which the SDK routes to the same callbacks.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Any
 
 import mcp_types
@@ -19,15 +18,13 @@ from mcp.client.session import ClientRequestContext
 
 from anvia_nb.core.protocol.apps import APP_MIME_TYPE, EXTENSION_ID
 from anvia_nb.core.protocol.roots import root_uri
-from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, SamplingHandler, global_sampling_handler
+from anvia_nb.core.protocol.sampling import DECLINED_MESSAGE, global_sampling_handler
+from anvia_nb.core.transport.handlers import LogHandler, SamplingState
 
 __all__ = ["USER_REJECTED", "apps_extension", "roots_callback", "sampling_callback"]
 
 USER_REJECTED = -1
 """The error code the protocol's examples use for a sampling request the user rejected."""
-
-LogHandler = Callable[[str, str | None, Any], None]
-
 
 def apps_extension() -> ClientExtension:
     """MCP Apps (``io.modelcontextprotocol/ui``) in the client's capabilities: the client hosts a
@@ -48,14 +45,6 @@ def roots_callback(roots: tuple[str, ...]) -> Any:
         )
 
     return callback
-
-
-class SamplingState:
-    """A session's own sampling handler and how many requests it declined."""
-
-    def __init__(self) -> None:
-        self.handler: SamplingHandler | None = None
-        self.declined = 0
 
 
 def sampling_callback(state: SamplingState, server: str, log: LogHandler | None) -> Any:

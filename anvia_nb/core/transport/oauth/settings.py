@@ -7,13 +7,13 @@ dynamic client registration or a client ID metadata document, PKCE, scopes from
 This module adds what a notebook needs around it:
 
 - the person's part, ``on_authorize(authorization_url)`` and the local callback
-  (:mod:`anvia_nb.core.transport.oauth_person`);
-- tokens cached per server URL, client and grant in a 0600 file (:mod:`anvia_nb.core.transport.oauth_tokens`),
+  (:mod:`anvia_nb.core.transport.oauth.person`);
+- tokens cached per server URL, client and grant in a 0600 file (:mod:`anvia_nb.core.transport.oauth.tokens`),
   with the absolute expiry, refreshed :data:`REFRESH_MARGIN_SECONDS` before they expire;
 - :meth:`OAuth.secrets` for masking, and :func:`forget_tokens` for logout.
 
 A notebook with no person at a browser gives a ``grant`` instead (client credentials, an identity
-assertion: :mod:`anvia_nb.core.transport.oauth_machine`), which makes its own provider.
+assertion: :mod:`anvia_nb.core.transport.oauth.machine`), which makes its own provider.
 Nothing here opens a browser, prints or logs a token.
 """
 
@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import OAuthToken
 
-from anvia_nb.core.transport.oauth_tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
+from anvia_nb.core.transport.oauth.tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
 from anvia_nb.errors import InvalidValueError
 
 __all__ = ["REFRESH_MARGIN_SECONDS", "OAuth", "OnAuthorize", "forget_tokens", "oauth"]
@@ -57,7 +57,7 @@ class OAuth:
     """Where token files go (default ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``;
     ``MEMORY``: this process only)."""
     grant: Any = None
-    """Without a person: a grant of :mod:`anvia_nb.core.transport.oauth_grants` (client credentials,
+    """Without a person: a grant of :mod:`anvia_nb.core.transport.oauth.grants` (client credentials,
     an identity assertion), which names where its secrets come from, never their values."""
 
     def __repr__(self) -> str:

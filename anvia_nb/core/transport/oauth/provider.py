@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import httpx2
 
-from anvia_nb.core.transport.oauth import OAuth
-from anvia_nb.core.transport.oauth_dpop import DPoPAuth
-from anvia_nb.core.transport.oauth_person import NotebookOAuthProvider
+from anvia_nb.core.transport.oauth.dpop import DPoPAuth
+from anvia_nb.core.transport.oauth.person import NotebookOAuthProvider
+from anvia_nb.core.transport.oauth.settings import OAuth
 
 
 def oauth_provider(settings: OAuth, server: str, server_url: str) -> httpx2.Auth:

@@ -32,7 +32,7 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from anvia_nb.core.transport.oauth_tokens import TokenFile
+from anvia_nb.core.transport.oauth.tokens import TokenFile
 
 __all__ = ["DPoPAuth"]
 
@@ -110,7 +110,7 @@ class DPoPAuth(httpx2.Auth):
 
     @property
     def failure(self) -> Any:
-        """The authorization failure the inner provider kept (see ``core/transport/ended.py``)."""
+        """The authorization failure the inner provider kept (see ``core/transport/connection_errors.py``)."""
         return getattr(self.inner, "failure", None)
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:

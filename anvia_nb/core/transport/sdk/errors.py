@@ -1,5 +1,5 @@
 """Where the SDK's exceptions (and httpx's, pydantic's, the OS's) become :mod:`anvia_nb.errors`:
-every :class:`~anvia_nb.core.transport.sdk_session.SdkSession` method, listing and connect goes
+every :class:`~anvia_nb.core.transport.sdk.session.SdkSession` method, listing and connect goes
 through :func:`error_from_exception` (and :func:`connect_error`, built on it, for a handshake).
 Two other functions look at an SDK exception without translating it (a refused
 ``server/discover`` and a refused ``logging/setLevel``); docs/architecture.md names them.
@@ -21,8 +21,8 @@ from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.client.auth import OAuthFlowError
 from mcp.shared.exceptions import MCPError
 
-from anvia_nb.core.transport.answers import MARK
-from anvia_nb.core.transport.http_limits import TOO_LARGE
+from anvia_nb.core.transport.http.body_limits import TOO_LARGE
+from anvia_nb.core.transport.sdk.messages import MARK
 from anvia_nb.errors import (
     AnviaError,
     AuthorizationError,

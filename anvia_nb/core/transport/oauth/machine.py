@@ -2,7 +2,7 @@
 OAuth settings for a notebook that is not a person at a browser (a scheduled run, a Dask cluster, a dashboard served
 under a team's identity), the same from a config file, and what of them travels to another process.
 
-Each returns an :class:`~anvia_nb.core.transport.oauth.OAuth` whose ``grant`` names where the
+Each returns an :class:`~anvia_nb.core.transport.oauth.settings.OAuth` whose ``grant`` names where the
 secrets are: ``secret_env=NAME`` / ``secret_file=PATH`` (and ``key_…``, ``assertion_…``,
 ``id_token_…``). A value typed in the notebook is refused, with what to type instead.
 """
@@ -14,10 +14,10 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from anvia_nb.core.transport.oauth import OAuth
-from anvia_nb.core.transport.oauth_grants import AUTH_METHODS, ClientCredentials, IdentityAssertion, WorkloadIdentity
-from anvia_nb.core.transport.oauth_sources import source, source_from
-from anvia_nb.core.transport.oauth_tokens import MEMORY
+from anvia_nb.core.transport.oauth.grants import AUTH_METHODS, ClientCredentials, IdentityAssertion, WorkloadIdentity
+from anvia_nb.core.transport.oauth.settings import OAuth
+from anvia_nb.core.transport.oauth.sources import source, source_from
+from anvia_nb.core.transport.oauth.tokens import MEMORY
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 
 __all__ = [

@@ -1,11 +1,11 @@
 """``SdkSession``: a connected ``mcp.Client`` seen through plain data (a
 :class:`~anvia_nb.core.transport.session.Session`).
 
-Opened by :func:`~anvia_nb.core.transport.sdk.open_sdk_session`. Each method translates the SDK's
-exceptions with :func:`~anvia_nb.core.transport.sdk_errors.error_from_exception`, which makes
+Opened by :func:`~anvia_nb.core.transport.sdk.connect.open_sdk_session`. Each method translates the SDK's
+exceptions with :func:`~anvia_nb.core.transport.sdk.errors.error_from_exception`, which makes
 foreign errors :mod:`anvia_nb.errors`; resources, prompts and completion are in
-:mod:`~anvia_nb.core.transport.sdk_features`, tasks in :mod:`~anvia_nb.core.transport.sdk_tasks`,
-resource subscriptions in :mod:`~anvia_nb.core.transport.sdk_listen`.
+:mod:`~anvia_nb.core.transport.sdk.features`, tasks in :mod:`~anvia_nb.core.transport.sdk.tasks`,
+resource subscriptions in :mod:`~anvia_nb.core.transport.sdk.listen`.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from mcp import Client
 
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.protocol.versions import has_tasks_extension
-from anvia_nb.core.transport import sdk_features
-from anvia_nb.core.transport.sdk_errors import error_from_exception
-from anvia_nb.core.transport.sdk_listen import ResourceStreams
-from anvia_nb.core.transport.sdk_tasks import call_as_task
-from anvia_nb.core.transport.session import ToolCall
-from anvia_nb.core.transport.wire import wire_json
+from anvia_nb.core.transport.sdk import features
+from anvia_nb.core.transport.sdk.errors import error_from_exception
+from anvia_nb.core.transport.sdk.listen import ResourceStreams
+from anvia_nb.core.transport.sdk.model_json import wire_json
+from anvia_nb.core.transport.sdk.tasks import call_as_task
+from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, ToolCall
 from anvia_nb.errors import AnviaError, ToolTimeoutError
 
 __all__ = ["CallClock", "SdkSession", "tool_info_from_sdk"]
@@ -140,8 +140,8 @@ class SdkSession:
         ``call.timeout_seconds`` counts from the call's start and again from each progress
         notification (a server that reports progress is alive); ``call.max_seconds`` bounds the
         whole call, progress or not. ``call.as_task``: without the tasks extension, ask the server
-        to run it as a task (``sdk_tasks``); with it the server decides, and a task it makes is
-        followed either way."""
+        to run it as a task (:mod:`~anvia_nb.core.transport.sdk.tasks`); with it the server
+        decides, and a task it makes is followed either way."""
         clock = CallClock(call.timeout_seconds, call.max_seconds)
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -171,27 +171,16 @@ class SdkSession:
         return wire_json(result)
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        return await sdk_features.list_items(self._client, self._server, self.capabilities, key, timeout_seconds)
+        return await features.list_items(self._client, self._server, self.capabilities, key, timeout_seconds)
 
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
-        return await sdk_features.read_resource(self._client, self._server, uri, timeout_seconds)
+        return await features.read_resource(self._client, self._server, uri, timeout_seconds)
 
-    async def get_prompt(
-        self, name: str, arguments: dict[str, str] | None, timeout_seconds: float | None
-    ) -> JsonObject:
-        return await sdk_features.get_prompt(self._client, self._server, name, arguments, timeout_seconds)
+    async def get_prompt(self, request: PromptRequest) -> JsonObject:
+        return await features.get_prompt(self._client, self._server, request)
 
-    async def complete(
-        self,
-        ref: tuple[str, str],
-        argument: str,
-        value: str,
-        context: dict[str, str] | None,
-        timeout_seconds: float | None,
-    ) -> list[str]:
-        return await sdk_features.complete(
-            self._client, self._server, self.capabilities, ref, argument, value, context, timeout_seconds
-        )
+    async def complete(self, request: CompletionRequest) -> list[str]:
+        return await features.complete(self._client, self._server, self.capabilities, request)
 
     async def subscribe_resource(self, uri: str) -> None:
         try:

@@ -20,7 +20,7 @@ the line not yet ended, checked after each chunk, raising ``httpx2.SSEError`` wi
 (httpx2 counts the UTF-8 of decoded text: the counts differ only for invalid UTF-8, where each
 replaced byte counted three.)
 
-Used by :class:`~anvia_nb.core.transport.sdk_http.WireTransport` for a POST's answer (a response
+Used by :class:`~anvia_nb.core.transport.http.streamable.WireTransport` for a POST's answer (a response
 whose charset is not UTF-8 is left to the SDK, as httpx2 decodes it). The GET stream
 (``handle_get_stream``), resumption and reconnection (``_handle_reconnection``) stay on the SDK's
 ``EventSource``: each opens its stream with ``sse_within_origin`` inside a method of the SDK that

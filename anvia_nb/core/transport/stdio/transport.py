@@ -2,7 +2,7 @@
 
 Why not ``mcp.client.stdio.stdio_client``: its reader re-splits a growing string per chunk, which
 is quadratic in the size of one message (20 MB ≈ 1 s), and buffers a line of any size (ours,
-:mod:`anvia_nb.core.transport.pipe_lines`, copies each byte once and reads a wide pipe in large reads); it needs a
+:mod:`anvia_nb.core.transport.stdio.pipe_lines`, copies each byte once and reads a wide pipe in large reads); it needs a
 real file descriptor for the server's stderr (nbval kernels have none); it hides the process, so
 nothing can kill the grandchildren a server leaves behind or clean up at interpreter exit. This
 module keeps the same shape (an async context manager yielding a read and a write stream of
@@ -16,11 +16,12 @@ connection even when a child it left behind still holds its stdout.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -31,16 +32,21 @@ from mcp.shared.message import SessionMessage
 
 from anvia_nb.core.exchange.trace import ProtocolTrace, record_safely
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.transport.answers import Outstanding, read_line
-from anvia_nb.core.transport.pipe_lines import open_line_reader, wide_pipe
-from anvia_nb.core.transport.process import (
+from anvia_nb.core.transport.handlers import SessionHandlers
+from anvia_nb.core.transport.sdk.connect import ClientTarget, ConnectFacts, open_sdk_session
+from anvia_nb.core.transport.sdk.messages import Outstanding, read_line
+from anvia_nb.core.transport.session import Session
+from anvia_nb.core.transport.stdio.pipe_lines import open_line_reader, wide_pipe
+from anvia_nb.core.transport.stdio.process import (
     TOKEN_VARIABLE,
     kill_all_process_groups,
     live_process_groups,
     new_token,
     remember,
 )
-from anvia_nb.core.transport.process import stop_process as _stop_process
+from anvia_nb.core.transport.stdio.process import stop_process as _stop_process
+from anvia_nb.core.transport.trace_streams import traced_transport
+from anvia_nb.errors import AnviaError
 
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]
 
@@ -61,6 +67,23 @@ class StdioLaunch:
     """Largest line accepted from the server (``None``: :data:`anvia_nb.core.protocol.limits.MAX_MESSAGE_BYTES`)."""
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""
+
+    def open(self, server: str, handlers: SessionHandlers) -> AbstractAsyncContextManager[Session]:
+        """Start the server and handshake (see :class:`~anvia_nb.core.transport.session.SessionOpener`).
+        Its messages are traced at the pipe itself; ``handlers`` hear its exit status."""
+
+        def on_exit(status: int) -> None:
+            handlers.server_exit_status = status
+
+        async def make_transport(stack: contextlib.AsyncExitStack[bool | None], facts: ConnectFacts) -> ClientTarget:
+            facts.cwd = self.cwd
+            piped = stdio_transport(self, handlers.trace, on_exit=on_exit)
+            return traced_transport(piped, None)  # only lets go of each answer handed on
+
+        return open_sdk_session(server, handlers, self.protocol, make_transport)
+
+    def auth_failure(self) -> AnviaError | None:
+        return None
 
 
 def _resolve_command(command: str) -> str:

@@ -28,9 +28,9 @@ from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from pydantic import PrivateAttr
 
-from anvia_nb.core.transport.oauth import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
-from anvia_nb.core.transport.oauth_callback import CALLBACK_PATH, free_port, loopback_socket
-from anvia_nb.core.transport.oauth_tokens import TokenFile
+from anvia_nb.core.transport.oauth.callback import CALLBACK_PATH, free_port, loopback_socket
+from anvia_nb.core.transport.oauth.settings import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
+from anvia_nb.core.transport.oauth.tokens import TokenFile
 from anvia_nb.errors import (
     AuthorizationDeniedError,
     AuthorizationError,

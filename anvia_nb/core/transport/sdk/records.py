@@ -14,7 +14,7 @@ import mcp_types
 import pydantic
 
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.core.transport.answers import reason
+from anvia_nb.core.transport.sdk.messages import reason
 from anvia_nb.errors import RecordingFileError
 
 __all__ = ["checked_capabilities", "checked_items", "checked_result", "parse_line"]

@@ -1,0 +1,157 @@
+"""Recording a live connection: a :class:`RecordingSession` writes what passes through the session
+it wraps to a :class:`~anvia_nb.core.recording.recorder.Recorder`.
+
+A connection made with ``record=PATH`` gives its client a :class:`RecordingOpener` around its
+transport's opener (:class:`~anvia_nb.core.transport.session.SessionOpener`). Once the inner
+session is open, the handshake is written; then each listing (tools, and the others: resources,
+templates, prompts; a listing the server refuses is written empty), and each call with its progress
+and its result or error. Resource reads, prompts, completions and subscriptions pass through
+unrecorded. A connect that fails, or a session closed before its tools were listed, leaves no
+file; otherwise the file is closed with the session. Every secret the connection learns (an OAuth
+token) is masked in the file from then on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, replace
+
+from anvia_nb.core.protocol.methods import METHOD_NOT_FOUND
+from anvia_nb.core.protocol.types import JsonObject, ToolInfo
+from anvia_nb.core.recording.recorder import Recorder, tool_to_record
+from anvia_nb.core.transport.handlers import SessionHandlers
+from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, Session, SessionOpener, ToolCall
+from anvia_nb.errors import AnviaError, ProtocolError
+
+__all__ = ["RecordingOpener", "RecordingSession"]
+
+
+class RecordingSession:
+    """A :class:`~anvia_nb.core.transport.session.Session` that writes the listings and calls of
+    the session it wraps to ``recorder``; everything else passes through."""
+
+    def __init__(self, inner: Session, recorder: Recorder) -> None:
+        self.inner = inner
+        self.recorder = recorder
+        self.tools_listed = False
+        """Whether the tools were listed (a recording without them is not kept)."""
+
+    @property
+    def server_name(self) -> str:
+        return self.inner.server_name
+
+    @property
+    def protocol_version(self) -> str:
+        return self.inner.protocol_version
+
+    @property
+    def server_info(self) -> JsonObject:
+        return self.inner.server_info
+
+    @property
+    def instructions(self) -> str | None:
+        return self.inner.instructions
+
+    @property
+    def capabilities(self) -> JsonObject:
+        return self.inner.capabilities
+
+    def record_handshake(self) -> None:
+        """Write what the server said in the handshake."""
+        self.recorder.session(
+            protocol_version=self.protocol_version,
+            server_info=self.server_info,
+            capabilities=self.capabilities,
+            instructions=self.instructions,
+        )
+
+    async def list_tools(self) -> list[ToolInfo]:
+        try:
+            tools = await self.inner.list_tools()
+        except ProtocolError as exc:
+            self._refused("tools", exc)
+            raise
+        self.recorder.listing("tools", [tool_to_record(t) for t in tools])
+        self.tools_listed = True
+        return tools
+
+    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
+        try:
+            items = await self.inner.list_items(key, timeout_seconds)
+        except ProtocolError as exc:
+            self._refused(key, exc)
+            raise
+        self.recorder.listing(key, items)
+        return items
+
+    def _refused(self, key: str, exc: ProtocolError) -> None:
+        """A listing the server does not offer (-32601) lists nothing: written as an empty listing."""
+        if exc.code == METHOD_NOT_FOUND:
+            self.recorder.listing(key, [])
+            self.tools_listed = self.tools_listed or key == "tools"
+
+    async def call_tool(self, call: ToolCall) -> JsonObject:
+        progress: list[tuple[float, float | None, str | None]] = []
+        on_progress = call.on_progress
+
+        async def keep(value: float, total: float | None, message: str | None) -> None:
+            progress.append((value, total, message))
+            if on_progress is not None:
+                await on_progress(value, total, message)
+
+        try:
+            raw = await self.inner.call_tool(replace(call, on_progress=keep))
+        except AnviaError as exc:
+            self.recorder.call(call.name, call.arguments, progress, error=exc)
+            raise
+        self.recorder.call(call.name, call.arguments, progress, result=raw)
+        return raw
+
+    async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        return await self.inner.read_resource(uri, timeout_seconds)
+
+    async def get_prompt(self, request: PromptRequest) -> JsonObject:
+        return await self.inner.get_prompt(request)
+
+    async def complete(self, request: CompletionRequest) -> list[str]:
+        return await self.inner.complete(request)
+
+    async def subscribe_resource(self, uri: str) -> None:
+        await self.inner.subscribe_resource(uri)
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        await self.inner.unsubscribe_resource(uri)
+
+
+@dataclass(frozen=True)
+class RecordingOpener:
+    """Opens ``inner``'s session wrapped in a :class:`RecordingSession` writing to ``recorder``
+    (a :class:`~anvia_nb.core.transport.session.SessionOpener` itself)."""
+
+    inner: SessionOpener
+    recorder: Recorder
+
+    @contextlib.asynccontextmanager
+    async def open(self, server: str, handlers: SessionHandlers) -> AsyncIterator[Session]:
+        """The inner session, recorded; the file is kept when the session ends after listing its
+        tools, and removed otherwise (a failed connect leaves no stub file)."""
+        handlers.secrets.append(self._mask)
+        recording: RecordingSession | None = None
+        try:
+            async with self.inner.open(server, handlers) as session:
+                recording = RecordingSession(session, self.recorder)
+                recording.record_handshake()
+                yield recording
+        finally:
+            if recording is not None and recording.tools_listed:
+                self.recorder.close()
+            else:
+                self.recorder.discard()
+
+    def auth_failure(self) -> AnviaError | None:
+        return self.inner.auth_failure()
+
+    def _mask(self, secrets: Iterable[str]) -> None:
+        """Secrets the connection learned: masked in the recording from now on."""
+        self.recorder.policy = self.recorder.policy.with_secrets(secrets)
