@@ -59,7 +59,7 @@ def regex_output(full: bool) -> Result:
 @attack("regex-input-schema", "freeze", "inputSchema ^([a-zA-Z0-9 ]+)*$ on a sentence with punctuation",
         overlaps=True)
 def regex_input(full: bool) -> Result:
-    from anvia_nb.widgets.arguments_form import ArgumentsForm
+    from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 
     schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^([a-zA-Z0-9 ]+)*$"}}}
     sentence = "This is an ordinary sentence written by a person, with punctuation!" * (4 if full else 1)

@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository first
 
 from anvia_nb.display import bundle_from_outcome, tree_bundle_from_outcome
-from anvia_nb.widgets.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from tests.helpers.display import outcome, text_result
 
 

@@ -40,8 +40,8 @@ def _widget_count() -> int:
 
 
 def form_rows(rounds: int) -> dict[str, tuple[Stats, str]]:
-    from anvia_nb.widgets.arguments_form import ArgumentsForm
-    from anvia_nb.widgets.paged_fields import PagedObjectField
+    from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+    from anvia_nb.widgets.fields.paged import PagedObjectField
 
     ArgumentsForm(schema=many_properties(7, " warm"))  # a small form first: widget classes set up
     ready: list[float] = []

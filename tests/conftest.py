@@ -81,7 +81,7 @@ def runtime() -> Iterator[Runtime]:
 
     Forms remember their last arguments per tool; that memory is cleared before and after."""
     from anvia_nb.runtime import Runtime
-    from anvia_nb.widgets.tool_form import forget_arguments
+    from anvia_nb.widgets.forms.tool_form import forget_arguments
 
     forget_arguments()
     rt = Runtime()

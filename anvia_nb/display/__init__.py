@@ -1,7 +1,7 @@
 """Pure rendering of MCP tool results: values in, Jupyter mime bundles out.
 
 Where anvia_nb assembles its HTML (two widget modules write markup of their own, no server text
-in it unescaped: ``widgets/_leaf_fields.py`` and ``widgets/_panel_layout.py``, listed in
+in it unescaped: ``widgets/fields/leaf.py`` and ``widgets/explorer/layout.py``, listed in
 docs/architecture.md and found by a test). Every server string is escaped, and masked and bounded by
 the one :class:`~anvia_nb.policy.ShowPolicy`. Imports nothing beyond the stdlib, ``anvia_nb.errors``,
 ``anvia_nb.policy``, core's plain data (``anvia_nb.core.protocol.types``, ``anvia_nb.core.protocol.content``)

@@ -2,7 +2,7 @@
 
 Jupyter front ends trust live outputs: an ``<img onerror>`` or a ``<script>`` in ``text/html`` runs.
 So markup is never concatenated by hand, except a ``<div>`` around escaped text
-(``widgets/_leaf_fields.py``) and a ``<style>`` block (``widgets/_panel_layout.py``): docs/architecture.md
+(``widgets/fields/leaf.py``) and a ``<style>`` block (``widgets/explorer/layout.py``): docs/architecture.md
 lists them and a test finds every HTML tag written outside display. It is built here from:
 
 - tag names the code chooses, from a short allow-list (no script, iframe, object, embed, svg, a);

@@ -13,10 +13,13 @@ Names are loaded on first use, so ``import anvia_nb.widgets.spec`` (the pure for
 Forms and the panel follow the kernel's connections: when ``%mcp close demo`` closes the one
 they call they say so in place, and ``%mcp connect demo ...`` again re-attaches them.
 
-``form`` and ``panel`` are functions here although ``form.py`` and ``panel.py`` are modules of
-this package: importing a submodule makes Python set it as an attribute of its package, which
-would replace the function (and ``%mcp form`` looks the function up here). The package's module
-class keeps the functions; the modules stay importable as ``from anvia_nb.widgets.tool_form import ...``.
+The package is laid out by concern: ``spec`` (the pure rules: a JSON Schema as field specs, typed
+text as arguments), ``fields`` (the fields and the arguments form), ``prompts`` (what a person
+answers: a server's requests for input, the OAuth sign-in), ``apps`` (a tool's interactive view),
+``forms`` (one tool with Call: :class:`ToolForm`) and ``explorer`` (:class:`Panel` and its tabs);
+``_chrome`` is what they share for showing server text. No sub-package is named ``form`` or
+``panel``: importing it would make Python set it as an attribute of this package, replacing the
+function (and ``%mcp form`` looks the function up here).
 """
 
 from __future__ import annotations
@@ -31,13 +34,13 @@ if TYPE_CHECKING:
     from anvia_nb.core import Tool
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
-    from anvia_nb.widgets.app_view import AppView
-    from anvia_nb.widgets.arguments_form import ArgumentsForm
-    from anvia_nb.widgets.elicitation import ElicitationRouter, enable_elicitation
-    from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
-    from anvia_nb.widgets.explorer import Panel
-    from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
-    from anvia_nb.widgets.unavailable import UnavailableForm
+    from anvia_nb.widgets.apps.view import AppView
+    from anvia_nb.widgets.explorer.panel import Panel
+    from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+    from anvia_nb.widgets.forms.tool_form import ToolForm, remembered_arguments
+    from anvia_nb.widgets.forms.unavailable import UnavailableForm
+    from anvia_nb.widgets.prompts.elicitation import ElicitationRouter, enable_elicitation
+    from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 
 __all__ = [
     "AppView",
@@ -55,15 +58,15 @@ __all__ = [
 ]
 
 _LAZY = {
-    "AppView": "anvia_nb.widgets.app_view",
-    "ArgumentsForm": "anvia_nb.widgets.arguments_form",
-    "ElicitationPrompt": "anvia_nb.widgets.elicitation_prompt",
-    "ElicitationRouter": "anvia_nb.widgets.elicitation",
-    "enable_elicitation": "anvia_nb.widgets.elicitation",
-    "ToolForm": "anvia_nb.widgets.tool_form",
-    "remembered_arguments": "anvia_nb.widgets.tool_form",
-    "Panel": "anvia_nb.widgets.explorer",
-    "UnavailableForm": "anvia_nb.widgets.unavailable",
+    "AppView": "anvia_nb.widgets.apps.view",
+    "ArgumentsForm": "anvia_nb.widgets.fields.arguments_form",
+    "ElicitationPrompt": "anvia_nb.widgets.prompts.elicitation_prompt",
+    "ElicitationRouter": "anvia_nb.widgets.prompts.elicitation",
+    "enable_elicitation": "anvia_nb.widgets.prompts.elicitation",
+    "ToolForm": "anvia_nb.widgets.forms.tool_form",
+    "remembered_arguments": "anvia_nb.widgets.forms.tool_form",
+    "Panel": "anvia_nb.widgets.explorer.panel",
+    "UnavailableForm": "anvia_nb.widgets.forms.unavailable",
 }
 
 
@@ -88,8 +91,8 @@ def form(
     arguments a viewer may not change (shown disabled, always sent). A connection that failed to
     open gives a form that says it is not available."""
     from anvia_nb.runtime import get_runtime
-    from anvia_nb.widgets.tool_form import ToolForm
-    from anvia_nb.widgets.unavailable import form_for
+    from anvia_nb.widgets.forms.tool_form import ToolForm
+    from anvia_nb.widgets.forms.unavailable import form_for
 
     rt = runtime or get_runtime()
 
@@ -129,7 +132,7 @@ def panel(
     shows that connection only and ``tools=["a", "b"]`` only those tools (checked now). For a
     dashboard: naming ``tools``, ``resources`` (URIs, uriTemplates) or ``prompts`` offers only what
     is named, of one connection (with several open, name it), and no tab of what is not named."""
-    from anvia_nb.widgets.explorer import Panel
+    from anvia_nb.widgets.explorer.panel import Panel
 
     return Panel(
         runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools,
@@ -150,7 +153,7 @@ def app(
     The call is in the kernel's history; ``view.result`` is its result view. A tool without a view,
     or one only its view may call, is a one-line error before anything is sent."""
     from anvia_nb.runtime import get_runtime
-    from anvia_nb.widgets.app_view import open_app, tool_to_open
+    from anvia_nb.widgets.apps.view import open_app, tool_to_open
 
     rt = runtime or get_runtime()
     tool = tool_to_open(target, rt)

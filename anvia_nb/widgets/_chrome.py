@@ -44,6 +44,7 @@ __all__ = [
     "OPTION_CHARS",
     "closed_note",
     "destructive_warning_html",
+    "error_output",
     "follow_connections",
     "form_text",
     "hints_text",
@@ -57,6 +58,7 @@ __all__ = [
     "required_but_empty",
     "server_text_html",
     "show_in_cell",
+    "shown_output",
     "text_bundle",
     "text_label",
     "tool_header_html",
@@ -164,3 +166,15 @@ def follow_connections(runtime: Runtime, method: Callable[[str, McpServer | None
             bound(name, server)
 
     stop = runtime.on_connections(listener)
+
+
+def shown_output(value: Any) -> dict[str, Any]:
+    """A displayable value (a read, a prompt) as one output of a ``widgets.Output``."""
+    return {"output_type": "display_data", "data": value._repr_mimebundle_(), "metadata": {}}
+
+
+def error_output(error: BaseException, policy: ShowPolicy) -> dict[str, Any]:
+    """An error as one labelled box (it may quote the server: masked, bounded, escaped)."""
+    line = policy.error_line(error, policy.limits.text_chars)
+    return {"output_type": "display_data", "metadata": {},
+            "data": {"text/plain": line, "text/html": server_text_html("error", line, policy)}}

@@ -3,7 +3,7 @@
 The cells connect the demo server (and a second server, whose tool a view must not reach) and open
 the hostile view as a person does (``%mcp app``: AppView, its bridge and AppFrame). Views of the
 test's own (a minimal one, one that navigates away) are shown in an
-:class:`~anvia_nb.widgets.app_frame.AppFrame` with a handler written here: it forwards ``tools/call``
+:class:`~anvia_nb.widgets.apps.frame.AppFrame` with a handler written here: it forwards ``tools/call``
 of the tools the test names to the real connection through the kernel's runtime and refuses
 everything else, and records the notifications it is given.
 """
@@ -34,7 +34,7 @@ SETUP_CELL = (
 HANDLER_CELL = '''from anvia_nb.core.protocol.apps import AppResource, app_csp, app_permissions
 from anvia_nb.errors import AppRequestRefused
 from anvia_nb.runtime.sessions import get_runtime
-from anvia_nb.widgets.app_frame import AppFrame
+from anvia_nb.widgets.apps.frame import AppFrame
 
 runtime = get_runtime()
 notices = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx2
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
+from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 from tests.helpers.magic import run
 
 __all__ = ["authorize", "link_of", "redirected"]

@@ -2,7 +2,7 @@
 ``%mcp tools``, the one-line refusal of a tool only its view may call, ``%mcp app``, the help line,
 and a call a view made, marked in ``%mcp history`` and ``%mcp trace --call``.
 
-The tests that show a view need the front end's frame (``anvia_nb.widgets.app_frame``); the others
+The tests that show a view need the front end's frame (``anvia_nb.widgets.apps.frame``); the others
 drive the view's side through its :class:`AppBridge`, as the frame does."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from anvia_nb.demo_server.apps import COUNTER_URI
 from anvia_nb.runtime import get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge
 from anvia_nb.widgets import form, panel
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.magic import displayed, run
 
 
@@ -87,7 +87,7 @@ def test_a_call_the_view_made_is_marked_in_history_and_trace(
 
 
 def test_app_returns_the_view_with_the_result_shown_above_it(ip: InteractiveShell, demo: str) -> None:
-    from anvia_nb.widgets.app_view import AppView
+    from anvia_nb.widgets.apps.view import AppView
 
     view, shown = displayed(ip, "app demo.counter_app start=3")
     assert isinstance(view, AppView)

@@ -16,7 +16,7 @@ from anvia_nb.dashboard import soft_connect
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.runtime import get_runtime
-from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
+from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 from tests.helpers.magic import run
 from tests.helpers.oauth_magic import authorize
 from tests.helpers.oauth_server import OAuthTestServer

@@ -15,7 +15,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.errors import NotOfferedError
-from anvia_nb.widgets.explorer import Panel
+from anvia_nb.widgets.explorer.panel import Panel
 from tests.helpers.magic import DEMO_STDIO, run
 from tests.helpers.waiting import WAIT_SECONDS
 

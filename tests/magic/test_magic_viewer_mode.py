@@ -18,8 +18,8 @@ from anvia_nb.display import RenderSettings
 from anvia_nb.display.settings import viewer_words
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets import form
-from anvia_nb.widgets.explorer import Panel
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.explorer.panel import Panel
+from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.leaky_server import FRAGMENT
 from tests.helpers.magic import displayed, run
 from tests.helpers.waiting import WAIT_SECONDS, wait_until

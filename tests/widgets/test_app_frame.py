@@ -16,7 +16,7 @@ import pytest
 
 from anvia_nb.core.protocol.apps import AppCsp, AppResource
 from anvia_nb.errors import AppRequestRefused, InvalidValueError
-from anvia_nb.widgets.app_frame import (
+from anvia_nb.widgets.apps.frame import (
     APPS_PROTOCOL_VERSION,
     KERNEL_BURST,
     KERNEL_RATE,

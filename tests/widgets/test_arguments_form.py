@@ -10,8 +10,8 @@ from hypothesis import given, settings
 
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError
-from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, ObjectField
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, load_schema, schema_like
 from tests.helpers.support import examples
 

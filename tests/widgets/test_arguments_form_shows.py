@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 from anvia_nb.core.protocol.schema import argument_problems
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.policy import MASK, ShowPolicy
-from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, ObjectField, UnionField
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from tests.helpers.spec import load_schema
 
 FETCH = ToolInfo(server="fetch", name="fetch", input_schema=load_schema("fetch"))

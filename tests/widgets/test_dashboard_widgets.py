@@ -16,7 +16,7 @@ from anvia_nb.display import RenderSettings
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import UnavailableForm, form, panel
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.support import DEMO_ARGS
 from tests.helpers.waiting import WAIT_SECONDS
 

@@ -14,7 +14,7 @@ import pytest
 from anvia_nb import mcp
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 

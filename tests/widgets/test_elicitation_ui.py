@@ -13,8 +13,8 @@ import pytest
 
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import enable_elicitation
-from anvia_nb.widgets.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
+from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt, _host_for, answer_from, hosting, router_for
 from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 

@@ -11,7 +11,7 @@ from anvia_nb import mcp
 from anvia_nb.policy import MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.exchange_tabs import TAB_TITLES
+from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES
 from tests.helpers.support import DEMO_ARGS
 from tests.helpers.waiting import wait_until
 

@@ -8,8 +8,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields import ListField, MultiChoiceField
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from tests.helpers.waiting import WAIT_SECONDS
 from tests.helpers.widgets import form
 

@@ -12,10 +12,10 @@ from anvia_nb import mcp
 from anvia_nb.core import Tool
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.elicitation import ElicitationPrompt
 from anvia_nb.widgets.fields import HELP_CHARS, LABEL_CHARS, PROBLEM_CHARS
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
+from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt
 
 SECRET = "sk-live-51HqMASKME"
 TITLE = "Name\u202eevil\x1b[31m " + SECRET

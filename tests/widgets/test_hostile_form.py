@@ -19,8 +19,8 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.elicitation import router_for
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.prompts.elicitation import router_for
 from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
 

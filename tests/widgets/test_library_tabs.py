@@ -9,8 +9,8 @@ from anvia_nb.demo_server.library import NOTES
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets._spec_schema import MAX_FIELDS
-from anvia_nb.widgets.completing_fields import CompletingFields
+from anvia_nb.widgets.fields.completing import CompletingFields
+from anvia_nb.widgets.spec.schema import MAX_FIELDS
 from tests.helpers.waiting import WAIT_SECONDS
 from tests.helpers.widgets import form
 
@@ -116,8 +116,8 @@ def test_a_server_listing_thousands_of_resources_and_prompts_gets_bounded_lists_
     from mcp.server.lowlevel import Server
 
     from anvia_nb import mcp
-    from anvia_nb.widgets.prompts_tab import PromptsTab
-    from anvia_nb.widgets.resources_tab import ResourcesTab
+    from anvia_nb.widgets.explorer.prompts_tab import PromptsTab
+    from anvia_nb.widgets.explorer.resources_tab import ResourcesTab
 
     count = 2_000
 

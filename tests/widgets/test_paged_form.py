@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.core.protocol.schema import schema_check
-from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.paged_fields import PAGE_FIELDS, PagedObjectField
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.paged import PAGE_FIELDS, PagedObjectField
 
 COUNT = 3 * PAGE_FIELDS + 5
 LAST = f"p{COUNT - 1:03d}"

@@ -16,8 +16,8 @@ from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.explorer import HOW_TO_CONNECT
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.explorer.panel import HOW_TO_CONNECT
+from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.waiting import WAIT_SECONDS
 
 BIG = 2_000_000

@@ -12,7 +12,7 @@ from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import RenderSettings
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.explorer import Panel
+from anvia_nb.widgets.explorer.panel import Panel
 from tests.helpers.waiting import WAIT_SECONDS
 
 

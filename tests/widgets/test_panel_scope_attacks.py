@@ -19,7 +19,7 @@ from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets import form, panel
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.waiting import WAIT_SECONDS
 
 FOR_VIEWERS = RenderSettings(hide_server_errors=True)
@@ -113,7 +113,7 @@ def test_a_panel_for_viewers_has_no_widget_that_writes_files(demo_runtime: Runti
 
 
 def test_a_form_too_long_to_show_whole_tells_viewers_nothing_to_type() -> None:
-    from anvia_nb.widgets.completing_fields import _left_out_line
+    from anvia_nb.widgets.fields.completing import _left_out_line
 
     for ref in (("prompt", "greet"), ("template", "demo://notes/{id}")):
         assert "%mcp" in _left_out_line(3, ref)

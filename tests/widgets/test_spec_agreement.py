@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anvia_nb.core.protocol.schema import argument_problems, compiled_count
-from anvia_nb.widgets.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from tests.helpers.spec import load_schema
 from tests.helpers.support import examples
 

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 
 from anvia_nb.core.protocol.schema import argument_problems
-from anvia_nb.widgets._spec_schema import MAX_FIELDS
 from anvia_nb.widgets.spec import (
     NO_DEFAULT,
     Choice,
@@ -24,6 +23,7 @@ from anvia_nb.widgets.spec import (
     json_equal,
     value_from_entry,
 )
+from anvia_nb.widgets.spec.schema import MAX_FIELDS
 from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
 from tests.helpers.support import examples
 

@@ -23,7 +23,7 @@ from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.display import ResultView
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets.tool_form import ToolForm, remembered_arguments
+from anvia_nb.widgets.forms.tool_form import ToolForm, remembered_arguments
 from tests.helpers.support import DEMO_ARGS
 from tests.helpers.waiting import WAIT_SECONDS, wait_until
 from tests.helpers.widgets import form
@@ -153,7 +153,7 @@ def slow_form_running(runtime: Runtime) -> ToolForm:
 def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(
     demo_runtime: Runtime
 ) -> None:
-    from anvia_nb.widgets.elicitation import _host_for
+    from anvia_nb.widgets.prompts.elicitation import _host_for
 
     slow = slow_form_running(demo_runtime)
     client = demo_runtime.server("demo").client
@@ -191,7 +191,7 @@ def test_a_blocking_call_that_asks_for_input_while_a_form_calls_is_not_prompted_
 def test_a_task_started_during_a_forms_call_does_not_route_prompts_to_it_after_the_call(
     demo_runtime: Runtime,
 ) -> None:
-    from anvia_nb.widgets.elicitation import _current_host, _host_for
+    from anvia_nb.widgets.prompts.elicitation import _current_host, _host_for
 
     echo = form("demo.echo", runtime=demo_runtime)
     fill(echo, message="hi")
@@ -366,8 +366,8 @@ def test_importing_the_package_and_its_pure_part_loads_no_ipywidgets_and_form_st
     assert done.stdout.strip() == "ok", done.stderr
     # The second half holds whatever order the submodules were imported in: here, after them all.
     import anvia_nb.widgets as w
-    from anvia_nb.widgets.explorer import Panel
-    from anvia_nb.widgets.tool_form import ToolForm
+    from anvia_nb.widgets.explorer.panel import Panel
+    from anvia_nb.widgets.forms.tool_form import ToolForm
 
     assert ToolForm.__module__ == "anvia_nb.widgets.forms.tool_form"
     assert Panel.__module__ == "anvia_nb.widgets.explorer.panel"

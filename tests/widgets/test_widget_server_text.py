@@ -6,8 +6,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.elicitation import ElicitationPrompt
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt
 
 SECRET = "sk-live-51HqDEFAULT"
 MATH = r"$\href{https://evil.example}{\text{OK ✔ safe}}$"

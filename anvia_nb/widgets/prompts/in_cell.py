@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from anvia_nb.widgets._chrome import show_in_cell, text_label
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 
 __all__ = ["CellPrompts"]
 

@@ -20,7 +20,7 @@ from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import follow_connections, never_opened_note, notice_html, text_bundle
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.forms.tool_form import ToolForm
 
 __all__ = ["FormMaker", "UnavailableForm", "form_for", "never_opened"]
 

@@ -42,14 +42,14 @@ from anvia_nb.widgets._chrome import (
     text_label,
     tool_header_html,
 )
-from anvia_nb.widgets._leaf_fields import wrapping_view
-from anvia_nb.widgets.app_view import AppShown, app_after_call
-from anvia_nb.widgets.argument_memory import forget_arguments, remember_arguments, remembered_arguments
-from anvia_nb.widgets.arguments_form import ArgumentsForm
-from anvia_nb.widgets.elicitation import ElicitationPrompt, ensure_elicitation, hosting
-from anvia_nb.widgets.fixed_arguments import checked_fixed
-from anvia_nb.widgets.form_prompts import FormPrompts
-from anvia_nb.widgets.link_reads import LinkReads
+from anvia_nb.widgets.apps.view import AppShown, app_after_call
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.fixed import checked_fixed
+from anvia_nb.widgets.fields.leaf import wrapping_view
+from anvia_nb.widgets.forms.argument_memory import forget_arguments, remember_arguments, remembered_arguments
+from anvia_nb.widgets.forms.link_reads import LinkReads
+from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt, ensure_elicitation, hosting
+from anvia_nb.widgets.prompts.in_form import FormPrompts
 
 __all__ = ["ToolForm", "forget_arguments", "remembered_arguments"]
 

@@ -20,8 +20,7 @@ from anvia_nb.display import ReadView, ResultView
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, plain
-from anvia_nb.widgets.resources_tab import error_output, shown_output
+from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, shown_output
 
 __all__ = ["LinkReads"]
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
-from anvia_nb.widgets._spec_types import (
+from anvia_nb.widgets.spec.trees import (
     NO_DEFAULT,
     SIMPLE_KINDS,
     Choice,

@@ -8,7 +8,7 @@ person's click without blocking that loop: it awaits an ``asyncio.Future`` that 
 callback resolves with ``loop.call_soon_threadsafe``. Nothing is sent before a choice, and an
 unanswered prompt is cancelled after ``timeout_seconds``.
 
-Where the prompt appears: in the :class:`~anvia_nb.widgets.tool_form.ToolForm` whose call is running
+Where the prompt appears: in the :class:`~anvia_nb.widgets.forms.tool_form.ToolForm` whose call is running
 (it registers itself as the *host* for its session while the call runs); otherwise, in a kernel,
 in the output of the cell that is running (display from the loop thread goes to the kernel's
 current parent message). A request that comes in the task of a call whose caller blocks the kernel
@@ -23,7 +23,7 @@ A URL is shown as escaped text, never opened or fetched.
 One registry, keyed by the session's client, holds both the handlers installed on a session
 (newest last: :meth:`ElicitationRouter.remove`, or leaving its ``with`` block, restores the one
 before) and the forms whose calls run on it. The prompt itself is
-:class:`~anvia_nb.widgets.elicitation_prompt.ElicitationPrompt`.
+:class:`~anvia_nb.widgets.prompts.elicitation_prompt.ElicitationPrompt`.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
 from anvia_nb.runtime import Runtime, for_a_blocked_caller, get_runtime
-from anvia_nb.widgets.cell_prompts import CellPrompts
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.prompts.in_cell import CellPrompts
 
 __all__ = [
     "DEFAULT_PROMPT_TIMEOUT_SECONDS",

@@ -13,7 +13,7 @@ import threading
 import ipywidgets as widgets
 
 from anvia_nb.widgets._chrome import text_label
-from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 
 __all__ = ["FormPrompts"]
 

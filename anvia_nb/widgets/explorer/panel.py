@@ -37,14 +37,14 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
-from anvia_nb.widgets._panel_layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
-from anvia_nb.widgets.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
-from anvia_nb.widgets.exchange_tabs import ExchangeTabs, follow_changes
-from anvia_nb.widgets.history_export import HistoryExport
-from anvia_nb.widgets.panel_scope import panel_scope
-from anvia_nb.widgets.prompts_tab import PromptsTab
-from anvia_nb.widgets.resources_tab import ResourcesTab
-from anvia_nb.widgets.tool_form import ToolForm
+from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
+from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
+from anvia_nb.widgets.explorer.history_export import HistoryExport
+from anvia_nb.widgets.explorer.layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
+from anvia_nb.widgets.explorer.prompts_tab import PromptsTab
+from anvia_nb.widgets.explorer.resources_tab import ResourcesTab
+from anvia_nb.widgets.explorer.scope import panel_scope
+from anvia_nb.widgets.forms.tool_form import ToolForm
 
 __all__ = ["Panel"]
 
@@ -82,7 +82,7 @@ class Panel:
         self.settings = settings
         self.policy = (settings or RenderSettings()).policy()
         self.scope = panel_scope(self.runtime, connection, tools, resources, prompts)
-        """Which connection, tools, resources and prompts it offers (see :mod:`anvia_nb.widgets.panel_scope`)."""
+        """Which connection, tools, resources and prompts it offers (see :mod:`anvia_nb.widgets.explorer.scope`)."""
         self.timeout_seconds = timeout_seconds
         self.max_time_seconds = max_time_seconds
         self.history: list[CallRecord] = []
@@ -111,7 +111,7 @@ class Panel:
         self.rerun_button = widgets.Button(description="Run again", icon="repeat", disabled=True,
                                            tooltip="refill the form with these arguments and call")
         self.exchange = ExchangeTabs(settings.policy(()) if settings is not None else None)
-        """The Server, Log and Trace tabs of the chosen connection (widgets/exchange_tabs.py)."""
+        """The Server, Log and Trace tabs of the chosen connection (widgets/explorer/exchange_tabs.py)."""
         self._stop_following: Any = None
         self.connection.observe(lambda _c: self._on_connection(), names="value")
         self.filter.observe(lambda _c: self._show_tools(), names="value")

@@ -1,6 +1,6 @@
 """``AppView``: a tool's interactive view (MCP Apps) in the notebook, and what it said.
 
-The view's HTML runs in the sandboxed frame of :mod:`anvia_nb.widgets.app_frame` (``AppFrame``);
+The view's HTML runs in the sandboxed frame of :mod:`anvia_nb.widgets.apps.frame` (``AppFrame``);
 its requests reach the kernel through an :class:`~anvia_nb.runtime.app_bridge.AppBridge`, which
 carries out only what a view may ask. Around the frame this object shows, as server text, the
 links the view offered (a person may follow them; nothing is opened by itself), its messages
@@ -34,7 +34,7 @@ from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from anvia_nb.widgets._chrome import follow_connections, text_bundle, tool_header_html
 
 if TYPE_CHECKING:
-    from anvia_nb.widgets.app_frame import AppFrame
+    from anvia_nb.widgets.apps.frame import AppFrame
 
 __all__ = ["HOST_CONTEXT", "AppShown", "AppView", "app_after_call", "open_app", "tool_to_open"]
 
@@ -50,7 +50,7 @@ HOST_CONTEXT: dict[str, Any] = {
 def _frame(resource: AppResource, handler: AppHandler, host_context: Mapping[str, Any]) -> AppFrame:
     """The sandboxed frame showing ``resource``. Imported here, not above: anywidget then loads with
     the first view, not with every form (tool_form imports this module)."""
-    from anvia_nb.widgets.app_frame import AppFrame
+    from anvia_nb.widgets.apps.frame import AppFrame
 
     return AppFrame(resource, handler, host_context=host_context)
 

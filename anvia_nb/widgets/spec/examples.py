@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from anvia_nb.widgets._spec_schema import resolve_local
+from anvia_nb.widgets.spec.schema import resolve_local
 
 __all__ = ["example_json"]
 

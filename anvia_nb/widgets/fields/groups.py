@@ -1,4 +1,4 @@
-"""One ipywidgets control per field spec, chosen from a dispatch table.
+"""The fields that hold others (object, list, union) and the dispatch table that builds any field.
 
 Like ipywidgets' own ``interactive`` builds a widget from an abbreviation, :data:`BUILDERS`
 maps a :class:`FieldSpec` kind to a function that builds a :class:`FieldWidget`. Every field
@@ -29,13 +29,10 @@ import ipywidgets as widgets
 
 from anvia_nb.errors import UnknownFieldError
 from anvia_nb.widgets._chrome import plain
-from anvia_nb.widgets._leaf_fields import (
-    HELP_CHARS,
+from anvia_nb.widgets.fields.leaf import (
     LABEL_CHARS,
-    PROBLEM_CHARS,
     BooleanField,
     ChoiceField,
-    DateField,
     FieldWidget,
     MultiChoiceField,
     text_field,
@@ -43,21 +40,7 @@ from anvia_nb.widgets._leaf_fields import (
 )
 from anvia_nb.widgets.spec import Entry, FieldKind, FieldSpec, Path, initial_entry
 
-__all__ = [
-    "BUILDERS",
-    "HELP_CHARS",
-    "LABEL_CHARS",
-    "PROBLEM_CHARS",
-    "BooleanField",
-    "ChoiceField",
-    "DateField",
-    "FieldWidget",
-    "ListField",
-    "MultiChoiceField",
-    "ObjectField",
-    "UnionField",
-    "build_field",
-]
+__all__ = ["BUILDERS", "ListField", "ObjectField", "UnionField", "build_field"]
 
 _BORDER = "1px solid #c8c8c8"
 _ITEM_ROW = widgets.Layout(align_items="flex-start", max_width="100%")

@@ -19,10 +19,9 @@ from anvia_nb.display import PromptView, RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
-from anvia_nb.widgets._listing import BoundedList
-from anvia_nb.widgets.completing_fields import CompletingFields
-from anvia_nb.widgets.resources_tab import error_output, shown_output
+from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, server_text_html, shown_output
+from anvia_nb.widgets.explorer.listing import BoundedList
+from anvia_nb.widgets.fields.completing import CompletingFields
 
 __all__ = ["PromptsTab"]
 

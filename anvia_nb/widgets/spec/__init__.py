@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.core.protocol.schema import SchemaCheck
-from anvia_nb.widgets._spec_examples import example_json
-from anvia_nb.widgets._spec_schema import field_spec_from_schema
-from anvia_nb.widgets._spec_types import (
+from anvia_nb.widgets.spec.examples import example_json
+from anvia_nb.widgets.spec.schema import field_spec_from_schema
+from anvia_nb.widgets.spec.trees import (
     NO_DEFAULT,
     OMITTED,
     Choice,
@@ -26,7 +26,7 @@ from anvia_nb.widgets._spec_types import (
     FieldKind,
     FieldSpec,
 )
-from anvia_nb.widgets._spec_values import (
+from anvia_nb.widgets.spec.values import (
     Found,
     Path,
     entry_from_value,

@@ -14,7 +14,6 @@ what is read is one of them, whatever a browser sent.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -26,24 +25,12 @@ from anvia_nb.display import ReadView, RenderSettings
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, plain, server_text_html
-from anvia_nb.widgets._listing import BoundedList
-from anvia_nb.widgets.completing_fields import CompletingFields
-from anvia_nb.widgets.subscribe_toggle import SubscribeToggle
+from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, shown_output
+from anvia_nb.widgets.explorer.listing import BoundedList
+from anvia_nb.widgets.explorer.subscribe_toggle import SubscribeToggle
+from anvia_nb.widgets.fields.completing import CompletingFields
 
-__all__ = ["ResourcesTab", "error_output", "shown_output"]
-
-
-def shown_output(value: Any) -> dict[str, Any]:
-    """A displayable value (a read, a prompt) as one output of a ``widgets.Output``."""
-    return {"output_type": "display_data", "data": value._repr_mimebundle_(), "metadata": {}}
-
-
-def error_output(error: BaseException, policy: ShowPolicy) -> dict[str, Any]:
-    """An error as one labelled box (it may quote the server: masked, bounded, escaped)."""
-    line = policy.error_line(error, policy.limits.text_chars)
-    return {"output_type": "display_data", "metadata": {},
-            "data": {"text/plain": line, "text/html": server_text_html("error", line, policy)}}
+__all__ = ["ResourcesTab"]
 
 
 def _label(item: JsonObject, key: str, policy: ShowPolicy) -> str:

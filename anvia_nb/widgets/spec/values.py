@@ -31,7 +31,7 @@ import re
 from typing import Any
 
 from anvia_nb.core.protocol.schema import dotted
-from anvia_nb.widgets._spec_types import OMITTED, Entry, FieldSpec
+from anvia_nb.widgets.spec.trees import OMITTED, Entry, FieldSpec
 
 Path = tuple[str | int, ...]
 Found = list[tuple[Path, str]]

@@ -27,7 +27,7 @@ from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets._chrome import never_opened_note
-from anvia_nb.widgets.unavailable import never_opened
+from anvia_nb.widgets.forms.unavailable import never_opened
 
 __all__ = ["PanelScope", "panel_scope"]
 

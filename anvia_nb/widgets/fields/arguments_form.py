@@ -43,10 +43,10 @@ from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label
-from anvia_nb.widgets._leaf_fields import wrapped_html
 from anvia_nb.widgets.fields import PROBLEM_CHARS, FieldWidget, ObjectField
-from anvia_nb.widgets.fixed_arguments import editable_schema, fixed_box
-from anvia_nb.widgets.paged_fields import root_field
+from anvia_nb.widgets.fields.fixed import editable_schema, fixed_box
+from anvia_nb.widgets.fields.leaf import wrapped_html
+from anvia_nb.widgets.fields.paged import root_field
 from anvia_nb.widgets.spec import (
     OMITTED,
     Found,
@@ -92,7 +92,7 @@ class ArgumentsForm:
         self.policy = (policy or ShowPolicy()).with_secrets(secrets)
         self.secrets = tuple(sorted(self.policy.secrets, key=len, reverse=True))
         self.fixed = dict(fixed or {})
-        """Arguments always sent as given (see :mod:`anvia_nb.widgets.fixed_arguments`): shown
+        """Arguments always sent as given (see :mod:`anvia_nb.widgets.fields.fixed`): shown
         disabled, left out of the fields, and checked with the rest against the whole schema."""
         self.check = schema_check(schema)
         self.spec = field_spec_from_schema(editable_schema(schema, self.fixed))

@@ -1,4 +1,4 @@
-// The front-end of anvia_nb's AppFrame (widgets/app_frame.py): an MCP App's view in a sandbox.
+// The front-end of anvia_nb's AppFrame (widgets/apps/frame.py): an MCP App's view in a sandbox.
 //
 // The view's HTML (its CSP already first in <head>, put there by the kernel) is loaded with
 // `srcdoc` into an iframe with sandbox="allow-scripts" and no allow-same-origin: an opaque

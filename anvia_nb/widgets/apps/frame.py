@@ -1,7 +1,7 @@
 """An MCP App's view in a notebook output: a sandboxed iframe and the kernel end of its channel.
 
-:class:`AppFrame` is an anywidget (its JavaScript, ``app_frame.js``, ships with the package: no
-build step, nothing fetched at run time). The front-end puts the view's HTML, checked and given its
+:class:`AppFrame` is an anywidget (its JavaScript, ``frame.js`` beside this module, ships with
+the package: no build step, nothing fetched at run time). The front-end puts the view's HTML, checked and given its
 CSP by :func:`~anvia_nb.display.app_html.sandboxed_html`, in an iframe with
 ``sandbox="allow-scripts"`` and no ``allow-same-origin`` (an opaque origin, from ``srcdoc``), and
 relays the view's JSON-RPC messages, and only its own iframe's, to the kernel.
@@ -78,7 +78,7 @@ TEARDOWN_WAIT_SECONDS = 3.0
 TOO_MANY = AppRequestRefused(-32000, "Too many requests from this view: refused.")
 INTERNAL = AppRequestRefused(-32603, "The host could not carry out this request.")
 
-_JS = (Path(__file__).with_name("app_frame.js")).read_text(encoding="utf-8")
+_JS = (Path(__file__).with_name("frame.js")).read_text(encoding="utf-8")
 
 
 class MessageBudget:

@@ -19,7 +19,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import plain, text_label
-from anvia_nb.widgets._spec_schema import MAX_FIELDS
+from anvia_nb.widgets.spec.schema import MAX_FIELDS
 
 __all__ = ["CompletingFields", "Field"]
 

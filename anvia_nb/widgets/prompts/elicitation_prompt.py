@@ -24,8 +24,8 @@ from anvia_nb.widgets._chrome import (
     text_bundle,
     text_label,
 )
-from anvia_nb.widgets._leaf_fields import wrapping_view
-from anvia_nb.widgets.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
+from anvia_nb.widgets.fields.leaf import wrapping_view
 
 __all__ = ["ElicitationPrompt"]
 
