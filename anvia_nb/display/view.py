@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.api.dataframes import frames
+from anvia_nb.core.api.dataframes import DataFrameLike, frames
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, MappedOutput
@@ -127,7 +127,7 @@ class ResultView:
         bundle = tree_bundle_from_outcome(self.outcome, self.settings)
         return JsonTree(bundle) if bundle is not None else None
 
-    def frame(self) -> Any:
+    def frame(self) -> DataFrameLike:
         """The structured content as a pandas DataFrame (a list of objects, or an object holding one
         list of objects), columns in the order and with the types of the tool's outputSchema.
 

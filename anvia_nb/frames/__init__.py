@@ -11,11 +11,30 @@ dicts); here a frame becomes rows and the outcomes become a frame again. See doc
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from anvia_nb.core.api import dataframes
 from anvia_nb.frames._map import map_frame, map_sync
 from anvia_nb.frames._result import result_frame
 from anvia_nb.frames.server_frame import ServerFrame
 
-__all__ = ["ServerFrame", "map_frame", "map_sync", "result_frame"]
+if TYPE_CHECKING:
+    from anvia_nb.core.api.batch import MapOptions, RowOutcome
+    from anvia_nb.core.api.dataframes import DataFrameLike
+    from anvia_nb.core.api.tool import Tool
 
-dataframes.provide(dataframes.FrameSupport(map_frame=map_frame, map_sync=map_sync, result_frame=result_frame))
+__all__ = ["PandasFrames", "ServerFrame", "map_frame", "map_sync", "result_frame"]
+
+
+class PandasFrames:
+    """This layer's side of :class:`~anvia_nb.core.api.dataframes.FrameSupport`: pandas and Dask."""
+
+    map_frame = staticmethod(map_frame)
+    result_frame = staticmethod(result_frame)
+
+    @staticmethod
+    def map_sync(tool: Tool, data: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
+        return map_sync(tool, data, options)
+
+
+dataframes.provide(PandasFrames())

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun
+from anvia_nb.core.api.dataframes import DataFrameLike
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.frames._rows import frame_rows, result_of_map
 
@@ -68,12 +69,15 @@ def worker_description(connection: Any) -> bytes:
     return pickle.dumps(connection)
 
 
-def map_dask(tool: Tool, frame: Any, options: MapOptions) -> Any:
+def map_dask(tool: Tool, frame: Any, options: MapOptions) -> DataFrameLike:
     """A lazy Dask DataFrame of results, one partition per partition of ``frame``."""
     description = worker_description(tool.server.connection)
     empty = frame._meta
     frame_rows(tool, empty, options.constants)  # a column/constant clash fails now, not per partition
-    meta = pd.DataFrame(result_of_map(empty, [], _InfoOnly(tool.info), fixed_fields=True))  # type: ignore[arg-type]
+    meta = pd.DataFrame(result_of_map(empty, [], _InfoOnly(tool.info), fixed_fields=True))
     constants = dict(options.constants) if options.constants else None
     sent = replace(options, constants=constants, progress=False, policy=None)  # what a worker needs
-    return frame.map_partitions(_mapped_partition, description, tool.name, sent, meta=meta, align_dataframes=False)
+    mapped: DataFrameLike = frame.map_partitions(
+        _mapped_partition, description, tool.name, sent, meta=meta, align_dataframes=False
+    )
+    return mapped

@@ -18,15 +18,16 @@ import asyncio
 import concurrent.futures
 import contextlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, overload
 
 import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, is_rows
+from anvia_nb.core.api.dataframes import DataFrameLike
 from anvia_nb.errors import LoopMisuseError
 from anvia_nb.frames._dask import map_dask
 from anvia_nb.frames._progress import ProgressLine, progress_wanted
-from anvia_nb.frames._rows import frame_rows, result_of_map
+from anvia_nb.frames._rows import frame_rows, pandas_frame, result_of_map
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
@@ -42,12 +43,12 @@ def _is_dask(data: object) -> bool:
     return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "map_partitions")
 
 
-def _prepare(tool: Tool, data: Any, options: MapOptions) -> tuple[MapRun, pd.DataFrame | None]:
+def _prepare(tool: Tool, data: object, options: MapOptions) -> tuple[MapRun, pd.DataFrame | None]:
     """The map's run, and the frame its results go back into (``None`` for plain rows)."""
     if is_rows(data):
         return MapRun(tool, data, options), None
-    rows = frame_rows(tool, data, options.constants)
-    return MapRun(tool, rows, options), data
+    frame = pandas_frame(data)
+    return MapRun(tool, frame_rows(tool, frame, options.constants), options), frame
 
 
 def _finish(
@@ -57,11 +58,12 @@ def _finish(
     return outcomes if frame is None else result_of_map(frame, outcomes, tool, options.policy)
 
 
-async def map_frame(tool: Tool, data: Any, options: MapOptions) -> Any:
+async def map_frame(tool: Tool, data: object, options: MapOptions) -> DataFrameLike:
     """``await tool.map(df)``: a DataFrame of results, in row order (a Dask DataFrame for a Dask one)."""
     if _is_dask(data):
         return map_dask(tool, data, options)
-    run, frame = _prepare(tool, data, options)
+    frame = pandas_frame(data)
+    run = MapRun(tool, frame_rows(tool, frame, options.constants), options)
     target = f"{tool.server.name}.{tool.name}"
     line = ProgressLine(target, options.policy) if progress_wanted(options.progress) else None
 
@@ -77,7 +79,7 @@ async def map_frame(tool: Tool, data: Any, options: MapOptions) -> Any:
         ticker.cancel()
         if line is not None:
             line.update(run, final=True)
-    return _finish(run, frame, tool, options)
+    return result_of_map(frame, run.outcomes(), tool, options.policy)
 
 
 def _caller_loop() -> asyncio.AbstractEventLoop | None:
@@ -87,7 +89,15 @@ def _caller_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def map_sync(tool: Tool, data: Any, options: MapOptions) -> Any:
+@overload
+def map_sync(tool: Tool, data: pd.DataFrame, options: MapOptions) -> pd.DataFrame: ...
+
+
+@overload
+def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike: ...
+
+
+def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike:
     """``tool.map_sync(df)``: :func:`map_frame` for synchronous code, interruptible (see the module)."""
     if _is_dask(data):
         return map_dask(tool, data, options)

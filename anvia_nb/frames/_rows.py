@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 
@@ -19,9 +19,25 @@ from anvia_nb.policy import ShowPolicy
 if TYPE_CHECKING:
     from anvia_nb.core.api.server import Tool
 
-__all__ = ["RESULT_COLUMNS", "frame_rows", "result_of_map"]
+__all__ = ["RESULT_COLUMNS", "MapSource", "frame_rows", "pandas_frame", "result_of_map"]
 
 RESULT_COLUMNS = ("status", "error", "seconds", "output")
+
+
+class _Secrets(Protocol):
+    @property
+    def secrets(self) -> Sequence[str]: ...
+
+
+class MapSource(Protocol):
+    """What the frame of a map's results reads of its tool: the outputSchema and the server's secrets
+    (a :class:`~anvia_nb.core.api.tool.Tool`, or only its info when Dask needs the empty frame)."""
+
+    @property
+    def output_schema(self) -> Mapping[str, Any] | None: ...
+
+    @property
+    def server(self) -> _Secrets: ...
 
 
 def _missing(value: Any) -> bool:
@@ -30,12 +46,17 @@ def _missing(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
+def pandas_frame(data: object) -> pd.DataFrame:
+    """``data`` when it is a pandas DataFrame, else the one-line error of a map given something else."""
+    if not isinstance(data, pd.DataFrame):
+        raise InvalidTypeError(
+            f"map takes a pandas or Dask DataFrame or a list of argument dicts, not a {type(data).__name__}."
+        )
+    return data
+
+
 def frame_rows(tool: Tool, frame: pd.DataFrame, constants: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The argument rows of ``frame`` for ``tool`` (see the module's rule)."""
-    if not isinstance(frame, pd.DataFrame):
-        raise InvalidTypeError(
-            f"map takes a pandas or Dask DataFrame or a list of argument dicts, not a {type(frame).__name__}."
-        )
     names = tool.info.argument_names
     columns = [c for c in frame.columns if c in names] if names else [c for c in frame.columns if isinstance(c, str)]
     clash = sorted(set(constants or {}) & set(columns))
@@ -73,7 +94,7 @@ def _error_text(row: RowOutcome, policy: ShowPolicy) -> str | None:
 def result_of_map(
     frame: pd.DataFrame,
     outcomes: Sequence[RowOutcome],
-    tool: Tool,
+    tool: MapSource,
     policy: ShowPolicy | None = None,
     *,
     fixed_fields: bool = False,

@@ -7,35 +7,53 @@ and display: they never import it. It hands them its functions here when it is i
 (:func:`provide`), and the top package says how to import it on first use (:func:`load_with`),
 so ``import anvia_nb`` loads no pandas and nothing below reaches up.
 
+What is lent is typed here: :class:`FrameSupport` says the three functions' signatures, and
+:class:`DataFrameLike` is what the core knows of a pandas (or Dask) DataFrame without importing
+pandas (a ``pandas.DataFrame`` is one; the DataFrame layer narrows to it with ``isinstance``).
+
 Nothing heavy at run time: the top package imports this module when it is imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, Protocol
 
-from anvia_nb.core.api.map_options import MapOptions
 from anvia_nb.errors import AnviaError
 
 if TYPE_CHECKING:
+    from anvia_nb.core.api.batch import MapOptions, RowOutcome
+    from anvia_nb.core.api.tool import Tool
     from anvia_nb.core.protocol.types import CallOutcome
 
-__all__ = ["FrameSupport", "frames", "load_with", "provide"]
+__all__ = ["DataFrameLike", "FrameSupport", "frames", "load_with", "provide"]
 
 
-class FrameSupport(NamedTuple):
-    """What the DataFrame layer lends: a map of a frame, a blocking map of anything, a result's table.
+class DataFrameLike(Protocol):
+    """A table with named columns and a length: a pandas or Dask DataFrame, as the core sees it."""
 
-    The first argument of the maps is the :class:`~anvia_nb.core.api.tool.Tool` (typed ``Any``
-    here, since ``tool`` imports this module)."""
+    @property
+    def columns(self) -> Iterable[Hashable]: ...
 
-    map_frame: Callable[[Any, Any, MapOptions], Awaitable[Any]]
-    """``await tool.map(df)``: a pandas (or Dask) DataFrame of results."""
-    map_sync: Callable[[Any, Any, MapOptions], Any]
-    """``tool.map_sync(rows or df)``: blocks on the runtime's loop, interruptibly."""
-    result_frame: Callable[[CallOutcome], Any]
-    """``ResultView.frame()``: a result's structured content as a DataFrame."""
+    def __len__(self) -> int: ...
+
+
+class FrameSupport(Protocol):
+    """What the DataFrame layer lends: a map of a frame, a blocking map of anything, a result's table."""
+
+    def map_frame(self, tool: Tool, frame: object, options: MapOptions, /) -> Awaitable[DataFrameLike]:
+        """``await tool.map(df)``: a pandas (or Dask) DataFrame of results. ``frame`` is what the map
+        was given that is not rows: a DataFrame, or anything else, refused with ``InvalidTypeError``."""
+        ...
+
+    def map_sync(self, tool: Tool, rows: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
+        """``tool.map_sync(rows or df)``: blocks on the runtime's loop, interruptibly (anything but rows
+        or a DataFrame is refused with ``InvalidTypeError``)."""
+        ...
+
+    def result_frame(self, outcome: CallOutcome, /) -> DataFrameLike:
+        """``ResultView.frame()``: a result's structured content as a DataFrame."""
+        ...
 
 
 class _Lent:

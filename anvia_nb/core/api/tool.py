@@ -16,6 +16,7 @@ from typing import Any
 
 from anvia_nb.core.api import dataframes
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
+from anvia_nb.core.api.dataframes import DataFrameLike
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
@@ -264,7 +265,7 @@ class Tool:
 
     async def map(
         self,
-        rows: Rows | Any,
+        rows: Rows | DataFrameLike,
         *,
         constants: Mapping[str, Any] | None = None,
         concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
@@ -296,7 +297,7 @@ class Tool:
 
     def map_sync(
         self,
-        rows: Rows | Any,
+        rows: Rows | DataFrameLike,
         *,
         constants: Mapping[str, Any] | None = None,
         concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
