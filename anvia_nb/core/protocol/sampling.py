@@ -22,7 +22,7 @@ import asyncio
 import inspect
 import threading
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
@@ -30,6 +30,8 @@ from anvia_nb.errors import InvalidTypeError, InvalidValueError
 __all__ = [
     "DECLINED_MESSAGE",
     "SamplingCallback",
+    "SamplingClient",
+    "SamplingServer",
     "disable_sampling",
     "enable_sampling",
     "global_sampling_handler",
@@ -40,6 +42,19 @@ SamplingCallback = Callable[[JsonObject], Any]
 """``callback(request) -> str | dict`` (or a coroutine function returning one)."""
 SamplingHandler = Callable[[JsonObject], Awaitable[JsonObject]]
 """What a session calls: the request in, a ``CreateMessageResult`` as JSON out."""
+
+
+class SamplingClient(Protocol):
+    """A connection's client, which a sampling handler is set on (``McpClient`` is one)."""
+
+    def set_sampling_handler(self, handler: SamplingHandler | None) -> None: ...
+
+
+class SamplingServer(Protocol):
+    """A connected server, whose client takes the handler (``McpServer`` is one)."""
+
+    @property
+    def client(self) -> SamplingClient: ...
 
 DECLINED_MESSAGE = (
     "anvia_nb declined the sampling request: the notebook's user has not allowed this server to use a model "
@@ -91,7 +106,7 @@ def handler_from(callback: SamplingCallback) -> SamplingHandler:
     return handle
 
 
-def enable_sampling(callback: SamplingCallback, *, server: Any = None) -> None:
+def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | SamplingClient | None = None) -> None:
     """Answer servers' sampling requests with ``callback``: on one connection (``server``, an
     :class:`~anvia_nb.core.api.server.McpServer` or :class:`~anvia_nb.core.transport.client.McpClient`), else
     on every connection that has no handler of its own."""
@@ -104,7 +119,7 @@ def enable_sampling(callback: SamplingCallback, *, server: Any = None) -> None:
     _client_of(server).set_sampling_handler(handler)
 
 
-def disable_sampling(*, server: Any = None) -> None:
+def disable_sampling(*, server: SamplingServer | SamplingClient | None = None) -> None:
     """Decline sampling again: on one connection (its own handler removed), else the global one."""
     if server is None:
         global _global
@@ -120,10 +135,11 @@ def global_sampling_handler() -> SamplingHandler | None:
         return _global
 
 
-def _client_of(server: Any) -> Any:
+def _client_of(server: object) -> SamplingClient:
     client = getattr(server, "client", server)
     if not hasattr(client, "set_sampling_handler"):
         raise InvalidTypeError(
             f"server must be a connected server (from connect_mcp) or its client, not {type(server).__name__}."
         )
-    return client
+    handled: SamplingClient = client
+    return handled
