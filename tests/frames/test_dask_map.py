@@ -25,12 +25,14 @@ SECRET = "dask-secret-7c1f0e93b2a4"
 def dd() -> Any:
     """``dask.dataframe``, imported when a test needs it: 1.5 s of CPU in every pytest process that
     merely collects this file otherwise."""
-    return pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
+    import dask.dataframe  # the dask extra, in the test extra
+
+    return dask.dataframe
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")  # imported here: seconds, for the cluster test only
+    import distributed  # imported here: seconds, for the cluster test only
     cluster = local_cluster(distributed, {"ANVIA_TEST_TOKEN": SECRET})
     try:
         with distributed.Client(cluster) as dask_client:
@@ -53,7 +55,8 @@ def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
     ddf = dd.from_pandas(frame, npartitions=2)
     result = server.tool("env_value").map_sync(ddf)
     assert isinstance(result, dd.DataFrame)
-    cloudpickle = pytest.importorskip("cloudpickle")
+    import cloudpickle  # Dask's own serializer
+
     graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
     assert SECRET.encode() not in graph
     computed = result.compute()

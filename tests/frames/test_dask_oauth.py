@@ -31,12 +31,14 @@ VARIABLE = "ANVIA_TEST_SVC_SECRET"
 
 @pytest.fixture(scope="module")
 def dd() -> Any:
-    return pytest.importorskip("dask.dataframe", reason="Dask is an optional extra: pip install 'anvia_nb[dask]'")
+    import dask.dataframe  # the dask extra, in the test extra
+
+    return dask.dataframe
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
+    import distributed
     cluster = local_cluster(distributed, {VARIABLE: SECRET})
     try:
         with distributed.Client(cluster) as dask_client:
@@ -75,7 +77,8 @@ def test_each_worker_gets_its_own_tokens_and_asks_again_mid_map(
     kernel_tokens = [token for _, token in service.issued]
     frame = pd.DataFrame({"message": [f"row {i}" for i in range(12)]})
     result: Any = server.tool("echo").map_sync(dd.from_pandas(frame, npartitions=2), concurrency=2)
-    cloudpickle = pytest.importorskip("cloudpickle")
+    import cloudpickle  # Dask's own serializer
+
     graph = cloudpickle.dumps(dict(result.__dask_graph__()))  # everything the workers are sent
     assert SECRET.encode() not in graph and not any(token.encode() in graph for token in kernel_tokens)
     before = len(service.issued)
