@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "anvia_nb"
 
@@ -22,7 +20,7 @@ def _pyproject() -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
-        tomllib = pytest.importorskip("tomli")
+        import tomli as tomllib  # the test extra's, before Python 3.11
     with (REPO / "pyproject.toml").open("rb") as file:
         data: dict[str, Any] = tomllib.load(file)
     return data
@@ -111,3 +109,18 @@ def test_every_required_dependency_is_imported() -> None:
     required, _ = declared()
     imported = set().union(*(distributions(module) for module in third_party_imports()))
     assert required - imported == set(), "declared in [project.dependencies] but never imported"
+
+
+def test_the_test_extra_is_composed_from_the_other_extras() -> None:
+    # The test extra names the others (anvia_nb[lab,dashboard,dask]) rather than copying their lists,
+    # so a package added to an extra is tested without a second edit that could be forgotten.
+    extras = _pyproject()["project"]["optional-dependencies"]
+    others = set(extras) - {"test"}
+    composed = [item for item in extras["test"] if _requirement_name(item) == "anvia-nb"]
+    assert len(composed) == 1, "the test extra should name the others once: anvia_nb[...]"
+    named = re.search(r"\[(.*)\]", composed[0])
+    assert named is not None and {name.strip() for name in named.group(1).split(",")} == others
+    copied = {_requirement_name(item) for name in others for item in extras[name]} & {
+        _requirement_name(item) for item in extras["test"]
+    }
+    assert copied == set(), "listed in the test extra and in another: name the extra instead"
