@@ -27,6 +27,8 @@ __all__ = [
     "APP_URI_CHARS",
     "CHANGES_KEPT",
     "CHANGE_NAMES_SHOWN",
+    "CLOSE_TIMEOUT_SECONDS",
+    "COMPLETIONS_KEPT",
     "COMPLETION_TIMEOUT_SECONDS",
     "DEFAULT",
     "DEFAULT_CALL_MAX_SECONDS",
@@ -35,10 +37,13 @@ __all__ = [
     "DEFAULT_MAP_CONCURRENCY",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "HISTORY_CALLS_KEPT",
+    "HTTP_READ_BYTES",
     "KEPT_JSON_CHARS",
     "KEPT_JSON_DEPTH",
     "KEPT_JSON_ITEMS",
     "LINKS_KEPT",
+    "LISTED_ITEMS",
+    "LISTING_PAGES",
     "LOG_ENTRIES_KEPT",
     "LOG_RECORD_CHARS",
     "LOG_TAIL_LINES",
@@ -46,20 +51,35 @@ __all__ = [
     "LOOP_CANCEL_WAIT_SECONDS",
     "LOOP_STOP_WAIT_SECONDS",
     "MAX_MESSAGE_BYTES",
+    "OAUTH_REFRESH_MARGIN_SECONDS",
     "PATTERN_TIMEOUT_SECONDS",
+    "PIPE_BYTES",
+    "PIPE_WAITING_LINES",
+    "PROCESS_POLL_SECONDS",
     "PROGRESS_KEPT",
     "PROGRESS_MESSAGE_CHARS",
     "RECORD_SEEN_CHARS",
     "SCHEMA_DEPTH",
     "SCHEMA_PROBLEMS",
     "SCHEMA_VALUE_CHARS",
+    "SECRET_FILE_BYTES",
+    "SERVER_EXIT_GRACE_SECONDS",
+    "SERVER_TERM_GRACE_SECONDS",
+    "STDOUT_DRAIN_SECONDS",
+    "TASK_CANCEL_TIMEOUT_SECONDS",
     "TASK_MESSAGE_CHARS",
+    "TASK_POLL_MAX_SECONDS",
+    "TASK_POLL_MIN_SECONDS",
+    "TASK_POLL_SECONDS",
+    "TASK_REQUEST_TIMEOUT_SECONDS",
+    "TASK_TTL_MS",
     "TRACE_HEAD_CHARS",
     "TRACE_MESSAGES_KEPT",
     "TRACE_MESSAGE_CHARS",
     "TRACE_PENDING_IDS",
     "TRACE_SUMMARY_CHARS",
     "TRACE_TOTAL_CHARS",
+    "UNRECORDED_CLOSEST_CALLS",
     "UPDATED_URIS_KEPT",
     "VALUE_DEPTH",
     "Default",
@@ -206,6 +226,117 @@ APP_MIN_HEIGHT_PX = 80
 
 APP_MAX_HEIGHT_PX = 1_200
 """The greatest height of a view's frame, whatever size it asks for (a screen, not a flood)."""
+
+# -- the transports: opening, reading, stopping --------------------------------------------
+
+CLOSE_TIMEOUT_SECONDS = 15.0
+"""How long closing a session may wait for its owner task to end, and again once it is cancelled."""
+
+HTTP_READ_BYTES = 1 << 20
+"""The most one read of an HTTP response asks the socket for: above the 256 KiB the event loop
+receives at once, so each read takes whatever piece has arrived, whole."""
+
+PIPE_BYTES = 1 << 20
+"""The width asked for a stdio server's stdout pipe (Linux's default most; 64 KiB otherwise), and
+the bytes read ahead before the reader waits for the session to take lines."""
+
+PIPE_WAITING_LINES = 64
+"""Lines of a stdio server read ahead before the reader waits for the session to take them."""
+
+STDOUT_DRAIN_SECONDS = 1.0
+"""After a stdio server's process ended, how long its stdout may still deliver what it wrote."""
+
+SERVER_EXIT_GRACE_SECONDS = 2.0
+"""How long a stdio server may take to exit once its stdin is closed, before it is terminated."""
+
+SERVER_TERM_GRACE_SECONDS = 2.0
+"""How long a stdio server (its group, what it left behind) may take to go after SIGTERM, before SIGKILL."""
+
+PROCESS_POLL_SECONDS = 0.01
+"""How often a stopping server's processes are looked for."""
+
+LISTING_PAGES = 100
+"""Pages of one ``resources/list``, ``resources/templates/list`` or ``prompts/list`` followed."""
+
+LISTED_ITEMS = 10_000
+"""Items of one such listing kept, whatever the pages held."""
+
+COMPLETIONS_KEPT = 100
+"""Suggestions of one ``completion/complete`` kept (the protocol's own most)."""
+
+TASK_TTL_MS = 600_000
+"""How long a server is asked to keep a task (2025-11-25 form): ten minutes."""
+
+TASK_POLL_SECONDS = 0.5
+"""How often a task is polled when its server suggests no interval."""
+
+TASK_POLL_MIN_SECONDS = 0.05
+"""The least poll interval a server's suggestion is held to."""
+
+TASK_POLL_MAX_SECONDS = 5.0
+"""The greatest poll interval a server's suggestion is held to."""
+
+TASK_REQUEST_TIMEOUT_SECONDS = 30.0
+"""How long one ``tasks/get`` or ``tasks/result`` request may take."""
+
+TASK_CANCEL_TIMEOUT_SECONDS = 5.0
+"""How long telling a server that a task is cancelled may take."""
+
+OAUTH_REFRESH_MARGIN_SECONDS = 60.0
+"""How long before an OAuth access token expires it is refreshed (at most half its lifetime)."""
+
+SECRET_FILE_BYTES = 1 << 20
+"""The most read of a file holding an OAuth secret (a client secret, a key, a platform token)."""
+
+UNRECORDED_CLOSEST_CALLS = 3
+"""Recorded calls named in the error for a call a recording does not hold."""
+
+# -- the notebook's side: views, prompts, the panel, maps ----------------------------------
+
+APP_FRONTEND_BURST = 200
+"""Messages a view may send at once before its frame (in the browser) drops the rest."""
+
+APP_FRONTEND_RATE = 50
+"""Messages a second a view may send after that burst (the frame drops the rest): a script, not a person."""
+
+APP_KERNEL_BURST = 100
+"""A view's messages the kernel takes at once; more are refused (half what the browser lets through)."""
+
+APP_KERNEL_RATE = 20
+"""A view's messages a second the kernel takes after that burst; more are refused."""
+
+APP_PENDING_REQUESTS = 16
+"""A view's requests waiting for the kernel's worker at once (as many as a connection's calls); more are refused."""
+
+APP_SENT_CHARS = 1_000_000
+"""The largest message (as JSON) a view may send the kernel; a larger one is dropped by both sides."""
+
+APP_INFO_CHARS = 200
+"""Characters kept of a view's own name, version and title (one line each)."""
+
+APP_NOTIFICATIONS_KEPT = 64
+"""Notifications kept for a view that initializes later (the same output shown twice)."""
+
+APP_TEARDOWN_WAIT_SECONDS = 3.0
+"""How long closing a view waits for its answer to ``ui/resource-teardown`` before closing the widget."""
+
+DEFAULT_PROMPT_TIMEOUT_SECONDS = 600.0
+"""How long a server's request for input waits for a person when no timeout is given (a call's max time)."""
+
+PROMPTS_KEPT = 100
+"""A server's requests for input (and the answers given) one session's prompt router keeps."""
+
+PANEL_CALLS_KEPT = 200
+"""Calls the panel's own history keeps to show and call again (a dropdown, not the runtime's history)."""
+
+MAP_TICK_SECONDS = 0.25
+"""How often a map run from a cell redraws its progress and lets Ctrl-C in."""
+
+MAP_CANCEL_WAIT_SECONDS = 10.0
+"""How long an interrupted map waits for its calls in flight to be cancelled on their server."""
+
+MAP_PROGRESS_SECONDS = 0.2
+"""The least time between two updates of a map's progress line (five a second, however fast rows finish)."""
 
 # -- the background loop --------------------------------------------------------------------
 

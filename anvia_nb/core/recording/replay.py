@@ -39,8 +39,6 @@ from anvia_nb.policy import MASK
 
 __all__ = ["ReplayConnection", "ReplayOpener", "ReplaySession"]
 
-_CLOSEST = 3
-
 
 class ReplaySession:
     """What :class:`McpClient` asks of a session, answered from a recording (a :class:`Session`)."""
@@ -153,7 +151,7 @@ class ReplaySession:
         recorded = list(dict.fromkeys(f"{c['tool']} {canonical_arguments(c.get('arguments'))}" for c in calls))
         ranked = sorted(recorded, key=lambda text: -difflib.SequenceMatcher(None, wanted, text).ratio())
         same_tool = [text for text in ranked if text.split(" ", 1)[0] == tool]
-        closest = (same_tool or ranked)[:_CLOSEST]
+        closest = (same_tool or ranked)[: limits.UNRECORDED_CLOSEST_CALLS]
         where = self.recording.path
         hint = f" The closest recorded: {'; '.join(closest)}." if closest else " It holds no calls at all."
         return UnrecordedCallError(

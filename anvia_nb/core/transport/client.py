@@ -33,8 +33,6 @@ __all__ = ["McpClient"]
 
 T = TypeVar("T")
 
-_CLOSE_TIMEOUT_SECONDS = 15.0
-
 class McpClient:
     """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
@@ -138,7 +136,7 @@ class McpClient:
             # Still in the handshake, which never looks at _closing: stop the owner itself.
             ready.cancel()
             self._owner.cancel()
-        await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+        await asyncio.wait({self._owner}, timeout=limits.CLOSE_TIMEOUT_SECONDS)
 
     def explained(self, error: AnviaError) -> AnviaError:
         """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.connection_errors`)."""
@@ -198,10 +196,10 @@ class McpClient:
             self._closed = True
             return
         self._closing.set()
-        done, _ = await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+        done, _ = await asyncio.wait({self._owner}, timeout=limits.CLOSE_TIMEOUT_SECONDS)
         if not done:
             self._owner.cancel()
-            await asyncio.wait({self._owner}, timeout=_CLOSE_TIMEOUT_SECONDS)
+            await asyncio.wait({self._owner}, timeout=limits.CLOSE_TIMEOUT_SECONDS)
         self._closed = True
         error, self.close_error = self.close_error, None
         if error is not None and not quiet_at_close(error, self.opener.auth_failure()):

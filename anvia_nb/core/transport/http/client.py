@@ -4,7 +4,8 @@ httpcore asks its network stream for at most 64 KiB per read, and anyio then cut
 event loop received (up to 256 KiB) into 64 KiB slices, copying what is left after each: a 24 MB
 answer took about 1,000 reads through anyio, httpcore and h11, a quarter of the client's CPU for
 that call. :class:`LargeReads` is an httpcore network backend (httpcore's own extension point)
-whose streams ask for up to :data:`READ_BYTES`, so each read takes whatever piece has arrived, whole.
+whose streams ask for up to :data:`~anvia_nb.core.protocol.limits.HTTP_READ_BYTES`, so each read
+takes whatever piece has arrived, whole.
 Nothing else changes: the same connection pool, TLS, timeouts and proxies from the environment.
 ``benchmarks/README.md`` has the figures, side by side.
 """
@@ -18,20 +19,19 @@ from typing import Any
 import httpcore2
 import httpx2
 
-__all__ = ["READ_BYTES", "LargeReadStream", "LargeReads", "http_client"]
+from anvia_nb.core.protocol import limits
 
-READ_BYTES = 1 << 20
-"""The most one read asks for: above the 256 KiB the event loop receives at once."""
+__all__ = ["LargeReadStream", "LargeReads", "http_client"]
 
 
 class LargeReadStream(httpcore2.AsyncNetworkStream):
-    """A network stream whose reads ask for at least :data:`READ_BYTES`."""
+    """A network stream whose reads ask for at least :data:`~anvia_nb.core.protocol.limits.HTTP_READ_BYTES`."""
 
     def __init__(self, stream: httpcore2.AsyncNetworkStream) -> None:
         self._stream = stream
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return await self._stream.read(max(max_bytes, READ_BYTES), timeout)
+        return await self._stream.read(max(max_bytes, limits.HTTP_READ_BYTES), timeout)
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
         await self._stream.write(buffer, timeout)

@@ -37,7 +37,7 @@ from mcp.client.auth.extensions.client_credentials import (
 from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull
 
-from anvia_nb.core.transport.oauth.settings import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
+from anvia_nb.core.transport.oauth.settings import MarginContext, OAuth, refresh_margin
 from anvia_nb.core.transport.oauth.sources import AssertionSource, Source
 from anvia_nb.core.transport.oauth.tokens import TokenFile
 from anvia_nb.errors import AuthorizationError
@@ -72,7 +72,7 @@ def _expiry_from(store: TokenFile, provider: Any) -> None:
     """A cached token's expiry, as the file says (``expires_in`` alone means nothing after a restart)."""
     tokens, expires_at = provider.context.current_tokens, store.expires_at()
     if tokens is not None and expires_at is not None and tokens.expires_in is not None:
-        provider.context.token_expiry_time = expires_at - min(REFRESH_MARGIN_SECONDS, int(tokens.expires_in) / 2)
+        provider.context.token_expiry_time = expires_at - refresh_margin(tokens.expires_in)
 
 
 def _with_margin(provider: Any) -> None:

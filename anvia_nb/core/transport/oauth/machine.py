@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from anvia_nb.core.transport.oauth.grants import AUTH_METHODS, ClientCredentials, IdentityAssertion, WorkloadIdentity
@@ -44,6 +44,11 @@ def _url(value: str | None, what: str) -> str | None:
     if value is not None and urlsplit(str(value)).scheme not in ("http", "https"):
         raise InvalidValueError(f"{what} must be an http(s) URL, got {str(value)[:80]!r}.")
     return value
+
+
+def _secret_method(method: str) -> Literal["client_secret_basic", "client_secret_post"]:
+    """A method already checked to authenticate with a client secret, as its literal type."""
+    return "client_secret_post" if method == "client_secret_post" else "client_secret_basic"
 
 
 def client_credentials(
@@ -104,7 +109,7 @@ def client_credentials(
         if signed or given:
             raise InvalidValueError(f"{method} authenticates with a client secret: drop the key or assertion.")
         secret = source("client secret", client_secret_env, client_secret_file, option="client_secret")
-        grant = ClientCredentials(method, secret=secret, issuer=_url(issuer, "issuer"))  # type: ignore[arg-type]
+        grant = ClientCredentials(_secret_method(method), secret=secret, issuer=_url(issuer, "issuer"))
     return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
 
 
@@ -186,8 +191,8 @@ def identity_assertion(
         raise InvalidValueError("An ID token is exchanged at the identity provider: give idp_token_endpoint=URL.")
     grant = IdentityAssertion(
         issuer=str(_url(issuer, "issuer")),
-        secret=source("client secret", client_secret_env, client_secret_file, option="client_secret"),  # type: ignore[arg-type]
-        auth_method=auth_method,  # type: ignore[arg-type]
+        secret=source("client secret", client_secret_env, client_secret_file, option="client_secret"),
+        auth_method=_secret_method(auth_method),
         assertion=ready,
         id_token=token,
         idp_token_endpoint=_url(idp_token_endpoint, "idp_token_endpoint"),

@@ -26,10 +26,10 @@ import httpx2
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
-from pydantic import PrivateAttr
+from pydantic import AnyUrl, PrivateAttr
 
 from anvia_nb.core.transport.oauth.callback import CALLBACK_PATH, free_port, loopback_socket
-from anvia_nb.core.transport.oauth.settings import REFRESH_MARGIN_SECONDS, MarginContext, OAuth
+from anvia_nb.core.transport.oauth.settings import MarginContext, OAuth, refresh_margin
 from anvia_nb.core.transport.oauth.tokens import TokenFile
 from anvia_nb.errors import (
     AuthorizationDeniedError,
@@ -79,7 +79,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
         self.redirect_uri = redirect_uri
         metadata = _AskedScopes(
             client_name=settings.client_name,
-            redirect_uris=[redirect_uri],  # type: ignore[list-item]
+            redirect_uris=[AnyUrl(redirect_uri)],
             grant_types=["authorization_code", "refresh_token"],
             response_types=["code"],
             token_endpoint_auth_method="client_secret_post" if settings.client_secret else "none",
@@ -114,7 +114,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
             self.context.client_info = OAuthClientInformationFull(
                 client_id=self.settings.client_id,
                 client_secret=self.settings.client_secret,
-                redirect_uris=[self.redirect_uri],  # type: ignore[list-item]
+                redirect_uris=[AnyUrl(self.redirect_uri)],
                 # RFC 6749 2.3.1: every server that issues secrets takes HTTP Basic
                 token_endpoint_auth_method="client_secret_basic" if self.settings.client_secret else "none",
             )
@@ -126,7 +126,7 @@ class NotebookOAuthProvider(OAuthClientProvider):
             tokens = None
         self._had_tokens = tokens is not None
         if tokens is not None and expires_at is not None and tokens.expires_in is not None:
-            self.context.token_expiry_time = expires_at - min(REFRESH_MARGIN_SECONDS, int(tokens.expires_in) / 2)
+            self.context.token_expiry_time = expires_at - refresh_margin(tokens.expires_in)
 
     async def _handle_refresh_response(self, response: httpx2.Response) -> bool:
         refreshed = await super()._handle_refresh_response(response)

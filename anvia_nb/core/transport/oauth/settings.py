@@ -9,7 +9,8 @@ This module adds what a notebook needs around it:
 - the person's part, ``on_authorize(authorization_url)`` and the local callback
   (:mod:`anvia_nb.core.transport.oauth.person`);
 - tokens cached per server URL, client and grant in a 0600 file (:mod:`anvia_nb.core.transport.oauth.tokens`),
-  with the absolute expiry, refreshed :data:`REFRESH_MARGIN_SECONDS` before they expire;
+  with the absolute expiry, refreshed
+  :data:`~anvia_nb.core.protocol.limits.OAUTH_REFRESH_MARGIN_SECONDS` before they expire;
 - :meth:`OAuth.secrets` for masking, and :func:`forget_tokens` for logout.
 
 A notebook with no person at a browser gives a ``grant`` instead (client credentials, an identity
@@ -28,13 +29,11 @@ from urllib.parse import urlsplit
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import OAuthToken
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.oauth.tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
 from anvia_nb.errors import InvalidValueError
 
-__all__ = ["REFRESH_MARGIN_SECONDS", "OAuth", "OnAuthorize", "forget_tokens", "oauth"]
-
-REFRESH_MARGIN_SECONDS = 60.0
-"""A token this close to its expiry is refreshed before it is sent."""
+__all__ = ["MarginContext", "OAuth", "OnAuthorize", "forget_tokens", "oauth", "refresh_margin"]
 
 OnAuthorize = Callable[[str], "str | Awaitable[str | None] | None"]
 """Receives the authorization URL; returns the redirected URL (``None``: wait for the local callback)."""
@@ -135,9 +134,16 @@ def forget_tokens(server_url: str, client_id: str | None = None, *, token_dir: s
 
 
 class MarginContext(OAuthContext):
-    """The SDK's context, with a token asked for again :data:`REFRESH_MARGIN_SECONDS` before it expires."""
+    """The SDK's context, with a token asked for again
+    :data:`~anvia_nb.core.protocol.limits.OAUTH_REFRESH_MARGIN_SECONDS` before it expires."""
 
     def update_token_expiry(self, token: OAuthToken) -> None:
         super().update_token_expiry(token)
         if self.token_expiry_time is not None and token.expires_in is not None:
-            self.token_expiry_time -= min(REFRESH_MARGIN_SECONDS, int(token.expires_in) / 2)
+            self.token_expiry_time -= refresh_margin(token.expires_in)
+
+
+def refresh_margin(expires_in: int) -> float:
+    """How long before its expiry a token that lasts ``expires_in`` seconds is refreshed:
+    :data:`~anvia_nb.core.protocol.limits.OAUTH_REFRESH_MARGIN_SECONDS`, at most half its life."""
+    return min(limits.OAUTH_REFRESH_MARGIN_SECONDS, int(expires_in) / 2)

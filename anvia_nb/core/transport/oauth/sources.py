@@ -14,13 +14,12 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.errors import AuthorizationError, InvalidValueError
 
 __all__ = ["Source", "source", "source_from"]
-
-_MAX_FILE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -49,7 +48,7 @@ class Source:
         assert self.file is not None
         try:
             with open(Path(self.file).expanduser(), "rb") as handle:
-                value = handle.read(_MAX_FILE_BYTES).decode("utf-8").strip()
+                value = handle.read(limits.SECRET_FILE_BYTES).decode("utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise AuthorizationError(
                 f"{server!r} needs its OAuth {self.what} from the file {self.file}, which cannot be read in this "
@@ -70,6 +69,14 @@ class Source:
 
 
 AssertionSource = Source | Callable[..., Any]
+
+
+@overload
+def source(what: str, env: str | None, file: str | None, *, option: str, required: Literal[True] = True) -> Source: ...
+
+
+@overload
+def source(what: str, env: str | None, file: str | None, *, option: str, required: bool) -> Source | None: ...
 
 
 def source(what: str, env: str | None, file: str | None, *, option: str, required: bool = True) -> Source | None:

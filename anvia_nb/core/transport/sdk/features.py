@@ -16,6 +16,7 @@ import anyio
 import mcp_types
 from mcp import Client
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.transport.sdk.errors import error_from_exception
 from anvia_nb.core.transport.sdk.model_json import wire_json as _json
@@ -23,20 +24,12 @@ from anvia_nb.core.transport.session import CompletionRequest, PromptRequest
 
 __all__ = [
     "LISTINGS",
-    "MAX_LISTED",
-    "MAX_PAGES",
     "complete",
     "get_prompt",
     "list_items",
     "read_resource",
 ]
 
-MAX_PAGES = 100
-"""Pages of one listing followed at most (a server whose cursor never ends stops here)."""
-MAX_LISTED = 10_000
-"""Items of one listing kept at most."""
-MAX_COMPLETIONS = 100
-"""Values of one completion kept (the protocol's own maximum)."""
 
 
 async def _pages(
@@ -53,17 +46,17 @@ async def _pages(
             await _follow(items, key, fetch)
     except Exception as exc:
         raise error_from_exception(exc, server=server, during=during) from exc
-    return items[:MAX_LISTED]
+    return items[: limits.LISTED_ITEMS]
 
 
 async def _follow(items: list[JsonObject], key: str, fetch: Callable[[str | None], Awaitable[Any]]) -> None:
     cursor: str | None = None
-    for _ in range(MAX_PAGES):
+    for _ in range(limits.LISTING_PAGES):
         page = _json(await fetch(cursor))
         found = page.get(key)
         items.extend(i for i in (found if isinstance(found, list) else []) if isinstance(i, dict))
         cursor = page.get("nextCursor")
-        if not isinstance(cursor, str) or len(items) >= MAX_LISTED:
+        if not isinstance(cursor, str) or len(items) >= limits.LISTED_ITEMS:
             return
 
 
@@ -128,4 +121,4 @@ async def complete(client: Client, server: str, capabilities: JsonObject, reques
     except Exception as exc:
         raise error_from_exception(exc, server=server, during=f"completing {argument[:200]}") from exc
     values = result.completion.values
-    return [v for v in values[:MAX_COMPLETIONS] if isinstance(v, str)]
+    return [v for v in values[: limits.COMPLETIONS_KEPT] if isinstance(v, str)]

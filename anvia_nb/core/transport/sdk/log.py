@@ -19,13 +19,13 @@ import threading
 import mcp
 
 from anvia_nb.core.exchange.logs import ServerLog
+from anvia_nb.core.protocol import limits
 
 __all__ = ["current_log", "install", "unattributed_records"]
 
 _LOGGERS = ("mcp", "mcp_types")
 _SHARED_LOGGER = "client"
 _SDK_DIRECTORY = os.path.dirname(mcp.__file__) + os.sep
-_LINE_CHARS = 500
 
 current_log: contextvars.ContextVar[ServerLog | None] = contextvars.ContextVar("anvia_nb_server_log", default=None)
 """The log of the connection the running task belongs to."""
@@ -53,7 +53,7 @@ def _route(record: logging.LogRecord) -> None:
     if record.exc_info and record.exc_info[1] is not None:
         error = record.exc_info[1]
         text = f"{text}: {type(error).__name__}: {' '.join(str(error).split())}"
-    log.add_sdk(record.levelname.lower(), record.name, text[: _LINE_CHARS * 4])
+    log.add_sdk(record.levelname.lower(), record.name, text[: limits.LOG_RECORD_CHARS * 4])
 
 
 class _ToConnectionLog(logging.Handler):

@@ -31,6 +31,7 @@ from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
 from mcp.client.session import ClientRequestContext, ClientSession
 from pydantic import ConfigDict, TypeAdapter
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.errors import ProtocolError, TaskCancelledError
 
@@ -49,13 +50,6 @@ T = TypeVar("T")
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TERMINAL_STATUSES = ("completed", "failed", "cancelled")
-DEFAULT_TTL_MS = 600_000
-"""How long a server is asked to keep a task (2025-11-25 form): ten minutes."""
-_POLL_SECONDS = (0.05, 5.0)
-"""The server's suggested poll interval, kept within these bounds."""
-_DEFAULT_POLL_SECONDS = 0.5
-_REQUEST_TIMEOUT_SECONDS = 30.0
-_CANCEL_TIMEOUT_SECONDS = 5.0
 _RAW = TypeAdapter(dict[str, Any])
 
 
@@ -110,7 +104,7 @@ async def _request(session: ClientSession, method: str, task_id: str, timeout: f
     raw: Any = await session.send_request(
         request,
         cast(Any, _RAW),  # any JSON object: the task methods' answers are not SDK result types
-        request_read_timeout_seconds=timeout or _REQUEST_TIMEOUT_SECONDS,
+        request_read_timeout_seconds=timeout or limits.TASK_REQUEST_TIMEOUT_SECONDS,
     )
     return dict(raw)
 
@@ -124,8 +118,8 @@ def _task_part(raw: JsonObject) -> JsonObject:
 def _poll_seconds(task: JsonObject) -> float:
     millis = task.get("pollIntervalMs", task.get("pollInterval"))
     if not isinstance(millis, int | float) or isinstance(millis, bool):
-        return _DEFAULT_POLL_SECONDS
-    return min(max(millis / 1000, _POLL_SECONDS[0]), _POLL_SECONDS[1])
+        return limits.TASK_POLL_SECONDS
+    return min(max(millis / 1000, limits.TASK_POLL_MIN_SECONDS), limits.TASK_POLL_MAX_SECONDS)
 
 
 def _report(task: JsonObject) -> None:
@@ -137,9 +131,9 @@ def _report(task: JsonObject) -> None:
 
 async def _tell_cancelled(session: ClientSession, task_id: str) -> None:
     """``tasks/cancel``, shielded from the cancellation that asked for it, bounded."""
-    with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_TIMEOUT_SECONDS):
+    with anyio.CancelScope(shield=True), anyio.move_on_after(limits.TASK_CANCEL_TIMEOUT_SECONDS):
         try:
-            answer = _task_part(await _request(session, "tasks/cancel", task_id, _CANCEL_TIMEOUT_SECONDS))
+            answer = _task_part(await _request(session, "tasks/cancel", task_id, limits.TASK_CANCEL_TIMEOUT_SECONDS))
             if "status" in answer:  # 2025-11-25 answers with the task; 2026-07-28 with an empty ack
                 _report(answer)
         except Exception:  # the server may have finished or forgotten it: nothing more to tell
@@ -169,7 +163,11 @@ async def _answer_inputs(
         responses[str(key)] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
     if responses:
         update = _UpdateRequest(method="tasks/update", params=_UpdateParams(task_id=task_id, input_responses=responses))
-        await session.send_request(update, cast(Any, _RAW), request_read_timeout_seconds=_REQUEST_TIMEOUT_SECONDS)
+        await session.send_request(
+            update,
+            cast(Any, _RAW),  # any JSON object: the task methods' answers are not SDK result types
+            request_read_timeout_seconds=limits.TASK_REQUEST_TIMEOUT_SECONDS,
+        )
 
 
 async def follow_task(
@@ -246,7 +244,7 @@ async def call_as_task(
     capabilities: JsonObject,
     *,
     server: str,
-    ttl_ms: int = DEFAULT_TTL_MS,
+    ttl_ms: int = limits.TASK_TTL_MS,
 ) -> JsonObject:
     """A 2025-11-25 task-augmented ``tools/call``, followed to its end; the raw result.
 

@@ -17,21 +17,22 @@ import os
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # the stdlib stubs know no platform without fcntl
 
-__all__ = ["PIPE_BYTES", "LineReader", "open_line_reader", "wide_pipe"]
+from anvia_nb.core.protocol import limits
 
-PIPE_BYTES = 1 << 20
-_WAITING_LINES = 64
+__all__ = ["LineReader", "open_line_reader", "wide_pipe"]
+
 
 
 def wide_pipe() -> tuple[int, int]:
-    """``(read_end, write_end)`` of a pipe of up to :data:`PIPE_BYTES` (Linux; elsewhere the default)."""
+    """``(read_end, write_end)`` of a pipe of up to :data:`~anvia_nb.core.protocol.limits.PIPE_BYTES`
+    (Linux; elsewhere the default)."""
     read_end, write_end = os.pipe()
     set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
     if set_size is not None:
         with contextlib.suppress(OSError):
-            fcntl.fcntl(write_end, set_size, PIPE_BYTES)
+            fcntl.fcntl(write_end, set_size, limits.PIPE_BYTES)
     return read_end, write_end
 
 
@@ -82,7 +83,7 @@ class LineReader(asyncio.Protocol):
                 self._stop()
                 return
         if self._transport is not None and not self._paused and (
-            len(self._lines) >= _WAITING_LINES or self._waiting_bytes >= PIPE_BYTES
+            len(self._lines) >= limits.PIPE_WAITING_LINES or self._waiting_bytes >= limits.PIPE_BYTES
         ):
             self._paused = True
             self._transport.pause_reading()

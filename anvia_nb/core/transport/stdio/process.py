@@ -20,12 +20,11 @@ from pathlib import Path
 import anyio
 import anyio.abc
 
+from anvia_nb.core.protocol import limits
+
 __all__ = ["TOKEN_VARIABLE", "kill_all_process_groups", "live_process_groups", "new_token", "stop_process"]
 
 TOKEN_VARIABLE = "ANVIA_NB_SERVER"
-_EXIT_GRACE_SECONDS = 2.0
-_TERM_GRACE_SECONDS = 2.0
-_POLL_SECONDS = 0.01
 
 _live_groups: dict[int, tuple[str, threading.Thread]] = {}
 """Process group of each stdio server started here and not yet stopped, with its token and the
@@ -102,7 +101,7 @@ atexit.register(kill_all_process_groups)
 async def _wait_exit(process: anyio.abc.Process, seconds: float) -> bool:
     with anyio.move_on_after(seconds):
         while process.returncode is None:
-            await anyio.sleep(_POLL_SECONDS)
+            await anyio.sleep(limits.PROCESS_POLL_SECONDS)
         return True
     return process.returncode is not None
 
@@ -110,7 +109,7 @@ async def _wait_exit(process: anyio.abc.Process, seconds: float) -> bool:
 async def _until_gone(alive: Callable[[], object], seconds: float) -> bool:
     with anyio.move_on_after(seconds):
         while alive():
-            await anyio.sleep(_POLL_SECONDS * 5)
+            await anyio.sleep(limits.PROCESS_POLL_SECONDS * 5)
         return True
     return False
 
@@ -122,18 +121,19 @@ async def stop_process(process: anyio.abc.Process, token: str) -> None:
     with contextlib.suppress(Exception):
         if process.stdin is not None:
             await process.stdin.aclose()
-    if not await _wait_exit(process, _EXIT_GRACE_SECONDS):
+    grace = limits.SERVER_TERM_GRACE_SECONDS
+    if not await _wait_exit(process, limits.SERVER_EXIT_GRACE_SECONDS):
         _kill_group(pgid, signal.SIGTERM)
-        if not await _wait_exit(process, _TERM_GRACE_SECONDS):
+        if not await _wait_exit(process, grace):
             _kill_group(pgid, signal.SIGKILL)
-            await _wait_exit(process, _TERM_GRACE_SECONDS)
+            await _wait_exit(process, grace)
     # The leader is gone; children it left in its group, or in groups of their own, are not.
-    if _kill_group(pgid, signal.SIGTERM) and not await _until_gone(lambda: _kill_group(pgid, 0), _TERM_GRACE_SECONDS):
+    if _kill_group(pgid, signal.SIGTERM) and not await _until_gone(lambda: _kill_group(pgid, 0), grace):
         _kill_group(pgid, signal.SIGKILL)
-        await _until_gone(lambda: _kill_group(pgid, 0), _TERM_GRACE_SECONDS)
-    if _kill_carriers(token, signal.SIGTERM) and not await _until_gone(lambda: carrying(token), _TERM_GRACE_SECONDS):
+        await _until_gone(lambda: _kill_group(pgid, 0), grace)
+    if _kill_carriers(token, signal.SIGTERM) and not await _until_gone(lambda: carrying(token), grace):
         _kill_carriers(token, signal.SIGKILL)
-        await _until_gone(lambda: carrying(token), _TERM_GRACE_SECONDS)
+        await _until_gone(lambda: carrying(token), grace)
     _live_groups.pop(pgid, None)
     with contextlib.suppress(Exception):
         await process.aclose()

@@ -50,9 +50,6 @@ from anvia_nb.errors import AnviaError
 
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]
 
-_DRAIN_SECONDS = 1.0
-"""After the server's process ended, how long its stdout may still deliver what it wrote."""
-
 
 @dataclass(frozen=True)
 class StdioLaunch:
@@ -175,7 +172,7 @@ async def stdio_transport(
         status = await process.wait()
         if on_exit is not None:
             on_exit(status)
-        with anyio.move_on_after(_DRAIN_SECONDS):
+        with anyio.move_on_after(limits.STDOUT_DRAIN_SECONDS):
             await read_done.wait()
         reading.cancel()
 
