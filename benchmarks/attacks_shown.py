@@ -315,7 +315,7 @@ def math_form(full: bool) -> Result:
 
 @attack("math-in-tools-table", "math", "%mcp tools of a tool named $\\href{...}{OK ✔ safe}$", overlaps=True)
 def math_table(full: bool) -> Result:
-    from anvia_nb.magic.tables import tools_frame
+    from anvia_nb.magic.output.tables import tools_frame
 
     async def run() -> Any:
         server = await connect_mcp(mcp.memory(name="math", server=servers.math_names()))
@@ -331,7 +331,7 @@ def math_table(full: bool) -> Result:
 # -- probes the issue did not list ------------------------------------------------------------
 
 def _tools_table(server: Any) -> Result:
-    from anvia_nb.magic.tables import tools_frame
+    from anvia_nb.magic.output.tables import tools_frame
 
     async def run() -> tuple[str, str]:
         connected = await connect_mcp(mcp.memory(name="many", server=server), timeout_seconds=BOUND_SECONDS)

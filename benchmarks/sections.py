@@ -184,7 +184,7 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
     from anvia_nb.core.api.server import McpServer
     from anvia_nb.core.protocol.types import ToolInfo
     from anvia_nb.demo_server.catalog import TOOLS
-    from anvia_nb.magic.tables import TOOL_COLUMNS, tools_frame
+    from anvia_nb.magic.output.tables import TOOL_COLUMNS, tools_frame
 
     infos = [ToolInfo(server="demo", name=t["name"], title=t.get("title"), description=t.get("description"),
                       input_schema=t["inputSchema"], output_schema=t.get("outputSchema"),

@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.magic._cell_output import report_warnings
-from anvia_nb.magic._completion import MATCHER_ID, make_matcher
+from anvia_nb.magic.complete.matcher import MATCHER_ID, make_matcher
 from anvia_nb.magic.magics import McpMagics
+from anvia_nb.magic.output.cell import report_warnings
 
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime

@@ -24,26 +24,22 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
-from anvia_nb.magic import _parser as p
-from anvia_nb.magic._apps import app_only_error, with_app
-from anvia_nb.magic._arguments import CommandLineError, typed_for_schema, unknown_names
-from anvia_nb.magic._cell_output import report_warnings, show_in_cell
-from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
-from anvia_nb.magic._connect_text import (
-    connect_error_line,
-    connect_error_text,
-    connect_line,
-    restart_line,
-)
-from anvia_nb.magic._connections import described
-from anvia_nb.magic._variables import resolve_arguments
-from anvia_nb.magic._warm import warm_first_call
+from anvia_nb.magic.commands.apps import tool_for_cells, with_app
+from anvia_nb.magic.commands.connections import described
+from anvia_nb.magic.commands.warm import warm_first_call
+from anvia_nb.magic.output.cell import report_warnings, show_in_cell
+from anvia_nb.magic.output.connect_text import connect_error_line, connect_error_text, connect_line, restart_line
+from anvia_nb.magic.parse.arguments import CommandLineError, typed_for_schema, unknown_names
+from anvia_nb.magic.parse.commands import CallCommand, ConfigConnectCommand, ConnectCommand
+from anvia_nb.magic.parse.variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.runtime import Connected, Runtime, Scope
+    from anvia_nb.widgets.apps.view import AppView
+    from anvia_nb.widgets.background_view import BackgroundCallView
 
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
@@ -76,7 +72,9 @@ class McpMagics(Magics):
         False,
         help="Viewer mode (a notebook served to others): every surface in their words, no server text, no file writes.",
     ).tag(config=True)
-    history_limit = Int(1000, help="How many calls the runtime's one history keeps (%mcp history, forms, panels).").tag(
+    history_limit = Int(
+        limits.HISTORY_CALLS_KEPT, help="How many calls the runtime's one history keeps (%mcp history, forms, panels)."
+    ).tag(
         config=True
     )
     log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
@@ -174,14 +172,15 @@ class McpMagics(Magics):
 
     @no_var_expand
     @line_cell_magic
-    def mcp(self, line: str, cell: str | None = None) -> Any:
+    def mcp(self, line: str, cell: str | None = None) -> object:
         """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
         with self._usage_errors():
-            entry, command = parse_line(line, cell)
+            parsed = parse_line(line, cell)
+        command = parsed.command
         if isinstance(command, ConnectCommand | ConfigConnectCommand) and cell is not None:
             return self._connect_for_cell(command, cell)
         with self._usage_errors():
-            return entry.run(self, command)
+            return parsed.run(self)
 
     def user_namespace(self) -> dict[str, Any]:
         """The kernel's variables, where ``$name`` is looked up."""
@@ -279,7 +278,7 @@ class McpMagics(Magics):
         timeout = self.connect_timeout_seconds
         return await runtime.connect_async(connection, scope, timeout_seconds=timeout, log_level=self.log_level)
 
-    def _connect_for_cell(self, command: ConnectCommand | ConfigConnectCommand, cell: str) -> Any:
+    def _connect_for_cell(self, command: ConnectCommand | ConfigConnectCommand, cell: str) -> object:
         """``%%mcp connect``: run the body with the connections open; close them however it ends."""
         opened: list[str] = []
         try:
@@ -292,7 +291,7 @@ class McpMagics(Magics):
                 if name in runtime.names():
                     report_warnings(runtime.close(name))
 
-    def _run_body(self, cell: str) -> Any:
+    def _run_body(self, cell: str) -> object:
         """Run the cell body in the user's namespace (magics included); the last expression is returned."""
         shell = self.shell
         assert shell is not None
@@ -311,15 +310,11 @@ class McpMagics(Magics):
 
     # -- call --------------------------------------------------------------------------------
 
-    def call_command(self, command: p.CallCommand) -> Any:
+    def call_command(self, command: CallCommand) -> ResultView | AppView | BackgroundCallView:
         """``%mcp call``: arguments checked against the inputSchema first; nothing bad is sent."""
         runtime = self.runtime
-        server = runtime.server(command.server)
-        tool = server.tool(command.tool)
+        server, tool = tool_for_cells(runtime, command.server, command.tool)
         target = f"{command.server}.{command.tool}"
-        refused = app_only_error(server.tools, tool.info)  # a tool for its interactive view only
-        if refused is not None:
-            raise refused
         arguments = resolve_arguments(command.arguments, command.args_variable, self.user_namespace(), target)
         if arguments is not None and command.texts:
             arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)

@@ -3,67 +3,146 @@ its Tab completion.
 
 Adding a subcommand is adding one entry here: ``%mcp help`` and completion are generated from
 this table, and a word that is not in it is an error (never a fallback to some other command).
-Parsing (pure, :mod:`anvia_nb.magic._parser`) stays apart from running, which needs the magic.
+Parsing (pure, :mod:`anvia_nb.magic.parse`) stays apart from running
+(:mod:`anvia_nb.magic.commands`), which needs the magic. An entry is a ``Subcommand[Parsed]``:
+mypy checks that what its ``parse`` returns is what its ``run`` takes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES
-from anvia_nb.errors import UnknownConnectionError
-from anvia_nb.magic import _map, library
-from anvia_nb.magic import _parse_library as pl
-from anvia_nb.magic import _parser as p
-from anvia_nb.magic import _subscribe as sub
-from anvia_nb.magic import _word_completions as complete
-from anvia_nb.magic._apps import parse_app, run_app
-from anvia_nb.magic._cell_output import report_warnings
-from anvia_nb.magic._connect_text import NOTHING_CONNECTED
-from anvia_nb.magic._help import TOPICS, help_page
-from anvia_nb.magic._history import parse_history, run_history
-from anvia_nb.magic._parser import CommandLineError, close_words, split_first_word
-from anvia_nb.magic._trace_command import TRACE_OPTIONS, TraceCommand, parse_trace, run_trace
+from anvia_nb.magic.commands.apps import run_app
+from anvia_nb.magic.commands.calls import run_call, run_form, run_map, run_panel
+from anvia_nb.magic.commands.connections import run_close, run_connect, run_servers
+from anvia_nb.magic.commands.exchange import run_history, run_log, run_trace
+from anvia_nb.magic.commands.library import (
+    run_prompt,
+    run_prompts,
+    run_read,
+    run_resources,
+    run_subscribe,
+    run_templates,
+    run_tools,
+)
+from anvia_nb.magic.complete.library import complete_prompt, complete_read, complete_subscribe
+from anvia_nb.magic.complete.words import (
+    complete_app,
+    complete_call,
+    complete_connect,
+    complete_form,
+    complete_map,
+    names,
+    nothing,
+)
+from anvia_nb.magic.output.help import TOPICS, help_page
+from anvia_nb.magic.parse.call import parse_app, parse_call, parse_form, parse_map
+from anvia_nb.magic.parse.commands import HelpCommand, ServersCommand
+from anvia_nb.magic.parse.connect import parse_close
+from anvia_nb.magic.parse.exchange import TRACE_OPTIONS, parse_history, parse_log, parse_trace
+from anvia_nb.magic.parse.library import (
+    parse_panel,
+    parse_prompt,
+    parse_prompts,
+    parse_read,
+    parse_resources,
+    parse_subscribe,
+    parse_templates,
+    parse_tools,
+    parse_unsubscribe,
+)
+from anvia_nb.magic.parse.words import CommandLineError, close_words, no_arguments, split, split_first_word
 
 if TYPE_CHECKING:
-    from anvia_nb.magic._host import MagicHost
+    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.parse.oauth import ConnectLine, LogoutCommand
     from anvia_nb.runtime import Runtime
 
-__all__ = ["TABLE", "Subcommand", "help_text", "parse_command", "parse_line"]
+__all__ = ["TABLE", "Entry", "ParsedLine", "Subcommand", "help_text", "parse_command", "parse_line"]
+
+Parsed = TypeVar("Parsed")
+"""The command value of one subcommand: what its ``parse`` returns and its ``run`` takes."""
+
+Completer = Callable[[list[str], "Runtime"], list[str]]
+"""Candidates for the last of the words after the subcommand (which may be ``""``)."""
 
 
 @dataclass(frozen=True)
-class Subcommand:
+class ParsedLine(Generic[Parsed]):
+    """A ``%mcp`` line read by its table entry: the entry and the command value it parsed."""
+
+    entry: Subcommand[Parsed]
+    command: Parsed
+
+    def run(self, magics: MagicHost) -> object:
+        """Run the command with the magic; the value is the cell's."""
+        return self.entry.run(magics, self.command)
+
+
+@dataclass(frozen=True)
+class Subcommand(Generic[Parsed]):
     """One ``%mcp`` subcommand: parse its words, run the command value, describe and complete it."""
 
     name: str
     help: tuple[tuple[str, str], ...]
     """Lines of ``%mcp help``: the syntax after ``%mcp`` and what it does (one line each)."""
-    parse: Callable[[str, str | None], Any]
+    parse: Callable[[str, str | None], Parsed]
     """``(rest of the line, cell body or None)`` to a command value; raises CommandLineError."""
-    run: Callable[[MagicHost, Any], Any]
-    complete: Callable[[list[str], Runtime], list[str]]
-    """Candidates for the last of the words after the subcommand (which may be ``""``)."""
+    run: Callable[[MagicHost, Parsed], object]
+    complete: Completer
     takes_cell: bool = False
+
+    def read(self, rest: str, cell: str | None) -> ParsedLine[Parsed]:
+        """The rest of the line (and the cell body) parsed: a value ``run`` takes."""
+        return ParsedLine(self, self.parse(rest, cell))
+
+
+class Line(Protocol):
+    """A parsed line whatever its subcommand: its command value, and running it."""
+
+    @property
+    def command(self) -> object: ...
+
+    def run(self, magics: MagicHost) -> object: ...
+
+
+class Entry(Protocol):
+    """A table entry whatever its command type: what the table's readers (the magic, help,
+    completion) use. Every ``Subcommand[Parsed]`` is one."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def help(self) -> tuple[tuple[str, str], ...]: ...
+
+    @property
+    def complete(self) -> Completer: ...
+
+    @property
+    def takes_cell(self) -> bool: ...
+
+    def read(self, rest: str, cell: str | None) -> Line: ...
 
 
 # -- parsing ---------------------------------------------------------------------------------
 
 
-def _bare(name: str, value: Any) -> Callable[[str, str | None], Any]:
-    check = p.no_arguments(name)
+def _bare(name: str, value: Parsed) -> Callable[[str, str | None], Parsed]:
+    check = no_arguments(name)
 
-    def parse(rest: str, cell: str | None) -> Any:
+    def parse(rest: str, cell: str | None) -> Parsed:
         check(rest, cell)
         return value
 
     return parse
 
 
-def parse_line(line: str, cell: str | None = None) -> tuple[Subcommand, p.Command]:
-    """The table entry of a ``%mcp`` line and its command value."""
+def parse_line(line: str, cell: str | None = None) -> Line:
+    """A ``%mcp`` line (and the body of ``%%mcp``, if any) read by its table entry."""
     word, rest = split_first_word(line)
     if word in ("", "--help", "-h"):
         word = "help"
@@ -73,18 +152,17 @@ def parse_line(line: str, cell: str | None = None) -> tuple[Subcommand, p.Comman
     if cell is not None and cell.strip() and not entry.takes_cell:
         with_cell = " and ".join(f"%%mcp {e.name}" for e in TABLE.values() if e.takes_cell)
         raise CommandLineError(f"%%mcp {word} takes no cell body; only {with_cell} do.")
-    return entry, entry.parse(rest, cell)
+    return entry.read(rest, cell)
 
 
-def parse_command(line: str, cell: str | None = None) -> p.Command:
+def parse_command(line: str, cell: str | None = None) -> object:
     """One ``%mcp`` line (and the body of ``%%mcp``, if any) as a command value."""
-    return parse_line(line, cell)[1]
+    return parse_line(line, cell).command
 
 
-# -- running ---------------------------------------------------------------------------------
-# The imports inside these functions load the SDK (oauth, the runtime), pandas (the tables) or
-# ipywidgets (forms, panels) on first use: %load_ext and %mcp help need none of them
-# (tests/package/test_import_cost.py). None of them is there to dodge an import cycle.
+# -- the subcommands that read the table, and the ones whose parse needs the SDK --------------
+# The imports inside these functions load the SDK (OAuth): %load_ext and %mcp help need none of
+# it (tests/package/test_import_cost.py). None of them is there to dodge an import cycle.
 
 
 def help_text(topic: str = "") -> str:
@@ -92,119 +170,41 @@ def help_text(topic: str = "") -> str:
     return help_page({name: entry.help for name, entry in TABLE.items()}, topic)
 
 
-def _help(_magics: MagicHost, command: p.HelpCommand) -> None:
+def _help(_magics: MagicHost, command: HelpCommand) -> None:
     print(help_text(command.topic), end="")
 
 
-def _parse_help(rest: str, cell: str | None) -> p.HelpCommand:
-    words = p.split(rest)
+def _parse_help(rest: str, cell: str | None) -> HelpCommand:
+    words = split(rest)
     if len(words) > 1:
         raise CommandLineError(f"%mcp help takes at most one topic, got {' '.join(words)!r}.")
     topic = words[0] if words else ""
     if topic and topic not in TOPICS and topic not in TABLE:
         known = sorted({*TOPICS, *TABLE})
         raise CommandLineError(f"No help on {topic!r}. {close_words(topic, known)}Topics: {', '.join(known)}.")
-    return p.HelpCommand(topic)
+    return HelpCommand(topic)
 
 
 def _help_topics(words: list[str], _runtime: Runtime) -> list[str]:
     return [*TOPICS, *TABLE] if len(words) <= 1 else []
 
 
-def _connect(magics: MagicHost, command: Any) -> Any:
-    from anvia_nb.magic import oauth
-
-    if isinstance(command, oauth.OAuthConnectCommand | oauth.OAuthRedirectCommand):
-        return oauth.run_connect(magics, command)
-    magics.connect_command(command, "cell" if command.cell else "kernel")
-    return None
-
-
-def _parse_connect(rest: str, cell: str | None) -> Any:
-    from anvia_nb.magic import oauth
+def _parse_connect(rest: str, cell: str | None) -> ConnectLine:
+    from anvia_nb.magic.parse import oauth
 
     return oauth.parse_connect(rest, cell)
 
 
-def _parse_logout(rest: str, cell: str | None) -> Any:
-    from anvia_nb.magic import oauth
+def _parse_logout(rest: str, cell: str | None) -> LogoutCommand:
+    from anvia_nb.magic.parse import oauth
 
     return oauth.parse_logout(rest, cell)
 
 
-def _logout(magics: MagicHost, command: Any) -> None:
-    from anvia_nb.magic import oauth
+def _logout(magics: MagicHost, command: LogoutCommand) -> None:
+    from anvia_nb.magic.commands import oauth
 
     oauth.run_logout(magics, command)
-
-
-def _servers(magics: MagicHost, _command: p.ServersCommand) -> Any:
-    from anvia_nb.magic.tables import servers_frame
-
-    runtime = magics.runtime
-    return servers_frame((runtime.entry(name) for name in runtime.names()), magics.show_policy())
-
-
-def _tools(magics: MagicHost, command: p.ToolsCommand) -> Any:
-    from anvia_nb.magic._changes import note_tool_changes
-    from anvia_nb.magic.tables import note_refused_listings, tools_frame
-
-    runtime = magics.runtime
-    if not command.names and not runtime.names():
-        raise UnknownConnectionError(NOTHING_CONNECTED)  # one line, not an empty table
-    servers = [runtime.server(name) for name in command.names or runtime.names()]
-    note_tool_changes(runtime, servers, magics.show_policy())
-    note_refused_listings(servers, "tools", magics.show_policy())
-    return tools_frame(servers, magics.show_policy())
-
-
-def _call(magics: MagicHost, command: p.CallCommand) -> Any:
-    return magics.call_command(command)
-
-
-def _form(magics: MagicHost, command: p.FormCommand) -> Any:
-    from anvia_nb.widgets import form
-
-    settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return form(command.server, command.tool, settings=settings, timeout_seconds=timeout,
-                max_time_seconds=magics.call_max_time(timeout))  # unknown names: one line
-
-
-def _panel(magics: MagicHost, command: p.PanelCommand) -> Any:
-    from anvia_nb.widgets import panel
-
-    settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return panel(connection=command.name, tools=command.tools, resources=command.resources, prompts=command.prompts,
-                 settings=settings, timeout_seconds=timeout, max_time_seconds=magics.call_max_time(timeout))
-
-
-def _history(magics: MagicHost, command: p.HistoryCommand) -> Any:
-    return run_history(magics, command)
-
-
-def _log(magics: MagicHost, command: p.LogCommand) -> Any:
-    from anvia_nb.magic.exchange import log_frame
-
-    log = magics.runtime.log(command.name)
-    if log.transport == "replay":
-        origin = magics.runtime.server(command.name).client.origin
-        print(f"note: {command.name} is {origin}: a recording holds no server log, only anvia_nb's own notes.")
-    return log_frame(log, command.lines, magics.show_policy())
-
-
-def _trace(magics: MagicHost, command: TraceCommand) -> Any:
-    return run_trace(magics, command)
-
-
-def _close(magics: MagicHost, command: p.CloseCommand) -> None:
-    runtime = magics.runtime
-    if command.all:
-        report_warnings(runtime.close_all())
-        return
-    for name in command.names:
-        runtime.log(name)  # every name is checked first; a failed connect (only its log is left) is one
-    for name in command.names:
-        report_warnings(runtime.close(name))
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -226,17 +226,17 @@ _ENTRIES = (
             ("connect NAME --oauth-workload-identity --client-id ID --token-file F|--token-env K --http URL",
              "a workload's platform token (OAuth jwt-bearer)"),
         ),
-        _parse_connect, _connect, complete.complete_connect, takes_cell=True,
+        _parse_connect, run_connect, complete_connect, takes_cell=True,
     ),
     Subcommand(
         "servers",
         (("servers", "DataFrame of connections and their servers' instructions (masked)"),),
-        _bare("servers", p.ServersCommand()), _servers, complete.nothing,
+        _bare("servers", ServersCommand()), run_servers, nothing,
     ),
     Subcommand(
         "tools",
         (("tools [NAME ...]", "DataFrame of tools:  df = %mcp tools"),),
-        p.parse_tools, _tools, complete.names(),
+        parse_tools, run_tools, names(),
     ),
     Subcommand(
         "call",
@@ -245,48 +245,48 @@ _ENTRIES = (
              "or in a %%mcp cell"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
-        p.parse_call, _call, complete.complete_call, takes_cell=True,
+        parse_call, run_call, complete_call, takes_cell=True,
     ),
     Subcommand(
         "app",
         (("app NAME.TOOL [k=v ...]", "call a tool with an interactive view and show it (MCP Apps, docs/apps.md)"),),
-        parse_app, run_app, complete.complete_app, takes_cell=True,
+        parse_app, run_app, complete_app, takes_cell=True,
     ),
     Subcommand(
         "resources",
         (("resources | %mcp templates | %mcp prompts [NAME ...]", "DataFrames of each"),),
-        pl.parse_resources, library.run_resources, complete.names(),
+        parse_resources, run_resources, names(),
     ),
-    Subcommand("templates", (), pl.parse_templates, library.run_templates, complete.names()),  # help: see resources
-    Subcommand("prompts", (), pl.parse_prompts, library.run_prompts, complete.names()),  # help: see resources
+    Subcommand("templates", (), parse_templates, run_templates, names()),  # help: see resources
+    Subcommand("prompts", (), parse_prompts, run_prompts, names()),  # help: see resources
     Subcommand(
         "read",
         (("read NAME URI|TEMPLATE [k=v ...]  ·  %mcp prompt NAME.PROMPT [k=v ...]",
           "a resource's contents, a prompt's messages"),),
-        pl.parse_read, library.run_read, library.complete_read,
+        parse_read, run_read, complete_read,
     ),
-    Subcommand("prompt", (), pl.parse_prompt, library.run_prompt, library.complete_prompt),  # help: see read
+    Subcommand("prompt", (), parse_prompt, run_prompt, complete_prompt),  # help: see read
     Subcommand(
         "subscribe",
         (("subscribe NAME URI  ·  %mcp unsubscribe NAME URI", "count a resource's updates (see %mcp resources)"),),
-        sub.parse_subscribe, sub.run_subscribe, sub.complete_subscribe,
+        parse_subscribe, run_subscribe, complete_subscribe,
     ),
-    Subcommand("unsubscribe", (), sub.parse_unsubscribe, sub.run_subscribe, sub.complete_subscribe),  # help: above
+    Subcommand("unsubscribe", (), parse_unsubscribe, run_subscribe, complete_subscribe),  # help: above
     Subcommand(
         "map",
         (("map NAME.TOOL --frame DF [k=v ...]", "a call per row: --concurrency N, --stop-on-error"),),
-        _map.parse_map, _map.run_map, complete.complete_map,
+        parse_map, run_map, complete_map,
     ),
     Subcommand(
         "form",
         (("form NAME.TOOL", "a form built from the tool's inputSchema"),),
-        p.parse_form, _form, complete.complete_form,
+        parse_form, run_form, complete_form,
     ),
     Subcommand(
         "panel",
         (("panel [NAME] [--tools a,b] [--resources u,v] [--prompts p,q]",
           "explorer of servers, tools, results and history; for a dashboard only what is named"),),
-        p.parse_panel, _panel, complete.names("--tools", "--resources", "--prompts"),
+        parse_panel, run_panel, names("--tools", "--resources", "--prompts"),
     ),
     Subcommand(
         "history",
@@ -294,27 +294,27 @@ _ENTRIES = (
             ("history", "DataFrame of the calls made in this kernel"),
             ("history --to-pytest FILE [NAME ...] [--loose K,...]", "the calls as a pytest file checking the results"),
         ),
-        parse_history, _history, complete.names("--to-pytest", "--loose"),
+        parse_history, run_history, names("--to-pytest", "--loose"),
     ),
     Subcommand(
         "log",
         (("log NAME [--lines N]", "DataFrame of the server's stderr, log messages and anvia_nb's notes (masked)"),),
-        p.parse_log, _log, complete.names("--lines"),
+        parse_log, run_log, names("--lines"),
     ),
     Subcommand(
         "trace",
         (("trace NAME [--last N | --call N]", "DataFrame of JSON-RPC messages; t.message(n); --call -1: last call's"),),
-        parse_trace, _trace, complete.names(*TRACE_OPTIONS),
+        parse_trace, run_trace, names(*TRACE_OPTIONS),
     ),
     Subcommand(
         "close",
         (("close NAME ...  |  close --all", "close connections (their servers are stopped)"),),
-        p.parse_close, _close, complete.names("--all"),
+        parse_close, run_close, names("--all"),
     ),
     Subcommand(
         "logout",
         (("logout NAME  |  logout --http URL [--client-id ID]", "forget the OAuth tokens cached for a server"),),
-        _parse_logout, _logout, complete.names("--http", "--client-id"),
+        _parse_logout, _logout, names("--http", "--client-id"),
     ),
     Subcommand(
         "help",
@@ -323,4 +323,10 @@ _ENTRIES = (
     ),
 )  # fmt: skip
 
-TABLE: dict[str, Subcommand] = {entry.name: entry for entry in _ENTRIES}
+
+
+def _by_name(entries: Iterable[Entry]) -> dict[str, Entry]:
+    return {entry.name: entry for entry in entries}
+
+
+TABLE = _by_name(_ENTRIES)

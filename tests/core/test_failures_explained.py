@@ -17,7 +17,7 @@ import pytest
 from anvia_nb import ConnectError, ProtocolError, connect_mcp, mcp
 from anvia_nb.core import McpServer, StdioConnection
 from anvia_nb.errors import UnknownConnectionError, UrlElicitationRequiredError
-from anvia_nb.magic._logs import log_text
+from anvia_nb.magic.output.logs import log_text
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
 from tests.helpers.support import DEMO_ARGS, LOG_SERVER, forked

@@ -15,8 +15,8 @@ import pytest
 from anvia_nb import mcp
 from anvia_nb.core.api.secrets import TOKEN_FORMATS, environ_parts
 from anvia_nb.core.exchange.trace import ProtocolTrace
-from anvia_nb.core.transport.oauth_tokens import token_path
-from anvia_nb.magic.exchange import TraceFrame, log_frame, trace_frame
+from anvia_nb.core.transport.oauth.tokens import token_path
+from anvia_nb.magic.output.exchange import TraceFrame, log_frame, trace_frame
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import Runtime
 from anvia_nb.runtime.to_pytest import pytest_module

@@ -17,7 +17,7 @@ import pytest
 
 from anvia_nb.core.api.portable import portable
 from anvia_nb.errors import SecretNotPortableError
-from anvia_nb.magic.config_files import servers_from_config_text
+from anvia_nb.magic.commands.config_files import servers_from_config_text
 from anvia_nb.runtime import Runtime
 from tests.helpers.dask_cluster import local_cluster
 from tests.helpers.support import DEMO_ARGS

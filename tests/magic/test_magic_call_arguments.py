@@ -8,7 +8,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.errors import ToolTimeoutError
-from anvia_nb.magic._arguments import unknown_names
+from anvia_nb.magic.parse.arguments import unknown_names
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 

@@ -9,8 +9,8 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic._parse_connect import parse_connect
-from anvia_nb.magic._parser import parse_call
+from anvia_nb.magic.parse.call import parse_call
+from anvia_nb.magic.parse.connect import parse_connect
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets.background_view import BackgroundCallView
 from tests.helpers.magic import DEMO_STDIO, run

@@ -8,7 +8,7 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic._arguments import schema_values
+from anvia_nb.magic.parse.arguments import schema_values
 
 
 def _complete(ip: InteractiveShell, line: str) -> list[tuple[str, int]]:

@@ -11,7 +11,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
-from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_file, servers_from_config_text
+from anvia_nb.magic.commands.config_files import ConfigFileError, servers_from_config_file, servers_from_config_text
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 from tests.helpers.support import DEMO_ARGS

@@ -15,8 +15,9 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb import ConnectError, mcp
 from anvia_nb.dashboard import soft_connect
 from anvia_nb.display import RenderSettings
-from anvia_nb.magic._parse_connect import parse_connect
-from anvia_nb.magic._parser import CommandLineError, parse_panel
+from anvia_nb.errors import CommandLineError
+from anvia_nb.magic.parse.connect import parse_connect
+from anvia_nb.magic.parse.library import parse_panel
 from anvia_nb.policy import MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 from anvia_nb.widgets import Panel, UnavailableForm

@@ -10,7 +10,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.errors import ProtocolError
-from anvia_nb.magic._trace_command import TraceCommand, parse_trace
+from anvia_nb.magic.parse.exchange import TraceCommand, parse_trace
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, MASK, NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime

@@ -12,7 +12,7 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic._arguments import call_words
+from anvia_nb.magic.parse.arguments import call_words
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 from tests.helpers.support import DEMO_STDIO

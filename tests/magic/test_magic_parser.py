@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anvia_nb.magic._arguments import value_from_text
-from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
-from anvia_nb.magic._parser import (
+from anvia_nb.errors import CommandLineError
+from anvia_nb.magic.parse.arguments import value_from_text
+from anvia_nb.magic.parse.commands import (
     CallCommand,
     CloseCommand,
-    CommandLineError,
+    ConfigConnectCommand,
+    ConnectCommand,
     FormCommand,
     HelpCommand,
     HistoryCommand,

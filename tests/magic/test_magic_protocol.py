@@ -13,7 +13,7 @@ from IPython.core.completer import provisionalcompleter
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic.config_files import ConfigFileError, servers_from_config_text
+from anvia_nb.magic.commands.config_files import ConfigFileError, servers_from_config_text
 from anvia_nb.runtime import get_runtime
 from tests.helpers.lite_server import LITE_STDIO
 from tests.helpers.magic import run

@@ -11,9 +11,9 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic._arguments import call_words
-from anvia_nb.magic._parser import parse_call
-from anvia_nb.magic._variables import Variable
+from anvia_nb.magic.parse.arguments import call_words
+from anvia_nb.magic.parse.call import parse_call
+from anvia_nb.magic.parse.variables import Variable
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 

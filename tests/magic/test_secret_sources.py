@@ -27,7 +27,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.core.api.connections import StdioConnection
-from anvia_nb.magic._parse_connect import expand_environ
+from anvia_nb.magic.parse.connect import expand_environ
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import MASK
 from anvia_nb.runtime import get_runtime

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 from anvia_nb import errors
-from anvia_nb.magic._help import TOPICS
 from anvia_nb.magic.magics import McpMagics
+from anvia_nb.magic.output.help import TOPICS
 from anvia_nb.magic.subcommands import TABLE
 from tests.helpers.package_source import (
     PACKAGE,

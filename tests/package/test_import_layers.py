@@ -87,7 +87,7 @@ def test_the_check_finds_an_upward_import_of_every_kind(tmp_path: Path) -> None:
     """The check above can fail: a core module reaching the magic, each way it could."""
     layers = _layers()
     sources = {
-        "module level": "import anvia_nb.magic.tables\n",
+        "module level": "import anvia_nb.magic.output.tables\n",
         "in a function": "def f():\n    from anvia_nb.widgets import form\n",
         "TYPE_CHECKING": "import typing\nif typing.TYPE_CHECKING:\n    from anvia_nb.runtime import Runtime\n",
         "importlib": "import importlib\ndef f():\n    return importlib.import_module('anvia_nb.frames')\n",

@@ -16,7 +16,7 @@ from anvia_nb.core import StdioConnection
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallRecord
 from anvia_nb.errors import ProtocolError
-from anvia_nb.magic.tables import history_frame
+from anvia_nb.magic.output.tables import history_frame
 from anvia_nb.runtime import Runtime
 from tests.helpers.lite_server import LITE_ARGS
 from tests.helpers.waiting import wait_until

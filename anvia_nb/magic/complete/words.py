@@ -1,6 +1,7 @@
 """Tab completion of each ``%mcp`` subcommand's words, named by the subcommand table
 (:mod:`anvia_nb.magic.subcommands`): what may follow, from the connections, their tools and the
-tools' input schemas. The IPython matcher that offers them is :mod:`anvia_nb.magic._completion`."""
+tools' input schemas (``read`` and ``prompt``: :mod:`anvia_nb.magic.complete.library`). The IPython
+matcher that offers them is :mod:`anvia_nb.magic.complete.matcher`."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from anvia_nb.core.protocol.versions import PROTOCOLS
-from anvia_nb.magic import _map
-from anvia_nb.magic import _parser as p
-from anvia_nb.magic._arguments import schema_values
-from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
-from anvia_nb.magic._parse_connect import CONNECT_OPTIONS
+from anvia_nb.magic.parse.arguments import schema_values
+from anvia_nb.magic.parse.call import CALL_FLAGS, CALL_OPTIONS, MAP_OPTIONS, MAP_VALUED
+from anvia_nb.magic.parse.connect import CONNECT_OPTIONS
+from anvia_nb.magic.parse.oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
 
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
@@ -57,20 +57,20 @@ def argument_names(runtime: Runtime, target: str, typed: str = "") -> list[str]:
 
 
 def complete_call(words: list[str], runtime: Runtime) -> list[str]:
-    if len(words) > 1 and words[-2] in p.CALL_OPTIONS:
+    if len(words) > 1 and words[-2] in CALL_OPTIONS:
         return []  # the option's value is being typed
     given: list[str] = []
     items = iter(words[:-1])
     for word in items:
-        if word in p.CALL_OPTIONS:
+        if word in CALL_OPTIONS:
             next(items, None)  # its value
         elif not word.startswith("-"):
             given.append(word)
     if not given:
-        return [*targets(runtime), *p.CALL_OPTIONS, *p.CALL_FLAGS]
+        return [*targets(runtime), *CALL_OPTIONS, *CALL_FLAGS]
     if "=" in words[-1]:
         return argument_names(runtime, given[0], words[-1])
-    return [*argument_names(runtime, given[0]), *p.CALL_OPTIONS, *p.CALL_FLAGS]
+    return [*argument_names(runtime, given[0]), *CALL_OPTIONS, *CALL_FLAGS]
 
 
 def complete_app(words: list[str], runtime: Runtime) -> list[str]:
@@ -85,7 +85,12 @@ def complete_app(words: list[str], runtime: Runtime) -> list[str]:
 
 
 def complete_map(words: list[str], runtime: Runtime) -> list[str]:
-    return _map.complete_map(words, targets(runtime))
+    """Candidates for the last word of a ``map`` line."""
+    if len(words) > 1 and words[-2] in MAP_VALUED:
+        return []
+    if not [w for w in words[:-1] if not w.startswith("-")]:
+        return [*targets(runtime), *MAP_OPTIONS]
+    return list(MAP_OPTIONS)
 
 
 def complete_form(words: list[str], runtime: Runtime) -> list[str]:

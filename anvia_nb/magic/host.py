@@ -1,8 +1,8 @@
 """What a ``%mcp`` subcommand needs of the magic that runs it: :class:`MagicHost`.
 
-The subcommand modules (``subcommands``, ``library``, ``oauth``, ``_map``, ``_history``,
-``_subscribe``, ``_trace_command``) are imported by :mod:`anvia_nb.magic.magics`; they take this
-Protocol instead of ``McpMagics``, so none of them imports the module that imports them.
+The runners of :mod:`anvia_nb.magic.commands` (through the table, :mod:`anvia_nb.magic.subcommands`)
+are imported by :mod:`anvia_nb.magic.magics`; they take this Protocol instead of ``McpMagics``, so
+none of them imports the module that imports them.
 ``McpMagics`` satisfies it structurally (mypy checks this where it hands itself to a table entry).
 """
 
@@ -12,16 +12,18 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
-    from anvia_nb.display import RenderSettings
-    from anvia_nb.magic._commands import CallCommand, ConfigConnectCommand, ConnectCommand
+    from anvia_nb.display import RenderSettings, ResultView
+    from anvia_nb.magic.parse.commands import CallCommand, ConfigConnectCommand, ConnectCommand
     from anvia_nb.policy import ShowPolicy
     from anvia_nb.runtime import Runtime, Scope
+    from anvia_nb.widgets.apps.view import AppView
+    from anvia_nb.widgets.background_view import BackgroundCallView
 
 __all__ = ["MagicHost"]
 
 
 class MagicHost(Protocol):
-    """The magic as its subcommands see it: settings, shell, runtime and output helpers."""
+    """The magic as its subcommands see it: settings, the kernel's runtime and variables, output helpers."""
 
     # -- settings (``%config McpMagics.NAME``) ---------------------------------------------
 
@@ -39,9 +41,6 @@ class MagicHost(Protocol):
     def log_level(self) -> str | None: ...
 
     # -- the kernel --------------------------------------------------------------------------
-
-    @property
-    def shell(self) -> Any: ...
 
     @property
     def runtime(self) -> Runtime: ...
@@ -70,6 +69,6 @@ class MagicHost(Protocol):
         """``%mcp connect``: open the connections, one printed line each."""
         ...
 
-    def call_command(self, command: CallCommand) -> Any:
+    def call_command(self, command: CallCommand) -> ResultView | AppView | BackgroundCallView:
         """``%mcp call``: arguments checked against the inputSchema first."""
         ...

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from anvia_nb.magic.subcommands import TABLE
+from anvia_nb.policy import Limits
 
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
@@ -61,8 +62,6 @@ def _typed_word(line: str) -> str:
     return re.split(r"\s", line)[-1]
 
 
-_KEPT_NAMES = 200
-
 
 def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> list[str]:
     """``key=$name`` for the kernel's variables whose name starts as typed after ``$``."""
@@ -71,7 +70,7 @@ def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> li
         return []
     start = value[1:]
     names = sorted(n for n in namespace() if n.startswith(start) and n.isidentifier() and not n.startswith("_"))
-    return [f"{key}=${name}" for name in names[:_KEPT_NAMES]]
+    return [f"{key}=${name}" for name in names[: Limits.variable_names]]
 
 
 def make_matcher(

@@ -9,7 +9,7 @@ whose HTML a front end's MathJax leaves alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pandas as pd
@@ -63,6 +63,14 @@ def _common(item: JsonObject, shown: ShowPolicy) -> dict[str, Any]:
     }
 
 
+def _items(listings: Listing, policy: ShowPolicy | None) -> Iterator[tuple[str, ShowPolicy, JsonObject]]:
+    """``(connection, its policy, item)`` for every item of every listing, in order."""
+    for server, secrets, items in listings:
+        shown = (policy or ShowPolicy()).with_secrets(secrets)
+        for item in items:
+            yield server, shown, item
+
+
 def resources_frame(
     listings: Listing, policy: ShowPolicy | None = None, subscribed: Subscribed | None = None
 ) -> pd.DataFrame:
@@ -93,12 +101,11 @@ def resources_frame(
 
 def templates_frame(listings: Listing, policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per listed resource template."""
-    rows = []
-    for server, secrets, items in listings:
-        shown = (policy or ShowPolicy()).with_secrets(secrets)
-        for item in items:
-            template = _line(item.get("uriTemplate"), shown, shown.limits.line_chars)
-            rows.append({"server": server, "uriTemplate": template, **_common(item, shown)})
+    rows = [
+        {"server": server, "uriTemplate": _line(item.get("uriTemplate"), shown, shown.limits.line_chars),
+         **_common(item, shown)}
+        for server, shown, item in _items(listings, policy)
+    ]  # fmt: skip
     frame: pd.DataFrame = ServerFrame(rows, columns=TEMPLATE_COLUMNS)
     return frame
 
@@ -106,20 +113,18 @@ def templates_frame(listings: Listing, policy: ShowPolicy | None = None) -> pd.D
 def prompts_frame(listings: Listing, policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per listed prompt, with its argument names and the required ones."""
     rows = []
-    for server, secrets, items in listings:
-        shown = (policy or ShowPolicy()).with_secrets(secrets)
-        for item in items:
-            declared = item.get("arguments")
-            arguments = [a for a in declared if isinstance(a, dict)] if isinstance(declared, list) else []
-            rows.append(
-                {
-                    "server": server,
-                    "name": _line(item.get("name"), shown, shown.limits.name_chars),
-                    "title": _line(item.get("title"), shown, shown.limits.line_chars),
-                    "description": _line(item.get("description"), shown, shown.limits.text_chars),
-                    "arguments": [shown.name(str(a.get("name"))) for a in arguments],
-                    "required": [shown.name(str(a.get("name"))) for a in arguments if a.get("required") is True],
-                }
-            )
+    for server, shown, item in _items(listings, policy):
+        declared = item.get("arguments")
+        arguments = [a for a in declared if isinstance(a, dict)] if isinstance(declared, list) else []
+        rows.append(
+            {
+                "server": server,
+                "name": _line(item.get("name"), shown, shown.limits.name_chars),
+                "title": _line(item.get("title"), shown, shown.limits.line_chars),
+                "description": _line(item.get("description"), shown, shown.limits.text_chars),
+                "arguments": [shown.name(str(a.get("name"))) for a in arguments],
+                "required": [shown.name(str(a.get("name"))) for a in arguments if a.get("required") is True],
+            }
+        )
     frame: pd.DataFrame = ServerFrame(rows, columns=PROMPT_COLUMNS)
     return frame

@@ -17,9 +17,9 @@ The connect itself is ``%mcp connect --oauth``'s, with nobody to ask.
 from __future__ import annotations
 
 from anvia_nb.core.api.factories import mcp
-from anvia_nb.core.transport.oauth import OAuth
+from anvia_nb.core.transport.oauth.settings import OAuth
 from anvia_nb.errors import CommandLineError, InvalidValueError
-from anvia_nb.magic._oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
+from anvia_nb.magic.parse.oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
 
 __all__ = ["MACHINE_FLAGS", "MACHINE_OPTIONS", "machine_settings"]
 

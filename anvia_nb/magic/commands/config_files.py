@@ -20,7 +20,7 @@ from typing import Any
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.core.api.factories import mcp
 from anvia_nb.core.protocol.versions import check_protocol
-from anvia_nb.core.transport.oauth_machine import oauth_from_mapping
+from anvia_nb.core.transport.oauth.machine import oauth_from_mapping
 from anvia_nb.errors import ConfigFileError, InvalidValueError
 
 __all__ = ["ConfigFileError", "ConfigServers", "servers_from_config_file", "servers_from_config_text"]

@@ -13,7 +13,7 @@ import unicodedata
 from typing import Any
 
 from anvia_nb.errors import CommandLineError
-from anvia_nb.magic._variables import VARIABLE_PAIR, VariableWord
+from anvia_nb.magic.parse.variables import VARIABLE_PAIR, VariableWord
 
 __all__ = [
     "CommandLineError",
@@ -269,8 +269,8 @@ def call_words(text: str) -> tuple[list[str], dict[str, Any] | None, int]:
     JSON arguments; only the first such word), and a ``key=value`` word whose value is a JSON
     object or list that parses (``address={"city": "Oslo"}``). A value
     that only looks like JSON (``pattern=[a-z]+``) is a shell word, as typed. An unquoted
-    ``key=$name`` is a :class:`~anvia_nb.magic._variables.VariableWord` (the one ``$`` rule lives in
-    :mod:`anvia_nb.magic._variables`).
+    ``key=$name`` is a :class:`~anvia_nb.magic.parse.variables.VariableWord` (the one ``$`` rule lives in
+    :mod:`anvia_nb.magic.parse.variables`).
     """
     words: list[str] = []
     arguments: dict[str, Any] | None = None

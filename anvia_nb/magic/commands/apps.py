@@ -10,21 +10,22 @@ cannot be shown (its resource is not a view) is one note on stderr; the call's r
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from anvia_nb.errors import AnviaError, CommandLineError
-from anvia_nb.magic import _parser as p
-from anvia_nb.magic._cell_output import show_in_cell
-from anvia_nb.magic._commands import CallCommand
+from anvia_nb.magic.output.cell import show_in_cell
+from anvia_nb.magic.parse.commands import CallCommand
 
 if TYPE_CHECKING:
+    from anvia_nb.core.api.server import McpServer
     from anvia_nb.core.api.tool import Tool
     from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
-    from anvia_nb.magic._host import MagicHost
+    from anvia_nb.display import ResultView
+    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.runtime import Runtime
+    from anvia_nb.widgets.apps.view import AppView
 
-__all__ = ["app_only_error", "opener_of", "parse_app", "run_app", "with_app"]
-
-_USAGE = "Usage: %mcp app NAME.TOOL [{json} | key=value ...] [--timeout S] [--args DICT]"
+__all__ = ["app_only_error", "opener_of", "run_app", "tool_for_cells", "with_app"]
 
 
 def opener_of(tools: list[Tool], info: ToolInfo) -> str | None:
@@ -49,14 +50,18 @@ def app_only_error(tools: list[Tool], info: ToolInfo) -> CommandLineError | None
     return CommandLineError(f"{target} is for its interactive view only (the server shows it to no cell){how}.")
 
 
-def parse_app(rest: str, cell: str | None = None) -> CallCommand:
-    command = p.parse_call(rest, cell)
-    if command.background:
-        raise CommandLineError(f"%mcp app waits for the result to show it in the view: no --background. {_USAGE}")
-    return CallCommand(**{**vars(command), "app": True})
+def tool_for_cells(runtime: Runtime, server_name: str, tool_name: str) -> tuple[McpServer, Tool]:
+    """The connection and tool a cell names, checked: an unknown name, or a tool its server shows
+    only to its interactive view, is a one-line error before anything is sent."""
+    server = runtime.server(server_name)
+    tool = server.tool(tool_name)
+    refused = app_only_error(server.tools, tool.info)
+    if refused is not None:
+        raise refused
+    return server, tool
 
 
-def run_app(magics: MagicHost, command: CallCommand) -> Any:
+def run_app(magics: MagicHost, command: CallCommand) -> object:
     """``%mcp app``: a tool without a view is refused before anything is sent."""
     tool = magics.runtime.server(command.server).tool(command.tool)
     if tool.info.app is None:
@@ -67,13 +72,19 @@ def run_app(magics: MagicHost, command: CallCommand) -> Any:
 
 
 def with_app(
-    magics: MagicHost, tool: Tool, arguments: dict[str, Any] | None, outcome: CallOutcome, result: Any, *, value: str
-) -> Any:
+    magics: MagicHost,
+    tool: Tool,
+    arguments: dict[str, Any] | None,
+    outcome: CallOutcome,
+    result: ResultView,
+    *,
+    value: Literal["result", "app"],
+) -> ResultView | AppView:
     """Show the app of ``tool`` (when it has one) with the call's input and outcome, beside ``result``;
     ``value`` says which of them is the cell's value: ``"result"`` (``%mcp call``) or ``"app"``."""
     if tool.info.app is None:
         return result
-    from anvia_nb.widgets.app_view import open_app
+    from anvia_nb.widgets.apps.view import open_app
 
     try:
         view = open_app(tool, arguments, outcome, runtime=magics.runtime, settings=magics.render_settings(),

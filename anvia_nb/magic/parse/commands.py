@@ -1,13 +1,16 @@
 """What a ``%mcp`` line means, as frozen values: one dataclass per subcommand's command.
 
-The parser (:mod:`anvia_nb.magic._parser`) produces them; the table of subcommands
-(:mod:`anvia_nb.magic.subcommands`) runs them. Pure data: no IPython, no I/O.
+The grammars of :mod:`anvia_nb.magic.parse` produce them; the table of subcommands
+(:mod:`anvia_nb.magic.subcommands`) runs them. Pure data: no IPython, no I/O. A subcommand's
+own command may live beside its grammar (``TraceCommand``, ``MapCommand``...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from anvia_nb.policy import Limits
 
 __all__ = [
     "DEFAULT_LOG_LINES",
@@ -25,7 +28,8 @@ __all__ = [
     "ToolsCommand",
 ]
 
-DEFAULT_LOG_LINES = 50
+DEFAULT_LOG_LINES = Limits.log_lines
+"""The lines ``%mcp log`` shows when not told ``--lines N`` (a display bound of the policy's ``Limits``)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class CallCommand:
     """``--background``: return at once a view that updates while the call (or task) runs."""
     args_variable: str | None = None
     """``--args NAME``: a dict variable holding the arguments (pairs add to it); values of
-    ``arguments`` may be :class:`~anvia_nb.magic._variables.Variable` references too."""
+    ``arguments`` may be :class:`~anvia_nb.magic.parse.variables.Variable` references too."""
     app: bool = False
     """``%mcp app``: the tool's interactive view is the cell's value (the result is shown above it)."""
     max_time_seconds: float | None = None

@@ -1,13 +1,11 @@
 """The lines ``%mcp connect`` prints: the one line of an open connection, the one line of a failed
-one, and the kernel's own values of the environment variables a connection names."""
+one, the note of a connect that replaces one, and what ``%mcp tools`` says before any connect."""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from anvia_nb.errors import ConnectError
-from anvia_nb.magic._arguments import CommandLineError
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
@@ -19,27 +17,12 @@ __all__ = [
     "connect_error_line",
     "connect_error_text",
     "connect_line",
-    "kernel_env",
     "restart_line",
 ]
 
 NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --stdio COMMAND ... or --http URL)."
 """What ``%mcp tools`` says before any connection: one line, not an empty table."""
 
-_KEPT_LINES = 40
-"""The most lines of a failed connect's text shown (the server's stderr tail is already bounded)."""
-
-
-def kernel_env(names: tuple[str, ...]) -> dict[str, str]:
-    """The kernel's own values of ``--secret-env NAME`` / ``--env NAME``; a missing one is an error."""
-    missing = [name for name in names if name not in os.environ]
-    if missing:
-        raise CommandLineError(
-            f"The kernel has no environment variable {missing[0]}: export it before starting Jupyter "
-            "(or add it to the kernel's environment some other way that keeps it out of the notebook), "
-            "then connect again."
-        )
-    return {name: os.environ[name] for name in names}
 
 
 def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
@@ -51,7 +34,7 @@ def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
 def connect_error_text(error: ConnectError, policy: ShowPolicy) -> str:
     """A failed connect as its lines: a server's traceback in its stderr tail keeps its lines (and
     their indentation), each masked, its specials made visible and cut to ``line_chars``; at most
-    :data:`_KEPT_LINES` lines (the last ones) and ``text_chars`` characters. A viewer's sentence
+    ``error_lines`` lines (the last ones) and ``text_chars`` characters. A viewer's sentence
     when server errors are hidden, as :func:`connect_error_line`."""
     if policy.hides(error) or "\n" not in str(error):
         return connect_error_line(error, policy)
@@ -59,7 +42,7 @@ def connect_error_text(error: ConnectError, policy: ShowPolicy) -> str:
     shown = [policy.line(" ".join(lines[0].split()), policy.limits.line_chars)]
     budget = policy.limits.text_chars - len(shown[0])
     tail: list[str] = []
-    for line in reversed(lines[1:][-_KEPT_LINES:]):
+    for line in reversed(lines[1:][-policy.limits.error_lines :]):
         kept = policy.line(line, policy.limits.line_chars)
         budget -= len(kept) + 1
         if budget < 0:

@@ -21,139 +21,25 @@ import asyncio
 import concurrent.futures
 import shlex
 import threading
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from anvia_nb.core.api.connections import HttpConnection
 from anvia_nb.core.api.factories import mcp
-from anvia_nb.core.transport.oauth import OAuth, forget_tokens
+from anvia_nb.core.transport.oauth.settings import OAuth, forget_tokens
 from anvia_nb.dashboard import refuse_a_persons_sign_in
-from anvia_nb.errors import AuthorizationRequiredError, CommandLineError, ConnectError, UnknownConnectionError
-from anvia_nb.magic import _parser as p
-from anvia_nb.magic._cell_output import report_warnings
-from anvia_nb.magic._commands import ConnectCommand
-from anvia_nb.magic._connect_text import connect_line
-from anvia_nb.magic._oauth_words import MACHINE_FLAGS
-from anvia_nb.magic._parse_connect import expand_environ
-from anvia_nb.magic._parse_connect import parse_connect as parse_plain_connect
-from anvia_nb.magic.oauth_machine import machine_settings
+from anvia_nb.errors import AuthorizationRequiredError, ConnectError, UnknownConnectionError
+from anvia_nb.magic.output.cell import report_warnings
+from anvia_nb.magic.output.connect_text import connect_line
+from anvia_nb.magic.parse.oauth import LogoutCommand, OAuthConnectCommand, OAuthRedirectCommand
 
 if TYPE_CHECKING:
-    from anvia_nb.magic._host import MagicHost
+    from anvia_nb.magic.host import MagicHost
     from anvia_nb.runtime import Connected
+    from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 
-__all__ = [
-    "LogoutCommand",
-    "OAuthConnectCommand",
-    "OAuthRedirectCommand",
-    "parse_connect",
-    "parse_logout",
-    "run_connect",
-    "run_logout",
-]
-
-OAUTH_OPTIONS = ("--oauth", "--client-id", "--scope", "--oauth-redirect", *MACHINE_FLAGS)
-_REDIRECT_USAGE = "Usage: %mcp connect NAME --oauth-redirect URL (the URL your browser was redirected to)"
-
-
-@dataclass(frozen=True)
-class OAuthConnectCommand:
-    """``connect NAME --oauth [--client-id ID] [--scope S]... --http URL``, or with
-    ``--oauth-client-credentials`` / ``--oauth-identity-assertion`` (``auth``: nobody to ask)."""
-
-    base: ConnectCommand
-    client_id: str | None = None
-    scopes: tuple[str, ...] = ()
-    auth: OAuth | None = None
-
-
-@dataclass(frozen=True)
-class OAuthRedirectCommand:
-    """``connect NAME --oauth-redirect URL``: finish the authorization waiting for NAME."""
-
-    name: str
-    url: str
-
-
-@dataclass(frozen=True)
-class LogoutCommand:
-    """``logout NAME`` or ``logout --http URL [--client-id ID]``."""
-
-    name: str = ""
-    url: str = ""
-    client_id: str | None = None
-
-
-def parse_connect(rest: str, cell: str | None = None) -> Any:
-    """The connect parser, plus ``--oauth``, ``--client-id``, ``--scope`` and ``--oauth-redirect``."""
-    words = p.split(rest)
-    no_cell = cell is None or not cell.strip()
-    if no_cell and len(words) == 3 and words[1] == "--oauth-redirect" and not words[0].startswith("-"):
-        return OAuthRedirectCommand(words[0], words[2])  # a pasted URL, taken as it is ($ included)
-    expanded, taken = expand_environ(rest)  # $NAME: the kernel's environment, a secret
-    words = p.split(expanded)
-    if cell is not None and cell.strip() and any(w in words for w in OAUTH_OPTIONS):
-        raise CommandLineError("%%mcp connect takes no --oauth: connect with %mcp connect NAME --oauth first.")
-    head = words[: words.index("--stdio")] if "--stdio" in words else words
-    if "--oauth-redirect" in head:
-        raise CommandLineError(_REDIRECT_USAGE)
-    if any(w in head for w in MACHINE_FLAGS):
-        plain, settings = machine_settings(words)
-        base = _http_only(_with_environ(parse_plain_connect(shlex.join(plain), cell), taken), "the OAuth grant")
-        return OAuthConnectCommand(base, settings.client_id, settings.scopes, settings)
-    if not any(w in head for w in ("--oauth", "--client-id", "--scope")):
-        return parse_plain_connect(rest, cell)
-    kept: list[str] = []
-    client_id: str | None = None
-    scopes: list[str] = []
-    oauth = False
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--oauth":
-            oauth = True
-            i += 1
-            continue
-        if word in ("--client-id", "--scope"):
-            if i + 1 >= len(words) or words[i + 1].startswith("-"):
-                raise CommandLineError(f"{word} needs a value.")
-            if word == "--client-id":
-                client_id = words[i + 1]
-            else:
-                scopes.extend(words[i + 1].split())
-            i += 2
-            continue
-        kept.append(word)
-        i += 1
-    if not oauth:
-        raise CommandLineError("--client-id and --scope go with --oauth.")
-    base = _http_only(_with_environ(parse_plain_connect(shlex.join(kept), cell), taken), "--oauth")
-    return OAuthConnectCommand(base, client_id, tuple(scopes))
-
-
-def _with_environ(base: Any, taken: Any) -> Any:
-    """``base`` with the values its line took from the kernel's environment (secrets)."""
-    return replace(base, from_environ=taken) if isinstance(base, ConnectCommand) else base
-
-
-def _http_only(base: Any, what: str) -> ConnectCommand:
-    if not isinstance(base, ConnectCommand) or base.transport != "http" or base.cell:
-        raise CommandLineError(f"{what} is for one --http connection (not --stdio, --config or %%mcp connect).")
-    return base
-
-
-def parse_logout(rest: str, _cell: str | None = None) -> LogoutCommand:
-    words = p.split(rest)
-    if len(words) == 1 and not words[0].startswith("-"):
-        return LogoutCommand(name=words[0])
-    options = dict(zip(words[::2], words[1::2], strict=False))
-    if len(words) % 2 == 0 and words and set(options) <= {"--http", "--client-id"} and "--http" in options:
-        return LogoutCommand(url=options["--http"], client_id=options.get("--client-id"))
-    raise CommandLineError("Usage: %mcp logout NAME, or %mcp logout --http URL [--client-id ID]")
-
-
-# -- running ---------------------------------------------------------------------------------
+__all__ = ["run_connect", "run_logout"]
 
 
 class _Pending:
@@ -164,7 +50,7 @@ class _Pending:
         self.asked = threading.Event()  # set when a person must act, or when the connect ended
         self.authorization_url = ""
         self.future: concurrent.futures.Future[Connected] | None = None
-        self.prompt: Any = None
+        self.prompt: AuthorizationPrompt | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._answer: asyncio.Future[str] | None = None
 
@@ -225,10 +111,13 @@ def _finish(magics: MagicHost, pending: _Pending) -> str:
     return connect_line(pending.connection, magics.runtime)
 
 
-def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectCommand) -> Any:
+def run_connect(
+    magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectCommand
+) -> AuthorizationPrompt | None:
     """Start (or finish, with ``--oauth-redirect``) an OAuth connect; returns the prompt while a person must act."""
     if isinstance(command, OAuthRedirectCommand):
-        return _run_redirect(magics, command)
+        _run_redirect(magics, command)
+        return None
     connection = magics.connections(command.base)[0]
     assert isinstance(connection, HttpConnection)
     pending = _Pending(connection)
@@ -260,15 +149,15 @@ def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectC
     return _show_prompt(magics, pending)
 
 
-def _show_prompt(magics: MagicHost, pending: _Pending) -> Any:
-    from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
+def _show_prompt(magics: MagicHost, pending: _Pending) -> AuthorizationPrompt:
+    from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 
     connection = pending.connection
     policy = magics.show_policy(connection.secrets())
     prompt = AuthorizationPrompt(connection.name, connection.url, pending.authorization_url, pending.give, policy)
     pending.prompt = prompt
 
-    def settled(_done: Any) -> None:
+    def settled(_done: object) -> None:
         try:
             prompt.settled(_finish(magics, pending))
         except BaseException as exc:  # shown in the prompt: the cell that started it has returned
@@ -302,10 +191,8 @@ def run_logout(magics: MagicHost, command: LogoutCommand) -> None:
         said = "Forgot the OAuth tokens for" if forgot else "No OAuth tokens were cached for"
         print(f"{said} {command.url}.")
         return
-    connection: Any = None
-    if command.name in magics.runtime.names():
-        connection = magics.runtime.server(command.name).connection
-    connection = connection if isinstance(connection, HttpConnection) else _KNOWN.get(command.name)
+    open_now = magics.runtime.server(command.name).connection if command.name in magics.runtime.names() else None
+    connection = open_now if isinstance(open_now, HttpConnection) else _KNOWN.get(command.name)
     if connection is None or not isinstance(connection.auth, OAuth):
         raise UnknownConnectionError(
             f"{command.name!r} is not an OAuth connection of this kernel: use %mcp logout --http URL [--client-id ID]."

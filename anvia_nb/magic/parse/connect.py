@@ -1,6 +1,7 @@
-"""Parsing ``%mcp connect`` (stdio, HTTP, a config file, a recording to replay) into its command.
+"""Parsing ``%mcp connect`` (stdio, HTTP, a config file, a recording to replay) and ``%mcp close``
+into their commands (the OAuth options are :mod:`anvia_nb.magic.parse.oauth`'s).
 
-Pure, like :mod:`anvia_nb.magic._parser`, whose word splitting and option reading it uses, but
+Pure, like the rest of :mod:`anvia_nb.magic.parse`, whose word splitting and option reading it uses, but
 for one thing: ``$NAME`` and ``${NAME}`` are the kernel's environment variables, expanded as a
 shell does (not inside single quotes, nor after a backslash); each value so taken is a secret of
 the connection (its ``from_environ``), masked wherever it lands and read by name by artifacts.
@@ -15,11 +16,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES, check_protocol
-from anvia_nb.magic._arguments import CommandLineError
-from anvia_nb.magic._commands import ConfigConnectCommand, ConnectCommand
-from anvia_nb.magic._parser import CONNECT_FLAGS, close_words, option_words, seconds_value, split
+from anvia_nb.magic.parse.commands import CloseCommand, ConfigConnectCommand, ConnectCommand
+from anvia_nb.magic.parse.words import CONNECT_FLAGS, CommandLineError, close_words, option_words, seconds_value, split
 
-__all__ = ["CONNECT_OPTIONS", "expand_environ", "parse_connect"]
+__all__ = ["CONNECT_OPTIONS", "expand_environ", "parse_close", "parse_connect"]
 
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
@@ -176,3 +176,18 @@ def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell
             "--record and their options), or connect live without --replay."
         )
     return ConnectCommand(name, "replay", replay=options["replay"], cell=cell)
+
+
+def parse_close(rest: str, _cell: str | None = None) -> CloseCommand:
+    usage = "Usage: %mcp close NAME ... or %mcp close --all"
+    words = split(rest)
+    close_all = "--all" in words
+    names = tuple(w for w in words if w != "--all")
+    unknown = [n for n in names if n.startswith("-")]
+    if unknown:
+        raise CommandLineError(f"Unknown option {unknown[0]!r}. {usage}")
+    if close_all and names:
+        raise CommandLineError("Give either connection names or --all, not both.")
+    if not close_all and not names:
+        raise CommandLineError(usage)
+    return CloseCommand(names, close_all)
