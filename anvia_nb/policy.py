@@ -67,11 +67,11 @@ class Limits:
     output_chars: int = 20_000
     """Server text rendered for one result: characters the server sent, not layout."""
     preview_chars: int = 2_000
-    """Preview of one embedded resource."""
+    """Preview of one embedded resource, and of the arguments a form will send."""
     image_bytes: int = 5 * 1024 * 1024
     """Inline images, each and all of one result together."""
     name_chars: int = 200
-    """A server, tool, field, option or resource name; a label."""
+    """A server, tool, field, option or resource name; a label; a fixed argument's value in a form."""
     line_chars: int = 500
     """A one-line text: a title, a problem, an error line, a table cell."""
     text_chars: int = 4_000
@@ -92,6 +92,18 @@ class Limits:
     """Options one dropdown or list carries to the browser; a longer enum is typed, and checked."""
     form_fields: int = 400
     """Fields one form holds (each is a widget in the browser); past it an object is one JSON field."""
+    form_depth: int = 12
+    """Nesting one form builds (a ref graph can double each level); deeper is one JSON field."""
+    page_fields: int = 20
+    """Fields of a large object built at once; the others are built when their page is opened."""
+    example_depth: int = 4
+    """Nesting of the example a JSON box suggests (sketched from its schema)."""
+    example_keys: int = 6
+    """Keys of one object in that example."""
+    example_chars: int = 300
+    """Characters of that example (one line)."""
+    panel_lines: int = 100
+    """Log lines and trace messages the panel's tabs show (``%mcp log`` and ``%mcp trace`` show all)."""
     log_lines: int = 50
     """Lines of stderr, and of log messages, ``%mcp log`` shows when not told ``--lines N``."""
     error_lines: int = 40

@@ -24,6 +24,7 @@ import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, is_rows
 from anvia_nb.core.api.dataframes import DataFrameLike
+from anvia_nb.core.protocol.limits import MAP_CANCEL_WAIT_SECONDS, MAP_TICK_SECONDS
 from anvia_nb.errors import LoopMisuseError
 from anvia_nb.frames._dask import map_dask
 from anvia_nb.frames._progress import ProgressLine, progress_wanted
@@ -34,9 +35,6 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.server import Tool
 
 __all__ = ["map_frame", "map_sync"]
-
-_TICK_SECONDS = 0.25
-_CANCEL_WAIT_SECONDS = 10.0
 
 
 def _is_dask(data: object) -> bool:
@@ -69,7 +67,7 @@ async def map_frame(tool: Tool, data: object, options: MapOptions) -> DataFrameL
 
     async def tick() -> None:
         while line is not None:
-            await asyncio.sleep(_TICK_SECONDS)
+            await asyncio.sleep(MAP_TICK_SECONDS)
             line.update(run)
 
     ticker = asyncio.ensure_future(tick())
@@ -119,7 +117,7 @@ def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] 
         future = background.submit(work)  # inside the try: an interrupt from the moment the loop has it cancels it
         while True:
             try:
-                future.result(timeout=_TICK_SECONDS)
+                future.result(timeout=MAP_TICK_SECONDS)
                 break
             except concurrent.futures.TimeoutError:
                 if line is not None:
@@ -127,7 +125,7 @@ def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] 
     except KeyboardInterrupt:
         interrupted = True
         # done once the calls in flight were cancelled on the server (bounded here)
-        concurrent.futures.wait([background.cancel(work)], timeout=_CANCEL_WAIT_SECONDS)
+        concurrent.futures.wait([background.cancel(work)], timeout=MAP_CANCEL_WAIT_SECONDS)
     finally:
         if line is not None:
             with contextlib.suppress(Exception):

@@ -6,13 +6,11 @@ import time
 from typing import Any
 
 from anvia_nb.core.api.batch import MapRun
+from anvia_nb.core.protocol.limits import MAP_PROGRESS_SECONDS
 from anvia_nb.display.map_progress import MapProgress, progress_bundle
 from anvia_nb.policy import ShowPolicy
 
-__all__ = ["MIN_UPDATE_SECONDS", "ProgressLine", "progress_wanted"]
-
-MIN_UPDATE_SECONDS = 0.2
-"""At most five updates a second, however fast rows finish."""
+__all__ = ["ProgressLine", "progress_wanted"]
 
 
 def progress_wanted(progress: bool | None) -> bool:
@@ -39,7 +37,7 @@ class ProgressLine:
 
     def update(self, run: MapRun, *, final: bool = False, stopped: bool = False) -> None:
         now = time.monotonic()
-        if not final and now - self._last < MIN_UPDATE_SECONDS:
+        if not final and now - self._last < MAP_PROGRESS_SECONDS:
             return
         self._last = now
         state = MapProgress(

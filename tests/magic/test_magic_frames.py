@@ -11,9 +11,10 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.core.api.batch import MapRun
+from anvia_nb.core.protocol.limits import MAP_PROGRESS_SECONDS
 from anvia_nb.display.map_progress import MapProgress, progress_bundle, progress_text
 from anvia_nb.errors import NotTabularError
-from anvia_nb.frames._progress import MIN_UPDATE_SECONDS, ProgressLine
+from anvia_nb.frames._progress import ProgressLine
 from anvia_nb.policy import NOT_MATH_CLASSES
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
@@ -60,7 +61,7 @@ def test_the_progress_line_is_updated_at_a_bounded_rate(ip: InteractiveShell, de
     for _ in range(2000):
         line.update(run_)
     elapsed = time.monotonic() - start
-    assert line.updates <= 1 + elapsed / MIN_UPDATE_SECONDS
+    assert line.updates <= 1 + elapsed / MAP_PROGRESS_SECONDS
     line.update(run_, final=True)  # the last state is always shown
     assert line.updates >= 2
 

@@ -15,15 +15,9 @@ from typing import Any
 import pytest
 
 from anvia_nb.core.protocol.apps import AppCsp, AppResource
+from anvia_nb.core.protocol.limits import APP_KERNEL_BURST, APP_KERNEL_RATE, APP_PENDING_REQUESTS
 from anvia_nb.errors import AppRequestRefused, InvalidValueError
-from anvia_nb.widgets.apps.frame import (
-    APPS_PROTOCOL_VERSION,
-    KERNEL_BURST,
-    KERNEL_RATE,
-    PENDING_MAX,
-    AppFrame,
-    MessageBudget,
-)
+from anvia_nb.widgets.apps.frame import APPS_PROTOCOL_VERSION, AppFrame, MessageBudget
 
 VIEW = "view-1"
 ANSWER_TIMEOUT_SECONDS = 10.0
@@ -195,11 +189,11 @@ def test_notifications_of_the_view_go_to_the_handler_if_it_takes_them_and_noise_
 
 def test_a_flood_is_refused_beyond_the_kernels_budget(frame_and_sent: tuple[AppFrame, Sent]) -> None:
     frame, sent = frame_and_sent
-    frame.budget = MessageBudget(KERNEL_BURST, KERNEL_RATE, clock=lambda: 0.0)  # no time passes
-    for ident in range(KERNEL_BURST + 50):
+    frame.budget = MessageBudget(APP_KERNEL_BURST, APP_KERNEL_RATE, clock=lambda: 0.0)  # no time passes
+    for ident in range(APP_KERNEL_BURST + 50):
         _from_view(frame, {"id": ident, "method": "ping"})
-    answers = [sent.answer(ident) for ident in range(KERNEL_BURST + 50)]
-    assert sum("result" in a for a in answers) == KERNEL_BURST
+    answers = [sent.answer(ident) for ident in range(APP_KERNEL_BURST + 50)]
+    assert sum("result" in a for a in answers) == APP_KERNEL_BURST
     assert [a["error"]["code"] for a in answers if "error" in a] == [-32000] * 50
     assert frame.budget.refused == 50
 
@@ -218,16 +212,17 @@ def test_the_budget_refills_with_time() -> None:
 def test_requests_waiting_for_the_handler_are_bounded(frame_and_sent: tuple[AppFrame, Sent], handler: Handler) -> None:
     frame, sent = frame_and_sent
     handler.release.clear()  # the handler blocks on the first request; the rest wait in line
-    total = PENDING_MAX + 10
+    total = APP_PENDING_REQUESTS + 10
     for ident in range(total):
         _from_view(frame, {"id": ident, "method": "tools/call", "params": {"name": "echo"}})
     with sent.changed:
-        assert sent.changed.wait_for(lambda: sum("error" in m for m in sent.rpc()) >= total - PENDING_MAX - 1,
+        assert sent.changed.wait_for(lambda: sum("error" in m for m in sent.rpc()) >= total - APP_PENDING_REQUESTS - 1,
                                      ANSWER_TIMEOUT_SECONDS)  # fmt: skip
     handler.release.set()
     answers = [sent.answer(ident) for ident in range(total)]
     refused = [a for a in answers if "error" in a]
-    assert len(refused) in (total - PENDING_MAX - 1, total - PENDING_MAX)  # the one in hand may not be taken yet
+    # the one in hand may not be taken yet
+    assert len(refused) in (total - APP_PENDING_REQUESTS - 1, total - APP_PENDING_REQUESTS)
     assert {a["error"]["message"] for a in refused} == {"Too many requests from this view: refused."}
 
 

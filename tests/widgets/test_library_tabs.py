@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from anvia_nb.demo_server.hostile import PWNED_FLAG
 from anvia_nb.demo_server.library import NOTES
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import Limits, ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
 from anvia_nb.widgets.fields.completing import CompletingFields
-from anvia_nb.widgets.spec.schema import MAX_FIELDS
 from tests.helpers.waiting import WAIT_SECONDS
 from tests.helpers.widgets import form
+
+MAX_FIELDS = Limits().form_fields
 
 
 def _html(output: object) -> str:

@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.core.protocol.schema import schema_check
+from anvia_nb.policy import Limits
 from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
-from anvia_nb.widgets.fields.paged import PAGE_FIELDS, PagedObjectField
+from anvia_nb.widgets.fields.paged import PagedObjectField
+
+PAGE_FIELDS = Limits().page_fields
 
 COUNT = 3 * PAGE_FIELDS + 5
 LAST = f"p{COUNT - 1:03d}"

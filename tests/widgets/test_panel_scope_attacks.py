@@ -116,9 +116,9 @@ def test_a_form_too_long_to_show_whole_tells_viewers_nothing_to_type() -> None:
     from anvia_nb.widgets.fields.completing import _left_out_line
 
     for ref in (("prompt", "greet"), ("template", "demo://notes/{id}")):
-        assert "%mcp" in _left_out_line(3, ref)
-        assert "%mcp" not in _left_out_line(3, ref, for_viewers=True)
-        assert "3 more" in _left_out_line(3, ref, for_viewers=True)
+        assert "%mcp" in _left_out_line(3, 400, ref)
+        assert "%mcp" not in _left_out_line(3, 400, ref, for_viewers=True)
+        assert "3 more" in _left_out_line(3, 400, ref, for_viewers=True)
 
 
 def test_a_view_opened_from_a_scoped_panel_reaches_only_what_the_panel_offers(demo_runtime: Runtime) -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 from anvia_nb.core.protocol.schema import argument_problems
+from anvia_nb.policy import Limits
 from anvia_nb.widgets.spec import (
     NO_DEFAULT,
     Choice,
@@ -23,9 +24,10 @@ from anvia_nb.widgets.spec import (
     json_equal,
     value_from_entry,
 )
-from anvia_nb.widgets.spec.schema import MAX_FIELDS
 from tests.helpers.spec import MUTUALLY_RECURSIVE, SELF_RECURSIVE, json_values, load_schema, schema_like
 from tests.helpers.support import examples
+
+MAX_FIELDS = Limits().form_fields
 
 
 def only_field(schema: dict[str, Any], required: bool = False) -> FieldSpec:

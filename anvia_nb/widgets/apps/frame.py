@@ -15,10 +15,11 @@ JSON-RPC error with its code and message, any other exception -32603 with a plai
 ``MIN_HEIGHT_PX..MAX_HEIGHT_PX``). Other notifications from the view go to the handler's
 ``handle_notification(method, params)`` if it has one, and are otherwise dropped.
 
-Floods are bounded twice: the front-end drops what a view sends beyond :data:`FRONTEND_BURST`
-messages at once and :data:`FRONTEND_RATE` a second (and any message over
-:data:`MESSAGE_MAX_CHARS`); the kernel takes at most :data:`KERNEL_BURST` at once and
-:data:`KERNEL_RATE` a second, with at most :data:`PENDING_MAX` requests waiting, and refuses the rest.
+Floods are bounded twice (the numbers are in :mod:`anvia_nb.core.protocol.limits`): the front-end
+drops what a view sends beyond ``APP_FRONTEND_BURST`` messages at once and ``APP_FRONTEND_RATE`` a
+second (and any message over ``APP_SENT_CHARS``); the kernel takes at most ``APP_KERNEL_BURST`` at
+once and ``APP_KERNEL_RATE`` a second, with at most ``APP_PENDING_REQUESTS`` requests waiting, and
+refuses the rest.
 """
 
 from __future__ import annotations
@@ -37,6 +38,17 @@ import traitlets
 
 from anvia_nb._version import __version__
 from anvia_nb.core.protocol.apps import AppHandler, AppResource
+from anvia_nb.core.protocol.limits import (
+    APP_FRONTEND_BURST,
+    APP_FRONTEND_RATE,
+    APP_INFO_CHARS,
+    APP_KERNEL_BURST,
+    APP_KERNEL_RATE,
+    APP_NOTIFICATIONS_KEPT,
+    APP_PENDING_REQUESTS,
+    APP_SENT_CHARS,
+    APP_TEARDOWN_WAIT_SECONDS,
+)
 from anvia_nb.display.app_html import (
     MAX_HEIGHT_PX,
     MIN_HEIGHT_PX,
@@ -50,12 +62,6 @@ from anvia_nb.errors import AppRequestRefused
 
 __all__ = [
     "APPS_PROTOCOL_VERSION",
-    "FRONTEND_BURST",
-    "FRONTEND_RATE",
-    "KERNEL_BURST",
-    "KERNEL_RATE",
-    "MESSAGE_MAX_CHARS",
-    "PENDING_MAX",
     "AppFrame",
     "MessageBudget",
 ]
@@ -63,17 +69,6 @@ __all__ = [
 logger = logging.getLogger("anvia_nb.widgets")
 
 APPS_PROTOCOL_VERSION = "2026-01-26"
-FRONTEND_BURST = 200
-FRONTEND_RATE = 50
-KERNEL_BURST = 100
-KERNEL_RATE = 20
-PENDING_MAX = 16
-MESSAGE_MAX_CHARS = 1_000_000
-APP_INFO_CHARS = 200
-NOTIFICATIONS_KEPT = 64
-"""Notifications kept for a view that initializes later (the same output shown twice)."""
-TEARDOWN_WAIT_SECONDS = 3.0
-"""How long :meth:`AppFrame.teardown` waits for the view's answer before closing the widget."""
 
 TOO_MANY = AppRequestRefused(-32000, "Too many requests from this view: refused.")
 INTERNAL = AppRequestRefused(-32603, "The host could not carry out this request.")
@@ -132,15 +127,15 @@ class AppFrame(anywidget.AnyWidget):
             _limits={
                 "minHeight": MIN_HEIGHT_PX,
                 "maxHeight": MAX_HEIGHT_PX,
-                "burst": FRONTEND_BURST,
-                "rate": FRONTEND_RATE,
-                "maxChars": MESSAGE_MAX_CHARS,
+                "burst": APP_FRONTEND_BURST,
+                "rate": APP_FRONTEND_RATE,
+                "maxChars": APP_SENT_CHARS,
             },
         )
         self.resource = resource
         self.handler = handler
         self.host_context: dict[str, Any] = dict(host_context or {})
-        self.budget = MessageBudget(KERNEL_BURST, KERNEL_RATE)
+        self.budget = MessageBudget(APP_KERNEL_BURST, APP_KERNEL_RATE)
         self.app_info: dict[str, Any] | None = None
         """What the view said of itself in ``ui/initialize`` (``appInfo``: name, version, title, cut)."""
         self.views: set[str] = set()
@@ -152,7 +147,7 @@ class AppFrame(anywidget.AnyWidget):
         self.torn_down = False
         self._lock = threading.Lock()
         self._sent: list[dict[str, Any]] = []
-        self._requests: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue(maxsize=PENDING_MAX)
+        self._requests: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue(maxsize=APP_PENDING_REQUESTS)
         self._worker: threading.Thread | None = None
         self.on_msg(self._on_frontend_message)
 
@@ -173,14 +168,14 @@ class AppFrame(anywidget.AnyWidget):
         view says it is initialized, and sent again to a view shown later."""
         message = {"jsonrpc": "2.0", "method": method, "params": dict(params)}
         with self._lock:
-            self._sent = [*self._sent, message][-NOTIFICATIONS_KEPT:]
+            self._sent = [*self._sent, message][-APP_NOTIFICATIONS_KEPT:]
             views = sorted(self.views)
         for view in views:
             self._post(view, message)
 
     def teardown(self) -> None:
         """Send ``ui/resource-teardown`` to the view, then close the widget (when the view has
-        answered, or after :data:`TEARDOWN_WAIT_SECONDS`)."""
+        answered, or after :data:`APP_TEARDOWN_WAIT_SECONDS`)."""
         with self._lock:
             if self.torn_down:
                 return
@@ -190,8 +185,8 @@ class AppFrame(anywidget.AnyWidget):
         if not views:
             self.close()
             return
-        self.send({"kind": "teardown", "wait": TEARDOWN_WAIT_SECONDS})
-        timer = threading.Timer(TEARDOWN_WAIT_SECONDS + 2, self.close)
+        self.send({"kind": "teardown", "wait": APP_TEARDOWN_WAIT_SECONDS})
+        timer = threading.Timer(APP_TEARDOWN_WAIT_SECONDS + 2, self.close)
         timer.daemon = True
         timer.start()
 
@@ -234,7 +229,7 @@ class AppFrame(anywidget.AnyWidget):
         ident = _request_id(message)
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
-        if not self.budget.take() or len(json.dumps(message)) > MESSAGE_MAX_CHARS:
+        if not self.budget.take() or len(json.dumps(message)) > APP_SENT_CHARS:
             if ident is not None:
                 self._post(view, _error(ident, TOO_MANY))
             return

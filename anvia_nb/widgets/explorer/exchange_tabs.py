@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["TAB_TITLES", "ExchangeTabs", "follow_changes"]
 
 TAB_TITLES = ("Server", "Log", "Trace")
-LOG_LINES = 100
-TRACE_LINES = 100
 
 
 def _clock(seconds: float | None) -> str:
@@ -72,8 +70,8 @@ def server_text(server: McpServer, policy: ShowPolicy) -> str:
     return "\n".join(lines)
 
 
-def log_text(server: McpServer, policy: ShowPolicy, count: int = LOG_LINES) -> str:
-    rows = server.log.rows(count, policy.limits.log_chars)
+def log_text(server: McpServer, policy: ShowPolicy) -> str:
+    rows = server.log.rows(policy.limits.panel_lines, policy.limits.log_chars)
     if policy.for_viewers:
         written = sum(1 for row in rows if row.source != "client")
         return viewer_words("log", server.name, written, policy)
@@ -87,9 +85,9 @@ def log_text(server: McpServer, policy: ShowPolicy, count: int = LOG_LINES) -> s
     return "\n".join(lines) or "(nothing yet)"
 
 
-def trace_text(server: McpServer, count: int = TRACE_LINES, policy: ShowPolicy | None = None) -> str:
+def trace_text(server: McpServer, policy: ShowPolicy) -> str:
     trace = server.trace
-    if policy is not None and policy.for_viewers:
+    if policy.for_viewers:
         return viewer_words("trace", server.name, len(trace) + trace.dropped, policy)
     if server.connection.transport == "memory":
         return "an in-memory connection: no messages go over a wire, so none are traced."
@@ -98,7 +96,7 @@ def trace_text(server: McpServer, count: int = TRACE_LINES, policy: ShowPolicy |
     lines = [
         f"{entry.seq:>5} {_clock(entry.time)} {entry.arrow} {entry.kind} {entry.method or ''} "
         f"id={entry.id} {entry.size}B  {entry.summary}{' (truncated)' if entry.truncated else ''}"
-        for entry in trace.entries(count)
+        for entry in trace.entries(policy.limits.panel_lines)
     ]
     if trace.dropped:
         lines.insert(0, f"({trace.dropped} earlier messages dropped: the trace is bounded)")
@@ -155,9 +153,10 @@ class ExchangeTabs:
         if shown.for_viewers:  # plain words, nothing to type
             labels = (f"server {name}", f"log of server {name}", f"messages with server {name}")
         else:
-            labels = (f"server {name}", f"log of server {name} (last {LOG_LINES} lines)",
-                      f"protocol trace of {name} (last {TRACE_LINES} messages; all: %mcp trace {name})")
-        texts = (server_text(server, shown), log_text(server, shown), trace_text(server, policy=shown))
+            lines = shown.limits.panel_lines
+            labels = (f"server {name}", f"log of server {name} (last {lines} lines)",
+                      f"protocol trace of {name} (last {lines} messages; all: %mcp trace {name})")
+        texts = (server_text(server, shown), log_text(server, shown), trace_text(server, shown))
         for view, label, text in zip((self.server_view, self.log_view, self.trace_view), labels, texts, strict=True):
             view.value = server_text_html(label, text, secrets, chars)
 
@@ -167,5 +166,5 @@ class ExchangeTabs:
         if server is None:
             return ""
         shown = self.policy.with_secrets(server.secrets)
-        parts = (server_text(server, shown), log_text(server, shown), trace_text(server, policy=shown))
+        parts = (server_text(server, shown), log_text(server, shown), trace_text(server, shown))
         return "\n".join(shown.visible(part) for part in parts)

@@ -20,7 +20,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
-from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.core.protocol.limits import DEFAULT, PANEL_CALLS_KEPT, Default
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import RenderSettings
 from anvia_nb.errors import AnviaError, UnknownToolError
@@ -52,7 +52,6 @@ HOW_TO_CONNECT = (
     "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… "
     "or %mcp connect NAME --http URL (after %load_ext anvia_nb): the panel lists it as soon as it is open."
 )
-_HISTORY_LIMIT = 200
 
 
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
@@ -352,8 +351,8 @@ class Panel:
     def _on_outcome(self, form: ToolForm, outcome: CallOutcome | None) -> None:
         if outcome is None:
             return
-        self.history = [*self.history[-(_HISTORY_LIMIT - 1):], outcome.summary()]
-        self._sent = [*self._sent[-(_HISTORY_LIMIT - 1):], dict(outcome.arguments or {})]
+        self.history = [*self.history[-(PANEL_CALLS_KEPT - 1):], outcome.summary()]
+        self._sent = [*self._sent[-(PANEL_CALLS_KEPT - 1):], dict(outcome.arguments or {})]
         self.history_select.options = [
             (history_label(o, o.secrets), index) for index, o in reversed(list(enumerate(self.history)))
         ]

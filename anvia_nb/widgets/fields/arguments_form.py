@@ -63,8 +63,6 @@ __all__ = ["ArgumentsForm"]
 
 FORM_MODE = "form"
 JSON_MODE = "JSON"
-WILL_SEND_CHARS = 2_000
-"""The most the "will send" line shows of the arguments' JSON."""
 _RED, _GREY = "#b00020", "#333"
 
 
@@ -95,8 +93,9 @@ class ArgumentsForm:
         """Arguments always sent as given (see :mod:`anvia_nb.widgets.fields.fixed`): shown
         disabled, left out of the fields, and checked with the rest against the whole schema."""
         self.check = schema_check(schema)
-        self.spec = field_spec_from_schema(editable_schema(schema, self.fixed))
-        self.root: FieldWidget = root_field(self.spec, self.secrets)  # paged when it has many fields
+        self.spec = field_spec_from_schema(editable_schema(schema, self.fixed), self.policy.limits)
+        # paged when it has many fields
+        self.root: FieldWidget = root_field(self.spec, self.secrets, self.policy.limits)
         self.root.on_change(self._refresh)
         self.mode = widgets.ToggleButtons(options=[FORM_MODE, JSON_MODE], value=FORM_MODE,
                                           tooltips=["edit field by field", "edit the arguments as JSON"],
@@ -285,7 +284,7 @@ class ArgumentsForm:
             text = f"cannot send yet ({count} problem{'s' if count > 1 else ''}); so far: {sent}"
         else:
             text = f"will send: {sent}"
-        self.will_send_text = self.policy.line(text, WILL_SEND_CHARS)
+        self.will_send_text = self.policy.line(text, self.policy.limits.preview_chars)
         self.will_send.value = wrapped_html(self.will_send_text, _GREY)
 
     def _on_mode(self, change: dict[str, Any]) -> None:

@@ -19,7 +19,6 @@ from anvia_nb.core import McpServer
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import plain, text_label
-from anvia_nb.widgets.spec.schema import MAX_FIELDS
 
 __all__ = ["CompletingFields", "Field"]
 
@@ -27,13 +26,13 @@ Field = tuple[str, bool, str]
 """``(name, required, description)`` of one argument or variable, as the server listed it."""
 
 
-def _left_out_line(count: int, ref: tuple[str, str], for_viewers: bool = False) -> str:
+def _left_out_line(count: int, most: int, ref: tuple[str, str], for_viewers: bool = False) -> str:
     what = "arguments" if ref[0] == "prompt" else "variables"
     if for_viewers:  # nothing to type for a viewer
-        return f"{count:,} more {what} are not shown (a form holds at most {MAX_FIELDS:,})."
+        return f"{count:,} more {what} are not shown (a form holds at most {most:,})."
     where = ("%mcp prompt NAME.PROMPT key=value, or server.get_prompt(name, {...})" if ref[0] == "prompt"
              else "%mcp read NAME TEMPLATE var=value, or server.read_resource(uri)")
-    return f"{count:,} more {what} are not shown (a form holds at most {MAX_FIELDS:,}); give them with {where}."
+    return f"{count:,} more {what} are not shown (a form holds at most {most:,}); give them with {where}."
 
 
 class CompletingFields:
@@ -56,7 +55,7 @@ class CompletingFields:
         self.completing: concurrent.futures.Future[list[str]] | None = None
         """The last suggestions asked for (tests and callers may wait on it)."""
         rows = []
-        for name, required, description in fields[:MAX_FIELDS]:
+        for name, required, description in fields[:policy.limits.form_fields]:
             box = widgets.Combobox(value="", options=[], ensure_option=False, continuous_update=True,
                                    placeholder=plain(description, policy, policy.limits.option_chars) or "text",
                                    layout=widgets.Layout(width="auto", flex="1 1 auto", min_width="0"))
@@ -68,7 +67,8 @@ class CompletingFields:
         self.left_out = len(fields) - len(self.inputs)
         """Fields the server listed past the most a form holds: not shown (a line says how to give them)."""
         if self.left_out:
-            rows.append(text_label(value=_left_out_line(self.left_out, ref, policy.for_viewers)))
+            line = _left_out_line(self.left_out, policy.limits.form_fields, ref, policy.for_viewers)
+            rows.append(text_label(value=line))
         self.widget = widgets.VBox(rows)
 
     def values(self) -> dict[str, str]:

@@ -24,8 +24,6 @@ from anvia_nb.widgets._chrome import text_label
 
 __all__ = ["checked_fixed", "editable_schema", "fixed_box"]
 
-_VALUE_CHARS = 200
-
 
 def checked_fixed(info: ToolInfo, fixed: object, policy: ShowPolicy) -> dict[str, Any]:
     """``fixed`` as a copy, once every name is one of the tool's arguments and every value fits
@@ -75,7 +73,7 @@ def fixed_box(fixed: Mapping[str, Any], policy: ShowPolicy) -> Any:
     rows = [
         widgets.HBox([
             text_label(value=policy.name(name), layout=widgets.Layout(min_width="8em")),
-            widgets.Text(value=policy.line(json.dumps(value, ensure_ascii=False), _VALUE_CHARS), disabled=True,
+            widgets.Text(value=policy.name(json.dumps(value, ensure_ascii=False)), disabled=True,
                          tooltip="fixed by this notebook"),
         ])
         for name, value in fixed.items()

@@ -2,7 +2,7 @@
 collapsed pages, each built the first time it is opened.
 
 A tool of 300 properties made about 5,000 widgets before its form could show (seconds); most of
-them are never looked at. :class:`PagedObjectField` builds the first :data:`PAGE_FIELDS` fields
+them are never looked at. :class:`PagedObjectField` builds the first ``Limits.page_fields`` fields
 and one toggle per further page ("fields 21–40 of 300, 4 required"); a page's fields are built
 when it is first opened (or when a caller asks for one of them by name, :meth:`field`). Nothing
 else changes: a field not built yet reads as the entry it was last given (its default, or what
@@ -19,19 +19,20 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.errors import UnknownFieldError
+from anvia_nb.policy import Limits
 from anvia_nb.widgets.fields import FieldWidget, ObjectField, build_field
 from anvia_nb.widgets.spec import Entry, FieldSpec, Path, initial_entry
 
-__all__ = ["PAGE_FIELDS", "PagedObjectField", "root_field"]
-
-PAGE_FIELDS = 20
-"""Fields per page; a root of more than twice as many is paged."""
+__all__ = ["PagedObjectField", "root_field"]
 
 
-def root_field(spec: FieldSpec, secrets: Sequence[str]) -> FieldWidget:
-    """The form's root field: paged when the object has many fields, else the plain group."""
-    if spec.kind == "object" and len(spec.children) > 2 * PAGE_FIELDS:
-        field: FieldWidget = PagedObjectField(spec, secrets=secrets)
+
+def root_field(spec: FieldSpec, secrets: Sequence[str], limits: Limits | None = None) -> FieldWidget:
+    """The form's root field: paged (``limits.page_fields`` fields a page) when the object has more
+    than two pages of fields, else the plain group."""
+    page_fields = (limits or Limits()).page_fields
+    if spec.kind == "object" and len(spec.children) > 2 * page_fields:
+        field: FieldWidget = PagedObjectField(spec, secrets=secrets, page_fields=page_fields)
         field.load(initial_entry(spec))
         return field
     return build_field(spec, root=True, secrets=secrets)
@@ -55,7 +56,7 @@ class _Page:
 class PagedObjectField(ObjectField):
     """The root object, its fields built a page at a time (see the module's doc)."""
 
-    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = ()) -> None:
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), page_fields: int = Limits.page_fields) -> None:
         self.root = True
         self.children: dict[str, FieldWidget] = {}
         self._specs = {child.name: child for child in spec.children}
@@ -63,10 +64,10 @@ class PagedObjectField(ObjectField):
         """Entries of the fields not built yet, as last loaded (absent: their initial entry)."""
         self._secrets = tuple(secrets)
         specs = list(spec.children)
-        first = [self._build(child) for child in specs[:PAGE_FIELDS]]
+        first = [self._build(child) for child in specs[:page_fields]]
         self.pages: list[_Page] = [
-            _Page(specs[start:start + PAGE_FIELDS], start + 1, len(specs))
-            for start in range(PAGE_FIELDS, len(specs), PAGE_FIELDS)
+            _Page(specs[start:start + page_fields], start + 1, len(specs))
+            for start in range(page_fields, len(specs), page_fields)
         ]
         self._page_of = {child.name: page for page in self.pages for child in page.specs}
         for page in self.pages:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.protocol.limits import DEFAULT_PROMPT_TIMEOUT_SECONDS, PROMPTS_KEPT
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.policy import Limits
@@ -49,7 +50,6 @@ from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 from anvia_nb.widgets.prompts.in_cell import CellPrompts
 
 __all__ = [
-    "DEFAULT_PROMPT_TIMEOUT_SECONDS",
     "ElicitationCallback",
     "ElicitationPrompt",
     "ElicitationRouter",
@@ -58,9 +58,7 @@ __all__ = [
 
 logger = logging.getLogger("anvia_nb.widgets.elicitation")
 
-DEFAULT_PROMPT_TIMEOUT_SECONDS = 600.0
 ACTIONS = ("accept", "decline", "cancel")
-_KEPT_REQUESTS = 100
 _BLOCKED = "the call was made from a cell that blocks the kernel"
 """Why a request for input was cancelled while a synchronous caller held the kernel (``%mcp log``)."""
 
@@ -214,7 +212,7 @@ class ElicitationRouter:
             answer = await self._prompt_person(request, [])
         else:
             answer = {"action": "cancel"}
-        self.answers = [*self.answers[-(_KEPT_REQUESTS - 1):], (request, answer)]
+        self.answers = [*self.answers[-(PROMPTS_KEPT - 1):], (request, answer)]
         return answer
 
     async def _ask_callback(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -249,7 +247,7 @@ class ElicitationRouter:
             return {"action": "cancel"}  # as many are shown as a person can answer: counted, visibly
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
         shown.append(prompt)
-        self.prompts = [*self.prompts[-(_KEPT_REQUESTS - 1):], prompt]
+        self.prompts = [*self.prompts[-(PROMPTS_KEPT - 1):], prompt]
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[dict[str, Any]] = loop.create_future()
 

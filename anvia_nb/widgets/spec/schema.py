@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
+from anvia_nb.policy import Limits
 from anvia_nb.widgets.spec.trees import (
     NO_DEFAULT,
     SIMPLE_KINDS,
@@ -28,10 +29,6 @@ from anvia_nb.widgets.spec.trees import (
 
 __all__ = ["field_spec_from_schema", "resolve_local"]
 
-MAX_DEPTH = 12
-MAX_FIELDS = 400
-"""Past these a part of the form becomes one JSON field: a person cannot fill thousands of
-fields, and building them costs seconds of the kernel's time (a ref graph that doubles per level)."""
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly",
                           "writeOnly", "$comment"})
 _ITEM_KINDS = SIMPLE_KINDS | {"choice", "object", "union"}
@@ -43,13 +40,16 @@ _SIMPLE_TYPES: dict[str, FieldKind] = {
 }
 
 
-def field_spec_from_schema(schema: Any) -> FieldSpec:
+def field_spec_from_schema(schema: Any, limits: Limits | None = None) -> FieldSpec:
     """The form's root spec for ``schema`` (a tool's ``inputSchema``); never raises.
 
     The root is required (the arguments object is always sent). A root that is not an object
     with properties (or a plain ``{"type": "object"}`` of a tool without arguments) is a JSON field.
+    Past ``limits.form_depth`` levels or ``limits.form_fields`` fields (the policy's, by default
+    :class:`~anvia_nb.policy.Limits`' own) a part of the form becomes one JSON field: a person cannot
+    fill thousands of fields, and building them costs seconds of the kernel's time.
     """
-    builder = _Builder(schema)
+    builder = _Builder(schema, limits or Limits())
     return builder.build(schema, name="", required=True, refs=("#",), depth=0)  # "#" is being expanded
 
 
@@ -146,9 +146,11 @@ def _label_of(value: Any) -> str:
 class _Builder:
     """One pass over one schema; counts fields so the total stays bounded."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, limits: Limits) -> None:
         self.root = root
         self.fields = 0
+        self.most_depth = limits.form_depth
+        self.most_fields = limits.form_fields
 
     def _flatten(
         self, schema: Any, refs: tuple[str, ...]
@@ -162,7 +164,7 @@ class _Builder:
         """
         nullable = False
         current: Any = schema
-        for _ in range(MAX_DEPTH):
+        for _ in range(self.most_depth):
             if not isinstance(current, Mapping):
                 return None, nullable, refs
             current = dict(current)
@@ -211,7 +213,7 @@ class _Builder:
     def build(self, schema: Any, *, name: str, required: bool, refs: tuple[str, ...], depth: int) -> FieldSpec:
         self.fields += 1
         flat, nullable = (None, False)
-        if depth <= MAX_DEPTH and self.fields <= MAX_FIELDS:
+        if depth <= self.most_depth and self.fields <= self.most_fields:
             flat, nullable, refs = self._flatten(schema, refs)
         if flat is None:
             base = schema if isinstance(schema, Mapping) else {}
@@ -331,7 +333,7 @@ class _Builder:
             plain = depth == 0 and (extra is None or extra is False) and "patternProperties" not in schema
             kind: FieldKind = "object" if plain else "json"
             return self._spec(kind, schema, schema, nullable=nullable, **common)
-        if len(properties) > MAX_FIELDS - self.fields:
+        if len(properties) > self.most_fields - self.fields:
             # More fields than the form has left: one JSON field for the whole object, not thousands
             # of fields (each a widget the browser must draw) that nobody could fill.
             return self._spec("json", schema, schema, nullable=nullable, **common)
