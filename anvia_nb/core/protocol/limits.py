@@ -353,53 +353,6 @@ MAP_CANCEL_WAIT_SECONDS = 10.0
 MAP_PROGRESS_SECONDS = 0.2
 """The least time between two updates of a map's progress line (five a second, however fast rows finish)."""
 
-# -- the notebook's side: views, prompts, the panel, maps ----------------------------------
-
-APP_FRONTEND_BURST = 200
-"""Messages a view may send at once before its frame (in the browser) drops the rest."""
-
-APP_FRONTEND_RATE = 50
-"""Messages a second a view may send after that burst (the frame drops the rest): a script, not a person."""
-
-APP_KERNEL_BURST = 100
-"""A view's messages the kernel takes at once; more are refused (half what the browser lets through)."""
-
-APP_KERNEL_RATE = 20
-"""A view's messages a second the kernel takes after that burst; more are refused."""
-
-APP_PENDING_REQUESTS = 16
-"""A view's requests waiting for the kernel's worker at once (as many as a connection's calls); more are refused."""
-
-APP_SENT_CHARS = 1_000_000
-"""The largest message (as JSON) a view may send the kernel; a larger one is dropped by both sides."""
-
-APP_INFO_CHARS = 200
-"""Characters kept of a view's own name, version and title (one line each)."""
-
-APP_NOTIFICATIONS_KEPT = 64
-"""Notifications kept for a view that initializes later (the same output shown twice)."""
-
-APP_TEARDOWN_WAIT_SECONDS = 3.0
-"""How long closing a view waits for its answer to ``ui/resource-teardown`` before closing the widget."""
-
-DEFAULT_PROMPT_TIMEOUT_SECONDS = 600.0
-"""How long a server's request for input waits for a person when no timeout is given (a call's max time)."""
-
-PROMPTS_KEPT = 100
-"""A server's requests for input (and the answers given) one session's prompt router keeps."""
-
-PANEL_CALLS_KEPT = 200
-"""Calls the panel's own history keeps to show and call again (a dropdown, not the runtime's history)."""
-
-MAP_TICK_SECONDS = 0.25
-"""How often a map run from a cell redraws its progress and lets Ctrl-C in."""
-
-MAP_CANCEL_WAIT_SECONDS = 10.0
-"""How long an interrupted map waits for its calls in flight to be cancelled on their server."""
-
-MAP_PROGRESS_SECONDS = 0.2
-"""The least time between two updates of a map's progress line (five a second, however fast rows finish)."""
-
 # -- the background loop --------------------------------------------------------------------
 
 LOOP_CANCEL_WAIT_SECONDS = 5.0
