@@ -1,8 +1,8 @@
-"""What the widgets share for showing server text: plain-text helpers and re-exported chrome.
+"""What the widgets share for showing server text: plain-text helpers.
 
 The HTML of anvia_nb's chrome (tool header, destructive warning, request header, notes) is
 built by :mod:`anvia_nb.display.chrome`, the display layer being where HTML is
-assembled; it is re-exported here so the widgets have one place to import it from. What stays
+assembled; the widgets import it from there. What is
 here is plain text for ipywidgets' own Labels, options and tooltips: every server string goes
 through the connection's :class:`~anvia_nb.policy.ShowPolicy` (secrets masked, hidden characters
 made visible, length bounded by its named limits), so no widget holds markup a server wrote or a secret a server echoed.
@@ -17,20 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.protocol.types import CallRecord, ToolInfo
 from anvia_nb.display import display_status
-from anvia_nb.display.chrome import (
-    DESCRIPTION_CHARS,
-    LINE_CHARS,
-    NAME_CHARS,
-    OPTION_CHARS,
-    destructive_warning_html,
-    hints_text,
-    is_destructive,
-    notice_html,
-    policy_of,
-    request_header_html,
-    server_text_html,
-    tool_header_html,
-)
+from anvia_nb.display.chrome import OPTION_CHARS, is_destructive, policy_of, server_text_html
 from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 
 if TYPE_CHECKING:
@@ -38,30 +25,18 @@ if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
 
 __all__ = [
-    "DESCRIPTION_CHARS",
-    "LINE_CHARS",
-    "NAME_CHARS",
-    "OPTION_CHARS",
     "closed_note",
-    "destructive_warning_html",
     "error_output",
     "follow_connections",
     "form_text",
-    "hints_text",
     "history_label",
-    "is_destructive",
     "never_opened_note",
-    "notice_html",
     "plain",
-    "policy_of",
-    "request_header_html",
     "required_but_empty",
-    "server_text_html",
     "show_in_cell",
     "shown_output",
     "text_bundle",
     "text_label",
-    "tool_header_html",
 ]
 
 

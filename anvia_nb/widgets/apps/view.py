@@ -27,11 +27,12 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import RenderSettings, ResultView, notice_html
 from anvia_nb.display.app_notes import app_links_html, app_messages_html, app_static_text
+from anvia_nb.display.chrome import tool_header_html
 from anvia_nb.display.model_context import model_context_from_app
 from anvia_nb.errors import AnviaError, InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
-from anvia_nb.widgets._chrome import follow_connections, text_bundle, tool_header_html
+from anvia_nb.widgets._chrome import follow_connections, text_bundle
 
 if TYPE_CHECKING:
     from anvia_nb.widgets.apps.frame import AppFrame

@@ -8,13 +8,21 @@ re-listing that keeps the choice) choose any item, which then joins the list.
 
 from __future__ import annotations
 
+import concurrent.futures
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from anvia_nb.policy import Limits
-from anvia_nb.widgets._chrome import text_label
+import ipywidgets as widgets
 
-__all__ = ["BoundedList"]
+from anvia_nb.core import McpServer
+from anvia_nb.core.protocol.limits import DEFAULT, Default
+from anvia_nb.display import RenderSettings
+from anvia_nb.policy import Limits, ShowPolicy
+from anvia_nb.runtime import Runtime
+from anvia_nb.widgets._chrome import text_label
+from anvia_nb.widgets.fields.completing import CompletingFields
+
+__all__ = ["BoundedList", "ListingTab", "item_select"]
 
 T = TypeVar("T")
 
@@ -48,3 +56,26 @@ class BoundedList:
         if index not in [value for _label, value in self.select.options]:
             self.select.options = (*self.select.options, (label, index))
         self.select.value = index
+
+
+def item_select(description: str, rows: int) -> widgets.Select:
+    """An empty ``Select`` of a listing's items, as wide as the panel lets it be."""
+    return widgets.Select(options=[], rows=rows, description=description,
+                          layout=widgets.Layout(width="auto", max_width="100%"))
+
+
+class ListingTab:
+    """What the Prompts and Resources tabs share: the connection shown, its policy, what is offered,
+    the fields of the chosen item and the listing under way."""
+
+    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
+                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
+        self.runtime = runtime
+        self.settings = settings or RenderSettings()
+        self.offered = offered
+        """What the tab offers (``None``: all the server lists); checked again at each use."""
+        self.timeout_seconds = timeout_seconds
+        self.server: McpServer | None = None
+        self.policy = ShowPolicy()
+        self.fields: CompletingFields | None = None
+        self.listing: concurrent.futures.Future[None] | None = None

@@ -23,20 +23,11 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.protocol.limits import DEFAULT, PANEL_CALLS_KEPT, Default
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import RenderSettings
+from anvia_nb.display.chrome import OPTION_CHARS, notice_html, server_text_html
 from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
-from anvia_nb.widgets._chrome import (
-    OPTION_CHARS,
-    closed_note,
-    follow_connections,
-    history_label,
-    notice_html,
-    plain,
-    server_text_html,
-    text_bundle,
-    text_label,
-)
+from anvia_nb.widgets._chrome import closed_note, follow_connections, history_label, plain, text_bundle, text_label
 from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.explorer.history_export import HistoryExport

@@ -16,11 +16,12 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.display import PromptView, RenderSettings
+from anvia_nb.display.chrome import OPTION_CHARS, server_text_html
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, server_text_html, shown_output
-from anvia_nb.widgets.explorer.listing import BoundedList
+from anvia_nb.widgets._chrome import error_output, plain, shown_output
+from anvia_nb.widgets.explorer.listing import BoundedList, ListingTab, item_select
 from anvia_nb.widgets.fields.completing import CompletingFields
 
 __all__ = ["PromptsTab"]
@@ -32,24 +33,15 @@ def _label(item: JsonObject, policy: ShowPolicy) -> str:
     return f"{label} — {plain(title, policy, OPTION_CHARS)}" if isinstance(title, str) and title != name else label
 
 
-class PromptsTab:
-    """Prompts of the chosen connection; display ``.widget``."""
+class PromptsTab(ListingTab):
+    """Prompts of the chosen connection (``offered``: the prompt names offered); display ``.widget``."""
 
     def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
                  timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
-        self.runtime = runtime
-        self.settings = settings or RenderSettings()
-        self.offered = offered
-        """The prompt names offered (``None``: all the server lists); checked again at each get."""
-        self.timeout_seconds = timeout_seconds
-        self.server: McpServer | None = None
-        self.policy = ShowPolicy()
+        super().__init__(runtime, settings, timeout_seconds, offered=offered)
         self.prompts: list[JsonObject] = []
-        self.fields: CompletingFields | None = None
         self.last_prompt: PromptView | None = None
-        self.listing: concurrent.futures.Future[None] | None = None
-        self.prompt_list = widgets.Select(options=[], rows=6, description="Prompts",
-                                          layout=widgets.Layout(width="auto", max_width="100%"))
+        self.prompt_list = item_select("Prompts", 6)
         self.listed = BoundedList(self.prompt_list, "prompts", "" if self.settings.hide_server_errors
                                   else "get any other with %mcp prompt NAME.PROMPT")
         self.about = widgets.HTML(value="")

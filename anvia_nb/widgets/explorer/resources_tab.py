@@ -22,11 +22,12 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.uri_template import query_variables, variables
 from anvia_nb.display import ReadView, RenderSettings
+from anvia_nb.display.chrome import OPTION_CHARS
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, shown_output
-from anvia_nb.widgets.explorer.listing import BoundedList
+from anvia_nb.widgets._chrome import error_output, plain, shown_output
+from anvia_nb.widgets.explorer.listing import BoundedList, ListingTab, item_select
 from anvia_nb.widgets.explorer.subscribe_toggle import SubscribeToggle
 from anvia_nb.widgets.fields.completing import CompletingFields
 
@@ -38,27 +39,18 @@ def _label(item: JsonObject, key: str, policy: ShowPolicy) -> str:
     return f"{plain(name, policy, OPTION_CHARS)} — {plain(where, policy, OPTION_CHARS)}"
 
 
-class ResourcesTab:
-    """Resources and templates of the chosen connection; display ``.widget``."""
+class ResourcesTab(ListingTab):
+    """Resources and templates of the chosen connection (``offered``: the URIs, uriTemplates or
+    names offered); display ``.widget``."""
 
     def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
                  timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
-        self.runtime = runtime
-        self.settings = settings or RenderSettings()
-        self.offered = offered
-        """The URIs, uriTemplates or names offered (``None``: all the server lists)."""
-        self.timeout_seconds = timeout_seconds
-        self.server: McpServer | None = None
-        self.policy = ShowPolicy()
+        super().__init__(runtime, settings, timeout_seconds, offered=offered)
         self.resources: list[JsonObject] = []
         self.templates: list[JsonObject] = []
-        self.fields: CompletingFields | None = None
         self.last_read: ReadView | None = None
-        self.listing: concurrent.futures.Future[None] | None = None
-        self.resource_list = widgets.Select(options=[], rows=6, description="Resources",
-                                            layout=widgets.Layout(width="auto", max_width="100%"))
-        self.template_list = widgets.Select(options=[], rows=3, description="Templates",
-                                            layout=widgets.Layout(width="auto", max_width="100%"))
+        self.resource_list = item_select("Resources", 6)
+        self.template_list = item_select("Templates", 3)
         viewers = self.settings.hide_server_errors  # nothing to type for a viewer
         self.listed_resources = BoundedList(self.resource_list, "resources",
                                             "" if viewers else "read any other with %mcp read NAME URI")

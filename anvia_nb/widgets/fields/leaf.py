@@ -17,7 +17,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from anvia_nb.widgets._chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, plain, policy_of, text_label
+from anvia_nb.display.chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, policy_of
+from anvia_nb.widgets._chrome import plain, text_label
 from anvia_nb.widgets.spec import Entry, FieldSpec, Path, example_json
 
 __all__ = [

@@ -17,10 +17,11 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.readings import ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.display import ReadView, ResultView
+from anvia_nb.display.chrome import OPTION_CHARS
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import OPTION_CHARS, error_output, plain, shown_output
+from anvia_nb.widgets._chrome import error_output, plain, shown_output
 
 __all__ = ["LinkReads"]
 

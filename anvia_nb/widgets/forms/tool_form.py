@@ -25,22 +25,18 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.display.app_notes import app_note_html
+from anvia_nb.display.chrome import LINE_CHARS, destructive_warning_html, is_destructive, notice_html, tool_header_html
 from anvia_nb.errors import AnviaError, InvalidValueError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import PageOffer
 from anvia_nb.widgets._chrome import (
-    LINE_CHARS,
     closed_note,
-    destructive_warning_html,
     follow_connections,
     form_text,
-    is_destructive,
-    notice_html,
     plain,
     required_but_empty,
     text_bundle,
     text_label,
-    tool_header_html,
 )
 from anvia_nb.widgets.apps.view import AppShown, app_after_call
 from anvia_nb.widgets.fields.arguments_form import ArgumentsForm

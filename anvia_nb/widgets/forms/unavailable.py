@@ -17,9 +17,10 @@ import ipywidgets as widgets
 
 from anvia_nb.core import McpServer, Tool
 from anvia_nb.display import RenderSettings
+from anvia_nb.display.chrome import notice_html
 from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
 from anvia_nb.runtime import Runtime
-from anvia_nb.widgets._chrome import follow_connections, never_opened_note, notice_html, text_bundle
+from anvia_nb.widgets._chrome import follow_connections, never_opened_note, text_bundle
 from anvia_nb.widgets.forms.tool_form import ToolForm
 
 __all__ = ["FormMaker", "UnavailableForm", "form_for", "never_opened"]

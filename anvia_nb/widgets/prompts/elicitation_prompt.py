@@ -15,15 +15,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.core.protocol.elicitation import with_defaults
-from anvia_nb.widgets._chrome import (
-    notice_html,
-    plain,
-    request_header_html,
-    required_but_empty,
-    server_text_html,
-    text_bundle,
-    text_label,
-)
+from anvia_nb.display.chrome import notice_html, request_header_html, server_text_html
+from anvia_nb.widgets._chrome import plain, required_but_empty, text_bundle, text_label
 from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields.leaf import wrapping_view
 
