@@ -15,7 +15,7 @@ import pytest
 from mcp.shared.auth import OAuthToken
 
 from anvia_nb import connect_mcp, mcp
-from anvia_nb.core.transport.oauth.settings import forget_tokens
+from anvia_nb.core.transport.oauth.settings import OAuth, forget_tokens
 from anvia_nb.core.transport.oauth.tokens import TokenFile, token_path
 from tests.helpers.oauth_magic import redirected
 from tests.helpers.oauth_server import OAuthTestServer
@@ -23,7 +23,7 @@ from tests.helpers.oauth_server import OAuthTestServer
 pytestmark = pytest.mark.anyio
 
 
-async def _calls(server_url: str, auth: object, count: int) -> None:
+async def _calls(server_url: str, auth: OAuth, count: int) -> None:
     server = await connect_mcp(mcp.http(name="bound", url=server_url, auth=auth))
     try:
         for n in range(count):
