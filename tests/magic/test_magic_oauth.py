@@ -10,10 +10,10 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.core.transport.oauth_tokens import token_path
+from anvia_nb.core.transport.oauth.tokens import token_path
 from anvia_nb.errors import AuthorizationRequiredError
 from anvia_nb.runtime import get_runtime
-from anvia_nb.widgets.oauth_prompt import AuthorizationPrompt
+from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 from tests.helpers.magic import run
 from tests.helpers.oauth_magic import authorize, redirected
 from tests.helpers.oauth_server import OAuthTestServer

@@ -1,7 +1,7 @@
 """Change events on protocol 2026-07-28: one ``subscriptions/listen`` stream per connection.
 
 Before 2026-07-28 a server sends ``notifications/tools/list_changed`` (and the resource and
-prompt ones) whenever it likes, and they reach :class:`~anvia_nb.core.transport.sdk.connect.SdkHandlers`'s
+prompt ones) whenever it likes, and they reach :class:`~anvia_nb.core.transport.handlers.SessionHandlers`'s
 notification handler. From 2026-07-28 on it may only send them on a ``subscriptions/listen``
 stream the client opened; this module opens that stream, for the lists the server says change
 (``listChanged`` in its capabilities), in a task of the session's owner, and hands each event to
