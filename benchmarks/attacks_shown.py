@@ -85,7 +85,7 @@ def would_typeset(states: list[dict[str, Any]]) -> int:
 @attack("elicitation-flood-form", "memory", "requests for input at once in one form (2,000 full, 200 quick)")
 def flood_form(full: bool) -> Result:
     from anvia_nb.widgets import form
-    from anvia_nb.widgets.tool_form import ToolForm
+    from anvia_nb.widgets.forms.tool_form import ToolForm
 
     requests = 2_000 if full else 200
     bound = Limits().prompts
@@ -278,7 +278,7 @@ def settings(full: bool) -> Result:
 
 @attack("secret-echoed-in-result", "secrets", "result echoes the secret: whole, split, in a resource, as default")
 def echoed(full: bool) -> Result:
-    from anvia_nb.widgets.arguments_form import ArgumentsForm
+    from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 
     async def run() -> Any:
         server = await connect_mcp(mcp.memory(name="echo", server=servers.secret_echo()))
@@ -368,7 +368,7 @@ def many(full: bool) -> Result:
 @attack("huge-elicitation-request", "probe", "request for input: 10 MB message, 200 fields of 5,000 options, "
         "secret defaults, math (smaller in quick)")
 def huge_request(full: bool) -> Result:
-    from anvia_nb.widgets.elicitation_prompt import ElicitationPrompt
+    from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 
     fields, options, message = (200, 5_000, 10_000_000) if full else (10, 200, 200_000)
     schema = {"type": "object", "properties": {

@@ -55,7 +55,7 @@ def service(oauth_server: OAuthTestServer) -> OAuthTestServer:
 
 
 def _tokens_in_memory() -> int:
-    from anvia_nb.core.transport import oauth_tokens
+    from anvia_nb.core.transport.oauth import tokens as oauth_tokens
 
     return sum(1 for data in oauth_tokens._MEMORY.values() if data.get("tokens"))
 
