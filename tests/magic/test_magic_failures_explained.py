@@ -173,10 +173,13 @@ def test_help_says_how_to_pass_a_token_and_where_a_failed_connects_log_is() -> N
 
 
 def test_json_values_keep_their_spaces_and_nesting_beside_options() -> None:
+    from anvia_nb.magic.parse.commands import CallCommand
     from anvia_nb.magic.subcommands import parse_command
 
     command = parse_command('call demo.t a={"x": {"y": [1, 2]}} --timeout=5 b=[{"c": "d e"}] f=\'g h\'')
-    assert command.arguments == {"a": {"x": {"y": [1, 2]}}, "b": [{"c": "d e"}], "f": "g h"}  # type: ignore[union-attr]
-    assert command.timeout_seconds == 5  # type: ignore[union-attr]
+    assert isinstance(command, CallCommand)
+    assert command.arguments == {"a": {"x": {"y": [1, 2]}}, "b": [{"c": "d e"}], "f": "g h"}
+    assert command.timeout_seconds == 5
     whole = parse_command('call demo.t {"a": {"b": 1}} --timeout 3')
-    assert whole.arguments == {"a": {"b": 1}}  # type: ignore[union-attr]
+    assert isinstance(whole, CallCommand)
+    assert whole.arguments == {"a": {"b": 1}}

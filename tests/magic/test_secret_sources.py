@@ -27,6 +27,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.core.api.connections import StdioConnection
+from anvia_nb.magic.parse.commands import ConnectCommand
 from anvia_nb.magic.parse.connect import expand_environ
 from anvia_nb.magic.subcommands import parse_command
 from anvia_nb.policy import MASK
@@ -82,8 +83,9 @@ def test_every_value_from_the_environment_is_a_secret_of_the_connection(environ:
         + " --stdio srv --note $ANVIA_T_DOLLAR --mode=${ANVIA_T_BRACED} " + ANTHROPIC
     )  # fmt: skip
     command = parse_command(line)
-    assert command.from_environ == {"ANVIA_T_DOLLAR": DOLLAR, "ANVIA_T_BRACED": BRACED}  # type: ignore[union-attr]
-    assert command.args == ("--note", DOLLAR, f"--mode={BRACED}", ANTHROPIC)  # type: ignore[union-attr]
+    assert isinstance(command, ConnectCommand)
+    assert command.from_environ == {"ANVIA_T_DOLLAR": DOLLAR, "ANVIA_T_BRACED": BRACED}
+    assert command.args == ("--note", DOLLAR, f"--mode={BRACED}", ANTHROPIC)
 
 
 def _demo_line(name: str, record: Path) -> str:
