@@ -11,7 +11,6 @@ view's one allowed call is in ``%mcp history``. The JupyterLab test of the same 
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import re
 import urllib.parse
@@ -49,7 +48,7 @@ from tests.helpers.notebook7 import (
     page_errors_not_of_notebook7,
     run_all_cells7,
 )
-from tests.helpers.support import REPO, in_ci
+from tests.helpers.support import REPO
 
 pytestmark = pytest.mark.browser
 
@@ -68,20 +67,6 @@ TOOLS, ECHO, IMAGE, FORM = 1, 2, 3, 4  # cells of QUICKSTART
 _IMAGES_JS = """area => [...area.querySelectorAll('img')].map(i => ({
   src: i.getAttribute('src') || '', loaded: i.complete && i.naturalWidth > 0, shown: i.checkVisibility(),
 }))"""
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _notebook7_installed() -> None:
-    """Notebook 7 is in the test extra; without it these tests skip with the reason (fail in CI)."""
-    try:
-        major = int(importlib.metadata.version("notebook").split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        major = 0
-    if major < 7:
-        reason = "Jupyter Notebook 7 is not installed: pip install -e '.[test]' to test it"
-        if in_ci():
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ servers they started). Its log is kept beside its home, so a test that fails can
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import signal
@@ -23,11 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from tests.helpers.lab import QUICK_JUPYTER, jupyter_environment
 from tests.helpers.ports import free_port
-from tests.helpers.support import REPO, child_pids, in_ci
+from tests.helpers.support import REPO, child_pids
 from tests.helpers.waiting import wait_until
 
 __all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard", "served_voila"]
@@ -108,18 +105,9 @@ def _running(command: list[str], home: Path, root: Path, port: int) -> Iterator[
         _stop(process)
 
 
-def _require_voila() -> None:
-    if importlib.util.find_spec("voila") is None:
-        reason = "voila is not installed: pip install -e '.[test]' to enable the Voilà tests"
-        if in_ci():
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-
-
 @contextlib.contextmanager
 def served_voila() -> Iterator[tuple[str, Path]]:
-    """``(base URL, notebook root)`` of a plain running Voilà; skipped (failed under CI) without voila."""
-    _require_voila()
+    """``(base URL, notebook root)`` of a plain running Voilà (the test extra installs voila)."""
     with tempfile.TemporaryDirectory(prefix="anvia-voila-") as home_text:
         home = Path(home_text)
         root = home / "root"
@@ -134,7 +122,6 @@ def served_voila() -> Iterator[tuple[str, Path]]:
 @contextlib.contextmanager
 def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
     """``scripts/dashboard HOME/root`` on a free port, answering when this yields."""
-    _require_voila()
     root = home / "root"
     root.mkdir(parents=True, exist_ok=True)
     port = free_port()
