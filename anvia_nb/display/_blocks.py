@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from anvia_nb._visible import Prepared
 from anvia_nb.core.protocol.content import ContentKind, kind_of
@@ -23,6 +23,8 @@ from anvia_nb.display._html import Html, element, join
 from anvia_nb.display._images import ImageCheck, base64_size, check_image, normal_mime_type
 from anvia_nb.display._text import Budget
 from anvia_nb.policy import ShowPolicy
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -71,6 +73,17 @@ def elision(hidden: int, what: str = "characters") -> Piece:
     """The visible note saying how much was cut and where the rest is."""
     message = f"… {hidden:,} more {what} not shown; the whole result is in `.output` and `.raw`"
     return Piece(element("div", message, cls="anvia-elided", style="note"), message)
+
+
+def within_budget(items: Sequence[T], what: str, ctx: Context, pieces: list[Piece]) -> Iterator[tuple[int, T]]:
+    """Each of ``items`` with its index while the budget has blocks left, counting one block each;
+    when it runs out, the note saying how many ``what`` were not shown is added to ``pieces``."""
+    for index, item in enumerate(items):
+        if ctx.budget.exhausted:
+            pieces.append(elision(len(items) - index, what))
+            return
+        ctx.budget.blocks -= 1
+        yield index, item
 
 
 def note(message: str) -> Piece:
@@ -251,11 +264,7 @@ def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False)
     """
     pieces: list[Piece] = []
     split = _split_secrets(content[: max(0, ctx.budget.blocks) + 1], ctx.policy)  # only what can be shown
-    for index, item in enumerate(content):
-        if ctx.budget.exhausted:
-            pieces.append(elision(len(content) - index, "content items"))
-            break
-        ctx.budget.blocks -= 1
+    for index, item in within_budget(content, "content items", ctx, pieces):
         pieces.append(content_item(item, ctx, error=error, also_masked=split.get(index, ())))
     return pieces
 

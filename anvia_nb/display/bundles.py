@@ -38,7 +38,7 @@ from anvia_nb.errors import (
 )
 from anvia_nb.policy import HIDDEN_SERVER_ERROR, NOT_MATH_CLASSES
 
-__all__ = ["bundle_from_error", "bundle_from_outcome", "display_status"]
+__all__ = ["bundle_from_error", "bundle_from_outcome", "display_status", "filtered_bundle"]
 
 _TONES = {
     "ok": ("header", "status-ok"),
@@ -51,6 +51,16 @@ _TONES = {
 def _content(raw: dict[str, Any] | None) -> list[Any]:
     content = None if raw is None else raw.get("content")
     return content if isinstance(content, list) else []
+
+
+def filtered_bundle(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
+    """``bundle`` keeping only the mime types in ``include`` and none in ``exclude`` (each when given),
+    as ``_repr_mimebundle_(include, exclude)`` is asked for them."""
+    if include:
+        bundle = {k: v for k, v in bundle.items() if k in include}
+    if exclude:
+        bundle = {k: v for k, v in bundle.items() if k not in exclude}
+    return bundle
 
 
 def display_status(outcome: CallOutcome | CallRecord) -> CallStatus:

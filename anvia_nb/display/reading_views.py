@@ -8,18 +8,11 @@ from typing import Any
 
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import JsonObject
+from anvia_nb.display.bundles import filtered_bundle
 from anvia_nb.display.readings import bundle_from_prompt, bundle_from_read
 from anvia_nb.display.settings import RenderSettings
 
 __all__ = ["PromptView", "ReadView"]
-
-
-def _filtered(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
-    if include:
-        bundle = {k: v for k, v in bundle.items() if k in include}
-    if exclude:
-        bundle = {k: v for k, v in bundle.items() if k not in exclude}
-    return bundle
 
 
 class ReadView:
@@ -65,7 +58,7 @@ class ReadView:
         return self.read.save(index, path)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        return _filtered(bundle_from_read(self.read, self.settings), include, exclude)
+        return filtered_bundle(bundle_from_read(self.read, self.settings), include, exclude)
 
     def __repr__(self) -> str:
         policy = self.settings.policy(self.read.secrets)
@@ -93,7 +86,7 @@ class PromptView:
         return self.result.raw
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        return _filtered(bundle_from_prompt(self.result, self.settings), include, exclude)
+        return filtered_bundle(bundle_from_prompt(self.result, self.settings), include, exclude)
 
     def __repr__(self) -> str:
         policy = self.settings.policy(self.result.secrets)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
-from anvia_nb.display._blocks import Context, Piece, content_item, elision, image, metadata, note, server_text
+from anvia_nb.display._blocks import Context, Piece, content_item, image, metadata, note, server_text, within_budget
 from anvia_nb.display._html import Html, element
 from anvia_nb.display._images import base64_size, normal_mime_type
 from anvia_nb.display.settings import RenderSettings
@@ -73,11 +73,7 @@ def bundle_from_read(read: ResourceRead, settings: RenderSettings | None = None)
     contents = read.contents
     if not contents:
         pieces.append(note("The server sent no contents."))
-    for index, item in enumerate(contents):
-        if ctx.budget.exhausted:
-            pieces.append(elision(len(contents) - index, "contents"))
-            break
-        ctx.budget.blocks -= 1
+    for index, item in within_budget(contents, "contents", ctx, pieces):
         pieces.append(_content(index, item, ctx))
     return _bundle(pieces, ctx, "anvia-read")
 
@@ -97,11 +93,7 @@ def bundle_from_prompt(result: PromptResult, settings: RenderSettings | None = N
     messages = result.messages
     if not messages:
         pieces.append(note("The prompt has no messages."))
-    for index, message in enumerate(messages):
-        if ctx.budget.exhausted:
-            pieces.append(elision(len(messages) - index, "messages"))
-            break
-        ctx.budget.blocks -= 1
+    for index, message in within_budget(messages, "messages", ctx, pieces):
         pieces.append(note(f"message {index} · {_role(message, ctx)}"))
         pieces.append(content_item(message.get("content"), ctx))
     return _bundle(pieces, ctx, "anvia-prompt")

@@ -13,7 +13,12 @@ from anvia_nb.core.api.dataframes import DataFrameLike, frames
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, MappedOutput
-from anvia_nb.display.bundles import bundle_from_outcome, display_status, tree_bundle_from_outcome
+from anvia_nb.display.bundles import (
+    bundle_from_outcome,
+    display_status,
+    filtered_bundle,
+    tree_bundle_from_outcome,
+)
 from anvia_nb.display.model_context import model_context_from_outcome
 from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import AnviaError, InvalidValueError
@@ -27,14 +32,6 @@ LinkReader = Callable[[CallOutcome, int], ResourceRead]
 """``reader(outcome, i)`` reads the result's ``i``-th resource link over its connection."""
 
 
-def _filtered(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
-    if include:
-        bundle = {k: v for k, v in bundle.items() if k in include}
-    if exclude:
-        bundle = {k: v for k, v in bundle.items() if k not in exclude}
-    return bundle
-
-
 class JsonTree:
     """structuredContent as its own output, so JupyterLab shows a collapsible JSON tree."""
 
@@ -42,7 +39,7 @@ class JsonTree:
         self.bundle = bundle
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        return _filtered(dict(self.bundle), include, exclude)
+        return filtered_bundle(dict(self.bundle), include, exclude)
 
 
 class ResultView:
@@ -116,7 +113,7 @@ class ResultView:
         return ReadView(self.reader(self.outcome, index), self.settings)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        return _filtered(bundle_from_outcome(self.outcome, self.settings), include, exclude)
+        return filtered_bundle(bundle_from_outcome(self.outcome, self.settings), include, exclude)
 
     def tree(self) -> JsonTree | None:
         """structuredContent (masked, bounded) as a JSON tree output; ``None`` when there is none.
