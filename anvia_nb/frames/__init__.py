@@ -20,8 +20,7 @@ from anvia_nb.frames.server_frame import ServerFrame
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.batch import MapOptions, RowOutcome
-    from anvia_nb.core.api.dataframes import DataFrameLike
-    from anvia_nb.core.api.tool import Tool
+    from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
 
 __all__ = ["PandasFrames", "ServerFrame", "map_frame", "map_sync", "result_frame"]
 
@@ -33,7 +32,7 @@ class PandasFrames:
     result_frame = staticmethod(result_frame)
 
     @staticmethod
-    def map_sync(tool: Tool, data: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
+    def map_sync(tool: FrameTool, data: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
         return map_sync(tool, data, options)
 
 

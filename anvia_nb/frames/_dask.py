@@ -17,17 +17,14 @@ from __future__ import annotations
 import asyncio
 import pickle
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun
-from anvia_nb.core.api.dataframes import DataFrameLike
+from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.frames._rows import frame_rows, result_of_map
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
 
 __all__ = ["map_dask", "worker_description"]
 
@@ -63,13 +60,13 @@ def _mapped_partition(part: pd.DataFrame, description: bytes, tool_name: str, op
     return result
 
 
-def worker_description(connection: Any) -> bytes:
+def worker_description(connection: object) -> bytes:
     """What each worker receives to open its own connection: the connection pickled, which leaves
     its secret values out (read back from the worker's environment) or refuses, here in the notebook."""
     return pickle.dumps(connection)
 
 
-def map_dask(tool: Tool, frame: Any, options: MapOptions) -> DataFrameLike:
+def map_dask(tool: FrameTool, frame: Any, options: MapOptions) -> DataFrameLike:
     """A lazy Dask DataFrame of results, one partition per partition of ``frame``."""
     description = worker_description(tool.server.connection)
     empty = frame._meta

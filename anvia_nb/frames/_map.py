@@ -18,21 +18,18 @@ import asyncio
 import concurrent.futures
 import contextlib
 import sys
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 import pandas as pd
 
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, is_rows
-from anvia_nb.core.api.dataframes import DataFrameLike
+from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
 from anvia_nb.core.protocol.limits import MAP_CANCEL_WAIT_SECONDS, MAP_TICK_SECONDS
 from anvia_nb.errors import LoopMisuseError
 from anvia_nb.frames._dask import map_dask
 from anvia_nb.frames._progress import ProgressLine, progress_wanted
 from anvia_nb.frames._rows import frame_rows, pandas_frame, result_of_map
 from anvia_nb.policy import ShowPolicy
-
-if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
 
 __all__ = ["map_frame", "map_sync"]
 
@@ -41,7 +38,7 @@ def _is_dask(data: object) -> bool:
     return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "map_partitions")
 
 
-def _prepare(tool: Tool, data: object, options: MapOptions) -> tuple[MapRun, pd.DataFrame | None]:
+def _prepare(tool: FrameTool, data: object, options: MapOptions) -> tuple[MapRun, pd.DataFrame | None]:
     """The map's run, and the frame its results go back into (``None`` for plain rows)."""
     if is_rows(data):
         return MapRun(tool, data, options), None
@@ -50,13 +47,13 @@ def _prepare(tool: Tool, data: object, options: MapOptions) -> tuple[MapRun, pd.
 
 
 def _finish(
-    run: MapRun, frame: pd.DataFrame | None, tool: Tool, options: MapOptions
+    run: MapRun, frame: pd.DataFrame | None, tool: FrameTool, options: MapOptions
 ) -> pd.DataFrame | list[RowOutcome]:
     outcomes = run.outcomes()
     return outcomes if frame is None else result_of_map(frame, outcomes, tool, options.policy)
 
 
-async def map_frame(tool: Tool, data: object, options: MapOptions) -> DataFrameLike:
+async def map_frame(tool: FrameTool, data: object, options: MapOptions) -> DataFrameLike:
     """``await tool.map(df)``: a DataFrame of results, in row order (a Dask DataFrame for a Dask one)."""
     if _is_dask(data):
         return map_dask(tool, data, options)
@@ -88,14 +85,14 @@ def _caller_loop() -> asyncio.AbstractEventLoop | None:
 
 
 @overload
-def map_sync(tool: Tool, data: pd.DataFrame, options: MapOptions) -> pd.DataFrame: ...
+def map_sync(tool: FrameTool, data: pd.DataFrame, options: MapOptions) -> pd.DataFrame: ...
 
 
 @overload
-def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike: ...
+def map_sync(tool: FrameTool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike: ...
 
 
-def map_sync(tool: Tool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike:
+def map_sync(tool: FrameTool, data: object, options: MapOptions) -> list[RowOutcome] | DataFrameLike:
     """``tool.map_sync(df)``: :func:`map_frame` for synchronous code, interruptible (see the module)."""
     if _is_dask(data):
         return map_dask(tool, data, options)

@@ -17,7 +17,7 @@ from anvia_nb.frames.server_frame import ServerFrame
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
-    from anvia_nb.core.api.server import Tool
+    from anvia_nb.core.api.dataframes import FrameTool
 
 __all__ = ["RESULT_COLUMNS", "MapSource", "frame_rows", "pandas_frame", "result_of_map"]
 
@@ -55,7 +55,7 @@ def pandas_frame(data: object) -> pd.DataFrame:
     return data
 
 
-def frame_rows(tool: Tool, frame: pd.DataFrame, constants: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+def frame_rows(tool: FrameTool, frame: pd.DataFrame, constants: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The argument rows of ``frame`` for ``tool`` (see the module's rule)."""
     names = tool.info.argument_names
     columns = [c for c in frame.columns if c in names] if names else [c for c in frame.columns if isinstance(c, str)]

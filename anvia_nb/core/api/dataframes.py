@@ -7,26 +7,39 @@ and display: they never import it. It hands them its functions here when it is i
 (:func:`provide`), and the top package says how to import it on first use (:func:`load_with`),
 so ``import anvia_nb`` loads no pandas and nothing below reaches up.
 
-What is lent is typed here: :class:`FrameSupport` says the three functions' signatures, and
-:class:`DataFrameLike` is what the core knows of a pandas (or Dask) DataFrame without importing
-pandas (a ``pandas.DataFrame`` is one; the DataFrame layer narrows to it with ``isinstance``).
+What is lent is typed here: :class:`FrameSupport` says the three functions' signatures,
+:class:`FrameTool` what they read of the tool they are given (a
+:class:`~anvia_nb.core.api.tool.Tool` is one: named here as a Protocol, not imported, since the
+tool imports this module), and :class:`DataFrameLike` is what the core knows of a pandas (or Dask)
+DataFrame without importing pandas (a ``pandas.DataFrame`` is one; the DataFrame layer narrows to
+it with ``isinstance``).
 
 Nothing heavy at run time: the top package imports this module when it is imported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable, Iterable
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from anvia_nb.core.api.batch import MapOptions, MappedTool, RowOutcome
 from anvia_nb.errors import AnviaError
 
 if TYPE_CHECKING:
-    from anvia_nb.core.api.batch import MapOptions, RowOutcome
-    from anvia_nb.core.api.tool import Tool
-    from anvia_nb.core.protocol.types import CallOutcome
+    import asyncio
 
-__all__ = ["DataFrameLike", "FrameSupport", "frames", "load_with", "provide"]
+    from anvia_nb.core.protocol.types import CallOutcome, JsonObject, ToolInfo
+
+__all__ = [
+    "DataFrameLike",
+    "FrameClient",
+    "FrameServer",
+    "FrameSupport",
+    "FrameTool",
+    "frames",
+    "load_with",
+    "provide",
+]
 
 
 class DataFrameLike(Protocol):
@@ -38,15 +51,60 @@ class DataFrameLike(Protocol):
     def __len__(self) -> int: ...
 
 
+class FrameClient(Protocol):
+    """What a map of a frame reads of its server's client: the loop it was opened on."""
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None: ...
+
+
+class FrameServer(Protocol):
+    """What the DataFrame layer reads of a tool's server: its name and secret values (for the
+    results' masks and messages), its connection (what a Dask worker opens again) and its client."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def secrets(self) -> Sequence[str]: ...
+
+    @property
+    def connection(self) -> object:
+        """Its :class:`~anvia_nb.core.api.connections.McpConnection`, which a Dask map pickles for
+        its workers (named ``object`` here: importing the connections would load the SDK)."""
+        ...
+
+    @property
+    def client(self) -> FrameClient: ...
+
+
+class FrameTool(MappedTool, Protocol):
+    """What the DataFrame layer reads of a tool (a :class:`~anvia_nb.core.api.tool.Tool`): what a
+    map calls (:class:`~anvia_nb.core.api.batch.MappedTool`), its name, listing and outputSchema,
+    and its server."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def info(self) -> ToolInfo: ...
+
+    @property
+    def output_schema(self) -> JsonObject | None: ...
+
+    @property
+    def server(self) -> FrameServer: ...
+
+
 class FrameSupport(Protocol):
     """What the DataFrame layer lends: a map of a frame, a blocking map of anything, a result's table."""
 
-    def map_frame(self, tool: Tool, frame: object, options: MapOptions, /) -> Awaitable[DataFrameLike]:
+    def map_frame(self, tool: FrameTool, frame: object, options: MapOptions, /) -> Awaitable[DataFrameLike]:
         """``await tool.map(df)``: a pandas (or Dask) DataFrame of results. ``frame`` is what the map
         was given that is not rows: a DataFrame, or anything else, refused with ``InvalidTypeError``."""
         ...
 
-    def map_sync(self, tool: Tool, rows: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
+    def map_sync(self, tool: FrameTool, rows: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
         """``tool.map_sync(rows or df)``: blocks on the runtime's loop, interruptibly (anything but rows
         or a DataFrame is refused with ``InvalidTypeError``)."""
         ...
