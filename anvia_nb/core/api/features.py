@@ -16,14 +16,13 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from anvia_nb.core.api.connections import McpConnection
+from anvia_nb.core.api.listings import ListedServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.core.protocol.uri_template import expand, matches
-from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.session import CompletionRequest, PromptRequest
 from anvia_nb.errors import (
     ArgumentError,
@@ -63,73 +62,44 @@ def _arguments_of(prompt: JsonObject) -> list[JsonObject]:
     ) else []
 
 
-class ConnectedServer:
+class ConnectedServer(ListedServer):
     """A connected server: its connection, client and secrets, and its resources, templates,
-    prompts and completion (see the module docstring)."""
+    prompts and completion (see the module docstring).
 
-    def __init__(self, connection: McpConnection, client: McpClient) -> None:
-        self.connection = connection
-        self.client = client
-        self._secrets: tuple[McpConnection, tuple[str, ...]] | None = None
-        self.listings: dict[str, list[JsonObject]] = {}
-        """The last ``resources``, ``resourceTemplates`` and ``prompts`` listings read."""
-        self.offered_links: set[str] = set()
-        """URIs of the resource links its results offered (reading one is on request)."""
-
-    @property
-    def name(self) -> str:
-        return self.connection.name
-
-    @property
-    def secrets(self) -> tuple[str, ...]:
-        """The connection's secret values (found once per connection: every call's outcome carries them),
-        and those found while connected (an OAuth token a request carried, a refreshed one)."""
-        found = self._secrets
-        if found is None or found[0] is not self.connection:
-            found = self._secrets = (self.connection, self.connection.secrets())
-        live = getattr(getattr(self.client, "log", None), "policy", None)
-        more = sorted(live.secrets.difference(found[1])) if live is not None else ()
-        return (*found[1], *more) if more else found[1]
-
-    # -- listings ------------------------------------------------------------------------------
-
-    async def _listing(self, key: str, timeout_seconds: Timeout) -> list[JsonObject]:
-        """One listing read now (within ``timeout_seconds``, by default the call timeout) and kept."""
-        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-        found = await self.client.list_items(key, timeout)
-        self.listings[key] = found
-        return found
-
-    async def resources(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
-        """Every listed resource (wire keys: ``uri``, ``name``, ``title``, ``mimeType``, ``size``...)."""
-        return await self._listing("resources", timeout_seconds)
-
-    async def resource_templates(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
-        """Every listed resource template (``uriTemplate``, ``name``...)."""
-        return await self._listing("resourceTemplates", timeout_seconds)
-
-    async def prompts(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
-        """Every listed prompt (``name``, ``title``, ``description``, ``arguments``)."""
-        return await self._listing("prompts", timeout_seconds)
-
-    async def _listed(self, key: str) -> list[JsonObject]:
-        """A listing as last read, read now when it never was."""
-        if key not in self.listings:
-            await self._listing(key, limits.DEFAULT)
-        return self.listings[key]
+    Every method that asks the server raises ``ConnectionClosedError`` (the connection is
+    closed or its server went away), ``ProtocolError`` (a JSON-RPC error) or
+    ``ToolTimeoutError`` (no answer in time); each method's ``Raises`` names what else it checks.
+    """
 
     # -- resources -----------------------------------------------------------------------------
 
     def note_links(self, raw: JsonObject | None) -> None:
-        """Remember the URIs of a result's resource links: reading one later is not an unknown URI."""
+        """Remember the URIs of a result's resource links: reading one later is not an unknown URI.
+
+        Parameters
+        ----------
+        raw : dict or None
+            A ``tools/call`` result as JSON (``None``: nothing to note).
+        """
         content = raw.get("content") if isinstance(raw, dict) else None
         for link in resource_links(content if isinstance(content, list) else []):
             if len(self.offered_links) < limits.LINKS_KEPT:
                 self.offered_links.add(link["uri"])
 
     async def check_uri(self, uri: str) -> None:
-        """Raise :class:`UnknownResourceError` unless a listed resource, a listed template or an
-        offered link knows ``uri``; the listings are read again first (they may have changed)."""
+        """Check that a listed resource, a listed template or an offered link knows ``uri``;
+        the listings are read again first (they may have changed).
+
+        Parameters
+        ----------
+        uri : str
+            The resource URI.
+
+        Raises
+        ------
+        UnknownResourceError
+            Nothing knows ``uri``; ``.suggestions`` holds close ones.
+        """
         if uri in self.offered_links:
             return
         resources = await self.resources()
@@ -144,8 +114,26 @@ class ConnectedServer:
         raise UnknownResourceError(f"{self.name!r} lists no resource or template for {uri!r}.{hint}", close)
 
     async def read_resource(self, uri: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> ResourceRead:
-        """resources/read of ``uri``: ``.contents`` as sent, ``.text``, ``.data(i)``, ``.save(i, path)``
-        (no check against the listings: a server may serve unlisted URIs)."""
+        """``resources/read`` of ``uri``, not checked against the listings (a server may
+        serve unlisted URIs).
+
+        Parameters
+        ----------
+        uri : str
+            The resource URI.
+        timeout_seconds : float or None, optional
+            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+
+        Returns
+        -------
+        ResourceRead
+            ``.contents`` as sent, ``.text``, ``.data(i)``, ``.save(i, path)``.
+
+        Raises
+        ------
+        InvalidTypeError, InvalidValueError
+            ``uri`` is not a string, or is empty.
+        """
         return await self._read(uri, timeout_seconds)
 
     async def _read(
@@ -166,7 +154,22 @@ class ConnectedServer:
         )
 
     async def template_info(self, template: str) -> JsonObject:
-        """The listed template whose ``uriTemplate`` or ``name`` is ``template``."""
+        """The listed template whose ``uriTemplate`` or ``name`` is ``template`` (read again if not found).
+
+        Parameters
+        ----------
+        template : str
+            A template's ``uriTemplate`` or name.
+
+        Returns
+        -------
+        dict
+
+        Raises
+        ------
+        UnknownResourceError
+            No listed template is called so; ``.suggestions`` holds close ones.
+        """
         templates = await self._listed("resourceTemplates")
         for found in templates:
             if template in (found.get("uriTemplate"), found.get("name")):
@@ -183,7 +186,26 @@ class ConnectedServer:
     async def read_template(
         self, template: str, variables: Mapping[str, str] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> ResourceRead:
-        """Read a listed template (its ``uriTemplate`` or name) expanded with ``variables``."""
+        """Read a listed template (its ``uriTemplate`` or name) expanded with ``variables``.
+
+        Parameters
+        ----------
+        template : str
+            A listed template's ``uriTemplate`` or name.
+        variables : mapping of str to str, optional
+            The template's variables (``None``: none).
+        timeout_seconds : float or None, optional
+            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+
+        Returns
+        -------
+        ResourceRead
+
+        Raises
+        ------
+        UnknownResourceError, ArgumentError
+            No such template; ``variables`` not a mapping of strings.
+        """
         info = await self.template_info(template)
         uri_template = str(info.get("uriTemplate", ""))
         uri = expand(uri_template, _strings(variables, "Template variables"))
@@ -192,8 +214,27 @@ class ConnectedServer:
     async def read_link(
         self, outcome: CallOutcome | JsonObject, index: int = 0, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> ResourceRead:
-        """Read the ``index``-th ``resource_link`` of a result (a :class:`CallOutcome` or its raw
-        JSON) because you ask (never by itself); over this connection, shown as read on request."""
+        """Read the ``index``-th ``resource_link`` of a result because you ask (never by itself),
+        over this connection, shown as read on request.
+
+        Parameters
+        ----------
+        outcome : CallOutcome or dict
+            A call's outcome, or its raw result JSON.
+        index : int, optional
+            Which of its links, from 0 (the default).
+        timeout_seconds : float or None, optional
+            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+
+        Returns
+        -------
+        ResourceRead
+
+        Raises
+        ------
+        InvalidValueError
+            The result has no link, or none at ``index``.
+        """
         raw = outcome.raw if isinstance(outcome, CallOutcome) else outcome
         content = raw.get("content") if isinstance(raw, dict) else None
         links = resource_links(content if isinstance(content, list) else [])
@@ -207,7 +248,22 @@ class ConnectedServer:
     # -- prompts and completion ----------------------------------------------------------------
 
     async def prompt_info(self, name: str) -> JsonObject:
-        """The listed prompt called ``name`` (the listing is read again when it is not found)."""
+        """The listed prompt called ``name`` (the listing is read again when it is not found).
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        dict
+            The prompt as listed (``name``, ``title``, ``description``, ``arguments``).
+
+        Raises
+        ------
+        UnknownPromptError
+            No listed prompt has that name; ``.suggestions`` holds close names.
+        """
         for listing in (await self._listed("prompts"), None):
             prompts = listing if listing is not None else await self.prompts()
             for found in prompts:
@@ -226,7 +282,29 @@ class ConnectedServer:
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> PromptResult:
-        """prompts/get, its name and arguments checked against the listing first: ``.messages`` as sent."""
+        """``prompts/get``, its name and arguments checked against the listing first.
+
+        Parameters
+        ----------
+        name : str
+            A listed prompt's name.
+        arguments : mapping of str to str, optional
+            Its arguments (strings, as the protocol says; ``None``: none).
+        timeout_seconds : float or None, optional
+            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+
+        Returns
+        -------
+        PromptResult
+            ``.messages`` as sent.
+
+        Raises
+        ------
+        UnknownPromptError, ArgumentError
+            No such prompt; ``arguments`` not a mapping of strings.
+        ArgumentValidationError
+            An argument it does not take, or a required one missing; nothing is sent.
+        """
         sent = _strings(arguments, "Prompt arguments")
         prompt = await self.prompt_info(name)
         declared = _arguments_of(prompt)
@@ -267,10 +345,31 @@ class ConnectedServer:
         *,
         timeout_seconds: Timeout = limits.DEFAULT,
     ) -> list[str]:
-        """completion/complete: suggestions for one prompt argument (``ref`` ``("prompt", NAME)``)
-        or template variable (``("template", URI_TEMPLATE)``), given what is typed so far (by
-        default within :data:`~anvia_nb.core.protocol.limits.COMPLETION_TIMEOUT_SECONDS`); ``[]``
-        when the server offers none."""
+        """``completion/complete``: suggestions for one prompt argument or template variable.
+
+        Parameters
+        ----------
+        ref : tuple of (str, str)
+            ``("prompt", NAME)`` or ``("template", URI_TEMPLATE)``.
+        argument : str
+            The argument's (or variable's) name.
+        value : str, optional
+            What is typed so far (default ``""``).
+        context : mapping of str to str, optional
+            Values already given to the other arguments (``None``: none).
+        timeout_seconds : float or None, optional
+            Seconds to wait (default 10 s); ``None``: no limit.
+
+        Returns
+        -------
+        list of str
+            The suggestions; ``[]`` when the server offers none.
+
+        Raises
+        ------
+        InvalidValueError, ArgumentError
+            ``ref`` is neither kind; ``context`` not a mapping of strings.
+        """
         kind, _name = ref
         if kind not in ("prompt", "template"):
             raise InvalidValueError(f'complete() takes ("prompt", NAME) or ("template", URI_TEMPLATE), not {ref!r}.')
