@@ -35,7 +35,20 @@ __all__ = ["McpServer", "Tool", "connect_mcp"]
 
 
 class McpServer(ConnectedServer):
-    """A connected server: its name, its adapted tools, its resources and prompts, and ``close()``."""
+    """A connected server: its name, its adapted tools, its resources and prompts, and ``close()``.
+
+    Made by :func:`connect_mcp`, not by hand. ``server.tools`` lists its :class:`Tool` objects;
+    ``server.changes`` and ``server.subscriptions`` follow what the server says changed.
+
+    Parameters
+    ----------
+    connection : StdioConnection or HttpConnection
+        The connection it was opened from (or a replayed or in-memory one).
+    client : McpClient
+        The open client.
+    tools : list of ToolInfo
+        The tools it listed when connecting.
+    """
 
     def __init__(self, connection: McpConnection, client: McpClient, tools: list[ToolInfo]) -> None:
         super().__init__(connection, client)
@@ -75,7 +88,13 @@ class McpServer(ConnectedServer):
         return self.client.log
 
     def replace_tools(self, tools: list[ToolInfo]) -> None:
-        """Adopt a new listing (after ``tools/list_changed``); a tool listed before keeps its object."""
+        """Adopt a new listing (after ``tools/list_changed``); a tool listed before keeps its object.
+
+        Parameters
+        ----------
+        tools : list of ToolInfo
+            The new listing, in the server's order.
+        """
         known = {tool.name: tool for tool in self.tools}
         adopted = []
         for info in tools:
@@ -88,7 +107,22 @@ class McpServer(ConnectedServer):
         self.tools = adopted
 
     def tool(self, name: str) -> Tool:
-        """The tool called ``name``; the error lists the closest names."""
+        """The tool called ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The tool's name as listed.
+
+        Returns
+        -------
+        Tool
+
+        Raises
+        ------
+        UnknownToolError
+            No tool has that name; the message and ``.suggestions`` give the closest names.
+        """
         for tool in self.tools:
             if tool.name == name:
                 return tool
@@ -99,22 +133,76 @@ class McpServer(ConnectedServer):
 
     async def app(self, tool: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> AppResource:
         """The interactive view (MCP Apps) of the tool ``tool``, read from this server and checked
-        (core/api/apps.py); one-line errors for a tool without one or a view that is not one."""
+        (core/api/apps.py).
+
+        Parameters
+        ----------
+        tool : str
+            The tool's name.
+        timeout_seconds : float or None, optional
+            Seconds to wait for the read (default 60 s); ``None``: no limit.
+
+        Returns
+        -------
+        AppResource
+            The view's HTML and what it declares.
+
+        Raises
+        ------
+        UnknownToolError
+            No tool has that name.
+        InvalidValueError
+            The tool has no view, or what came back is not one (one line says why).
+        """
         return await read_app(self, app_of(self.tool(tool).info), timeout_seconds=timeout_seconds)
 
     async def subscribe(self, uri: str) -> None:
-        """Hear when the resource ``uri`` changes (see ``resource_updates()``)."""
+        """Hear when the resource ``uri`` changes (see :meth:`resource_updates`).
+
+        Parameters
+        ----------
+        uri : str
+            A resource URI.
+
+        Raises
+        ------
+        InvalidValueError
+            ``uri`` is empty.
+        NotOfferedError
+            The server does not offer resource subscriptions.
+        """
         await self.subscriptions.subscribe(uri)
 
     async def unsubscribe(self, uri: str) -> None:
+        """Stop hearing about the resource ``uri``.
+
+        Parameters
+        ----------
+        uri : str
+            A URI given to :meth:`subscribe`.
+
+        Raises
+        ------
+        InvalidValueError
+            Not subscribed to ``uri``.
+        """
         await self.subscriptions.unsubscribe(uri)
 
     def resource_updates(self) -> dict[str, ResourceUpdates]:
-        """Updates counted per URI (``count``, ``last``) since connecting."""
+        """Updates counted per URI since connecting.
+
+        Returns
+        -------
+        dict of str to ResourceUpdates
+            Per subscribed URI: ``count`` and ``last``.
+        """
         return self.subscriptions.updates()
 
     async def close(self) -> None:
-        """Close the session and stop a stdio server with its whole process group."""
+        """Close the session and stop a stdio server with its whole process group.
+
+        Closing twice is harmless; ``async with`` closes on leaving the block.
+        """
         await self.client.close()
 
     async def __aenter__(self) -> McpServer:
@@ -132,13 +220,37 @@ async def connect_mcp(
 ) -> McpServer:
     """Connect, handshake, list every tool, and adapt them (Anvia's ``connectMcp``).
 
-    ``timeout_seconds`` bounds all of it: by default the connection's own timeout (``mcp.http``'s
-    ``timeout_seconds``), else :data:`~anvia_nb.core.protocol.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`;
-    ``None``: no limit. ``log_level`` asks the server for
-    its log messages from that level up (``"info"``...; see :data:`anvia_nb.core.exchange.logs.LOG_LEVELS`).
-    Raises :class:`ConnectError` naming the server and what failed, with the last lines it wrote to
-    stderr; a half-open session is closed before the error propagates, and its log kept on the
-    error (``.log``) so it can still be read.
+    A half-open session is closed before an error propagates, its log kept on the error
+    (``.log``) so it can still be read.
+
+    Parameters
+    ----------
+    connection : StdioConnection or HttpConnection
+        What ``mcp.stdio(...)``, ``mcp.http(...)``, ``mcp.replay(...)`` or ``mcp.memory(...)`` made.
+    timeout_seconds : float or None, optional
+        Seconds all of it may take: by default the connection's own (``mcp.http``'s
+        ``timeout_seconds``), else 30 s (``DEFAULT_CONNECT_TIMEOUT_SECONDS``); ``None``: no limit.
+    log_level : str, optional
+        Ask the server for its log messages from that level up (``"debug"``, ``"info"``, ...
+        ``"emergency"``: ``anvia_nb.core.exchange.logs.LOG_LEVELS``); ``None``: do not ask.
+
+    Returns
+    -------
+    McpServer
+        The connected server, its tools adapted (``server.tools``).
+
+    Raises
+    ------
+    InvalidTypeError
+        ``connection`` is not a connection from ``mcp``.
+    ConnectError
+        Starting, the handshake or the tool listing failed or took too long; it names the server
+        and what failed, with the last lines the server wrote to stderr.
+
+    Examples
+    --------
+    >>> server = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
+    >>> await server.tool("echo").call({"message": "hi"})
     """
     if not hasattr(connection, "connect") or not hasattr(connection, "name"):
         raise InvalidTypeError("connect_mcp takes a connection from mcp.stdio(...) or mcp.http(...).")
