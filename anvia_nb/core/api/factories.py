@@ -42,7 +42,12 @@ def _in_flight(value: int | None) -> int | None:
 
 
 class _Factories:
-    """The ``mcp`` object: ``mcp.stdio(...)``, ``mcp.http(...)`` and ``mcp.oauth(...)``."""
+    """The ``mcp`` object: ``mcp.stdio(...)``, ``mcp.http(...)``, ``mcp.replay(...)``,
+    ``mcp.memory(...)`` make connections for ``connect_mcp``; ``mcp.oauth(...)``,
+    ``mcp.client_credentials(...)``, ``mcp.workload_identity(...)`` and
+    ``mcp.identity_assertion(...)`` make the ``auth=`` of ``mcp.http``. Nothing connects until
+    ``connect_mcp``; every argument is checked here.
+    """
 
     @staticmethod
     def stdio(
@@ -60,21 +65,59 @@ class _Factories:
         protocol: str | None = None,
         from_environ: Mapping[str, str] | None = None,
     ) -> StdioConnection:
-        """A lazy stdio connection. ``command="python"`` runs this kernel's own Python.
+        """A lazy stdio connection: the server is a process this kernel starts (nothing runs yet).
 
         ``env`` is added to a minimal inherited environment (PATH, HOME...), as the SDK does, so
         the kernel's own secrets do not leak into servers. Values of names containing TOKEN, KEY,
         SECRET, PASS, AUTH or CREDENTIAL, or listed in ``secret_env``, are masked wherever shown.
-        The server's stderr goes to a file that is removed when the connection is closed and at
-        exit; ``keep_log=True`` keeps it (its path is ``server.client.log.stderr_path``).
-        ``roots`` are directories offered to the server (``roots/list``); each must exist.
-        ``record=PATH`` writes what the connection exchanges to a JSON Lines file, secrets masked,
-        which ``mcp.replay`` answers from.
-        ``max_calls_in_flight`` bounds the calls sent at once (default 16).
-        ``protocol``: ``None`` (``server/discover``, then the ``initialize`` handshake if refused),
-        the string 2025-11-25 (the handshake only; the server may answer an older version) or
-        2026-07-28 (discover only): :data:`~anvia_nb.core.protocol.versions.PROTOCOLS`.
-        ``from_environ``: the kernel's variables (name: value) the settings took values from: secrets.
+
+        Parameters
+        ----------
+        name : str
+            The connection's name (letters, digits, ``_``, ``-``), as ``%mcp`` shows it.
+        command : str
+            The program to run; ``"python"`` runs this kernel's own Python.
+        args : sequence of str, optional
+            Its arguments, a list (one string is refused: split it with ``shlex.split``).
+        env : mapping of str to str, optional
+            Variables added to the minimal environment.
+        cwd : str or path, optional
+            Its working directory; ``None``: the kernel's.
+        secret_env : iterable of str, optional
+            Names in ``env`` whose values are masked besides those the rule above finds.
+        keep_log : bool, optional
+            Keep the file its stderr goes to when the connection closes (default ``False``: removed
+            at close and at exit); its path is ``server.client.log.stderr_path``.
+        roots : iterable of str or path, optional
+            Directories offered to the server (``roots/list``); each must exist. ``None``: none.
+        record : str or path, optional
+            Write what the connection exchanges to this JSON Lines file, secrets masked, which
+            ``mcp.replay`` answers from. ``None``: no recording.
+        max_calls_in_flight : int, optional
+            The most calls sent at once, at least 1; ``None``: the default, 16.
+        protocol : str, optional
+            ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
+            ``"2025-11-25"``: the handshake only (the server may answer an older version);
+            ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
+        from_environ : mapping of str to str, optional
+            The kernel's variables (name: value) the settings took values from: treated as secrets.
+
+        Returns
+        -------
+        StdioConnection
+            Give it to ``connect_mcp`` (or ``%mcp connect``).
+
+        Raises
+        ------
+        InvalidValueError
+            ``name`` is not letters, digits, ``_`` or ``-`` starting with a letter, or
+            ``max_calls_in_flight`` or ``protocol`` is not one of its values, or a root does not exist.
+        InvalidTypeError
+            ``args`` is one string, or ``roots`` one path, not a list.
+
+        Examples
+        --------
+        >>> server = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
         """
         protocol = check_protocol(protocol)
         if isinstance(args, str):
@@ -110,9 +153,51 @@ class _Factories:
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
-        ``timeout_seconds`` bounds connecting and sending (``None``: no limit); how long an answer
-        may take is each call's own timeout. ``roots``, ``record=PATH``, ``max_calls_in_flight`` and
-        ``protocol`` and ``from_environ`` as for :meth:`stdio`.
+        Parameters
+        ----------
+        name : str
+            The connection's name (letters, digits, ``_``, ``-``), as ``%mcp`` shows it.
+        url : str
+            The server's MCP endpoint, ``http://`` or ``https://``.
+        headers : mapping of str to str, optional
+            Sent with every request (``Authorization`` and other credentials are masked when shown).
+        timeout_seconds : float or None, optional
+            Seconds connecting and each send may take (default 30.0); ``None``: no limit. How long an
+            answer may take is each call's own ``timeout_seconds``.
+        auth : OAuth or httpx.Auth, optional
+            ``mcp.oauth(...)`` or one of the grants with no person (``mcp.client_credentials``,
+            ``mcp.workload_identity``, ``mcp.identity_assertion``), or an ``httpx.Auth``; ``None``: none.
+        roots : iterable of str or path, optional
+            Directories offered to the server (``roots/list``); each must exist. ``None``: none.
+        record : str or path, optional
+            Write what the connection exchanges to this JSON Lines file, secrets masked, which
+            ``mcp.replay`` answers from. ``None``: no recording.
+        max_calls_in_flight : int, optional
+            The most calls sent at once, at least 1; ``None``: the default, 16.
+        protocol : str, optional
+            ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
+            ``"2025-11-25"``: the handshake only (the server may answer an older version);
+            ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
+        from_environ : mapping of str to str, optional
+            The kernel's variables (name: value) the settings took values from: treated as secrets.
+
+        Returns
+        -------
+        HttpConnection
+            Give it to ``connect_mcp`` (or ``%mcp connect``).
+
+        Raises
+        ------
+        InvalidValueError
+            ``name`` is not letters, digits, ``_`` or ``-`` starting with a letter, or
+            ``max_calls_in_flight`` or ``protocol`` is not one of its values, or a root does not exist.
+            Or ``url`` does not start with ``http://`` or ``https://``.
+        InvalidTypeError
+            ``roots`` is one path, not a list.
+
+        Examples
+        --------
+        >>> server = await connect_mcp(mcp.http(name="docs", url="https://example.com/mcp", auth=mcp.oauth()))
         """
         protocol = check_protocol(protocol)
         scheme = urlsplit(str(url)).scheme
@@ -138,22 +223,73 @@ class _Factories:
 
     @staticmethod
     def oauth_logout(connection: HttpConnection) -> bool:
-        """Forget the OAuth tokens cached for this connection's server and client; whether there were any."""
+        """Forget the OAuth tokens cached for this connection's server and client.
+
+        Parameters
+        ----------
+        connection : HttpConnection
+            The connection whose tokens to forget (its ``auth``'s ``client_id`` and ``token_dir``).
+
+        Returns
+        -------
+        bool
+            Whether there were any.
+        """
         settings = connection.auth if isinstance(connection.auth, OAuth) else OAuth()
         return forget_tokens(connection.url, settings.client_id, token_dir=settings.token_dir)
 
     @staticmethod
     def replay(*, name: str, path: str | os.PathLike[str]) -> ReplayConnection:
         """A connection answered from a recording made with ``record=``: no server is started, no
-        socket opened; a call that was not recorded raises :class:`~anvia_nb.errors.UnrecordedCallError`."""
+        socket opened.
+
+        Parameters
+        ----------
+        name : str
+            The connection's name.
+        path : str or path
+            The JSON Lines file ``record=`` wrote.
+
+        Returns
+        -------
+        ReplayConnection
+            Give it to ``connect_mcp``. A call the recording does not hold raises
+            ``UnrecordedCallError`` then; a missing or unreadable file ``RecordingFileError``.
+
+        Raises
+        ------
+        InvalidValueError
+            ``name`` is not usable.
+        """
         return ReplayConnection(name=_check_name(name), path=os.fspath(path))
 
     @staticmethod
     def memory(
         *, name: str, server: Any, max_calls_in_flight: int | None = None, protocol: str | None = None
     ) -> MemoryConnection:
-        """A connection to an SDK server object in this process (fast tests, teaching); ``protocol``
-        as for :meth:`stdio` (show a class both generations of the handshake without a process)."""
+        """A connection to an SDK server object in this process (fast tests, teaching): no process, no socket.
+
+        Parameters
+        ----------
+        name : str
+            The connection's name.
+        server : object
+            The server object (``mcp.server.fastmcp.FastMCP`` or a low-level ``Server``).
+        max_calls_in_flight : int, optional
+            The most calls sent at once, at least 1; ``None``: the default, 16.
+        protocol : str, optional
+            As for :meth:`stdio` (show a class both generations of the handshake without a process).
+
+        Returns
+        -------
+        MemoryConnection
+            Give it to ``connect_mcp``.
+
+        Raises
+        ------
+        InvalidValueError
+            ``name``, ``max_calls_in_flight`` or ``protocol`` is not usable.
+        """
         protocol = check_protocol(protocol)
         return MemoryConnection(
             name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight),
