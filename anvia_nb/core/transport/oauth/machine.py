@@ -68,15 +68,44 @@ def client_credentials(
     token_dir: str | None = None,
     client_secret: Any = None,
 ) -> OAuth:
-    """The ``client_credentials`` grant for ``mcp.http(..., auth=...)``: a service account.
+    """The ``client_credentials`` grant for ``mcp.http(..., auth=...)``: a service account, no person.
 
-    Authenticated with a client secret (``auth_method`` ``client_secret_basic``, the default, or
-    ``client_secret_post``) read from ``client_secret_env`` or ``client_secret_file``; or with
-    ``private_key_jwt``: each assertion signed with the PEM key in ``key_env`` / ``key_file``
-    (``key_alg``: RS256, ES256, ...), or a ready-made one from a workload identity
-    (``assertion_file``, read anew at each token request; ``assertion_env``; or ``assertion=``, a
-    function of the audience). ``issuer``: the authorization server the credentials belong to (they
-    are then sent to no other). ``client_secret=`` is refused: a value would stay in the notebook.
+    Parameters
+    ----------
+    client_id : str
+        The ID the authorization server gave this client.
+    client_secret_env, client_secret_file : str, optional
+        The variable or file holding the client secret (``client_secret_basic``/``_post``).
+    auth_method : str, optional
+        ``"client_secret_basic"`` (the default with a secret), ``"client_secret_post"``, or
+        ``"private_key_jwt"`` (the default with a key or an assertion).
+    key_env, key_file : str, optional
+        The variable or file holding the PEM private key each ``private_key_jwt`` assertion is signed with.
+    key_alg : str, optional
+        The signing algorithm (default ``"RS256"``; ``"ES256"``...).
+    assertion : callable, optional
+        A function of the audience returning a ready-made client assertion (a workload identity).
+    assertion_env, assertion_file : str, optional
+        The variable or file holding that assertion (the file is read anew at each token request).
+    scopes : str or iterable of str, optional
+        Scopes asked for.
+    issuer : str, optional
+        The authorization server the credentials belong to: they are sent to no other.
+    token_dir : str, optional
+        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    client_secret : None
+        Refused: a value would stay in the notebook (use ``client_secret_env``/``_file``).
+
+    Returns
+    -------
+    OAuth
+        The settings, for ``auth=`` (portable to Dask workers, which read the same names).
+
+    Raises
+    ------
+    InvalidValueError
+        ``client_secret`` given, ``client_id`` missing, an unknown ``auth_method`` or ``key_alg``,
+        a secret and a key mixed, or neither given.
     """
     if client_secret is not None:
         raise InvalidValueError(_LITERAL)
@@ -125,13 +154,35 @@ def workload_identity(
 ) -> OAuth:
     """Workload identity federation (SEP-1933) for ``mcp.http(..., auth=...)``: no secret at all.
 
-    The platform the notebook runs on gives the workload a signed token (a Kubernetes service
-    account token, a cloud's identity token, a CI job's OIDC token), usually in a file it rewrites
-    before the token expires: ``token_file=PATH`` (read anew at each token request), or
-    ``token_env=NAME``, or ``token=`` a function of the audience (the authorization server's
-    issuer). It is sent as the assertion of the jwt-bearer grant (RFC 7523) with ``client_id``, the
-    ID the authorization server knows this workload by. ``issuer``: the authorization server that
-    trusts the platform (the token goes to no other).
+    The platform gives the workload a signed token (a Kubernetes service account token, a cloud's
+    identity token, a CI job's OIDC token), sent as the assertion of the jwt-bearer grant (RFC 7523).
+
+    Parameters
+    ----------
+    client_id : str
+        The ID the authorization server knows this workload by.
+    token_file : str, optional
+        The file the platform writes the token to (read anew at each token request).
+    token_env : str, optional
+        The variable holding the token.
+    token : callable, optional
+        A function of the audience (the authorization server's issuer) returning the token.
+    scopes : str or iterable of str, optional
+        Scopes asked for.
+    issuer : str, optional
+        The authorization server that trusts the platform (the token goes to no other).
+    token_dir : str, optional
+        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+
+    Returns
+    -------
+    OAuth
+        The settings, for ``auth=``.
+
+    Raises
+    ------
+    InvalidValueError
+        ``client_id`` missing, or none of ``token_file``, ``token_env``, ``token`` given.
     """
     if not isinstance(client_id, str) or not client_id:
         raise InvalidValueError(
@@ -168,11 +219,50 @@ def identity_assertion(
 ) -> OAuth:
     """Enterprise-managed authorization (SEP-990): the company's identity provider vouches.
 
-    Give an ID token (``id_token_env`` / ``id_token_file`` / ``id_token=`` a function of
-    ``(audience, resource)``) and the identity provider's ``idp_token_endpoint`` (with
-    ``idp_client_id``): it is exchanged there for an ID-JAG; or give the ID-JAG itself
-    (``assertion_…``). The ID-JAG goes to ``issuer``, the MCP server's authorization server, with
-    this client's secret (``client_secret_env`` / ``client_secret_file``).
+    An ID token is exchanged at the identity provider for an ID-JAG (or the ID-JAG is given); the
+    ID-JAG goes to ``issuer`` with this client's secret.
+
+    Parameters
+    ----------
+    client_id : str
+        This client's ID at the MCP server's authorization server.
+    issuer : str
+        The MCP server's authorization server.
+    client_secret_env, client_secret_file : str, optional
+        The variable or file holding this client's secret.
+    auth_method : str, optional
+        ``"client_secret_basic"`` (the default) or ``"client_secret_post"``.
+    id_token : callable, optional
+        A function of ``(audience, resource)`` returning the person's ID token.
+    id_token_env, id_token_file : str, optional
+        The variable or file holding the ID token.
+    idp_token_endpoint : str, optional
+        The identity provider's token endpoint (needed with an ID token).
+    idp_client_id : str, optional
+        This client's ID at the identity provider.
+    idp_client_secret_env : str, optional
+        The variable holding its secret there.
+    assertion : callable, optional
+        A function returning a ready-made ID-JAG instead of an ID token.
+    assertion_env, assertion_file : str, optional
+        The variable or file holding that ID-JAG.
+    scopes : str or iterable of str, optional
+        Scopes asked for.
+    token_dir : str, optional
+        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    client_secret : None
+        Refused: a value would stay in the notebook.
+
+    Returns
+    -------
+    OAuth
+        The settings, for ``auth=``.
+
+    Raises
+    ------
+    InvalidValueError
+        ``client_secret`` given, an unknown ``auth_method``, ``client_id`` missing, not exactly one
+        of an ID token and an ID-JAG, or an ID token without ``idp_token_endpoint``.
     """
     if client_secret is not None:
         raise InvalidValueError(_LITERAL)

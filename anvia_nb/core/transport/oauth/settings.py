@@ -97,14 +97,47 @@ def oauth(
     wait_seconds: float = 600.0,
     token_dir: str | None = None,
 ) -> OAuth:
-    """OAuth settings for ``mcp.http(..., auth=...)``.
+    """OAuth settings for ``mcp.http(..., auth=...)``: a person authorizes at a browser.
 
-    ``client_id`` (and ``client_secret``) for a client registered beforehand; without one the
-    client registers itself (or uses ``client_metadata_url`` where the server supports it).
-    ``scopes``: asked for; without them the server's challenge or ``scopes_supported`` decide.
-    ``on_authorize(url)`` is called with the authorization URL when a person must authorize; it
-    returns the URL the browser was redirected to (or ``None`` to wait for the local callback).
-    Without it, only cached (or refreshable) tokens can be used.
+    Without ``on_authorize``, only cached (or refreshable) tokens can be used.
+
+    Parameters
+    ----------
+    client_id : str, optional
+        A client registered beforehand; ``None``: the client registers itself (or uses
+        ``client_metadata_url`` where the server supports it).
+    client_secret : str, optional
+        That client's secret, if it has one (masked wherever shown).
+    scopes : str or iterable of str, optional
+        Scopes asked for (a string is split on spaces); none: the server's challenge or its
+        ``scopes_supported`` decide.
+    on_authorize : callable, optional
+        Called with the authorization URL when a person must authorize; returns the URL the
+        browser was redirected to, or ``None`` to wait for the local callback (may be async).
+    redirect_uri : str, optional
+        An ``http(s)`` redirect URI; ``None``: a local callback on this machine.
+    client_metadata_url : str, optional
+        The URL of this client's metadata document, used as its ID where the server supports it.
+    client_name : str, optional
+        The name a self-registered client gives (default ``"anvia_nb"``).
+    wait_seconds : float, optional
+        Seconds the person may take to authorize, added to the connect timeout (default 600).
+    token_dir : str, optional
+        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+
+    Returns
+    -------
+    OAuth
+        The settings, for ``auth=``.
+
+    Raises
+    ------
+    InvalidValueError
+        ``on_authorize`` is not callable, or ``redirect_uri`` is not an http(s) URL.
+
+    Examples
+    --------
+    >>> conn = mcp.http(name="docs", url="https://example.com/mcp", auth=mcp.oauth(scopes="read"))
     """
     if isinstance(scopes, str):
         scopes = scopes.split()
