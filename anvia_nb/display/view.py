@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from anvia_nb.core.api.dataframes import DataFrameLike, frames
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import ResourceRead
-from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, MappedOutput
+from anvia_nb.core.protocol.types import CallOutcome, CallStatus, JsonObject, JsonValue, MappedOutput
 from anvia_nb.display.bundles import (
     bundle_from_outcome,
     display_status,
@@ -64,7 +64,7 @@ class ResultView:
         return self.outcome.raw
 
     @property
-    def structured(self) -> Any:
+    def structured(self) -> JsonValue:
         return self.outcome.structured
 
     @property

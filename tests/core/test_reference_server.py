@@ -127,7 +127,7 @@ async def test_structured_content_is_validated_against_its_output_schema(everyth
     outcome = await everything.tool("get-structured-content").call_outcome({"location": "Chicago"})
     assert outcome.error is None
     assert outcome.schema_problems == []
-    assert outcome.structured["temperature"] == 36
+    assert isinstance(outcome.structured, dict) and outcome.structured["temperature"] == 36
 
 
 async def test_a_thrown_tool_error_rejects_with_its_text(everything: McpServer) -> None:

@@ -91,7 +91,8 @@ def test_app_returns_the_view_with_the_result_shown_above_it(ip: InteractiveShel
 
     view, shown = displayed(ip, "app demo.counter_app start=3")
     assert isinstance(view, AppView)
-    assert view.result is not None and view.result.structured["count"] == 3
+    structured = None if view.result is None else view.result.structured
+    assert isinstance(structured, dict) and structured["count"] == 3
     assert any("count: 3" in bundle.get("text/plain", "") for bundle in shown)
     assert "needs a live kernel" in view._repr_mimebundle_()["text/plain"]
     assert get_runtime().calls()[-1].requested_by is None  # the cell's own call

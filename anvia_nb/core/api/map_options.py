@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import InvalidValueError
@@ -16,7 +16,7 @@ from anvia_nb.errors import InvalidValueError
 if TYPE_CHECKING:
     from anvia_nb.policy import ShowPolicy
 
-__all__ = ["MapOptions"]
+__all__ = ["MapKeywords", "MapOptions"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,3 +44,17 @@ class MapOptions:
         concurrency = self.concurrency
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise InvalidValueError(f"concurrency must be a whole number of at least 1, not {concurrency!r}.")
+
+
+class MapKeywords(TypedDict, total=False):
+    """The keywords ``tool.map`` and ``tool.map_sync`` take: :class:`MapOptions`' fields (what each
+    does is said there). Their overloads take ``**Unpack[MapKeywords]``; the functions themselves
+    spell the keywords out, so ``tool.map?`` shows them."""
+
+    constants: Mapping[str, Any] | None
+    concurrency: int
+    stop_on_error: bool
+    timeout_seconds: float | limits.Default | None
+    max_time_seconds: float | limits.Default | None
+    progress: bool | None
+    policy: ShowPolicy | None

@@ -12,12 +12,13 @@ import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from anvia_nb.core.api import dataframes
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
 from anvia_nb.core.api.dataframes import DataFrameLike
 from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.api.map_options import MapKeywords
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
@@ -33,6 +34,9 @@ from anvia_nb.errors import (
     UnrecordedCallError,
 )
 from anvia_nb.policy import ShowPolicy
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Tool"]
 
@@ -263,6 +267,12 @@ class Tool:
         assert outcome.output is not None
         return outcome.output
 
+    @overload
+    async def map(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+
+    @overload
+    async def map(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+
     async def map(
         self,
         rows: Rows | DataFrameLike,
@@ -274,7 +284,7 @@ class Tool:
         progress: bool | None = None,
         policy: ShowPolicy | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | Any:
+    ) -> list[RowOutcome] | DataFrameLike:
         """Call the tool once per row, concurrently on this session; results in row order.
 
         ``rows`` is a sequence of argument dicts (the outcomes come back as
@@ -295,6 +305,12 @@ class Tool:
             return await MapRun(self, rows, options).run()
         return await dataframes.frames().map_frame(self, rows, options)
 
+    @overload
+    def map_sync(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+
+    @overload
+    def map_sync(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+
     def map_sync(
         self,
         rows: Rows | DataFrameLike,
@@ -306,7 +322,7 @@ class Tool:
         progress: bool | None = None,
         policy: ShowPolicy | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | Any:
+    ) -> list[RowOutcome] | DataFrameLike:
         """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
         options = MapOptions(
             constants=constants,

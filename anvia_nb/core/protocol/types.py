@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
@@ -25,6 +25,9 @@ from anvia_nb.errors import (
     UnsupportedContentError,
 )
 
+JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
+"""A JSON value as :func:`json.loads` gives it: what a server sends where the protocol says "any JSON"
+(``structuredContent`` as sent, a log message's data). Narrow it (``isinstance``) before indexing."""
 JsonObject = dict[str, Any]
 MappedPart = dict[str, Any]
 MappedOutput = str | list[MappedPart]
@@ -183,7 +186,7 @@ class CallOutcome:
         return self.error is not None
 
     @property
-    def structured(self) -> Any:
+    def structured(self) -> JsonValue:
         """``structuredContent`` as sent, or ``None``."""
         return None if self.raw is None else self.raw.get("structuredContent")
 
