@@ -137,16 +137,19 @@ class ServerConnection(ABC):
     def _client(self, launch: SessionOpener, log: ServerLog, log_level: str | None) -> McpClient:
         """A client opening ``launch``'s session, recorded to ``record`` when asked (secrets masked
         in the file: :class:`~anvia_nb.core.recording.recording_session.RecordingOpener`)."""
-        opener = launch
+        opener, recorder = launch, None
         if self.record is not None:
             recorder = Recorder(
                 self.record, name=self.name, transport=self.transport, target=self.target(), secrets=self.secrets()
             )
             opener = RecordingOpener(launch, recorder)
-        return McpClient(
+        client = McpClient(
             self.name, opener, log=log, log_level=log_level, roots=self.roots,
             max_calls_in_flight=self.max_calls_in_flight,
         )  # fmt: skip
+        if recorder is not None:  # a client closed before it opened leaves no stub file either
+            client.on_close(recorder.finish)
+        return client
 
     async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
         """Start the server or open the session, and handshake (by default within

@@ -125,6 +125,8 @@ class Recorder:
         self.policy = ShowPolicy().with_secrets(secrets)
         self._lock = threading.Lock()
         self._file: IO[str] | None = None
+        self.tools_listed = False
+        """Whether the tools were listed (a recording without them is not kept: :meth:`finish`)."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("w", encoding="utf-8")
@@ -168,6 +170,7 @@ class Recorder:
     def listing(self, kind: str, items: Sequence[JsonObject]) -> None:
         """One listing of ``kind`` (``"tools"``; ``"resources"``, ``"prompts"``... as they come)."""
         self.write({"type": "listing", "kind": kind, "items": list(items)})
+        self.tools_listed = self.tools_listed or kind == "tools"
 
     def call(
         self,
@@ -195,6 +198,15 @@ class Recorder:
             if self._file is not None:
                 self._file.close()
                 self._file = None
+
+    def finish(self) -> None:
+        """Keep the file (closed) when the tools were listed; otherwise remove it: a connect that
+        failed, or a client closed before listing its tools, leaves nothing worth replaying. Once
+        finished, finishing again does nothing."""
+        if self.tools_listed:
+            self.close()
+        else:
+            self.discard()
 
     def discard(self) -> None:
         """Close and remove the file: a connect that failed leaves no stub recording behind."""

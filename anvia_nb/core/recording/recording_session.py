@@ -5,16 +5,19 @@ A connection made with ``record=PATH`` gives its client a :class:`RecordingOpene
 transport's opener (:class:`~anvia_nb.core.transport.session.SessionOpener`). Once the inner
 session is open, the handshake is written; then each listing (tools, and the others: resources,
 templates, prompts; a listing the server refuses is written empty), and each call with its progress
-and its result or error. Resource reads, prompts, completions and subscriptions pass through
-unrecorded. A connect that fails, or a session closed before its tools were listed, leaves no
-file; otherwise the file is closed with the session. Every secret the connection learns (an OAuth
-token) is masked in the file from then on.
+and its result or error (as its caller hears it: a "connection closed" with the server's last
+stderr lines, or the OAuth failure that closed it). Resource reads, prompts, completions and
+subscriptions pass through unrecorded. A connect that fails or is cancelled, or a client closed
+before its tools were listed (opened or never), leaves no file; otherwise the file is closed with
+the session (:meth:`~anvia_nb.core.recording.recorder.Recorder.finish`, which the client also
+calls once it is done, :meth:`~anvia_nb.core.transport.client.McpClient.on_close`). Every
+secret the connection learns (an OAuth token) is masked in the file from then on.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, replace
 
 from anvia_nb.core.protocol.methods import METHOD_NOT_FOUND
@@ -22,7 +25,7 @@ from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.recording.recorder import Recorder, tool_to_record
 from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, Session, SessionOpener, ToolCall
-from anvia_nb.errors import AnviaError, ProtocolError
+from anvia_nb.errors import AnviaError, ConnectionClosedError, ProtocolError
 
 __all__ = ["RecordingOpener", "RecordingSession"]
 
@@ -31,11 +34,14 @@ class RecordingSession:
     """A :class:`~anvia_nb.core.transport.session.Session` that writes the listings and calls of
     the session it wraps to ``recorder``; everything else passes through."""
 
-    def __init__(self, inner: Session, recorder: Recorder) -> None:
+    def __init__(
+        self, inner: Session, recorder: Recorder, explained: Callable[[AnviaError], AnviaError] | None = None
+    ) -> None:
+        """``explained`` gives a call's error as its caller hears it (the client's
+        :meth:`~anvia_nb.core.transport.client.McpClient.explained`): what the file holds."""
         self.inner = inner
         self.recorder = recorder
-        self.tools_listed = False
-        """Whether the tools were listed (a recording without them is not kept)."""
+        self.explained = explained
 
     @property
     def server_name(self) -> str:
@@ -73,7 +79,6 @@ class RecordingSession:
             self._refused("tools", exc)
             raise
         self.recorder.listing("tools", [tool_to_record(t) for t in tools])
-        self.tools_listed = True
         return tools
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
@@ -89,7 +94,6 @@ class RecordingSession:
         """A listing the server does not offer (-32601) lists nothing: written as an empty listing."""
         if exc.code == METHOD_NOT_FOUND:
             self.recorder.listing(key, [])
-            self.tools_listed = self.tools_listed or key == "tools"
 
     async def call_tool(self, call: ToolCall) -> JsonObject:
         progress: list[tuple[float, float | None, str | None]] = []
@@ -103,7 +107,10 @@ class RecordingSession:
         try:
             raw = await self.inner.call_tool(replace(call, on_progress=keep))
         except AnviaError as exc:
-            self.recorder.call(call.name, call.arguments, progress, error=exc)
+            heard = exc
+            if isinstance(exc, ConnectionClosedError) and self.explained is not None:
+                heard = self.explained(exc)  # as the client will raise it (it explains it again: no change)
+            self.recorder.call(call.name, call.arguments, progress, error=heard)
             raise
         self.recorder.call(call.name, call.arguments, progress, result=raw)
         return raw
@@ -137,17 +144,13 @@ class RecordingOpener:
         """The inner session, recorded; the file is kept when the session ends after listing its
         tools, and removed otherwise (a failed connect leaves no stub file)."""
         handlers.secrets.append(self._mask)
-        recording: RecordingSession | None = None
         try:
             async with self.inner.open(server, handlers) as session:
-                recording = RecordingSession(session, self.recorder)
+                recording = RecordingSession(session, self.recorder, handlers.explained)
                 recording.record_handshake()
                 yield recording
         finally:
-            if recording is not None and recording.tools_listed:
-                self.recorder.close()
-            else:
-                self.recorder.discard()
+            self.recorder.finish()
 
     def auth_failure(self) -> AnviaError | None:
         return self.inner.auth_failure()

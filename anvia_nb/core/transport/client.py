@@ -33,6 +33,7 @@ __all__ = ["McpClient"]
 
 T = TypeVar("T")
 
+
 class McpClient:
     """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
@@ -71,6 +72,7 @@ class McpClient:
             trace=self.trace,
             roots=tuple(roots),
             credential=lambda value: self.add_secrets((value, *value.split()[1:])),
+            explained=self.explained,
         )
         self._session: Session | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -125,6 +127,9 @@ class McpClient:
             ) from None
         except AnviaError as exc:
             raise self.explained(exc) from exc.__cause__
+        finally:
+            if self._session is None:  # failed or cancelled, perhaps before the owner began to open
+                self._handlers.client_closed()
         return self
 
     async def _abandon(self, ready: asyncio.Future[Session]) -> None:
@@ -190,6 +195,7 @@ class McpClient:
         finally:
             if not keep_log:
                 self.log.remove()
+            self._handlers.client_closed()
 
     async def _close_here(self) -> None:
         if self._owner is None or self._closing is None:
@@ -366,6 +372,10 @@ class McpClient:
         ``subscriptions/listen`` stream. It must not block: schedule work, do not await it."""
         self._notification_listeners.append(listener)
 
+    def on_close(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` once this client is done: closed (opened or never), or its connect failed."""
+        self._handlers.closed.append(listener)
+
     def on_resource_updated(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(uri)`` on the session's loop for each ``notifications/resources/updated``."""
         self._handlers.resource_updated = listener
@@ -387,4 +397,3 @@ class McpClient:
         except asyncio.CancelledError:
             future.cancel()
             raise
-

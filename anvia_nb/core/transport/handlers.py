@@ -17,6 +17,7 @@ from typing import Any
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol.sampling import SamplingHandler
 from anvia_nb.core.protocol.types import JsonObject
+from anvia_nb.errors import AnviaError
 
 __all__ = ["ElicitationHandler", "LogHandler", "NotificationHandler", "SamplingState", "SessionHandlers"]
 
@@ -61,3 +62,15 @@ class SessionHandlers:
     one): a secret from then on, before any answer can echo it."""
     secrets: list[Callable[[Iterable[str]], None]] = field(default_factory=list)
     """Told every secret the connection knows each time it learns more (a recording masks them too)."""
+    explained: Callable[[AnviaError], AnviaError] | None = None
+    """How the client explains an error as its caller hears it (a server's last stderr lines, an
+    OAuth failure: :meth:`~anvia_nb.core.transport.client.McpClient.explained`); a recording
+    writes a call's error so."""
+    closed: list[Callable[[], None]] = field(default_factory=list)
+    """Told once the client is done with its session: closed (opened or never), or its connect
+    failed or was cancelled, even before the session began to open (a recording ends its file)."""
+
+    def client_closed(self) -> None:
+        """Tell each of :attr:`closed` once."""
+        while self.closed:
+            self.closed.pop(0)()
