@@ -23,7 +23,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 
-from anvia_nb.demo_server.annotations import READ_ONLY
+from anvia_nb.demo_server.tool_objects import tool
 
 __all__ = [
     "APP_CONTENTS",
@@ -58,37 +58,34 @@ _OUTPUT = {
 }
 
 APP_TOOLS: list[JsonObject] = [
-    {
-        "name": "counter_app",
-        "title": "Counter (with a view)",
-        "description": "Returns the count it is given; comes with an interactive view (MCP Apps) whose Step "
+    tool(
+        "counter_app",
+        "Counter (with a view)",
+        "Returns the count it is given; comes with an interactive view (MCP Apps) whose Step "
         "button counts on. Open it with %mcp app NAME.counter_app start=3.",
-        "inputSchema": _count_schema("start", "Where to start counting"),
-        "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter (with a view)", **READ_ONLY},
-        "_meta": {"ui": {"resourceUri": COUNTER_URI}},
-    },
-    {
-        "name": "counter_step",
-        "title": "Counter step (for its view)",
-        "description": "Adds one to count; only the counter's view may call it.",
-        "inputSchema": {**_count_schema("count", "The count so far"), "required": ["count"]},
-        "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter step (for its view)", **READ_ONLY},
-        "_meta": {"ui": {"resourceUri": COUNTER_URI, "visibility": ["app"]}},
-    },
-    {
-        "name": "counter_reset",
-        "title": "Counter reset (cells only)",
-        "description": "Returns a count of zero; cells may call it, the counter's view may not.",
-        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
-        "outputSchema": _OUTPUT,
-        "annotations": {"title": "Counter reset (cells only)", **READ_ONLY},
-        "_meta": {"ui": {"visibility": ["model"], "resourceUri": COUNTER_URI}},
-    },
+        _count_schema("start", "Where to start counting"),
+        output_schema=_OUTPUT,
+        meta={"ui": {"resourceUri": COUNTER_URI}},
+    ),
+    tool(
+        "counter_step",
+        "Counter step (for its view)",
+        "Adds one to count; only the counter's view may call it.",
+        {**_count_schema("count", "The count so far"), "required": ["count"]},
+        output_schema=_OUTPUT,
+        meta={"ui": {"resourceUri": COUNTER_URI, "visibility": ["app"]}},
+    ),
+    tool(
+        "counter_reset",
+        "Counter reset (cells only)",
+        "Returns a count of zero; cells may call it, the counter's view may not.",
+        {"type": "object", "properties": {}, "additionalProperties": False},
+        output_schema=_OUTPUT,
+        meta={"ui": {"visibility": ["model"], "resourceUri": COUNTER_URI}},
+    ),
 ]
 
-_NAMES = frozenset(tool["name"] for tool in APP_TOOLS)
+_NAMES = frozenset(listed["name"] for listed in APP_TOOLS)
 
 COUNTER_HTML = """<!doctype html>
 <html lang="en">

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.demo_server.annotations import READ_ONLY
 from anvia_nb.demo_server.apps import APP_TOOLS
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
@@ -16,6 +15,7 @@ from anvia_nb.demo_server.hostile import hostile_names
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_TOOLS
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 from anvia_nb.demo_server.rows import ROW_TOOLS
+from anvia_nb.demo_server.tool_objects import tool
 
 __all__ = ["LARGE_MAX_CHARS", "TOOLS", "TOOLS_BY_NAME"]
 
@@ -24,22 +24,6 @@ JsonObject = dict[str, Any]
 LARGE_MAX_CHARS = 60_000_000
 
 _NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
-
-
-def _tool(
-    name: str,
-    title: str,
-    description: str,
-    input_schema: JsonObject,
-    *,
-    output_schema: JsonObject | None = None,
-    annotations: JsonObject | None = None,
-) -> JsonObject:
-    tool: JsonObject = {"name": name, "title": title, "description": description, "inputSchema": input_schema}
-    if output_schema is not None:
-        tool["outputSchema"] = output_schema
-    tool["annotations"] = {"title": title, **(annotations if annotations is not None else READ_ONLY)}
-    return tool
 
 
 def _object(properties: JsonObject, required: list[str] | None = None) -> JsonObject:
@@ -121,52 +105,52 @@ _DESTRUCTIVE = {
 _ASKS_USER = {**_DESTRUCTIVE, "destructiveHint": False}
 
 TOOLS: list[JsonObject] = [
-    _tool(
+    tool(
         "echo",
         "Echo",
         "Returns the message as one text item.",
         _object({"message": {"type": "string", "description": "Text to send back"}}, ["message"]),
     ),
-    _tool(
+    tool(
         "echo_arguments",
         "Echo arguments",
         "Returns any arguments as JSON text (sorted keys) and as structuredContent; no outputSchema.",
         {"type": "object", "additionalProperties": True},
     ),
-    _tool(
+    tool(
         "add",
         "Add",
         "Adds two numbers: the sum as text and as structuredContent {sum}.",
         _object({"a": {"type": "number"}, "b": {"type": "number"}}, ["a", "b"]),
         output_schema={"type": "object", "properties": {"sum": {"type": "number"}}, "required": ["sum"]},
     ),
-    _tool(
+    tool(
         "concat_texts",
         "Concatenate texts",
         "Returns one text item per part, in order.",
         _object({"parts": {"type": "array", "items": {"type": "string"}}}, ["parts"]),
     ),
-    _tool(
+    tool(
         "image",
         "Image",
         "Returns a caption and a small valid image of the chosen type.",
         _object({"kind": {"type": "string", "enum": list(IMAGE_MIME_TYPES), "default": "png"}}, ["kind"]),
     ),
-    _tool("audio", "Audio", "Returns a short WAV tone as an audio item.", _NO_ARGUMENTS),
-    _tool("resource_link", "Resource link", "Returns a resource_link to demo://notes/1.", _NO_ARGUMENTS),
-    _tool(
+    tool("audio", "Audio", "Returns a short WAV tone as an audio item.", _NO_ARGUMENTS),
+    tool("resource_link", "Resource link", "Returns a resource_link to demo://notes/1.", _NO_ARGUMENTS),
+    tool(
         "embedded_text_resource",
         "Embedded text resource",
         "Returns an embedded text resource.",
         _NO_ARGUMENTS,
     ),
-    _tool(
+    tool(
         "embedded_blob_resource",
         "Embedded blob resource",
         "Returns an embedded binary resource (base64 blob).",
         _NO_ARGUMENTS,
     ),
-    _tool(
+    tool(
         "structured_only",
         "Structured only",
         "Returns empty content with structuredContent.",
@@ -177,21 +161,21 @@ TOOLS: list[JsonObject] = [
             "required": ["temperature", "unit"],
         },
     ),
-    _tool(
+    tool(
         "schema_mismatch",
         "Schema mismatch",
         'Declares {count: integer} as outputSchema but sends {count: "three"}, on purpose.',
         _NO_ARGUMENTS,
         output_schema={"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
     ),
-    _tool(
+    tool(
         "fail",
         "Fail",
         "Returns isError: true with the message as text.",
         _object({"message": {"type": "string", "default": "the demo tool failed on purpose"}}),
     ),
-    _tool("fail_silently", "Fail silently", "Returns isError: true with no content at all.", _NO_ARGUMENTS),
-    _tool(
+    tool("fail_silently", "Fail silently", "Returns isError: true with no content at all.", _NO_ARGUMENTS),
+    tool(
         "slow",
         "Slow",
         "Works in steps, reporting progress per step; cancellable.",
@@ -202,44 +186,44 @@ TOOLS: list[JsonObject] = [
             }
         ),
     ),
-    _tool(
+    tool(
         "large",
         "Large",
         f"Returns one text item of exactly size_chars characters (at most {LARGE_MAX_CHARS:_}).",
         _object({"size_chars": {"type": "integer", "minimum": 0, "maximum": LARGE_MAX_CHARS}}, ["size_chars"]),
     ),
-    _tool(
+    tool(
         "env_value",
         "Environment value",
         "Returns the value of one environment variable of the server process (to test secret masking).",
         _object({"name": {"type": "string"}}, ["name"]),
     ),
-    _tool(
+    tool(
         "form_showcase",
         "Form showcase",
         "Exercises every form field kind; echoes its arguments as JSON text and structuredContent.",
         _FORM_SHOWCASE_SCHEMA,
     ),
-    _tool(
+    tool(
         "confirm_action",
         "Confirm action",
         "Asks the user to confirm by elicitation, then says whether it was confirmed, declined or cancelled.",
         _object({"action": {"type": "string", "description": "What to confirm"}}, ["action"]),
         annotations=_ASKS_USER,
     ),
-    _tool(
+    tool(
         "untrusted",
         "Untrusted payload",
         "Returns one payload of the hostile corpus, to test safe rendering.",
         _object({"kind": {"type": "string", "enum": hostile_names()}}, ["kind"]),
     ),
-    _tool(
+    tool(
         "untrusted_all",
         "All untrusted payloads",
         "Returns every hostile payload in one result (the enormous image only when asked).",
         _object({"include_enormous": {"type": "boolean", "default": False}}),
     ),
-    _tool(
+    tool(
         "crash",
         "Crash",
         "Exits the server process abruptly (exit code 3), to test dead servers.",
@@ -254,4 +238,4 @@ TOOLS.extend(ROW_TOOLS)  # jitter and records, for maps and tables
 TOOLS.extend(APP_TOOLS)  # counter_app and its view (MCP Apps): apps.py
 TOOLS.extend(HOSTILE_APP_TOOLS)  # hostile_view (an MCP App that attacks its host), for the sandbox tests
 
-TOOLS_BY_NAME: dict[str, JsonObject] = {tool["name"]: tool for tool in TOOLS}
+TOOLS_BY_NAME: dict[str, JsonObject] = {listed["name"]: listed for listed in TOOLS}

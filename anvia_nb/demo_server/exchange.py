@@ -24,8 +24,8 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Res
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from anvia_nb.core.protocol.versions import listens
-from anvia_nb.demo_server.annotations import READ_ONLY
 from anvia_nb.demo_server.hostile import hostile_log_messages
+from anvia_nb.demo_server.tool_objects import READ_ONLY
 
 __all__ = [
     "BONUS",

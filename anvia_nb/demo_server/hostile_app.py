@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.demo_server.annotations import READ_ONLY
+from anvia_nb.demo_server.tool_objects import tool
 
 __all__ = [
     "HOSTILE_APP_NAMES",
@@ -48,32 +48,29 @@ _INPUT: JsonObject = {
 _NONE: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 
 HOSTILE_APP_TOOLS: list[JsonObject] = [
-    {
-        "name": "hostile_view",
-        "title": "Hostile view",
-        "description": "Comes with an interactive view that attacks the page showing it (for the sandbox tests).",
-        "inputSchema": _INPUT,
-        "annotations": {"title": "Hostile view", **READ_ONLY},
-        "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI}},
-    },
-    {
-        "name": "hostile_model_only",
-        "title": "Model only",
-        "description": "Visible to the model only: a view must not call it.",
-        "inputSchema": _NONE,
-        "annotations": {"title": "Model only", **READ_ONLY},
-        "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["model"]}},
-    },
-    {
-        "name": "hostile_app_only",
-        "title": "App only",
-        "description": "Visible to apps only: the hostile view calls it, and it answers.",
-        "inputSchema": _NONE,
-        "annotations": {"title": "App only", **READ_ONLY},
-        "_meta": {"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["app"]}},
-    },
+    tool(
+        "hostile_view",
+        "Hostile view",
+        "Comes with an interactive view that attacks the page showing it (for the sandbox tests).",
+        _INPUT,
+        meta={"ui": {"resourceUri": HOSTILE_APP_URI}},
+    ),
+    tool(
+        "hostile_model_only",
+        "Model only",
+        "Visible to the model only: a view must not call it.",
+        _NONE,
+        meta={"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["model"]}},
+    ),
+    tool(
+        "hostile_app_only",
+        "App only",
+        "Visible to apps only: the hostile view calls it, and it answers.",
+        _NONE,
+        meta={"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["app"]}},
+    ),
 ]
-HOSTILE_APP_NAMES = frozenset(tool["name"] for tool in HOSTILE_APP_TOOLS)
+HOSTILE_APP_NAMES = frozenset(listed["name"] for listed in HOSTILE_APP_TOOLS)
 
 HOSTILE_VIEW_HTML = (
     """<!DOCTYPE html>

@@ -17,7 +17,7 @@ from typing import Any
 
 import anyio
 
-from anvia_nb.demo_server.annotations import READ_ONLY
+from anvia_nb.demo_server.tool_objects import READ_ONLY
 
 __all__ = ["ROW_HANDLERS", "ROW_TOOLS"]
 
