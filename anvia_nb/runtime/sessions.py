@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import collections
-import difflib
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping
@@ -21,6 +20,7 @@ from datetime import datetime, timezone
 from typing import Any, Literal, NamedTuple, TypeVar
 
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
+from anvia_nb.core.api.features import unknown_name_hint
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ProgressHandler
@@ -86,13 +86,8 @@ class Runtime:
             entry = self.sessions.get(name)
             names = list(self.sessions)
         if entry is None:
-            close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-            if close:
-                hint = f" Did you mean {', '.join(close)}?"
-            elif names:
-                hint = f" Open connections: {', '.join(names)}."
-            else:
-                hint = " There are no open connections: connect first."
+            none = "There are no open connections: connect first."
+            close, hint = unknown_name_hint(name, names, "Open connections:", none)
             raise UnknownConnectionError(f"No connection named {name!r}.{hint}", close, server=name)
         return entry
 

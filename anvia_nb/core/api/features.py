@@ -33,7 +33,18 @@ from anvia_nb.errors import (
     UnknownResourceError,
 )
 
-__all__ = ["ConnectedServer"]
+__all__ = ["ConnectedServer", "unknown_name_hint"]
+
+
+def unknown_name_hint(
+    name: str, names: list[str], has: str, none: str, most: int | None = None
+) -> tuple[list[str], str]:
+    """The names closest to ``name`` and the sentence an unknown-name error ends with: "Did you
+    mean ...?", else ``has`` and the names (the first ``most`` of them), else ``none``."""
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+    if close:
+        return close, f" Did you mean {', '.join(close)}?"
+    return close, f" {has} {', '.join(names[:most])}." if names else f" {none}"
 
 
 def _uri(uri: object) -> str:
@@ -270,13 +281,7 @@ class ConnectedServer(ListedServer):
                 if found.get("name") == name:
                     return found
         names = [str(p.get("name")) for p in self.listings.get("prompts", [])]
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-        if close:
-            hint = f" Did you mean {', '.join(close)}?"
-        elif names:
-            hint = f" It has: {', '.join(names[:20])}."
-        else:
-            hint = " It lists no prompts."
+        close, hint = unknown_name_hint(name, names, "It has:", "It lists no prompts.", most=20)
         raise UnknownPromptError(f"{self.name!r} has no prompt {name!r}.{hint}", close)
 
     async def get_prompt(
