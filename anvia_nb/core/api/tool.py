@@ -12,13 +12,10 @@ import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
-from anvia_nb.core.api import dataframes
-from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
-from anvia_nb.core.api.dataframes import DataFrameLike
 from anvia_nb.core.api.features import ConnectedServer
-from anvia_nb.core.api.map_options import MapKeywords
+from anvia_nb.core.api.maps import MapsRows
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
@@ -33,10 +30,9 @@ from anvia_nb.errors import (
     OutputSchemaError,
     UnrecordedCallError,
 )
-from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
+    pass  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Tool"]
 
@@ -46,8 +42,18 @@ def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
 
 
-class Tool:
-    """One listed tool of a connected server, adapted as Anvia adapts it."""
+class Tool(MapsRows):
+    """One listed tool of a connected server, adapted as Anvia adapts it.
+
+    Found as ``server.tools`` or ``server.tool(name)``, not made by hand.
+
+    Parameters
+    ----------
+    info : ToolInfo
+        The tool as listed (name, schemas, annotations).
+    server : McpServer
+        The server that listed it.
+    """
 
     def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
         self.info = info
@@ -57,26 +63,32 @@ class Tool:
 
     @property
     def name(self) -> str:
+        """The tool's name, as listed and as calls send it."""
         return self.info.name
 
     @property
     def title(self) -> str | None:
+        """The title shown for it (its ``title``, else its annotations' title); ``None`` without one."""
         return self.info.shown_title
 
     @property
     def description(self) -> str | None:
+        """The server's description of the tool; ``None`` without one."""
         return self.info.description
 
     @property
     def input_schema(self) -> JsonObject:
+        """The JSON Schema its arguments are checked against (``inputSchema``)."""
         return self.info.input_schema
 
     @property
     def output_schema(self) -> JsonObject | None:
+        """The JSON Schema its ``structuredContent`` is checked against; ``None`` without one."""
         return self.info.output_schema
 
     @property
     def annotations(self) -> JsonObject | None:
+        """Its annotations as listed (``readOnlyHint``, ``destructiveHint``...); ``None`` without any."""
         return self.info.annotations
 
     @property
@@ -93,7 +105,18 @@ class Tool:
         return f"<Tool {self._server.name}.{self.info.name}>"
 
     def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
-        """Problems of ``arguments`` against the inputSchema, one line each; ``[]`` when valid."""
+        """Problems of ``arguments`` against the inputSchema, checked here: nothing is sent.
+
+        Parameters
+        ----------
+        arguments : mapping, optional
+            The arguments a call would send (``None``: none).
+
+        Returns
+        -------
+        list of str
+            One line per problem; ``[]`` when valid.
+        """
         return argument_problems(self._check("input", self.info.input_schema), dict(arguments or {}))
 
     def _checked(self, arguments: object) -> JsonObject | None:
@@ -126,7 +149,34 @@ class Tool:
 
         What :meth:`call_outcome` does, without keeping what only an outcome shows (progress,
         times, the trace's span): the shortest path from Python to the server and back.
-        ``timeout_seconds`` and ``max_time_seconds`` as for :meth:`call_outcome`."""
+
+        Parameters
+        ----------
+        arguments : mapping, optional
+            The tool's arguments (``None``: none).
+        timeout_seconds, max_time_seconds : float or None, optional
+            As for :meth:`call_outcome`.
+
+        Returns
+        -------
+        object
+            The mapped output (docs/mapping.md says what each kind of result becomes).
+
+        Raises
+        ------
+        ArgumentError
+            ``arguments`` is not a mapping.
+        ToolResultError
+            The server answered ``isError: true``.
+        UnsupportedContentError, OutputSchemaError
+            Content the mapping does not support; ``structuredContent`` not matching the outputSchema.
+        ToolTimeoutError, ConnectionClosedError, ProtocolError
+            No answer in time; the connection closed; a JSON-RPC error.
+
+        Examples
+        --------
+        >>> await server.tool("echo").call({"message": "hi"})
+        """
         raw = await self._server.client.call_tool(
             self.name,
             arguments_from_input(arguments),
@@ -151,21 +201,41 @@ class Tool:
         on_task: Callable[[JsonObject], None] | None = None,
         max_time_seconds: Timeout = limits.DEFAULT,
     ) -> CallOutcome:
-        """Call the tool and keep everything it produced.
+        """Call the tool and keep everything it produced: never raises for what the server sent.
 
-        ``timeout_seconds`` bounds the wait for an answer (default
-        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no limit),
-        counted again from each progress notification the server sends: a call that reports
-        progress is alive. ``max_time_seconds`` bounds the whole call, progress or not (default
-        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_MAX_SECONDS`, never less than the
-        timeout; ``None``: no bound; with ``timeout_seconds=None`` the default is no bound).
-        ``as_task`` asks the server to run it as a task (by default when its ``taskSupport`` is
-        ``required``); ``on_task(task)`` is told each state of a task it became (wire keys).
+        Parameters
+        ----------
+        arguments : mapping, optional
+            The tool's arguments (``None``: none).
+        timeout_seconds : float or None, optional
+            Seconds to wait for an answer (default 60 s), counted again from each progress
+            notification (a call that reports progress is alive); ``None``: no limit.
+        on_progress : callable, optional
+            ``await on_progress(progress, total, message)`` for each progress notification.
+        validate_arguments : bool, optional
+            Check ``arguments`` against the inputSchema before sending (default ``True``).
+        as_task : bool, optional
+            Run it as a task; ``None`` (the default): when its ``taskSupport`` is ``"required"``.
+        on_task : callable, optional
+            ``on_task(task)`` is told each state of a task it became (wire keys).
+        max_time_seconds : float or None, optional
+            Seconds the whole call may take, progress or not (default 600 s, never less than the
+            timeout; with ``timeout_seconds=None`` no bound); ``None``: no bound.
 
-        Raises :class:`ArgumentError` (not a mapping) and, with ``validate_arguments``,
-        :class:`ArgumentValidationError` before anything is sent, and a replayed connection
-        :class:`UnrecordedCallError` for a call its recording does not hold. Every later failure (tool
-        error, unsupported content, schema mismatch, timeout, lost connection) is in ``.error``.
+        Returns
+        -------
+        CallOutcome
+            The raw result, the mapped output, ``.error`` (tool error, unsupported content, schema
+            mismatch, timeout, lost connection), the outputSchema verdict, progress and timing.
+
+        Raises
+        ------
+        ArgumentError
+            ``arguments`` is not a mapping.
+        ArgumentValidationError
+            With ``validate_arguments``, ``arguments`` do not match the inputSchema; nothing is sent.
+        UnrecordedCallError
+            A replayed connection's recording does not hold this call.
         """
         sent = self._checked(arguments) if validate_arguments else arguments_from_input(arguments)
         received: collections.deque[tuple[float, float | None, str | None]] = collections.deque(
@@ -228,10 +298,26 @@ class Tool:
         self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT,
         as_task: bool | None = None, max_time_seconds: Timeout = limits.DEFAULT,
     ) -> BackgroundCall:  # fmt: skip
-        """Send the call and return at once: a :class:`~anvia_nb.core.api.tasks.BackgroundCall` whose
-        state, progress and outcome arrive while nothing waits (``await call.wait()`` for the
-        outcome, ``call.cancel()`` to stop it). Arguments are checked first; nothing bad is sent.
-        ``timeout_seconds``, ``max_time_seconds`` and ``as_task`` as for :meth:`call_outcome`."""
+        """Send the call and return at once; arguments are checked first, so nothing bad is sent.
+
+        Parameters
+        ----------
+        arguments : mapping, optional
+            The tool's arguments (``None``: none).
+        timeout_seconds, max_time_seconds, as_task : optional
+            As for :meth:`call_outcome`.
+
+        Returns
+        -------
+        BackgroundCall
+            Its state, progress and outcome arrive while nothing waits: ``await call.wait()`` for
+            the outcome, ``call.cancel()`` to stop it.
+
+        Raises
+        ------
+        ArgumentError, ArgumentValidationError
+            ``arguments`` is not a mapping, or does not match the inputSchema.
+        """
         sent = self._checked(arguments)
         started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
 
@@ -255,9 +341,25 @@ class Tool:
         timeout_seconds: Timeout = limits.DEFAULT,
         max_time_seconds: Timeout = limits.DEFAULT,
     ) -> MappedOutput:
-        """Call the tool as a task (create it, follow its status, fetch its result); the mapped
-        output, or the mapping's error, as :meth:`call`; ``timeout_seconds`` and
-        ``max_time_seconds`` as for :meth:`call_outcome`."""
+        """Call the tool as a task (create it, follow its status, fetch its result).
+
+        Parameters
+        ----------
+        arguments : mapping, optional
+            The tool's arguments (``None``: none).
+        timeout_seconds, max_time_seconds : float or None, optional
+            As for :meth:`call_outcome`.
+
+        Returns
+        -------
+        object
+            The mapped output, as :meth:`call`.
+
+        Raises
+        ------
+        ToolCallError
+            The mapping's error, as :meth:`call` (``TaskCancelledError`` when the task was cancelled).
+        """
         outcome = await self.call_outcome(
             arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False,
             max_time_seconds=max_time_seconds,
@@ -266,74 +368,6 @@ class Tool:
             raise outcome.error
         assert outcome.output is not None
         return outcome.output
-
-    @overload
-    async def map(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
-
-    @overload
-    async def map(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
-
-    async def map(
-        self,
-        rows: Rows | DataFrameLike,
-        *,
-        constants: Mapping[str, Any] | None = None,
-        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
-        stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        progress: bool | None = None,
-        policy: ShowPolicy | None = None,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | DataFrameLike:
-        """Call the tool once per row, concurrently on this session; results in row order.
-
-        ``rows`` is a sequence of argument dicts (the outcomes come back as
-        :class:`~anvia_nb.core.api.batch.RowOutcome`), a pandas DataFrame (a DataFrame comes back) or a
-        Dask DataFrame (mapped on its cluster's workers). The keywords are the fields of
-        :class:`~anvia_nb.core.api.batch.MapOptions`, which says what each does; see docs/dataframes.md.
-        """
-        options = MapOptions(
-            constants=constants,
-            concurrency=concurrency,
-            stop_on_error=stop_on_error,
-            timeout_seconds=timeout_seconds,
-            progress=progress,
-            policy=policy,
-            max_time_seconds=max_time_seconds,
-        )
-        if is_rows(rows):
-            return await MapRun(self, rows, options).run()
-        return await dataframes.frames().map_frame(self, rows, options)
-
-    @overload
-    def map_sync(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
-
-    @overload
-    def map_sync(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
-
-    def map_sync(
-        self,
-        rows: Rows | DataFrameLike,
-        *,
-        constants: Mapping[str, Any] | None = None,
-        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
-        stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        progress: bool | None = None,
-        policy: ShowPolicy | None = None,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | DataFrameLike:
-        """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked."""
-        options = MapOptions(
-            constants=constants,
-            concurrency=concurrency,
-            stop_on_error=stop_on_error,
-            timeout_seconds=timeout_seconds,
-            progress=progress,
-            policy=policy,
-            max_time_seconds=max_time_seconds,
-        )
-        return dataframes.frames().map_sync(self, rows, options)
 
     def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
         """A result's mapped output, or the error it is, and its outputSchema problems; raises

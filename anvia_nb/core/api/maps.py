@@ -1,0 +1,139 @@
+"""``Tool.map`` and ``Tool.map_sync``: a tool called once per row of argument dicts or of a DataFrame.
+
+:class:`MapsRows` is what :class:`~anvia_nb.core.api.tool.Tool` has of mapping: the overloads say what
+comes back for what goes in (argument rows: a list of :class:`~anvia_nb.core.api.batch.RowOutcome`; a
+DataFrame: a DataFrame); the map itself runs in :mod:`anvia_nb.core.api.batch` (rows) or the
+DataFrame layer (:mod:`anvia_nb.core.api.dataframes`). Its methods read of the tool only what
+:class:`~anvia_nb.core.api.dataframes.FrameTool` names, so this module does not import the tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, overload
+
+from anvia_nb.core.api import dataframes
+from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
+from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
+from anvia_nb.core.api.map_options import MapKeywords
+from anvia_nb.core.protocol import limits
+from anvia_nb.policy import ShowPolicy
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
+
+__all__ = ["MapsRows"]
+
+
+class MapsRows:
+    """A tool's maps: :meth:`map` (awaited) and :meth:`map_sync` (blocking, with a stop button)."""
+
+    @overload
+    async def map(self: FrameTool, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+
+    @overload
+    async def map(self: FrameTool, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+
+    async def map(
+        self: FrameTool,
+        rows: Rows | DataFrameLike,
+        *,
+        constants: Mapping[str, Any] | None = None,
+        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
+        stop_on_error: bool = False,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        progress: bool | None = None,
+        policy: ShowPolicy | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
+    ) -> list[RowOutcome] | DataFrameLike:
+        """Call the tool once per row, concurrently on this session; results in row order.
+
+        Parameters
+        ----------
+        rows : sequence of mapping, or DataFrame
+            Argument dicts, a pandas DataFrame (its columns are the arguments) or a Dask DataFrame
+            (mapped on its cluster's workers); see docs/dataframes.md.
+        constants : mapping, optional
+            Arguments every row gets where it leaves them out.
+        concurrency : int, optional
+            Rows in flight at once (default 8; not held to ``max_calls_in_flight``).
+        stop_on_error : bool, optional
+            Cancel the rest at the first failed row (default ``False``).
+        timeout_seconds, max_time_seconds : float or None, optional
+            Bound each call as :meth:`Tool.call_outcome` does (``None``: no limit).
+        progress : bool, optional
+            Show a progress line for a DataFrame map; ``None``: only inside a Jupyter kernel.
+        policy : ShowPolicy, optional
+            How the frame of results shows server text.
+
+        Returns
+        -------
+        list of RowOutcome or DataFrame
+            For argument rows, one :class:`~anvia_nb.core.api.batch.RowOutcome` per row; for a
+            DataFrame, a DataFrame with the outcomes beside the rows.
+
+        Raises
+        ------
+        InvalidValueError
+            ``concurrency`` is not a whole number of at least 1.
+        """
+        options = MapOptions(
+            constants=constants,
+            concurrency=concurrency,
+            stop_on_error=stop_on_error,
+            timeout_seconds=timeout_seconds,
+            progress=progress,
+            policy=policy,
+            max_time_seconds=max_time_seconds,
+        )
+        if is_rows(rows):
+            return await MapRun(self, rows, options).run()
+        return await dataframes.frames().map_frame(self, rows, options)
+
+    @overload
+    def map_sync(self: FrameTool, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+
+    @overload
+    def map_sync(self: FrameTool, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+
+    def map_sync(
+        self: FrameTool,
+        rows: Rows | DataFrameLike,
+        *,
+        constants: Mapping[str, Any] | None = None,
+        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
+        stop_on_error: bool = False,
+        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
+        progress: bool | None = None,
+        policy: ShowPolicy | None = None,
+        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
+    ) -> list[RowOutcome] | DataFrameLike:
+        """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked.
+
+        Parameters
+        ----------
+        rows, constants, concurrency, stop_on_error, timeout_seconds, progress, policy, max_time_seconds
+            As for :meth:`map`.
+
+        Returns
+        -------
+        list of RowOutcome or DataFrame
+            As for :meth:`map`.
+
+        Raises
+        ------
+        InvalidValueError
+            ``concurrency`` is not a whole number of at least 1.
+        LoopMisuseError
+            The connection was opened on this thread's running loop, which it would block (await :meth:`map`).
+        """
+        options = MapOptions(
+            constants=constants,
+            concurrency=concurrency,
+            stop_on_error=stop_on_error,
+            timeout_seconds=timeout_seconds,
+            progress=progress,
+            policy=policy,
+            max_time_seconds=max_time_seconds,
+        )
+        return dataframes.frames().map_sync(self, rows, options)
