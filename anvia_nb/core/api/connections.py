@@ -76,7 +76,23 @@ _SHARED = ("roots", "record", "max_calls_in_flight", "protocol", "from_environ")
 @dataclass(frozen=True, repr=False, kw_only=True)
 class ServerConnection(ABC):
     """What a stdio and an HTTP connection share: the settings below, secrets found in their own
-    settings (masked in the ``repr``, never pickled), and a client that records when asked."""
+    settings (masked in the ``repr``, never pickled), and a client that records when asked.
+
+    Attributes
+    ----------
+    name : str
+        The connection's name, as ``%mcp`` shows it.
+    roots : tuple of str
+        Absolute paths offered to the server as roots (``roots/list``).
+    record : str or None
+        The JSON Lines file what it exchanges is written to (``None``: not recorded).
+    max_calls_in_flight : int or None
+        Calls sent at once (``None``: the default, 16).
+    protocol : str or None
+        The protocol generation to speak (``None``: discover, then fall back).
+    from_environ : mapping of str to str
+        The kernel's variables the settings took values from (secrets).
+    """
 
     name: str
     roots: tuple[str, ...] = ()
@@ -96,14 +112,32 @@ class ServerConnection(ABC):
 
     @abstractmethod
     def own_secrets(self) -> Named:
-        """Each secret found by the rules of this kind of connection, with where it was found."""
+        """Each secret found by the rules of this kind of connection, with where it was found: for
+        stdio an env name, an option or an argument's URL; for HTTP a header, the URL's user name or
+        a query value, an OAuth token cached for this server (read again each time, so a refreshed one
+        is masked too).
+
+        Returns
+        -------
+        tuple of (where, value) pairs
+        """
 
     @abstractmethod
     def texts(self) -> tuple[tuple[str, str], ...]:
-        """Every text of the settings, with its place (searched for credential formats)."""
+        """Every text of the settings, with its place (searched for credential formats).
+
+        Returns
+        -------
+        tuple of (where, value) pairs
+        """
 
     def named_secrets(self) -> Named:
-        """Each secret with where it was found: own rules, environment values, credential formats."""
+        """Each secret with where it was found: own rules, environment values, credential formats.
+
+        Returns
+        -------
+        tuple of (where, value) pairs
+        """
         found = [*self.own_secrets(), *environ_secrets(self.from_environ)]
         for where, text in self.texts():
             found.extend(token_secrets(text, where))
@@ -111,17 +145,43 @@ class ServerConnection(ABC):
 
     @abstractmethod
     def target(self) -> str:
-        """What it connects to, as shown to people, secrets masked."""
+        """What it connects to as shown to people (the command line, the URL), secrets masked.
+
+        Returns
+        -------
+        str
+        """
 
     @abstractmethod
     def client(self, *, log_level: str | None = None) -> McpClient:
-        """A client for this connection, not yet open."""
+        """A client for this connection, not yet open (over stdio, its stderr goes to a new log file).
+
+        Parameters
+        ----------
+        log_level : str, optional
+            Ask the server for its log messages from that level up (``None``: do not ask).
+
+        Returns
+        -------
+        McpClient
+        """
 
     def secrets(self) -> tuple[str, ...]:
+        """The secret values of its settings, masked wherever the connection is shown.
+
+        Returns
+        -------
+        tuple of str
+        """
         return secret_values(self.named_secrets())
 
     def unmasked(self) -> tuple[str, ...]:
-        """Where a secret was found whose value is too short to mask (it is shown as is)."""
+        """Where a secret was found whose value is too short to mask (it is shown as is).
+
+        Returns
+        -------
+        tuple of str
+        """
         return unmasked_places(self.named_secrets())
 
     def __repr__(self) -> str:
@@ -152,14 +212,55 @@ class ServerConnection(ABC):
         return client
 
     async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
-        """Start the server or open the session, and handshake (by default within
-        :func:`connect_timeout`); raises :class:`~anvia_nb.errors.ConnectError`."""
+        """Start the server or open the session, and handshake; with OAuth, the person's time to
+        authorize (``wait_seconds``) is added to the timeout.
+
+        Parameters
+        ----------
+        timeout_seconds : float or None, optional
+            Seconds it may take (default: ``timeout_seconds`` of ``mcp.http``, else 30 s); ``None``: no limit.
+        log_level : str, optional
+            Ask the server for its log messages from that level up (``None``: do not ask).
+
+        Returns
+        -------
+        McpClient
+            The open client (``connect_mcp`` adapts it as an ``McpServer``).
+
+        Raises
+        ------
+        ConnectError
+            Starting, connecting or the handshake failed or took too long.
+        """
         return await self.client(log_level=log_level).open(connect_timeout(self, timeout_seconds))
 
 
 @dataclass(frozen=True, repr=False)
 class StdioConnection(ServerConnection):
-    """A server started as a child process, speaking MCP on its stdin and stdout."""
+    """A server started as a child process, speaking MCP on its stdin and stdout.
+
+    Made by ``mcp.stdio(...)``, which checks every setting; frozen, its secrets masked in its ``repr``.
+
+    Attributes
+    ----------
+    command : str
+        The program run.
+    args : tuple of str
+        Its arguments.
+    env : mapping of str to str
+        Variables added to the minimal inherited environment.
+    cwd : str or None
+        Its working directory (``None``: the kernel's).
+    secret_env : frozenset of str
+        Names in ``env`` whose values are masked.
+    keep_log : bool
+        Keep the server's stderr file after the connection is closed and at exit.
+    transport : str
+        ``"stdio"``.
+
+    The settings every connection has (``name``, ``roots``, ``record``, ``max_calls_in_flight``,
+    ``protocol``, ``from_environ``) are the ``Attributes`` of ``ServerConnection``.
+    """
 
     command: str
     args: tuple[str, ...] = ()
@@ -171,7 +272,6 @@ class StdioConnection(ServerConnection):
     transport: Literal["stdio"] = "stdio"
 
     def own_secrets(self) -> Named:
-        """Each secret with where it was found (an env name, an option, an argument's URL)."""
         found: list[tuple[str, str]] = []
         for key, value in self.env.items():
             if value and (is_secret_name(key) or key in self.secret_env):
@@ -185,10 +285,20 @@ class StdioConnection(ServerConnection):
         return (("command", self.command), *((f"argument {i}", a) for i, a in args), *((f"env {k}", v) for k, v in env))
 
     def target(self) -> str:
-        """The command line as shown to people, secrets masked."""
         return _masked(shlex.join([self.command, *self.args]), self.secrets())
 
     def launch(self, stderr_path: str | None = None) -> StdioLaunch:
+        """What starts the server process (the ``SessionOpener`` its client opens).
+
+        Parameters
+        ----------
+        stderr_path : str, optional
+            The file its stderr goes to (``None``: discarded).
+
+        Returns
+        -------
+        StdioLaunch
+        """
         return StdioLaunch(
             command=self.command,
             args=self.args,
@@ -199,14 +309,31 @@ class StdioConnection(ServerConnection):
         )
 
     def client(self, *, log_level: str | None = None) -> McpClient:
-        """A client for this connection, not yet open; its stderr goes to a new log file."""
         log = ServerLog(self.name, transport="stdio", secrets=self.secrets(), stderr=True, keep=self.keep_log)
         return self._client(self.launch(log.stderr_path), log, log_level)
 
 
 @dataclass(frozen=True, repr=False)
 class HttpConnection(ServerConnection):
-    """A server reached over streamable HTTP."""
+    """A server reached over streamable HTTP.
+
+    Made by ``mcp.http(...)``, which checks every setting; frozen, its secrets masked in its ``repr``.
+
+    Attributes
+    ----------
+    url : str
+        The server's MCP endpoint.
+    headers : mapping of str to str
+        Sent with every request.
+    timeout_seconds : float or None
+        Seconds connecting and each send may take (``None``: no limit).
+    auth : OAuth or httpx.Auth or None
+        ``mcp.oauth(...)`` or a grant with no person, or any ``httpx.Auth``, used as given.
+    transport : str
+        ``"http"``.
+
+    The settings every connection has are the ``Attributes`` of ``ServerConnection``.
+    """
 
     url: str
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -216,8 +343,6 @@ class HttpConnection(ServerConnection):
     transport: Literal["http"] = "http"
 
     def own_secrets(self) -> Named:
-        """Each secret with where it was found (a header, the URL's user name or a query value, an
-        OAuth token cached for this server: read again each time, so a refreshed one is masked too)."""
         tokens = self.auth.secrets(self.url) if isinstance(self.auth, OAuth) else ()
         return (
             *header_secrets(self.headers),
@@ -232,6 +357,12 @@ class HttpConnection(ServerConnection):
         return _masked(self.url, self.secrets())
 
     def launch(self) -> HttpLaunch:
+        """What opens the HTTP session (the ``SessionOpener`` its client opens), OAuth made a provider.
+
+        Returns
+        -------
+        HttpLaunch
+        """
         auth = self.auth
         if isinstance(auth, OAuth):
             from anvia_nb.core.transport.oauth.provider import oauth_provider  # PyJWT, cryptography: when used
@@ -243,15 +374,10 @@ class HttpConnection(ServerConnection):
         )  # fmt: skip
 
     def client(self, *, log_level: str | None = None) -> McpClient:
-        """A client for this connection, not yet open."""
         log = ServerLog(self.name, transport="http", secrets=self.secrets())
         return self._client(self.launch(), log, log_level)
 
     async def connect(self, *, timeout_seconds: Timeout = limits.DEFAULT, log_level: str | None = None) -> McpClient:
-        """Open the HTTP session and handshake (by default within :func:`connect_timeout`); raises
-        :class:`~anvia_nb.errors.ConnectError`.
-
-        With OAuth, the person's time to authorize (``wait_seconds``) is added to the timeout."""
         timeout = connect_timeout(self, timeout_seconds)
         if not isinstance(self.auth, OAuth):
             return await self.client(log_level=log_level).open(timeout)
