@@ -43,7 +43,20 @@ Run = Callable[[], Awaitable[CallOutcome]]
 
 
 class BackgroundCall:
-    """A call of ``server``'s ``tool`` running on its connection's loop; see the module docstring."""
+    """A call of ``server``'s ``tool`` running on its connection's loop; see the module docstring.
+
+    Made by ``tool.start(...)``, not by hand. ``status``, ``progress``, ``task_id`` and, once done,
+    ``outcome`` change while nothing waits; ``on_change`` hears each change.
+
+    Parameters
+    ----------
+    server, tool : str
+        The server's and the tool's names.
+    arguments : dict or None
+        The arguments sent (already checked).
+    secrets : tuple of str, optional
+        Values masked wherever the call is shown.
+    """
 
     def __init__(self, server: str, tool: str, arguments: JsonObject | None, *, secrets: tuple[str, ...] = ()) -> None:
         self.server = server
@@ -72,13 +85,22 @@ class BackgroundCall:
 
     @property
     def done(self) -> bool:
+        """Whether the call finished (with an outcome, an error in it, or cancelled)."""
         return self._finished.is_set()
 
     @property
     def seconds(self) -> float:
+        """Seconds since it started; once done, how long it took."""
         return self._seconds if self._seconds is not None else time.perf_counter() - self._start
 
     def state(self) -> BackgroundState:
+        """A snapshot of the call, frozen, for views to show.
+
+        Returns
+        -------
+        BackgroundState
+            Server, tool, status, task id and message, progress, seconds, done.
+        """
         return BackgroundState(
             server=self.server,
             tool=self.tool,
@@ -92,7 +114,18 @@ class BackgroundCall:
         )
 
     def on_change(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(self)`` after each change (and once now); returns the function that stops it."""
+        """Call ``listener(self)`` after each change, and once now.
+
+        Parameters
+        ----------
+        listener : callable
+            Takes the call; what it raises is ignored (it must never stop the call).
+
+        Returns
+        -------
+        callable
+            Call it to stop listening.
+        """
         with self._lock:
             self._listeners.append(listener)
         listener(self)
@@ -114,7 +147,13 @@ class BackgroundCall:
                 continue
 
     def task_seen(self, task: JsonObject) -> None:
-        """Take the state of the task the call became (wire keys)."""
+        """Take the state of the task the call became.
+
+        Parameters
+        ----------
+        task : dict
+            The task as sent (wire keys: ``taskId``, ``status``, ``statusMessage``).
+        """
         task_id, status, message = task.get("taskId"), task.get("status"), task.get("statusMessage")
         if isinstance(task_id, str):
             self.task_id = task_id
@@ -125,14 +164,38 @@ class BackgroundCall:
         self._changed()
 
     async def progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
-        """Take the call's last progress."""
+        """Take the call's last progress.
+
+        Parameters
+        ----------
+        progress : float
+        total : float or None
+        message : str or None
+            As the server's progress notification gave them.
+        """
         self.progress = (progress, total, message[:limits.TASK_MESSAGE_CHARS] if message is not None else None)
         self._changed()
 
     # -- waiting and cancelling --------------------------------------------------------------
 
     async def wait(self, timeout_seconds: float | None = None) -> CallOutcome:
-        """The outcome, once the call is done (from any loop); ``WaitTimeoutError`` after ``timeout_seconds``."""
+        """The outcome, once the call is done; awaitable from any loop.
+
+        Parameters
+        ----------
+        timeout_seconds : float, optional
+            Seconds to wait; ``None`` (the default): until it is done.
+
+        Returns
+        -------
+        CallOutcome
+            Its ``.error`` holds what went wrong, ``TaskCancelledError`` when cancelled.
+
+        Raises
+        ------
+        WaitTimeoutError
+            Still running after ``timeout_seconds`` (the call goes on).
+        """
         deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
         while not self._finished.is_set():
             if deadline is not None and time.monotonic() > deadline:
@@ -142,7 +205,24 @@ class BackgroundCall:
         return self.outcome
 
     def result(self, timeout_seconds: float | None = None) -> CallOutcome:
-        """Block until done (not on the connection's own loop thread) and return the outcome."""
+        """Block until done and return the outcome (not on the connection's own loop thread).
+
+        Parameters
+        ----------
+        timeout_seconds : float, optional
+            Seconds to wait; ``None`` (the default): until it is done.
+
+        Returns
+        -------
+        CallOutcome
+
+        Raises
+        ------
+        LoopMisuseError
+            Called on the loop the call runs on, which it would block: ``await call.wait()`` there.
+        WaitTimeoutError
+            Still running after ``timeout_seconds`` (the call goes on).
+        """
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -155,7 +235,13 @@ class BackgroundCall:
         return self.outcome
 
     def cancel(self) -> bool:
-        """Ask for the call to stop (from any thread); ``False`` when it was already done."""
+        """Ask for the call to stop (from any thread): cancelled on the server too.
+
+        Returns
+        -------
+        bool
+            ``False`` when it was already done.
+        """
         if self.done:
             return False
         self.cancel_requested = True
@@ -168,7 +254,25 @@ class BackgroundCall:
 
     def start(self, client: McpClient, run: Run) -> BackgroundCall:
         """Make the call with ``run()`` on ``client``'s loop (from any thread, the loop's own too)
-        and return at once."""
+        and return at once.
+
+        Parameters
+        ----------
+        client : McpClient
+            The open client whose loop runs the call.
+        run : callable
+            Makes the call and returns its outcome (``Tool.start`` gives it).
+
+        Returns
+        -------
+        BackgroundCall
+            This call.
+
+        Raises
+        ------
+        ConnectionClosedError
+            The connection is closed.
+        """
         loop = client.loop
         if loop is None or loop.is_closed() or not client.is_open:
             raise ConnectionClosedError(
