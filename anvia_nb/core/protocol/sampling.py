@@ -107,9 +107,30 @@ def handler_from(callback: SamplingCallback) -> SamplingHandler:
 
 
 def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | SamplingClient | None = None) -> None:
-    """Answer servers' sampling requests with ``callback``: on one connection (``server``, an
-    :class:`~anvia_nb.core.api.server.McpServer` or :class:`~anvia_nb.core.transport.client.McpClient`), else
-    on every connection that has no handler of its own."""
+    """Answer servers' sampling requests (``sampling/createMessage``) with ``callback``.
+
+    A connection's own handler wins over the global one; without any, requests are declined.
+
+    Parameters
+    ----------
+    callback : callable
+        ``callback(request)``: the request as JSON with wire keys (``messages``, ``systemPrompt``,
+        ``maxTokens``...) and ``"server"``; returns a ``str`` (one text message) or a
+        ``CreateMessageResult`` as a dict. A plain function runs in a worker thread (it may block
+        on a model's API); a coroutine function is awaited. What it raises declines the request.
+    server : McpServer or McpClient, optional
+        One connection (from ``connect_mcp``, or its client); ``None``: the global handler, used by
+        every connection that has no handler of its own.
+
+    Raises
+    ------
+    InvalidTypeError
+        ``callback`` is not callable, or ``server`` is neither a connected server nor its client.
+
+    Examples
+    --------
+    >>> enable_sampling(lambda request: "a reply I wrote myself", server=server)
+    """
     handler = handler_from(callback)
     if server is None:
         global _global
@@ -120,7 +141,19 @@ def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | Samp
 
 
 def disable_sampling(*, server: SamplingServer | SamplingClient | None = None) -> None:
-    """Decline sampling again: on one connection (its own handler removed), else the global one."""
+    """Decline sampling again: on one connection (its own handler removed), else the global one.
+
+    Parameters
+    ----------
+    server : McpServer or McpClient, optional
+        One connection (from ``connect_mcp``, or its client); ``None``: the global handler, used by
+        every connection that has no handler of its own.
+
+    Raises
+    ------
+    InvalidTypeError
+        ``server`` is neither a connected server nor its client.
+    """
     if server is None:
         global _global
         with _lock:
