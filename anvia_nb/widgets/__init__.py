@@ -82,14 +82,45 @@ def form(
     readonly_arguments: dict[str, Any] | None = None,
     max_time_seconds: float | Default | None = DEFAULT,
 ) -> ToolForm | UnavailableForm:
-    """The form of one tool: ``form("demo.echo")``, ``form("demo", "echo")`` or ``form(tool_object)``.
+    """The form of one tool: fields, Call, Cancel, progress and the result.
 
-    ``settings`` say how results show; ``timeout_seconds`` bounds each call's silence and
-    ``max_time_seconds`` its whole time (by default as every call; ``None``: no limit);
-    ``elicitation=False`` leaves a server's requests for input to the kernel's handler;
-    ``initial`` fills the fields; ``readonly_arguments={"name": value}`` fixes
-    arguments a viewer may not change (shown disabled, always sent). A connection that failed to
-    open gives a form that says it is not available."""
+    Parameters
+    ----------
+    target : str, tuple of (str, str), or Tool
+        ``"demo.echo"``, ``"demo"`` with ``tool``, ``("demo", "echo")`` or a ``Tool`` object.
+    tool : str, optional
+        The tool's name when ``target`` names only the connection.
+    runtime : Runtime, optional
+        The runtime whose connections it uses; ``None``: the kernel's (the one ``%mcp`` uses).
+    settings : RenderSettings, optional
+        How results show (sizes, hidden server errors); ``None``: the defaults.
+    timeout_seconds, max_time_seconds : float or None, optional
+        Bound each call's silence and its whole time, as ``Tool.call_outcome`` (by default 60 s
+        and 600 s, as every call); ``None``: no limit.
+    elicitation : bool, optional
+        Ask the person in the form when the server requests input (default ``True``);
+        ``False`` leaves it to the kernel's handler.
+    initial : dict, optional
+        Values the fields start with.
+    readonly_arguments : dict, optional
+        Arguments a viewer may not change (shown disabled, always sent).
+
+    Returns
+    -------
+    ToolForm or UnavailableForm
+        The form; for a connection that failed to open, a form that says it is not available.
+
+    Raises
+    ------
+    UnknownConnectionError, UnknownToolError
+        No connection or tool of that name (one line, with close names).
+    InvalidTypeError
+        ``target`` is a tuple that is not a pair.
+
+    Examples
+    --------
+    >>> form("demo.echo", initial={"message": "hi"})
+    """
     from anvia_nb.runtime import get_runtime
     from anvia_nb.widgets.forms.tool_form import ToolForm
     from anvia_nb.widgets.forms.unavailable import form_for
@@ -123,15 +154,42 @@ def panel(
     prompts: Iterable[str] | None = None,
     max_time_seconds: float | Default | None = DEFAULT,
 ) -> Panel:
-    """The explorer over the kernel's runtime (or ``runtime``): connections, tools, the selected
-    tool's form, results and a history; works with zero connections too.
+    """The explorer over the kernel's runtime: connections, tools, the selected tool's form,
+    results and a history; works with zero connections too.
 
-    ``settings``, ``timeout_seconds`` and ``max_time_seconds`` apply to every call made from it (``%mcp panel`` passes
-    the ``%config McpMagics`` values); without ``timeout_seconds`` a call is bounded by
-    ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``), ``None``: no limit. ``connection="NAME"``
-    shows that connection only and ``tools=["a", "b"]`` only those tools (checked now). For a
-    dashboard: naming ``tools``, ``resources`` (URIs, uriTemplates) or ``prompts`` offers only what
-    is named, of one connection (with several open, name it), and no tab of what is not named."""
+    Parameters
+    ----------
+    runtime : Runtime, optional
+        The runtime whose connections it uses; ``None``: the kernel's (the one ``%mcp`` uses).
+    settings : RenderSettings, optional
+        How results show (sizes, hidden server errors); ``None``: the defaults.
+    timeout_seconds : float or None, optional
+        Bounds each call's silence (default 60 s, ``DEFAULT_CALL_TIMEOUT_SECONDS``); ``None``: no
+        limit. ``%mcp panel`` passes the ``%config McpMagics`` values.
+    connection : str, optional
+        Show that connection only.
+    tools : iterable of str, optional
+        Offer only these tools (checked now).
+    resources : iterable of str, optional
+        Offer only these resources (URIs or uriTemplates).
+    prompts : iterable of str, optional
+        Offer only these prompts. Naming ``tools``, ``resources`` or ``prompts`` offers only what
+        is named, of one connection (with several open, name it), and no tab of what is not named.
+    max_time_seconds : float or None, optional
+        Bounds each call's whole time (default 600 s); ``None``: no limit.
+
+    Returns
+    -------
+    Panel
+        The widget; show it as a cell's last value.
+
+    Raises
+    ------
+    UnknownConnectionError, UnknownToolError
+        ``connection`` or a tool in ``tools`` is not there.
+    InvalidTypeError, InvalidValueError
+        ``tools``, ``resources`` or ``prompts`` is not a list of names, or names what is not offered.
+    """
     from anvia_nb.widgets.explorer.panel import Panel
 
     return Panel(
@@ -149,9 +207,38 @@ def app(
     timeout_seconds: float | Default | None = DEFAULT,
 ) -> AppView:
     """Call a tool that has an interactive view (MCP Apps) and return the view, shown the call's
-    input and result: ``app("demo.counter_app", {"start": 3})`` or ``app(server.tool("counter_app"))``.
-    The call is in the kernel's history; ``view.result`` is its result view. A tool without a view,
-    or one only its view may call, is a one-line error before anything is sent."""
+    input and result. The call is in the kernel's history; ``view.result`` is its result view.
+
+    Parameters
+    ----------
+    target : str or Tool
+        ``"demo.counter_app"`` or a ``Tool`` object.
+    arguments : dict, optional
+        The call's arguments (``None``: none).
+    runtime : Runtime, optional
+        The runtime whose connections it uses; ``None``: the kernel's (the one ``%mcp`` uses).
+    settings : RenderSettings, optional
+        How results show (sizes, hidden server errors); ``None``: the defaults.
+    timeout_seconds : float or None, optional
+        Bounds the call and the view's reads (default 60 s); ``None``: no limit.
+
+    Returns
+    -------
+    AppView
+        The view, shown as a cell's last value.
+
+    Raises
+    ------
+    InvalidValueError
+        ``target`` is not ``NAME.TOOL``, or the tool has no view, or only its view may call it;
+        nothing is sent.
+    UnknownConnectionError, UnknownToolError
+        No connection or tool of that name.
+
+    Examples
+    --------
+    >>> app("demo.counter_app", {"start": 3})
+    """
     from anvia_nb.runtime import get_runtime
     from anvia_nb.widgets.apps.view import open_app, tool_to_open
 

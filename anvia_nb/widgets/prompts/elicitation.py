@@ -289,11 +289,6 @@ def enable_elicitation(
 ) -> ElicitationRouter:
     """Answer the elicitation requests of one session (a connection name or an ``McpServer``).
 
-    With ``callback``, it answers every request (``callback(request) -> {"action", "content"}``).
-    Otherwise, with ``ui=True``, a prompt asks the person (in the running form, or the running
-    cell) and an unanswered one is cancelled after ``timeout_seconds``; outside a notebook the
-    request is cancelled. ``ui=False`` without a callback cancels every request.
-
     The handler stays until it is removed, so scope a demonstration callback::
 
         with enable_elicitation("demo", callback=decline):   # restored on leaving the block
@@ -304,6 +299,30 @@ def enable_elicitation(
     Removing restores the handler that was there before (forms then ask the person again);
     ``enable_elicitation("demo")`` without a callback also goes back to asking the person.
     A reconnected name is a new session: it starts without the old session's callback.
+
+    Parameters
+    ----------
+    target : str or McpServer
+        A connection's name, or the connected server.
+    runtime : Runtime, optional
+        The runtime a name is looked up in; ``None``: the kernel's.
+    ui : bool, optional
+        Without ``callback``, ask the person (in the running form or cell; default ``True``);
+        outside a notebook the request is cancelled. ``False`` without a callback cancels every request.
+    callback : callable, optional
+        ``callback(request) -> {"action": ..., "content": ...}`` answers every request.
+    timeout_seconds : float, optional
+        Seconds the person has to answer before the request is cancelled (default 600).
+
+    Returns
+    -------
+    ElicitationRouter
+        The handler installed: ``.remove()`` it, or use it as a context manager.
+
+    Raises
+    ------
+    UnknownConnectionError
+        No open connection has that name.
     """
     server = _server_of(target, runtime)
     client = server.client
