@@ -36,8 +36,16 @@ class ServerNotice:
     """What a page shows about a server instead of raising: the outcome of a soft connect (the
     server, or the error), or why a server is not available.
 
-    ``text`` is what the page shows (already through the policy: masked, bounded, or in a
-    viewer's words); ``error`` keeps everything for the author.
+    Attributes
+    ----------
+    name : str
+        The connection's name.
+    text : str
+        What the page shows, already through the policy (masked, bounded, or in a viewer's words).
+    server : McpServer or None
+        The open server; ``None`` when it failed.
+    error : BaseException or None
+        Everything for the author (the ``ConnectError``, its ``.stderr`` and ``.log``); ``None`` when open.
     """
 
     name: str
@@ -68,11 +76,22 @@ def failed_notice(name: str, error: ConnectError, policy: ShowPolicy, author_tex
 
 
 def refuse_a_persons_sign_in(connection: Any) -> None:
-    """Raise :class:`InvalidValueError` when ``connection`` would sign a person in with OAuth: a page
-    for viewers (``hide_server_errors``) does not. Its tokens are cached for the next connect, so
-    every viewer would act as whoever signed in last (the author, or another viewer), and the link
-    would ask a viewer to authorize for the author's server. A grant with no person (a service
-    account) is the dashboard's way; nothing is sent before this check."""
+    """Refuse a connection that would sign a person in with OAuth on a page for viewers
+    (``hide_server_errors``): its tokens are cached for the next connect, so every viewer would act
+    as whoever signed in last, and the link would ask a viewer to authorize for the author's
+    server. A grant with no person (a service account) is the dashboard's way; nothing is sent
+    before this check.
+
+    Parameters
+    ----------
+    connection : StdioConnection or HttpConnection
+        The connection a page is about to open.
+
+    Raises
+    ------
+    InvalidValueError
+        Its ``auth`` signs a person in (``mcp.oauth(...)``).
+    """
     if getattr(getattr(connection, "auth", None), "signs_in_a_person", False):
         raise InvalidValueError(
             f"{connection.name!r} signs a person in with OAuth, and this page is for viewers (hide_server_errors): "
@@ -90,11 +109,36 @@ def soft_connect(
     timeout_seconds: float | Default | None = DEFAULT,
     log_level: str | None = None,
 ) -> ServerNotice:
-    """Open ``connection`` in the kernel's runtime (or ``runtime``); never raise for a failed connect.
+    """Open ``connection`` in the kernel's runtime; never raise for a failed connect.
 
-    Returns a :class:`ServerNotice`: display it (it says the connection is open, or what went
-    wrong, in a viewer's words when ``settings.hide_server_errors``). Errors that are not about
-    connecting (a connection that is not one, say) still raise.
+    Parameters
+    ----------
+    connection : StdioConnection or HttpConnection
+        What ``mcp.stdio(...)`` or ``mcp.http(...)`` made.
+    runtime : Runtime, optional
+        The runtime to open it in; ``None``: the kernel's, so forms and the panel follow it.
+    settings : RenderSettings, optional
+        How the notice shows; with ``hide_server_errors`` it is in a viewer's words. ``None``: the defaults.
+    timeout_seconds : float or None, optional
+        As for ``connect_mcp`` (by default the connection's own, else 30 s); ``None``: no limit.
+    log_level : str, optional
+        Ask the server for its log messages from that level up (``None``: do not ask).
+
+    Returns
+    -------
+    ServerNotice
+        Display it: it says the connection is open, or what went wrong (``.ok``, ``.error``).
+
+    Raises
+    ------
+    InvalidValueError
+        With ``hide_server_errors``, a connection that signs a person in (see
+        :func:`refuse_a_persons_sign_in`). Errors that are not about connecting still raise.
+
+    Examples
+    --------
+    >>> demo = soft_connect(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
+    >>> demo.ok
     """
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import get_runtime
