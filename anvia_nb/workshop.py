@@ -24,7 +24,17 @@ __all__ = ["EXERCISES", "Exercise", "Verdict", "check"]
 
 @dataclass(frozen=True)
 class Verdict:
-    """What ``check`` says: right or not, and the sentence explaining it."""
+    """What ``check`` says: right or not, and the sentence explaining it (its ``repr``).
+
+    Attributes
+    ----------
+    exercise : int
+        The exercise's number.
+    right : bool or None
+        Whether the answer is right; ``None`` while no answer was given. A verdict is true when right.
+    text : str
+        The sentence shown: why it is right, or a hint that does not give the answer away.
+    """
 
     exercise: int
     right: bool | None
@@ -40,7 +50,24 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question: what kind of answer it takes, how to find the right one, and what to say."""
+    """One question: what kind of answer it takes, how to find the right one, and what to say.
+
+    Attributes
+    ----------
+    asks : str
+        What the answer is (shown while there is none yet).
+    expected : callable
+        Returns the right answer, normalized (computed from the mapping, or a SHA-256 hex digest).
+    normalize : callable
+        Makes a given answer comparable (a word lower-cased, ``yes`` a bool...).
+    why : str
+        The explanation shown once the answer is right.
+    hints : dict of str to str
+        Hints for wrong answers, by the wrong answer's normalized JSON; ``""`` (required): any
+        other wrong answer.
+    hashed : bool
+        Whether ``expected`` is the SHA-256 of the right answer's JSON.
+    """
 
     asks: str
     expected: Callable[[], Any]
@@ -241,8 +268,26 @@ EXERCISES: dict[int, Exercise] = {
 def check(exercise: int, answer: Any) -> Verdict:
     """Whether ``answer`` is right for exercise ``exercise`` of the mapping workshop, and why.
 
-    ``answer = ...`` (the placeholder) is no answer yet. Raises :class:`InvalidValueError` for a
-    number that is not an exercise.
+    Parameters
+    ----------
+    exercise : int
+        The exercise's number (a key of ``EXERCISES``).
+    answer : object
+        The answer; ``...`` (the placeholder) is no answer yet.
+
+    Returns
+    -------
+    Verdict
+        Right, wrong (with a hint) or no answer yet; shown as its sentence.
+
+    Raises
+    ------
+    InvalidValueError
+        ``exercise`` is not the number of an exercise.
+
+    Examples
+    --------
+    >>> check(2, "hello")
     """
     found = EXERCISES.get(exercise) if isinstance(exercise, int) else None
     if found is None:
