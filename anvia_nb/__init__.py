@@ -129,14 +129,26 @@ def __getattr__(name: str) -> Any:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now)."""
+    """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now).
+
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is loaded.
+    """
     from anvia_nb.magic import load_ipython_extension as load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
-    """``%unload_ext anvia_nb``: close every connection the magic opened."""
+    """``%unload_ext anvia_nb``: close every connection the magic opened.
+
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is unloaded.
+    """
     from anvia_nb.magic import unload_ipython_extension as unload
 
     unload(ipython)
