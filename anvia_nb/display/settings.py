@@ -27,14 +27,27 @@ class RenderSettings:
     """The notebook's settings for rendering results; :meth:`policy` turns them into the one
     :class:`~anvia_nb.policy.ShowPolicy` that decides what is shown.
 
-    ``max_output_chars`` caps the characters the server sent that are rendered for one result
-    (the rest is elided visibly and stays in ``.output``/``.raw``); ``max_image_bytes`` caps inline
-    images (each, and all of one result together); ``preview_chars`` caps the preview of each
-    embedded resource. ``hide_server_errors`` is for notebooks served to others (Voilà, shared
-    dashboards): server error text is replaced by :data:`GENERIC_SERVER_ERROR` in what is
-    rendered, while Python keeps the detail. It is the one switch of *viewer mode*: every
-    surface (results, forms, the panel's tabs, resources, prompts, ``%mcp log`` and ``%mcp trace``)
-    then speaks to a viewer, and no widget a viewer can reach writes a file.
+    ``hide_server_errors`` is the one switch of *viewer mode*: every surface (results, forms, the
+    panel's tabs, resources, prompts, ``%mcp log`` and ``%mcp trace``) then speaks to a viewer,
+    and no widget a viewer can reach writes a file.
+
+    Attributes
+    ----------
+    max_output_chars : int
+        Characters the server sent rendered for one result (default 20,000); the rest is elided
+        visibly and stays in ``.output``/``.raw``.
+    max_image_bytes : int
+        Bytes of inline images, each and all of one result together (default 5 MB).
+    preview_chars : int
+        Characters of the preview of each embedded resource (default 2,000).
+    hide_server_errors : bool
+        For notebooks served to others (Voila, dashboards): server error text is replaced by
+        ``GENERIC_SERVER_ERROR`` in what is rendered, while Python keeps the detail (default ``False``).
+
+    Raises
+    ------
+    InvalidValueError
+        A size that is not a non-negative int.
     """
 
     max_output_chars: int = 20_000
@@ -49,10 +62,19 @@ class RenderSettings:
                 raise InvalidValueError(f"RenderSettings.{name} must be a non-negative int, not {value!r}")
 
     def policy(self, secrets: Iterable[str] = ()) -> ShowPolicy:
-        """The show policy of these settings, masking ``secrets`` (a connection's).
+        """The show policy of these settings, masking ``secrets``.
 
         The same settings and secrets give the same policy object, so what it builds from the
         secrets (every escaped form, one regex) is built once per connection, not per result.
+
+        Parameters
+        ----------
+        secrets : iterable of str, optional
+            A connection's secret values (``server.secrets``).
+
+        Returns
+        -------
+        ShowPolicy
         """
         return _policy(self, secrets if isinstance(secrets, tuple) else tuple(secrets))
 

@@ -43,7 +43,21 @@ class JsonTree:
 
 
 class ResultView:
-    """A displayable wrapper of a :class:`CallOutcome`; no IPython needed to render it."""
+    """A displayable wrapper of a :class:`CallOutcome`; no IPython needed to render it.
+
+    Shown as a cell's last value: a provenance header, the result (masked, bounded, server text
+    escaped), errors styled. Its properties give the data exactly as sent.
+
+    Parameters
+    ----------
+    outcome : CallOutcome
+        The call's outcome (``tool.call_outcome(...)``).
+    settings : RenderSettings, optional
+        How it renders; ``None``: the defaults.
+    reader : callable, optional
+        ``reader(outcome, i)`` reads the ``i``-th resource link over its connection (the magic and
+        the widgets give one); ``None``: :meth:`read_link` cannot read.
+    """
 
     def __init__(
         self, outcome: CallOutcome, settings: RenderSettings | None = None, *, reader: LinkReader | None = None
@@ -65,34 +79,42 @@ class ResultView:
 
     @property
     def structured(self) -> JsonValue:
+        """``structuredContent`` as sent, or ``None``; exact, not masked."""
         return self.outcome.structured
 
     @property
     def is_error(self) -> bool:
+        """Whether the call failed (``error`` is set)."""
         return self.outcome.is_error
 
     @property
     def status(self) -> CallStatus:
+        """How the call ended as shown: ``"ok"``, ``"tool error"``, ``"schema mismatch"``, ``"timeout"``..."""
         return display_status(self.outcome)
 
     @property
     def error(self) -> AnviaError | None:
+        """The call's error (an ``AnviaError``), or ``None`` when it succeeded."""
         return self.outcome.error
 
     @property
     def server(self) -> str:
+        """The connection's name."""
         return self.outcome.server
 
     @property
     def tool(self) -> str:
+        """The tool's name."""
         return self.outcome.tool
 
     @property
     def seconds(self) -> float:
+        """How long the call took, in seconds."""
         return self.outcome.seconds
 
     @property
     def arguments(self) -> JsonObject | None:
+        """The arguments sent, or ``None``."""
         return self.outcome.arguments
 
     @property
@@ -103,7 +125,24 @@ class ResultView:
 
     def read_link(self, index: int = 0) -> ReadView:
         """Read the ``index``-th resource link, because you ask: over the same connection, shown as
-        "read on request from server NAME". Nothing reads a link by itself."""
+        "read on request from server NAME". Nothing reads a link by itself.
+
+        Parameters
+        ----------
+        index : int, optional
+            Which link, from 0 (the default), numbered as :attr:`links` lists them.
+
+        Returns
+        -------
+        ReadView
+            The read, displayable.
+
+        Raises
+        ------
+        InvalidValueError
+            The view has no reader (use ``await server.read_link(outcome, i)``), or the result has no
+            link at ``index``.
+        """
         from anvia_nb.display.reading_views import ReadView
 
         if self.reader is None:
@@ -116,26 +155,44 @@ class ResultView:
         return filtered_bundle(bundle_from_outcome(self.outcome, self.settings), include, exclude)
 
     def tree(self) -> JsonTree | None:
-        """structuredContent (masked, bounded) as a JSON tree output; ``None`` when there is none.
+        """structuredContent (masked, bounded) as a JSON tree output.
 
         Kept out of the result's own bundle: JupyterLab prefers application/json to text/html
         and would hide the provenance header and the error styling behind the tree.
+
+        Returns
+        -------
+        JsonTree or None
+            ``None`` when there is no structured content.
         """
         bundle = tree_bundle_from_outcome(self.outcome, self.settings)
         return JsonTree(bundle) if bundle is not None else None
 
     def frame(self) -> DataFrameLike:
-        """The structured content as a pandas DataFrame (a list of objects, or an object holding one
-        list of objects), columns in the order and with the types of the tool's outputSchema.
+        """The structured content as a pandas DataFrame: a list of objects, or an object holding one
+        list of objects, columns in the order and with the types of the tool's outputSchema.
 
-        Raises :class:`~anvia_nb.errors.NotTabularError` for anything else. The values are data, as
-        sent (like :attr:`structured`). pandas lives in :mod:`anvia_nb.frames`, which lends its table
-        maker through :mod:`anvia_nb.core.api.dataframes`: the display layer never imports it.
+        The values are data, as sent (like :attr:`structured`); pandas is imported on first use.
+
+        Returns
+        -------
+        pandas.DataFrame
+
+        Raises
+        ------
+        NotTabularError
+            The structured content is not a table.
         """
         return frames().result_frame(self.outcome)
 
     def model_context(self) -> str:
-        """This result as untrusted, attributed data for a model."""
+        """This result as untrusted, attributed data for a model.
+
+        Returns
+        -------
+        str
+            Text that says where the data came from and that it is not instructions.
+        """
         return model_context_from_outcome(self.outcome, self.settings)
 
     def __repr__(self) -> str:
