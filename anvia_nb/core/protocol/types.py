@@ -44,7 +44,25 @@ ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWo
 
 @dataclass(frozen=True)
 class ToolInfo:
-    """A listed tool, as its server described it (all of it untrusted text)."""
+    """A listed tool, as its server described it (all of it untrusted text).
+
+    Attributes
+    ----------
+    server : str
+        The connection's name.
+    name, title, description : str or None
+        As listed (only ``name`` is required).
+    input_schema, output_schema : dict or None
+        ``inputSchema`` and ``outputSchema`` (JSON Schema); ``output_schema`` ``None`` without one.
+    annotations : dict or None
+        Wire keys: ``title``, ``readOnlyHint``, ``destructiveHint``, ``idempotentHint``, ``openWorldHint``.
+    icons : tuple of dict
+        Icon metadata as sent; never fetched or hot-linked by anvia_nb.
+    task_support : str or None
+        ``execution.taskSupport``: ``"required"`` (runs only as a task), ``"optional"``, ``"forbidden"`` or ``None``.
+    meta : dict or None
+        The tool's ``_meta`` as sent (MCP Apps read ``_meta.ui`` from it: :attr:`app`).
+    """
 
     server: str
     name: str
@@ -53,14 +71,9 @@ class ToolInfo:
     input_schema: JsonObject = field(default_factory=lambda: {"type": "object"})
     output_schema: JsonObject | None = None
     annotations: JsonObject | None = None
-    """Wire keys: ``title``, ``readOnlyHint``, ``destructiveHint``, ``idempotentHint``, ``openWorldHint``."""
     icons: tuple[JsonObject, ...] = ()
-    """Icon metadata as sent; never fetched or hot-linked by anvia_nb."""
     task_support: str | None = None
-    """``execution.taskSupport`` as sent: ``"required"`` (the tool only runs as a task),
-    ``"optional"``, ``"forbidden"``, or ``None`` (not said: forbidden)."""
     meta: JsonObject | None = field(default=None, repr=False, compare=False)
-    """The tool's ``_meta`` as sent (MCP Apps read ``_meta.ui`` from it: :attr:`app`)."""
 
     @property
     def app(self) -> ToolApp | None:
@@ -86,6 +99,7 @@ class ToolInfo:
 
     @property
     def argument_names(self) -> list[str]:
+        """Names of the arguments its inputSchema declares, in the schema's order."""
         props = self.input_schema.get("properties")
         return list(props) if isinstance(props, Mapping) else []
 
@@ -98,7 +112,18 @@ class ToolInfo:
         return None
 
     def hint(self, name: str) -> bool | None:
-        """One annotation hint (``"destructiveHint"``...), or ``None`` when the server said nothing."""
+        """One annotation hint.
+
+        Parameters
+        ----------
+        name : str
+            ``"readOnlyHint"``, ``"destructiveHint"``, ``"idempotentHint"`` or ``"openWorldHint"``.
+
+        Returns
+        -------
+        bool or None
+            ``None`` when the server said nothing (or not a bool).
+        """
         value = (self.annotations or {}).get(name)
         return value if isinstance(value, bool) else None
 
@@ -107,10 +132,37 @@ class ToolInfo:
 class CallOutcome:
     """Everything one ``tools/call`` produced, for display beside the mapped output.
 
-    ``raw`` is the result as JSON (wire keys), or ``None`` when no result arrived (timeout,
-    protocol error, crashed server). ``output`` is the mapped output, or ``None`` when ``error``
-    is set. ``schema_problems`` is ``None`` when the tool declares no outputSchema, ``[]`` when
-    structuredContent validated, else one line per violation.
+    Attributes
+    ----------
+    server, tool : str
+        The connection's and the tool's names.
+    arguments : dict or None
+        The arguments sent.
+    raw : dict or None
+        The result as JSON (wire keys); ``None`` when no result arrived (timeout, crash...).
+    output : object or None
+        The mapped output; ``None`` when ``error`` is set.
+    error : AnviaError or None
+        What went wrong (tool error, unsupported content, schema mismatch, timeout...).
+    schema_problems : list of str or None
+        ``None`` without an outputSchema, ``[]`` when structuredContent validated, else one line each.
+    seconds : float
+    started_at : datetime
+        How long it took, and when it started (UTC).
+    secrets : tuple of str
+        The connection's secret values, masked in everything rendered; never shown.
+    progress : tuple of (progress, total, message)
+        The last progress notifications (at most ``PROGRESS_KEPT``, messages cut).
+    progress_count : int
+        How many progress notifications the call received in all.
+    origin : str or None
+        Where the answer came from when not from a live server (``"replayed from FILE"``).
+    requested_by : str or None
+        ``"app ui://..."`` when a tool's interactive view (MCP Apps) asked for the call.
+    output_schema : dict or None
+        The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``).
+    trace_span : tuple of (int, int) or None
+        The protocol trace's first and last message numbers during the call (``None``: no trace).
     """
 
     server: str
@@ -123,22 +175,12 @@ class CallOutcome:
     seconds: float
     started_at: datetime
     secrets: tuple[str, ...] = field(default=(), repr=False)
-    """Secret strings of the connection, masked in everything rendered; never shown."""
     progress: tuple[tuple[float, float | None, str | None], ...] = ()
-    """The last progress notifications received during the call (at most
-    :data:`~anvia_nb.core.protocol.limits.PROGRESS_KEPT`, messages cut): (progress, total, message)."""
     progress_count: int = 0
-    """How many progress notifications the call received in all."""
     origin: str | None = None
-    """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
     requested_by: str | None = None
-    """Who asked for the call when it was not a cell, a form or Python: ``"app ui://..."`` for a
-    tool's interactive view (MCP Apps)."""
     output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
-    """The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``)."""
     trace_span: tuple[int, int] | None = None
-    """The first and last message numbers of the connection's protocol trace during the call
-    (see :func:`anvia_nb.core.exchange.trace.call_entries`); ``None`` for a connection without a trace."""
 
     @property
     def output_chars(self) -> int | None:
@@ -151,7 +193,12 @@ class CallOutcome:
         return len(json.dumps(output, ensure_ascii=False, default=str))
 
     def summary(self) -> CallRecord:
-        """What a history keeps of this call (see :class:`CallRecord`): never its result."""
+        """What a history keeps of this call: never its result.
+
+        Returns
+        -------
+        CallRecord
+        """
         return CallRecord(
             server=self.server,
             tool=self.tool,
@@ -183,6 +230,7 @@ class CallOutcome:
 
     @property
     def is_error(self) -> bool:
+        """Whether the call failed (``error`` is set)."""
         return self.error is not None
 
     @property
@@ -192,6 +240,7 @@ class CallOutcome:
 
     @property
     def status(self) -> CallStatus:
+        """How it ended: ``"ok"``, ``"tool error"``, ``"schema mismatch"``, ``"timeout"``, ``"failed"``..."""
         err = self.error
         if err is None:
             return "ok"
@@ -228,12 +277,20 @@ class CallRecord:
     """One entry of a call history (:meth:`CallOutcome.summary`): what the call was and how it
     ended, never what it returned, so keeping a thousand of them frees every result.
 
-    ``arguments`` and ``schema_problems`` are bounded copies, ``error`` a copy with its message cut
-    and no result or server data. ``status`` is the outcome's :attr:`CallOutcome.status`,
-    ``shown_status`` its :attr:`CallOutcome.shown_status` (the status column of ``%mcp history``).
-    ``output_chars`` is the size of the mapped output (``None`` without one); ``seen`` keeps the
-    ``output`` and the ``structured`` content, each only when its JSON is at most
-    :data:`~anvia_nb.core.protocol.limits.RECORD_SEEN_CHARS` characters, so a test can be written from the history.
+    Attributes
+    ----------
+    server, tool, seconds, started_at, secrets, progress_count, origin, trace_span, requested_by
+        As in :class:`CallOutcome`.
+    arguments, schema_problems : dict, list of str, or None
+        Bounded copies of the outcome's.
+    status, shown_status : str
+        The outcome's ``status`` and ``shown_status`` (the status column of ``%mcp history``).
+    error : AnviaError or None
+        A copy with its message cut and no result or server data.
+    output_chars : int or None
+        The size of the mapped output (``None`` without one).
+    seen : dict
+        ``output`` and ``structured``, each kept when its JSON fits ``RECORD_SEEN_CHARS`` (for tests).
     """
 
     server: str
@@ -248,18 +305,14 @@ class CallRecord:
     output_chars: int | None
     seen: JsonObject = field(repr=False)
     secrets: tuple[str, ...] = field(default=(), repr=False)
-    """Secret strings of the connection, masked in everything rendered; never shown."""
     progress_count: int = 0
-    """How many progress notifications the call received."""
     origin: str | None = None
-    """Where the answer came from when not from a live server (``"replayed from FILE"``)."""
     trace_span: tuple[int, int] | None = None
-    """The first and last message numbers of the connection's protocol trace during the call."""
     requested_by: str | None = None
-    """``"app ui://..."`` when a tool's interactive view asked for the call (see :class:`CallOutcome`)."""
 
     @property
     def is_error(self) -> bool:
+        """Whether the call failed (``error`` is set)."""
         return self.error is not None
 
 
