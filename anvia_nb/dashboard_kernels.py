@@ -38,5 +38,4 @@ class DashboardKernelManager(AsyncMappingKernelManager):
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         if kernel_id in self._kernel_connections:
             self._kernel_connections[kernel_id] = open_websockets(kernel_id)
-        # jupyter_server's kernel manager has no annotations.
-        await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
+        await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]  # jupyter_server: untyped

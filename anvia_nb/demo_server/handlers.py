@@ -222,7 +222,7 @@ def build_server() -> Server[Any]:
         get_tool_input_schema=_input_schema,
         on_list_tools=_list_tools,
         # The SDK types on_call_tool without the task result (a dict) its runner sends as it is.
-        on_call_tool=_call_tool,  # type: ignore[arg-type]
+        on_call_tool=_call_tool,  # type: ignore[arg-type]  # the SDK's stub omits the task result (a dict)
         **LIBRARY_HANDLERS,
         **SUBSCRIPTION_HANDLERS,
         on_subscriptions_listen=LISTEN,

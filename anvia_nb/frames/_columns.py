@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Literal, TypeAlias
 
 import pandas as pd
 
-__all__ = ["declared_fields", "schema_dtype", "typed_column"]
+__all__ = ["ColumnType", "declared_fields", "schema_dtype", "typed_column"]
 
-_DTYPES = {"integer": "Int64", "number": "Float64", "boolean": "boolean", "string": "string"}
+ColumnType: TypeAlias = Literal["Int64", "Float64", "boolean", "string", "object"]
+"""The pandas dtypes a column of structured content can have."""
+
+_DTYPES: dict[str, ColumnType] = {"integer": "Int64", "number": "Float64", "boolean": "boolean", "string": "string"}
 
 
-def schema_dtype(prop: Any) -> str:
+def schema_dtype(prop: object) -> ColumnType:
     """The pandas dtype of one property schema: nullable ``Int64``, ``Float64``, ``boolean``,
     ``string``; ``object`` for anything else (objects, arrays, unions beyond ``[T, "null"]``)."""
     if not isinstance(prop, dict):
@@ -24,7 +27,7 @@ def schema_dtype(prop: Any) -> str:
     return _DTYPES.get(kind, "object") if isinstance(kind, str) else "object"
 
 
-def declared_fields(schema: Any) -> dict[str, Any]:
+def declared_fields(schema: object) -> dict[str, object]:
     """The properties an object schema declares, in its order (``{}`` when it declares none)."""
     if not isinstance(schema, dict):
         return {}
@@ -32,7 +35,7 @@ def declared_fields(schema: Any) -> dict[str, Any]:
     return dict(properties) if isinstance(properties, dict) else {}
 
 
-def typed_column(values: Iterable[Any], index: Any, prop: Any) -> pd.Series:
+def typed_column(values: Iterable[object], index: pd.Index, prop: object) -> pd.Series:
     """One column holding ``values``, typed as ``prop`` declares (as pandas infers, without ``prop``);
     values that do not fit stay as sent (an ``object`` column), never coerced into something else."""
     column: pd.Series = pd.Series(list(values), index=index, dtype=object)
@@ -43,7 +46,7 @@ def typed_column(values: Iterable[Any], index: Any, prop: Any) -> pd.Series:
     if dtype == "object":
         return column
     try:
-        typed: pd.Series = column.astype(dtype)  # type: ignore[call-overload]
+        typed: pd.Series = column.astype(dtype)
     except (TypeError, ValueError):
         return column
     return typed

@@ -47,7 +47,7 @@ class ProgressLine:
         from IPython.display import display
 
         if self._handle is None:
-            self._handle = display(bundle, raw=True, display_id=True)  # type: ignore[no-untyped-call]
+            self._handle = display(bundle, raw=True, display_id=True)  # type: ignore[no-untyped-call]  # IPython: untyped display
         else:
             self._handle.update(bundle, raw=True)
         self.updates += 1

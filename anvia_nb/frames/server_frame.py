@@ -25,5 +25,5 @@ class ServerFrame(pd.DataFrame):
 
     def _repr_html_(self) -> str | None:
         with pd.option_context("display.html.use_mathjax", False):
-            html: str | None = pd.DataFrame._repr_html_(self)  # type: ignore[attr-defined]
+            html: str | None = pd.DataFrame._repr_html_(self)  # type: ignore[attr-defined]  # pandas-stubs omit _repr_html_
         return html

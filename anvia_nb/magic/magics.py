@@ -295,7 +295,7 @@ class McpMagics(Magics):
         """Run the cell body in the user's namespace (magics included); the last expression is returned."""
         shell = self.shell
         assert shell is not None
-        source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]
+        source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]  # IPython: transform_cell is untyped
         tree = ast.parse(source, filename="<%%mcp connect>")
         last: ast.Expression | None = None
         final = tree.body[-1] if tree.body else None

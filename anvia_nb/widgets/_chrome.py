@@ -75,7 +75,7 @@ def show_in_cell(widget: object) -> None:
     """Display a widget in the output of the cell the kernel is running (IPython loaded only now)."""
     from IPython.display import display
 
-    display(widget)  # type: ignore[no-untyped-call]
+    display(widget)  # type: ignore[no-untyped-call]  # IPython: display is untyped
 
 
 def required_but_empty(value: Mapping[str, Any], required: Iterable[str], secrets: Sequence[str] = ()) -> list[str]:

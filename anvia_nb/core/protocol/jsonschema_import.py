@@ -27,7 +27,7 @@ def import_jsonschema() -> None:
     if skip:
         # None in sys.modules makes the import fail (documented by importlib); typeshed types the
         # dict's values as modules only.
-        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]
+        sys.modules[_SKIPPED_GRAMMAR] = None  # type: ignore[assignment]  # typeshed: modules only
     try:
         import jsonschema  # noqa: F401
     finally:

@@ -233,8 +233,7 @@ def _full_validator(schema: dict[str, Any], formats: FormatPolicy) -> tuple[Vali
         _check_schema(cls, schema)
     except (SchemaError, re.error, RecursionError) as exc:
         return None, f"the schema is not valid JSON Schema: {getattr(exc, 'message', exc)}"
-    # jsonschema's validators.extend has no annotations (its stubs leave it untyped).
-    bounded = extend(cls, {"pattern": _bounded_pattern})  # type: ignore[no-untyped-call]
+    bounded = extend(cls, {"pattern": _bounded_pattern})  # type: ignore[no-untyped-call]  # types-jsonschema: untyped
     # An explicit empty registry: a server's schema must never make us fetch a remote $ref.
     checker = format_checker() if formats == "assert" else None
     validator: Validator = bounded(schema, registry=referencing.Registry(), format_checker=checker)

@@ -18,4 +18,4 @@ def show_in_cell(value: object) -> None:
     """Display ``value`` in the output of the running cell (a notice that must not stop it)."""
     from IPython.display import display
 
-    display(value)  # type: ignore[no-untyped-call]
+    display(value)  # type: ignore[no-untyped-call]  # IPython: display is untyped

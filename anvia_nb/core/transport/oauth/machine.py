@@ -21,6 +21,8 @@ from anvia_nb.core.transport.oauth.tokens import MEMORY
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
 
 __all__ = [
+    "DEFAULT_KEY_ALG",
+    "DEFAULT_SECRET_METHOD",
     "KEY_ALGORITHMS",
     "client_credentials",
     "identity_assertion",
@@ -29,6 +31,10 @@ __all__ = [
     "workload_identity",
 ]
 
+DEFAULT_KEY_ALG = "RS256"
+"""What a private key signs its assertions with when ``key_alg`` is not given."""
+DEFAULT_SECRET_METHOD: Literal["client_secret_basic"] = "client_secret_basic"
+"""How an identity assertion's client authenticates with its secret when ``auth_method`` is not given."""
 KEY_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 _LITERAL = (
     "A secret typed in the notebook would stay in its source: give client_secret_env=NAME (from the "
@@ -59,7 +65,7 @@ def client_credentials(
     auth_method: str | None = None,
     key_env: str | None = None,
     key_file: str | None = None,
-    key_alg: str = "RS256",
+    key_alg: str = DEFAULT_KEY_ALG,
     assertion: Callable[[str], Any] | None = None,
     assertion_env: str | None = None,
     assertion_file: str | None = None,
@@ -203,7 +209,7 @@ def identity_assertion(
     issuer: str,
     client_secret_env: str | None = None,
     client_secret_file: str | None = None,
-    auth_method: str = "client_secret_basic",
+    auth_method: str = DEFAULT_SECRET_METHOD,
     id_token: Callable[..., Any] | None = None,
     id_token_env: str | None = None,
     id_token_file: str | None = None,

@@ -90,8 +90,7 @@ class SdkSession:
         self._resources = ResourceStreams(client, server, note)
         # Core validates outputSchema itself (the SDK's check raises a bare RuntimeError, loses the
         # result, and lists tools again on every call to a tool it has not seen).
-        # The SDK's stubs declare a method, which mypy will not let an instance replace.
-        self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]
+        self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]  # mcp SDK: a method
 
     @property
     def protocol_version(self) -> str:

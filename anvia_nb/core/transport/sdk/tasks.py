@@ -103,7 +103,7 @@ async def _request(session: ClientSession, method: str, task_id: str, timeout: f
     request = _TaskRequest(method=method, params=_TaskParams(task_id=task_id))
     raw: Any = await session.send_request(
         request,
-        cast(Any, _RAW),  # any JSON object: the task methods' answers are not SDK result types
+        cast(Any, _RAW),  # mcp SDK: send_request wants a result model; a task answers any JSON object
         request_read_timeout_seconds=timeout or limits.TASK_REQUEST_TIMEOUT_SECONDS,
     )
     return dict(raw)
@@ -165,7 +165,7 @@ async def _answer_inputs(
         update = _UpdateRequest(method="tasks/update", params=_UpdateParams(task_id=task_id, input_responses=responses))
         await session.send_request(
             update,
-            cast(Any, _RAW),  # any JSON object: the task methods' answers are not SDK result types
+            cast(Any, _RAW),  # mcp SDK: send_request wants a result model; a task answers any JSON object
             request_read_timeout_seconds=limits.TASK_REQUEST_TIMEOUT_SECONDS,
         )
 
