@@ -100,7 +100,7 @@ class ServerLog:
     def has_stderr(self) -> bool:
         return self.stderr_path is not None
 
-    def add(self, level: str, logger: str | None, data: Any) -> None:
+    def add(self, level: str, logger: str | None, data: object) -> None:
         """One log message; long strings, lists and objects in it are cut (see ``bounded_json``)."""
         source = logger if logger is None else str(logger)[:limits.LOG_TAIL_LINE_CHARS]
         entry = LogEntry(time.time(), str(level)[:20], source, bounded_json(data), "server log", self._stderr_size())

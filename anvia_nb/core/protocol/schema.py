@@ -200,7 +200,7 @@ def _problem(error: ValidationError) -> Problem:
     return Problem(path, error.message, plain_words(error), keyword, blocking=keyword != _UNFINISHED)
 
 
-def schema_check(schema: Any, *, formats: FormatPolicy = "annotate") -> SchemaCheck:
+def schema_check(schema: object, *, formats: FormatPolicy = "annotate") -> SchemaCheck:
     """The compiled check of ``schema``, built once per distinct schema (and format policy)."""
     if schema is True or schema == {}:
         return _ACCEPT_ALL
@@ -294,7 +294,7 @@ def _lines(check: SchemaCheck, instance: Any, owner: str = "") -> list[str]:
     return [problem.line() for problem in found if problem.blocking]
 
 
-def output_problems(schema: Any | SchemaCheck, structured: Any) -> list[str]:
+def output_problems(schema: object, structured: object) -> list[str]:
     """The outputSchema verdict: one line per violation, ``[]`` if valid. A schema that cannot be
     applied is itself reported, since the data it promises cannot be checked. ``schema`` may be its
     :func:`schema_check` already (a tool keeps its own, so a call does not look it up again)."""
