@@ -327,8 +327,8 @@ class HttpConnection(ServerConnection):
         Sent with every request.
     timeout_seconds : float or None
         Seconds connecting and each send may take (``None``: no limit).
-    auth : OAuth or httpx.Auth or None
-        ``mcp.oauth(...)`` or a grant with no person, or any ``httpx.Auth``, used as given.
+    auth : OAuth or httpx2.Auth or None
+        ``mcp.oauth(...)`` or a grant with no person, or any ``httpx2.Auth``, used as given.
     transport : str
         ``"http"``.
 

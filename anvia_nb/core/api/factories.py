@@ -164,9 +164,9 @@ class _Factories:
         timeout_seconds : float or None, optional
             Seconds connecting and each send may take (default 30.0); ``None``: no limit. How long an
             answer may take is each call's own ``timeout_seconds``.
-        auth : OAuth or httpx.Auth, optional
+        auth : OAuth or httpx2.Auth, optional
             ``mcp.oauth(...)`` or one of the grants with no person (``mcp.client_credentials``,
-            ``mcp.workload_identity``, ``mcp.identity_assertion``), or an ``httpx.Auth``; ``None``: none.
+            ``mcp.workload_identity``, ``mcp.identity_assertion``), or an ``httpx2.Auth``; ``None``: none.
         roots : iterable of str or path, optional
             Directories offered to the server (``roots/list``); each must exist. ``None``: none.
         record : str or path, optional
