@@ -133,7 +133,7 @@ def soft_connect(
     ------
     InvalidValueError
         With ``hide_server_errors``, a connection that signs a person in (see
-        :func:`refuse_a_persons_sign_in`). Errors that are not about connecting still raise.
+        ``refuse_a_persons_sign_in``). Errors that are not about connecting still raise.
 
     Examples
     --------

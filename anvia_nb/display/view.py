@@ -56,7 +56,7 @@ class ResultView:
         How it renders; ``None``: the defaults.
     reader : callable, optional
         ``reader(outcome, i)`` reads the ``i``-th resource link over its connection (the magic and
-        the widgets give one); ``None``: :meth:`read_link` cannot read.
+        the widgets give one); ``None``: ``read_link`` cannot read.
     """
 
     def __init__(
@@ -130,7 +130,7 @@ class ResultView:
         Parameters
         ----------
         index : int, optional
-            Which link, from 0 (the default), numbered as :attr:`links` lists them.
+            Which link, from 0 (the default), numbered as ``links`` lists them.
 
         Returns
         -------

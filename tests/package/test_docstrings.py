@@ -14,7 +14,8 @@ numpydoc's plain sections:
 - a method that overrides one without a docstring of its own shows the base class's
   (``inspect.getdoc``, which IPython's ``?`` uses), so it is read there;
 - a ``Raises`` section names only exception classes that exist (a built-in, a class of
-  ``anvia_nb.errors``, or a name of the function's module).
+  ``anvia_nb.errors``, or a name of the function's module);
+- the sections use no Sphinx role (the pager shows it raw): names are written as ``code``.
 
 Error classes are caught, not built, so their constructors are not held to a ``Parameters``
 section; their docstrings say when they are raised.
@@ -37,6 +38,9 @@ from anvia_nb import errors
 
 SECTION = re.compile(r"^(?P<title>[A-Z][A-Za-z ]+)\n-+\n", re.MULTILINE)
 """A numpydoc heading: a title line underlined with dashes."""
+
+ROLE = re.compile(r":[a-z]+:`[^`]*`")
+"""A Sphinx role (``:meth:`x```): IPython's pager shows it raw, so the sections write ``x``."""
 
 MODULES = ("anvia_nb.dashboard", "anvia_nb.workshop")
 """Modules beside ``anvia_nb.__all__`` whose public names a notebook imports."""
@@ -168,7 +172,9 @@ def _class_problems(path: str, cls: type) -> list[str]:
             for name in _entries(_sections(owner.__doc__).get(title, ""))
         ]  # the settings every connection has are named once, by their base class
         fields = [field.name for field in dataclasses.fields(cls) if not field.name.startswith("_")]
-        return [f"{path} does not name its field {name!r} in Attributes" for name in fields if name not in named]
+        return _role_problems(path, sections) + [
+            f"{path} does not name its field {name!r} in Attributes" for name in fields if name not in named
+        ]
     init = vars(cls).get("__init__")
     if init is None or not _parameters(init):
         return []
@@ -180,6 +186,14 @@ def _class_problems(path: str, cls: type) -> list[str]:
         if documented
         else [f"{path} has no Parameters section (in its docstring or its __init__'s)"]
     )
+
+
+def _role_problems(path: str, sections: dict[str, str]) -> list[str]:
+    return [
+        f"{path}: {title} uses the Sphinx role {role}: write ``code``"
+        for title, text in sections.items()
+        for role in ROLE.findall(text)
+    ]
 
 
 def _function_problems(path: str, function: Callable[..., Any], doc: str) -> list[str]:
@@ -194,6 +208,7 @@ def _function_problems(path: str, function: Callable[..., Any], doc: str) -> lis
         ]
     if _returns_value(function) and "Returns" not in sections and "Yields" not in sections:
         problems.append(f"{path} returns a value but has no Returns section")
+    problems += _role_problems(path, sections)
     module = inspect.getmodule(function)
     for name in _entries(sections.get("Raises", "")):
         if not _is_exception(name, module):
@@ -303,3 +318,4 @@ def test_the_sections_are_read() -> None:
 
     assert not _function_problems("sample", sample, inspect.getdoc(sample) or "")
     assert _function_problems("sample", sample, "Add.\n\nRaises\n------\nNoSuchError\n    Never.\n")
+    assert _function_problems("sample", sample, "Add.\n\nRaises\n------\nConnectError\n    As :meth:`call`.\n")

@@ -278,7 +278,7 @@ class _Factories:
         max_calls_in_flight : int, optional
             The most calls sent at once, at least 1; ``None``: the default, 16.
         protocol : str, optional
-            As for :meth:`stdio` (show a class both generations of the handshake without a process).
+            As for ``stdio`` (show a class both generations of the handshake without a process).
 
         Returns
         -------

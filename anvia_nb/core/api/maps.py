@@ -60,7 +60,7 @@ class MapsRows:
         stop_on_error : bool, optional
             Cancel the rest at the first failed row (default ``False``).
         timeout_seconds, max_time_seconds : float or None, optional
-            Bound each call as :meth:`Tool.call_outcome` does (``None``: no limit).
+            Bound each call as ``Tool.call_outcome`` does (``None``: no limit).
         progress : bool, optional
             Show a progress line for a DataFrame map; ``None``: only inside a Jupyter kernel.
         policy : ShowPolicy, optional
@@ -69,7 +69,7 @@ class MapsRows:
         Returns
         -------
         list of RowOutcome or DataFrame
-            For argument rows, one :class:`~anvia_nb.core.api.batch.RowOutcome` per row; for a
+            For argument rows, one ``RowOutcome`` per row; for a
             DataFrame, a DataFrame with the outcomes beside the rows.
 
         Raises
@@ -113,19 +113,19 @@ class MapsRows:
         Parameters
         ----------
         rows, constants, concurrency, stop_on_error, timeout_seconds, progress, policy, max_time_seconds
-            As for :meth:`map`.
+            As for ``map``.
 
         Returns
         -------
         list of RowOutcome or DataFrame
-            As for :meth:`map`.
+            As for ``map``.
 
         Raises
         ------
         InvalidValueError
             ``concurrency`` is not a whole number of at least 1.
         LoopMisuseError
-            The connection was opened on this thread's running loop, which it would block (await :meth:`map`).
+            The connection was opened on this thread's running loop, which it would block (await ``map``).
         """
         options = MapOptions(
             constants=constants,

@@ -179,7 +179,7 @@ class McpServer(ConnectedServer):
         Parameters
         ----------
         uri : str
-            A URI given to :meth:`subscribe`.
+            A URI given to ``subscribe``.
 
         Raises
         ------

@@ -155,7 +155,7 @@ class Tool(MapsRows):
         arguments : mapping, optional
             The tool's arguments (``None``: none).
         timeout_seconds, max_time_seconds : float or None, optional
-            As for :meth:`call_outcome`.
+            As for ``call_outcome``.
 
         Returns
         -------
@@ -305,7 +305,7 @@ class Tool(MapsRows):
         arguments : mapping, optional
             The tool's arguments (``None``: none).
         timeout_seconds, max_time_seconds, as_task : optional
-            As for :meth:`call_outcome`.
+            As for ``call_outcome``.
 
         Returns
         -------
@@ -348,17 +348,17 @@ class Tool(MapsRows):
         arguments : mapping, optional
             The tool's arguments (``None``: none).
         timeout_seconds, max_time_seconds : float or None, optional
-            As for :meth:`call_outcome`.
+            As for ``call_outcome``.
 
         Returns
         -------
         object
-            The mapped output, as :meth:`call`.
+            The mapped output, as ``call``.
 
         Raises
         ------
         ToolCallError
-            The mapping's error, as :meth:`call` (``TaskCancelledError`` when the task was cancelled).
+            The mapping's error, as ``call`` (``TaskCancelledError`` when the task was cancelled).
         """
         outcome = await self.call_outcome(
             arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False,

@@ -61,7 +61,7 @@ class ToolInfo:
     task_support : str or None
         ``execution.taskSupport``: ``"required"`` (runs only as a task), ``"optional"``, ``"forbidden"`` or ``None``.
     meta : dict or None
-        The tool's ``_meta`` as sent (MCP Apps read ``_meta.ui`` from it: :attr:`app`).
+        The tool's ``_meta`` as sent (MCP Apps read ``_meta.ui`` from it: ``app``).
     """
 
     server: str
@@ -280,7 +280,7 @@ class CallRecord:
     Attributes
     ----------
     server, tool, seconds, started_at, secrets, progress_count, origin, trace_span, requested_by
-        As in :class:`CallOutcome`.
+        As in ``CallOutcome``.
     arguments, schema_problems : dict, list of str, or None
         Bounded copies of the outcome's.
     status, shown_status : str
