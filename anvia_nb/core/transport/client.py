@@ -18,14 +18,14 @@ from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
-from anvia_nb.core.protocol.sampling import SamplingHandler
 from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.core.transport.caller_bounds import caller_bounds
 from anvia_nb.core.transport.connection_errors import explained, quiet_at_close
-from anvia_nb.core.transport.handlers import ElicitationHandler, SessionHandlers
+from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.core.transport.sdk import log as sdk_log
 from anvia_nb.core.transport.sdk.protocol import prepare_sdk_calls
 from anvia_nb.core.transport.sdk.tasks import TaskWatch, watched
+from anvia_nb.core.transport.server_traffic import ServerTraffic
 from anvia_nb.core.transport.session import Session, SessionOpener, ToolCall
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
 
@@ -34,7 +34,7 @@ __all__ = ["McpClient"]
 T = TypeVar("T")
 
 
-class McpClient:
+class McpClient(ServerTraffic):
     """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
     def __init__(
@@ -47,13 +47,22 @@ class McpClient:
         roots: tuple[str, ...] = (),
         max_calls_in_flight: int | None = None,
     ) -> None:
-        """``opener`` opens the session (a transport's launch, a recording...: see
-        :class:`~anvia_nb.core.transport.session.SessionOpener`). ``log_level`` is the least severe
-        log message asked of the server (``None``: none on protocol 2026-07-28, the server's choice
-        on older ones); ``roots`` the absolute paths
-        offered as roots (:mod:`anvia_nb.core.protocol.roots`); ``max_calls_in_flight`` bounds the calls sent
-        at once on this session (default :data:`~anvia_nb.core.protocol.limits.DEFAULT_MAX_CALLS_IN_FLIGHT`);
-        the others wait their turn."""
+        """Made by a connection (``connection.client()``), not by hand; nothing opens until :meth:`open`.
+
+        Parameters
+        ----------
+        name : str
+            The connection's name.
+        opener : SessionOpener
+            Opens the session (a transport's launch, a recording...: ``core/transport/session.py``).
+        log, log_level : optional
+            The ``ServerLog`` its messages go to (``None``: a new one); the least severe message asked
+            of the server (``None``: none on 2026-07-28, the server's choice on older protocols).
+        roots : tuple of str, optional
+            Absolute paths offered as roots.
+        max_calls_in_flight : int, optional
+            Calls sent at once on this session, the others wait their turn (``None``: 16).
+        """
         self.name = name
         self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
         # The calls in flight on this session: at most max_calls_in_flight, the others wait in turn.
@@ -88,7 +97,12 @@ class McpClient:
 
     def add_secrets(self, values: Iterable[str]) -> None:
         """Secrets found while connected (an OAuth token, a refreshed one): masked from now on in
-        the log and the trace, and kept there, so an old token stays masked after a refresh."""
+        the log and the trace, and kept there, so an old token stays masked after a refresh.
+
+        Parameters
+        ----------
+        values : iterable of str
+        """
         policy = self.log.policy.with_secrets(values)
         if policy is not self.log.policy:
             self.log.policy = policy
@@ -99,10 +113,22 @@ class McpClient:
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def open(self, timeout_seconds: float | limits.Default | None = limits.DEFAULT) -> McpClient:
-        """Start the owner task and wait for the handshake (at most ``timeout_seconds``; by default
-        :data:`~anvia_nb.core.protocol.limits.DEFAULT_CONNECT_TIMEOUT_SECONDS`, ``None``: no limit).
+        """Start the owner task and wait for the handshake.
 
-        Raises :class:`ConnectError`, ending with the last lines the server wrote to stderr.
+        Parameters
+        ----------
+        timeout_seconds : float or None, optional
+            Seconds it may take (default 30 s); ``None``: no limit.
+
+        Returns
+        -------
+        McpClient
+            This client, open.
+
+        Raises
+        ------
+        ConnectError
+            Already open, too slow, or it failed; ending with the last lines the server wrote to stderr.
         """
         if self._owner is not None:
             raise ConnectError(f"{self.name!r} is already open.", server=self.name)
@@ -177,13 +203,17 @@ class McpClient:
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The loop that opened the session and runs its owner task (``None`` before ``open``)."""
         return self._loop
 
     async def close(self, *, keep_log: bool = False) -> None:
         """Close the session and stop its server; idempotent; bounded in time.
 
-        The stderr file of a stdio server is removed (unless ``keep_log``, or the connection
-        asked to keep it), even when closing fails.
+        Parameters
+        ----------
+        keep_log : bool, optional
+            Keep the stderr file of a stdio server (default ``False``: removed, even when closing
+            fails, unless the connection asked to keep it).
         """
         owner_loop = self._loop
         try:
@@ -224,14 +254,17 @@ class McpClient:
 
     @property
     def protocol_version(self) -> str:
+        """The protocol version the handshake agreed on; ``ConnectionClosedError`` when closed."""
         return self._live_session().protocol_version
 
     @property
     def server_info(self) -> JsonObject:
+        """The server's ``serverInfo`` from the handshake (``name``, ``version``...)."""
         return self._live_session().server_info
 
     @property
     def instructions(self) -> str | None:
+        """The server's ``instructions`` from the handshake, or ``None``."""
         return self._live_session().instructions
 
     @property
@@ -241,7 +274,12 @@ class McpClient:
         return self._live_session().capabilities
 
     async def list_tools(self) -> list[ToolInfo]:
-        """Every tool on every page of tools/list."""
+        """Every tool on every page of ``tools/list`` (``[]`` when the server refuses the method).
+
+        Returns
+        -------
+        list of ToolInfo
+        """
         session = self._live_session()
         return await self._optional_listing("tools", self._on_owner_loop(session.list_tools()))
 
@@ -269,21 +307,39 @@ class McpClient:
         watch: TaskWatch | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> JsonObject:
-        """One tools/call; returns the raw result (wire keys) without mapping it.
+        """One ``tools/call``; returns the raw result without mapping it.
 
-        ``timeout_seconds``: how long it may go without an answer or a progress notification, by
-        default :data:`~anvia_nb.core.protocol.limits.DEFAULT_CALL_TIMEOUT_SECONDS`; ``None``: no
-        limit. ``max_time_seconds``: the whole call's bound, progress or not
-        (:func:`~anvia_nb.core.protocol.limits.max_time_or_default`). ``as_task`` asks for a task
-        where the protocol lets the client ask; ``watch`` is told every state of a task the call
-        became (:mod:`anvia_nb.core.api.tasks`)."""
+        Parameters
+        ----------
+        name : str
+            The tool's name.
+        arguments : dict, optional
+            Its arguments, as sent (``None``: none).
+        timeout_seconds, max_time_seconds, on_progress : optional
+            As for ``Tool.call_outcome`` (defaults 60 s and 600 s; ``None``: no limit).
+        as_task : bool, optional
+            Ask for a task where the protocol lets the client ask (default ``False``).
+        watch : TaskWatch, optional
+            Told every state of a task the call became.
+
+        Returns
+        -------
+        dict
+            The result (wire keys).
+
+        Raises
+        ------
+        ConnectionClosedError, ProtocolError, ToolTimeoutError
+            Closed connection; a JSON-RPC error; no answer in time.
+        """
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         ceiling = limits.max_time_or_default(max_time_seconds, timeout)
         return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
 
     async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
         """Send ``call`` on the owner's loop in its turn (what :meth:`call_tool` does once it has
-        made the call); ``watch`` as for :meth:`call_tool`."""
+        made the call); ``watch`` as for :meth:`call_tool`.
+        """
         session = self._live_session()
 
         def start() -> Coroutine[Any, Any, JsonObject]:
@@ -297,7 +353,8 @@ class McpClient:
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
         """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
-        ``prompts`` (``[]`` when the server does not offer it)."""
+        ``prompts`` (``[]`` when the server does not offer it).
+        """
         listing = self.in_session(lambda session: session.list_items(key, timeout_seconds))
         return await self._optional_listing(key, listing)
 
@@ -317,68 +374,6 @@ class McpClient:
             return await start()
         async with self._in_flight:
             return await start()
-
-    @property
-    def elicitation_handler(self) -> ElicitationHandler | None:
-        """Who answers the server's elicitation requests now (``None``: they are cancelled)."""
-        return self._handlers.elicitation
-
-    def set_elicitation_handler(self, handler: ElicitationHandler | None) -> None:
-        """Who answers the server's elicitation requests; without one they are cancelled."""
-        self._handlers.elicitation = handler
-
-    @property
-    def roots(self) -> tuple[str, ...]:
-        """The paths this connection offers its server as roots."""
-        return self._handlers.roots
-
-    @property
-    def sampling_handler(self) -> SamplingHandler | None:
-        """This connection's own answer to sampling requests (``None``: the global one, if any)."""
-        return self._handlers.sampling.handler
-
-    def set_sampling_handler(self, handler: SamplingHandler | None) -> None:
-        """Who answers this server's sampling requests (see :func:`anvia_nb.core.protocol.sampling.enable_sampling`)."""
-        self._handlers.sampling.handler = handler
-
-    @property
-    def declined_samplings(self) -> int:
-        """How many sampling requests of this server were declined."""
-        return self._handlers.sampling.declined
-
-    @property
-    def unanswered_elicitations(self) -> int:
-        """How many requests for input were cancelled because nothing could answer them."""
-        return self._handlers.unanswered_elicitations
-
-    def record_unanswered_elicitation(self, reason: str) -> None:
-        """A handler that had to cancel a request says why (shown by ``%mcp log``)."""
-        self._handlers.unanswered_elicitations += 1
-        self.log.note("warning", f"the server asked for input: cancelled, {reason}")
-
-    # -- server-initiated traffic ------------------------------------------------------------
-
-    def _on_notification(self, method: str) -> None:
-        self.notifications[method] += 1
-        for listener in list(self._notification_listeners):
-            try:
-                listener(method)
-            except Exception as exc:  # a listener's trouble must never break the session
-                self.log.note("warning", f"handling {method} failed: {type(exc).__name__}: {exc}")
-
-    def on_notification(self, listener: Callable[[str], None]) -> None:
-        """Call ``listener(method)`` on the session's loop for each notification the server sends
-        (``notifications/tools/list_changed``...), also for the change events of a 2026-07-28
-        ``subscriptions/listen`` stream. It must not block: schedule work, do not await it."""
-        self._notification_listeners.append(listener)
-
-    def on_close(self, listener: Callable[[], None]) -> None:
-        """Call ``listener()`` once this client is done: closed (opened or never), or its connect failed."""
-        self._handlers.closed.append(listener)
-
-    def on_resource_updated(self, listener: Callable[[str], None]) -> None:
-        """Call ``listener(uri)`` on the session's loop for each ``notifications/resources/updated``."""
-        self._handlers.resource_updated = listener
 
     # -- loops -------------------------------------------------------------------------------
 
