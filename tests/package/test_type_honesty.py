@@ -7,6 +7,7 @@ on the same line, and a ``cast(`` has a reason comment on its line. Read from th
 from __future__ import annotations
 
 import ast
+import inspect
 import io
 import re
 import tokenize
@@ -83,3 +84,16 @@ def test_the_check_refuses_what_the_tree_once_held() -> None:
         "y = cast(Any, z)  # mcp SDK: send_request wants a result model\n"
     )
     assert _problems(kept, "kept.py") == ([], 1, 1)
+
+
+def test_signatures_read_plainly_in_ipython() -> None:
+    """What ``?`` shows: the timeout sentinel as ``DEFAULT`` (still an Enum member, so ``is`` and
+    ``Literal`` checks hold), and ``Tool.map``'s ``self`` without the type its base tells mypy."""
+    from anvia_nb.core.api.tool import Tool
+    from anvia_nb.core.protocol import limits
+
+    assert repr(limits.DEFAULT) == "DEFAULT"
+    assert isinstance(limits.DEFAULT, limits.Default)
+    assert "= DEFAULT" in str(inspect.signature(anvia_nb.connect_mcp))
+    for method in (Tool.map, Tool.map_sync):
+        assert inspect.signature(method).parameters["self"].annotation is inspect.Parameter.empty

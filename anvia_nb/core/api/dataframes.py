@@ -86,8 +86,7 @@ class FrameTool(MappedTool, Protocol):
     @property
     def name(self) -> str: ...
 
-    @property
-    def info(self) -> ToolInfo: ...
+    info: ToolInfo
 
     @property
     def output_schema(self) -> JsonObject | None: ...

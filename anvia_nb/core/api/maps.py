@@ -4,7 +4,9 @@
 comes back for what goes in (argument rows: a list of :class:`~anvia_nb.core.api.batch.RowOutcome`; a
 DataFrame: a DataFrame); the map itself runs in :mod:`anvia_nb.core.api.batch` (rows) or the
 DataFrame layer (:mod:`anvia_nb.core.api.dataframes`). Its methods read of the tool only what
-:class:`~anvia_nb.core.api.dataframes.FrameTool` names, so this module does not import the tool.
+:class:`~anvia_nb.core.api.dataframes.FrameTool` names, so this module does not import the tool: to
+mypy, ``MapsRows`` is a FrameTool (so the class inheriting it must be one), at run time a plain base,
+so ``Tool.map?`` shows a plain ``self``.
 """
 
 from __future__ import annotations
@@ -24,18 +26,23 @@ if TYPE_CHECKING:
 
 __all__ = ["MapsRows"]
 
+if TYPE_CHECKING:
+    _Mapped = FrameTool  # mypy holds the class that inherits the maps (Tool) to be a FrameTool
+else:
+    _Mapped = object  # at run time a plain base: no Protocol in Tool's MRO, no annotated self in map?
 
-class MapsRows:
+
+class MapsRows(_Mapped):
     """A tool's maps: :meth:`map` (awaited) and :meth:`map_sync` (blocking, with a stop button)."""
 
     @overload
-    async def map(self: FrameTool, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+    async def map(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
 
     @overload
-    async def map(self: FrameTool, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+    async def map(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
 
     async def map(
-        self: FrameTool,
+        self,
         rows: Rows | DataFrameLike,
         *,
         constants: Mapping[str, Any] | None = None,
@@ -91,13 +98,13 @@ class MapsRows:
         return await dataframes.frames().map_frame(self, rows, options)
 
     @overload
-    def map_sync(self: FrameTool, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
+    def map_sync(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
 
     @overload
-    def map_sync(self: FrameTool, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
+    def map_sync(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
 
     def map_sync(
-        self: FrameTool,
+        self,
         rows: Rows | DataFrameLike,
         *,
         constants: Mapping[str, Any] | None = None,

@@ -367,6 +367,10 @@ class Default(enum.Enum):
 
     TOKEN = "default"
 
+    def __repr__(self) -> str:
+        """``DEFAULT``: how the sentinel reads where it stands, in a signature IPython's ``?`` shows."""
+        return "DEFAULT"
+
 
 DEFAULT = Default.TOKEN
 
