@@ -2,5 +2,7 @@
 
 from anvia_nb.demo_server import main
 
+__all__: list[str] = []
+
 if __name__ == "__main__":
     main()

@@ -24,6 +24,23 @@ from anvia_nb.display._images import ImageCheck, base64_size, check_image, norma
 from anvia_nb.display._text import Budget
 from anvia_nb.policy import ShowPolicy
 
+__all__ = [
+    "Context",
+    "Piece",
+    "bounded_json",
+    "content_blocks",
+    "content_item",
+    "elision",
+    "image",
+    "metadata",
+    "note",
+    "resource",
+    "server_text",
+    "shown",
+    "unsupported",
+    "within_budget",
+]
+
 T = TypeVar("T")
 
 

@@ -8,9 +8,11 @@ after each. A step that must load nothing heavy therefore also proves it of the 
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -59,3 +61,43 @@ def test_every_public_name_resolves_and_errors_are_one_tree() -> None:
     assert errors
     assert all(issubclass(e, anvia_nb.AnviaError) for e in errors)
     assert issubclass(anvia_nb.ArgumentError, TypeError)
+
+
+def _top_level_names(body: list[ast.stmt]) -> set[str]:
+    """The names a module's top level binds, in ``if``/``try`` blocks too."""
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name))
+        elif isinstance(node, ast.If | ast.Try):
+            names |= _top_level_names(node.body + node.orelse)
+            for handler in getattr(node, "handlers", []):
+                names |= _top_level_names(handler.body)
+    return names
+
+
+def test_every_module_says_its_public_names_in_all() -> None:
+    """Each module of the package has a literal ``__all__`` (``[]`` for a package with nothing of its
+    own), and each name in it is bound at the module's top level. Read from the source with ``ast``."""
+    package = Path(anvia_nb.__file__).parent
+    found: list[str] = []
+    modules = sorted(package.rglob("*.py"))
+    for path in modules:
+        name = str(path.relative_to(package))
+        tree = ast.parse(path.read_text(encoding="utf-8"), name)
+        listed = [
+            node.value
+            for node in tree.body
+            if isinstance(node, ast.Assign | ast.AnnAssign) and "__all__" in _top_level_names([node])
+        ]
+        if not listed or not isinstance(listed[0], ast.List | ast.Tuple):
+            found.append(f"{name}: no literal __all__")
+            continue
+        missing = {str(e.value) for e in listed[0].elts if isinstance(e, ast.Constant)} - _top_level_names(tree.body)
+        found += [f"{name}: __all__ names {n!r}, which it does not bind" for n in sorted(missing)]
+    assert found == [], f"{len(found)} problems in {len(modules)} modules:\n" + "\n".join(found)

@@ -2,3 +2,5 @@
 ``connect_mcp``, ``McpServer`` and ``Tool``, with what a server offers besides tools
 (resources, prompts, completion, subscriptions, tasks, maps). The top room of ``core``.
 """
+
+__all__: list[str] = []

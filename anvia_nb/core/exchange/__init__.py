@@ -2,3 +2,5 @@
 (every JSON-RPC message, bounded) and the server's log (stderr and log messages). Built on
 ``core.protocol`` only.
 """
+
+__all__: list[str] = []

@@ -3,3 +3,5 @@ content kinds, Anvia's result mapping, JSON values, schema checks, URI templates
 sampling replies. Imports nothing of the SDK at module level and nothing of the rooms above it
 (``exchange``, ``transport``, ``recording``, ``api``).
 """
+
+__all__: list[str] = []

@@ -25,6 +25,21 @@ from anvia_nb.errors import (
     UnsupportedContentError,
 )
 
+__all__ = [
+    "ANNOTATION_HINTS",
+    "BackgroundState",
+    "CallOutcome",
+    "CallRecord",
+    "CallStatus",
+    "JsonObject",
+    "JsonValue",
+    "MappedOutput",
+    "MappedPart",
+    "ProgressHandler",
+    "ToolInfo",
+    "bounded_json",
+]
+
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
 """A JSON value as :func:`json.loads` gives it: what a server sends where the protocol says "any JSON"
 (``structuredContent`` as sent, a log message's data). Narrow it (``isinstance``) before indexing."""

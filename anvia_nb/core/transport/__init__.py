@@ -4,3 +4,5 @@ for HTTP servers (the provider handed to the SDK, the 0600 token cache), and
 :class:`~anvia_nb.core.transport.client.McpClient`, the task that owns one live session.
 Built on ``core.protocol`` and ``core.exchange``.
 """
+
+__all__: list[str] = []

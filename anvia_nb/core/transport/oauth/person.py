@@ -42,6 +42,8 @@ from anvia_nb.errors import (
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
+__all__ = ["NotebookOAuthProvider"]
+
 
 class _AskedScopes(OAuthClientMetadata):
     """Client metadata whose ``scope`` keeps the scopes asked for with ``oauth(scopes=...)``.

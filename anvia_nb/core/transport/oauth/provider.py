@@ -14,6 +14,8 @@ from anvia_nb.core.transport.oauth.dpop import DPoPAuth
 from anvia_nb.core.transport.oauth.person import NotebookOAuthProvider
 from anvia_nb.core.transport.oauth.settings import OAuth
 
+__all__ = ["oauth_provider"]
+
 
 def oauth_provider(settings: OAuth, server: str, server_url: str) -> httpx2.Auth:
     """A fresh provider for one connection to ``server_url`` (``server`` names it in errors)."""
