@@ -5,6 +5,7 @@ secrets, and the three listings (resources, resource templates, prompts) read an
 
 from __future__ import annotations
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.connections import McpConnection
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
@@ -12,6 +13,20 @@ from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.transport.client import McpClient
 
 __all__ = ["ListedServer"]
+
+_LISTING = {
+    "listing": """
+Parameters
+----------
+timeout_seconds : float or None, optional
+    Seconds to wait for the answer (default 60 s); ``None``: no limit.
+
+Returns
+-------
+list of dict
+"""
+}
+"""What the three listing methods take and return, written once (see ``anvia_nb._docs``)."""
 
 
 class ListedServer:
@@ -59,45 +74,27 @@ class ListedServer:
         self.listings[key] = found
         return found
 
+    @fill_docstring(_LISTING)
     async def resources(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
         """Every listed resource (``uri``, ``name``, ``mimeType``, ``size``...), read now and kept in ``listings``.
 
-        Parameters
-        ----------
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
-
-        Returns
-        -------
-        list of dict
+        {listing}
         """
         return await self._listing("resources", timeout_seconds)
 
+    @fill_docstring(_LISTING)
     async def resource_templates(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
         """Every listed resource template (``uriTemplate``, ``name``...), read now and kept in ``listings``.
 
-        Parameters
-        ----------
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
-
-        Returns
-        -------
-        list of dict
+        {listing}
         """
         return await self._listing("resourceTemplates", timeout_seconds)
 
+    @fill_docstring(_LISTING)
     async def prompts(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
         """Every listed prompt (``name``, ``title``, ``arguments``...), read now and kept in ``listings``.
 
-        Parameters
-        ----------
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
-
-        Returns
-        -------
-        list of dict
+        {listing}
         """
         return await self._listing("prompts", timeout_seconds)
 
