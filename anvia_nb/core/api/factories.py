@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.core.api.memory import MemoryConnection
 from anvia_nb.core.protocol.roots import root_paths
@@ -25,6 +26,38 @@ from anvia_nb.errors import InvalidTypeError, InvalidValueError
 __all__ = ["mcp"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+_MAX_CALLS = """max_calls_in_flight : int, optional
+    The most calls sent at once, at least 1; ``None``: the default, 16."""
+
+_CONNECTION = {
+    "name": """
+name : str
+    The connection's name (letters, digits, ``_``, ``-``), as ``%mcp`` shows it.
+""",
+    "settings": f"""
+roots : iterable of str or path, optional
+    Directories offered to the server (``roots/list``); each must exist. ``None``: none.
+record : str or path, optional
+    Write what the connection exchanges to this JSON Lines file, secrets masked, which
+    ``mcp.replay`` answers from. ``None``: no recording.
+{_MAX_CALLS}
+protocol : str, optional
+    ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
+    ``"2025-11-25"``: the handshake only (the server may answer an older version);
+    ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
+from_environ : mapping of str to str, optional
+    The kernel's variables (name: value) the settings took values from: treated as secrets.
+""",
+    "max_calls_in_flight": _MAX_CALLS,
+    "invalid": """
+InvalidValueError
+    ``name`` is not letters, digits, ``_`` or ``-`` starting with a letter, or
+    ``max_calls_in_flight`` or ``protocol`` is not one of its values, or a root does not exist.
+""",
+}
+"""The parameters the connection factories share, described once (see ``anvia_nb._docs``)."""
 
 
 def _check_name(name: str) -> str:
@@ -50,6 +83,7 @@ class _Factories:
     """
 
     @staticmethod
+    @fill_docstring(_CONNECTION)
     def stdio(
         *,
         name: str,
@@ -73,8 +107,7 @@ class _Factories:
 
         Parameters
         ----------
-        name : str
-            The connection's name (letters, digits, ``_``, ``-``), as ``%mcp`` shows it.
+        {name}
         command : str
             The program to run; ``"python"`` runs this kernel's own Python.
         args : sequence of str, optional
@@ -88,19 +121,7 @@ class _Factories:
         keep_log : bool, optional
             Keep the file its stderr goes to when the connection closes (default ``False``: removed
             at close and at exit); its path is ``server.client.log.stderr_path``.
-        roots : iterable of str or path, optional
-            Directories offered to the server (``roots/list``); each must exist. ``None``: none.
-        record : str or path, optional
-            Write what the connection exchanges to this JSON Lines file, secrets masked, which
-            ``mcp.replay`` answers from. ``None``: no recording.
-        max_calls_in_flight : int, optional
-            The most calls sent at once, at least 1; ``None``: the default, 16.
-        protocol : str, optional
-            ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
-            ``"2025-11-25"``: the handshake only (the server may answer an older version);
-            ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
-        from_environ : mapping of str to str, optional
-            The kernel's variables (name: value) the settings took values from: treated as secrets.
+        {settings}
 
         Returns
         -------
@@ -109,9 +130,7 @@ class _Factories:
 
         Raises
         ------
-        InvalidValueError
-            ``name`` is not letters, digits, ``_`` or ``-`` starting with a letter, or
-            ``max_calls_in_flight`` or ``protocol`` is not one of its values, or a root does not exist.
+        {invalid}
         InvalidTypeError
             ``args`` is one string, or ``roots`` one path, not a list.
 
@@ -138,6 +157,7 @@ class _Factories:
         )
 
     @staticmethod
+    @fill_docstring(_CONNECTION)
     def http(
         *,
         name: str,
@@ -155,8 +175,7 @@ class _Factories:
 
         Parameters
         ----------
-        name : str
-            The connection's name (letters, digits, ``_``, ``-``), as ``%mcp`` shows it.
+        {name}
         url : str
             The server's MCP endpoint, ``http://`` or ``https://``.
         headers : mapping of str to str, optional
@@ -167,19 +186,7 @@ class _Factories:
         auth : OAuth or httpx2.Auth, optional
             ``mcp.oauth(...)`` or one of the grants with no person (``mcp.client_credentials``,
             ``mcp.workload_identity``, ``mcp.identity_assertion``), or an ``httpx2.Auth``; ``None``: none.
-        roots : iterable of str or path, optional
-            Directories offered to the server (``roots/list``); each must exist. ``None``: none.
-        record : str or path, optional
-            Write what the connection exchanges to this JSON Lines file, secrets masked, which
-            ``mcp.replay`` answers from. ``None``: no recording.
-        max_calls_in_flight : int, optional
-            The most calls sent at once, at least 1; ``None``: the default, 16.
-        protocol : str, optional
-            ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
-            ``"2025-11-25"``: the handshake only (the server may answer an older version);
-            ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
-        from_environ : mapping of str to str, optional
-            The kernel's variables (name: value) the settings took values from: treated as secrets.
+        {settings}
 
         Returns
         -------
@@ -188,9 +195,7 @@ class _Factories:
 
         Raises
         ------
-        InvalidValueError
-            ``name`` is not letters, digits, ``_`` or ``-`` starting with a letter, or
-            ``max_calls_in_flight`` or ``protocol`` is not one of its values, or a root does not exist.
+        {invalid}
             Or ``url`` does not start with ``http://`` or ``https://``.
         InvalidTypeError
             ``roots`` is one path, not a list.
@@ -264,6 +269,7 @@ class _Factories:
         return ReplayConnection(name=_check_name(name), path=os.fspath(path))
 
     @staticmethod
+    @fill_docstring(_CONNECTION)
     def memory(
         *, name: str, server: Any, max_calls_in_flight: int | None = None, protocol: str | None = None
     ) -> MemoryConnection:
@@ -275,8 +281,7 @@ class _Factories:
             The connection's name.
         server : object
             The server object (``mcp.server.fastmcp.FastMCP`` or a low-level ``Server``).
-        max_calls_in_flight : int, optional
-            The most calls sent at once, at least 1; ``None``: the default, 16.
+        {max_calls_in_flight}
         protocol : str, optional
             As for ``stdio`` (show a class both generations of the handshake without a process).
 
