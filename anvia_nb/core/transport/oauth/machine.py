@@ -14,8 +14,9 @@ from dataclasses import replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.transport.oauth.grants import AUTH_METHODS, ClientCredentials, IdentityAssertion, WorkloadIdentity
-from anvia_nb.core.transport.oauth.settings import OAuth
+from anvia_nb.core.transport.oauth.settings import OAUTH_DOCS, OAuth
 from anvia_nb.core.transport.oauth.sources import source, source_from
 from anvia_nb.core.transport.oauth.tokens import MEMORY
 from anvia_nb.errors import InvalidValueError, SecretNotPortableError
@@ -57,6 +58,7 @@ def _secret_method(method: str) -> Literal["client_secret_basic", "client_secret
     return "client_secret_post" if method == "client_secret_post" else "client_secret_basic"
 
 
+@fill_docstring(OAUTH_DOCS)
 def client_credentials(
     *,
     client_id: str,
@@ -93,12 +95,10 @@ def client_credentials(
         A function of the audience returning a ready-made client assertion (a workload identity).
     assertion_env, assertion_file : str, optional
         The variable or file holding that assertion (the file is read anew at each token request).
-    scopes : str or iterable of str, optional
-        Scopes asked for.
+    {scopes}
     issuer : str, optional
         The authorization server the credentials belong to: they are sent to no other.
-    token_dir : str, optional
-        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    {token_dir}
     client_secret : None
         Refused: a value would stay in the notebook (use ``client_secret_env``/``_file``).
 
@@ -148,6 +148,7 @@ def client_credentials(
     return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
 
 
+@fill_docstring(OAUTH_DOCS)
 def workload_identity(
     *,
     client_id: str,
@@ -173,17 +174,12 @@ def workload_identity(
         The variable holding the token.
     token : callable, optional
         A function of the audience (the authorization server's issuer) returning the token.
-    scopes : str or iterable of str, optional
-        Scopes asked for.
+    {scopes}
     issuer : str, optional
         The authorization server that trusts the platform (the token goes to no other).
-    token_dir : str, optional
-        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    {token_dir}
 
-    Returns
-    -------
-    OAuth
-        The settings, for ``auth=``.
+    {returns}
 
     Raises
     ------
@@ -203,6 +199,7 @@ def workload_identity(
     return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
 
 
+@fill_docstring(OAUTH_DOCS)
 def identity_assertion(
     *,
     client_id: str,
@@ -252,17 +249,12 @@ def identity_assertion(
         A function returning a ready-made ID-JAG instead of an ID token.
     assertion_env, assertion_file : str, optional
         The variable or file holding that ID-JAG.
-    scopes : str or iterable of str, optional
-        Scopes asked for.
-    token_dir : str, optional
-        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    {scopes}
+    {token_dir}
     client_secret : None
         Refused: a value would stay in the notebook.
 
-    Returns
-    -------
-    OAuth
-        The settings, for ``auth=``.
+    {returns}
 
     Raises
     ------

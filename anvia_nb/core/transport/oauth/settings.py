@@ -29,11 +29,31 @@ from urllib.parse import urlsplit
 from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import OAuthToken
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.oauth.tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
 from anvia_nb.errors import InvalidValueError
 
-__all__ = ["MarginContext", "OAuth", "OnAuthorize", "forget_tokens", "oauth", "refresh_margin"]
+__all__ = ["OAUTH_DOCS", "MarginContext", "OAuth", "OnAuthorize", "forget_tokens", "oauth", "refresh_margin"]
+
+OAUTH_DOCS = {
+    "token_dir": """
+token_dir : str, optional
+    Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+""",
+    "scopes": """
+scopes : str or iterable of str, optional
+    Scopes asked for.
+""",
+    "returns": """
+Returns
+-------
+OAuth
+    The settings, for ``auth=``.
+""",
+}
+"""What ``mcp.oauth`` and the grants with no person (``anvia_nb.core.transport.oauth.machine``) say
+alike about their parameters and what they return, written once (see ``anvia_nb._docs``)."""
 
 OnAuthorize = Callable[[str], "str | Awaitable[str | None] | None"]
 """Receives the authorization URL; returns the redirected URL (``None``: wait for the local callback)."""
@@ -85,6 +105,7 @@ class OAuth:
         return (*own, *granted, *self.token_file(server_url).secrets())
 
 
+@fill_docstring(OAUTH_DOCS)
 def oauth(
     *,
     client_id: str | None = None,
@@ -122,13 +143,9 @@ def oauth(
         The name a self-registered client gives (default ``"anvia_nb"``).
     wait_seconds : float, optional
         Seconds the person may take to authorize, added to the connect timeout (default 600).
-    token_dir : str, optional
-        Where token files go; ``None``: ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``.
+    {token_dir}
 
-    Returns
-    -------
-    OAuth
-        The settings, for ``auth=``.
+    {returns}
 
     Raises
     ------
