@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import BackgroundState, CallOutcome, JsonObject
 from anvia_nb.core.transport.client import McpClient
@@ -34,6 +35,20 @@ from anvia_nb.errors import (
 )
 
 __all__ = ["BackgroundCall", "BackgroundState"]
+
+_WAITING = {
+    "parameters": """
+Parameters
+----------
+timeout_seconds : float, optional
+    Seconds to wait; ``None`` (the default): until it is done.
+""",
+    "still_running": """
+WaitTimeoutError
+    Still running after ``timeout_seconds`` (the call goes on).
+""",
+}
+"""What ``wait`` and ``result`` say alike about waiting, written once (see ``anvia_nb._docs``)."""
 
 
 Listener = Callable[["BackgroundCall"], None]
@@ -178,13 +193,11 @@ class BackgroundCall:
 
     # -- waiting and cancelling --------------------------------------------------------------
 
+    @fill_docstring(_WAITING)
     async def wait(self, timeout_seconds: float | None = None) -> CallOutcome:
         """The outcome, once the call is done; awaitable from any loop.
 
-        Parameters
-        ----------
-        timeout_seconds : float, optional
-            Seconds to wait; ``None`` (the default): until it is done.
+        {parameters}
 
         Returns
         -------
@@ -193,8 +206,7 @@ class BackgroundCall:
 
         Raises
         ------
-        WaitTimeoutError
-            Still running after ``timeout_seconds`` (the call goes on).
+        {still_running}
         """
         deadline = None if timeout_seconds is None else time.monotonic() + timeout_seconds
         while not self._finished.is_set():
@@ -204,13 +216,11 @@ class BackgroundCall:
         assert self.outcome is not None
         return self.outcome
 
+    @fill_docstring(_WAITING)
     def result(self, timeout_seconds: float | None = None) -> CallOutcome:
         """Block until done and return the outcome (not on the connection's own loop thread).
 
-        Parameters
-        ----------
-        timeout_seconds : float, optional
-            Seconds to wait; ``None`` (the default): until it is done.
+        {parameters}
 
         Returns
         -------
@@ -220,8 +230,7 @@ class BackgroundCall:
         ------
         LoopMisuseError
             Called on the loop the call runs on, which it would block: ``await call.wait()`` there.
-        WaitTimeoutError
-            Still running after ``timeout_seconds`` (the call goes on).
+        {still_running}
         """
         try:
             running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
