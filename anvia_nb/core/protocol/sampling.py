@@ -24,6 +24,7 @@ import threading
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 
@@ -37,6 +38,15 @@ __all__ = [
     "global_sampling_handler",
     "reply_from",
 ]
+
+_SERVER = {
+    "server": """
+server : McpServer or McpClient, optional
+    One connection (from ``connect_mcp``, or its client); ``None``: the global handler, used by
+    every connection that has no handler of its own.
+"""
+}
+"""The ``server`` both ``enable_sampling`` and ``disable_sampling`` take, described once (see ``anvia_nb._docs``)."""
 
 SamplingCallback = Callable[[JsonObject], Any]
 """``callback(request) -> str | dict`` (or a coroutine function returning one)."""
@@ -106,6 +116,7 @@ def handler_from(callback: SamplingCallback) -> SamplingHandler:
     return handle
 
 
+@fill_docstring(_SERVER)
 def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | SamplingClient | None = None) -> None:
     """Answer servers' sampling requests (``sampling/createMessage``) with ``callback``.
 
@@ -118,9 +129,7 @@ def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | Samp
         ``maxTokens``...) and ``"server"``; returns a ``str`` (one text message) or a
         ``CreateMessageResult`` as a dict. A plain function runs in a worker thread (it may block
         on a model's API); a coroutine function is awaited. What it raises declines the request.
-    server : McpServer or McpClient, optional
-        One connection (from ``connect_mcp``, or its client); ``None``: the global handler, used by
-        every connection that has no handler of its own.
+    {server}
 
     Raises
     ------
@@ -140,14 +149,13 @@ def enable_sampling(callback: SamplingCallback, *, server: SamplingServer | Samp
     _client_of(server).set_sampling_handler(handler)
 
 
+@fill_docstring(_SERVER)
 def disable_sampling(*, server: SamplingServer | SamplingClient | None = None) -> None:
     """Decline sampling again: on one connection (its own handler removed), else the global one.
 
     Parameters
     ----------
-    server : McpServer or McpClient, optional
-        One connection (from ``connect_mcp``, or its client); ``None``: the global handler, used by
-        every connection that has no handler of its own.
+    {server}
 
     Raises
     ------
