@@ -21,6 +21,12 @@ from anvia_nb.errors import InvalidTypeError, InvalidValueError
 __all__ = ["PromptResult", "ResourceRead"]
 
 
+def _objects(raw: JsonObject, key: str) -> list[JsonObject]:
+    """The objects of the list ``raw[key]`` as sent, in order; what is not an object is passed over."""
+    found = raw.get(key)
+    return [item for item in found if isinstance(item, dict)] if isinstance(found, list) else []
+
+
 @dataclass(frozen=True)
 class ResourceRead:
     """Everything one ``resources/read`` produced."""
@@ -39,8 +45,7 @@ class ResourceRead:
     @property
     def contents(self) -> list[JsonObject]:
         """Each content as sent: ``uri``, ``mimeType`` and ``text`` or ``blob`` (base64)."""
-        found = self.raw.get("contents")
-        return [c for c in found if isinstance(c, dict)] if isinstance(found, list) else []
+        return _objects(self.raw, "contents")
 
     @property
     def text(self) -> str | None:
@@ -95,8 +100,7 @@ class PromptResult:
     @property
     def messages(self) -> list[JsonObject]:
         """Each message as sent: ``role`` and one ``content`` item."""
-        found = self.raw.get("messages")
-        return [m for m in found if isinstance(m, dict)] if isinstance(found, list) else []
+        return _objects(self.raw, "messages")
 
     @property
     def description(self) -> str | None:
