@@ -25,6 +25,7 @@ from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core import McpServer
+    from anvia_nb.core.api.connections import McpConnection
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
 
@@ -75,7 +76,7 @@ def failed_notice(name: str, error: ConnectError, policy: ShowPolicy, author_tex
     return ServerNotice(name, author_text or policy.error_line(error, policy.limits.text_chars), error=error)
 
 
-def refuse_a_persons_sign_in(connection: Any) -> None:
+def refuse_a_persons_sign_in(connection: McpConnection) -> None:
     """Refuse a connection that would sign a person in with OAuth on a page for viewers
     (``hide_server_errors``): its tokens are cached for the next connect, so every viewer would act
     as whoever signed in last, and the link would ask a viewer to authorize for the author's
@@ -102,7 +103,7 @@ def refuse_a_persons_sign_in(connection: Any) -> None:
 
 
 def soft_connect(
-    connection: Any,
+    connection: McpConnection,
     *,
     runtime: Runtime | None = None,
     settings: RenderSettings | None = None,

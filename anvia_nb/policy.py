@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 from urllib.parse import quote
 
 from anvia_nb._visible import SPECIAL, Measure, Prepared, cut, joined_slice, merged_spans
@@ -202,8 +202,15 @@ class ShowPolicy:
         pattern = self._pattern
         return text if pattern is None else pattern.sub(MASK, text)
 
-    def mask_json(self, value: Any) -> Any:
-        """A copy of a JSON value with secrets masked in every string, keys included."""
+    @overload
+    def mask_json(self, value: dict[str, Any]) -> dict[str, Any]: ...
+
+    @overload
+    def mask_json(self, value: object) -> object: ...
+
+    def mask_json(self, value: object) -> object:
+        """A copy of a JSON value with secrets masked in every string, keys included (an object
+        stays an object, a tuple becomes a list); a value of no JSON type is given back as it is."""
         if self._pattern is None:
             return value
         if isinstance(value, str):

@@ -265,7 +265,7 @@ EXERCISES: dict[int, Exercise] = {
 }
 
 
-def check(exercise: int, answer: Any) -> Verdict:
+def check(exercise: int, answer: object) -> Verdict:
     """Whether ``answer`` is right for exercise ``exercise`` of the mapping workshop, and why.
 
     Parameters

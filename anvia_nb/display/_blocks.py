@@ -254,7 +254,11 @@ def unsupported(item: dict[str, Any], kind: ContentKind, ctx: Context) -> Piece:
 
 
 def content_item(
-    item: Any, ctx: Context, *, error: bool = False, also_masked: Sequence[tuple[int, int]] = ()
+    item: Any,  # any: a content item as sent; kind_of reads it
+    ctx: Context,
+    *,
+    error: bool = False,
+    also_masked: Sequence[tuple[int, int]] = (),
 ) -> Piece:
     """One content item, as its row in :data:`~anvia_nb.core.protocol.content.KINDS` says."""
     kind = kind_of(item)
@@ -310,7 +314,7 @@ class _JsonCut:
     cut: bool = False
 
 
-def bounded_json(value: Any, limit: int, policy: ShowPolicy) -> tuple[Any, bool]:
+def bounded_json(value: object, limit: int, policy: ShowPolicy) -> tuple[object, bool]:
     """A copy of a JSON value with at most about ``limit`` characters, secrets masked.
 
     Returns the copy and whether anything was left out. Long strings are cut, long lists and

@@ -10,7 +10,7 @@ never rendered as output; everything is bounded and masked by the one
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
@@ -53,7 +53,9 @@ def _content(raw: dict[str, Any] | None) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
-def filtered_bundle(bundle: dict[str, Any], include: Any, exclude: Any) -> dict[str, Any]:
+def filtered_bundle(
+    bundle: dict[str, Any], include: Collection[str] | None, exclude: Collection[str] | None
+) -> dict[str, Any]:
     """``bundle`` keeping only the mime types in ``include`` and none in ``exclude`` (each when given),
     as ``_repr_mimebundle_(include, exclude)`` is asked for them."""
     if include:

@@ -66,7 +66,7 @@ def worker_description(connection: object) -> bytes:
     return pickle.dumps(connection)
 
 
-def map_dask(tool: FrameTool, frame: Any, options: MapOptions) -> DataFrameLike:
+def map_dask(tool: FrameTool, frame: Any, options: MapOptions) -> DataFrameLike:  # any: dask ships no types
     """A lazy Dask DataFrame of results, one partition per partition of ``frame``."""
     description = worker_description(tool.server.connection)
     empty = frame._meta

@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.portable import portable
+from anvia_nb.core.transport.oauth.grants import ClientCredentials
 from anvia_nb.core.transport.oauth.settings import forget_tokens
 from anvia_nb.core.transport.oauth.tokens import MEMORY, token_path
 from anvia_nb.errors import AuthorizationError, InvalidValueError, SecretNotPortableError
@@ -88,7 +89,8 @@ def test_values_are_refused_and_places_must_be_said() -> None:
         mcp.identity_assertion(client_id="c", issuer="https://as.example", client_secret_env="S")
     with pytest.raises(InvalidValueError, match="idp_token_endpoint"):
         mcp.identity_assertion(client_id="c", issuer="https://as.example", client_secret_env="S", id_token_env="T")
-    assert mcp.client_credentials(client_id="svc", key_file="k.pem").grant.auth_method == "private_key_jwt"
+    grant = mcp.client_credentials(client_id="svc", key_file="k.pem").grant
+    assert isinstance(grant, ClientCredentials) and grant.auth_method == "private_key_jwt"
 
 
 def test_a_grant_pickles_as_names_and_keeps_its_tokens_in_the_receiving_process(

@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import bounded_json
@@ -46,7 +45,7 @@ class LogEntry:
     time: float
     level: str
     logger: str | None
-    data: Any
+    data: object
     source: str = "server log"
     """``"server log"`` (``notifications/message``) or ``"client"`` (anvia_nb's notes, the SDK's records)."""
     stderr_offset: int | None = None
@@ -164,8 +163,8 @@ class ServerLog:
                 offset += len(raw) + 1
         merged: list[tuple[int, int, LogRow]] = []
         for entry in list(self.entries):
-            data = entry.data
-            body = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, default=str)
+            said = entry.data
+            body = said if isinstance(said, str) else json.dumps(said, ensure_ascii=False, default=str)
             where = entry.stderr_offset if entry.stderr_offset is not None else 0
             row = LogRow(entry.time, entry.source, entry.level, entry.logger, self.policy.mask(body))
             merged.append((where, 1, row))

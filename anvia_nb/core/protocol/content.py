@@ -77,7 +77,7 @@ UNSUPPORTED_KINDS = tuple(name for name, kind in KINDS.items() if not kind.suppo
 """Types the result mapping refuses (docs/mapping.md, rule 5): a result holding one is never shown as ``ok``."""
 
 
-def kind_of(item: Any) -> ContentKind | None:
+def kind_of(item: object) -> ContentKind | None:
     """The kind of one content item, or ``None`` for an item of no known ``type``."""
     if not isinstance(item, (dict, Mapping)):  # a dict first: the common case, without the ABC's check
         return None

@@ -66,7 +66,7 @@ def arguments_from_input(arguments: object) -> JsonObject | None:
     )
 
 
-def json_text_from_value(value: Any) -> str:
+def json_text_from_value(value: object) -> str:
     """JSON text as Anvia (JavaScript's ``JSON.stringify``) would write it: compact, Unicode kept,
     and NaN or an infinity written as ``null``."""
     return json.dumps(_finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -124,7 +124,7 @@ class SchemaCheck:
             self._validator, self.unusable = _full_validator(schema, self._formats)
         return self._validator is not None
 
-    def problems(self, instance: Any) -> list[Problem]:
+    def problems(self, instance: object) -> list[Problem]:
         """Every way ``instance`` breaks the schema, sorted by path (at most 20)."""
         found = self._errors(instance)
         return [] if found is None else found
@@ -166,7 +166,7 @@ class SchemaCheck:
             return None
         return [problem for error in errors for problem in _problems(error)][:limits.SCHEMA_PROBLEMS]
 
-    def verdict(self, instance: Any) -> list[Problem] | str:
+    def verdict(self, instance: object) -> list[Problem] | str:
         """Problems, or the reason the schema cannot be applied."""
         found = self._errors(instance)
         return (self.unusable or "") if found is None else found
@@ -302,7 +302,7 @@ def output_problems(schema: object, structured: object) -> list[str]:
     return _lines(check, structured, owner="outputSchema: ")
 
 
-def argument_problems(schema: Any | SchemaCheck, arguments: Any) -> list[str]:
+def argument_problems(schema: object, arguments: object) -> list[str]:
     """Arguments against an inputSchema, before sending: ``[]`` when they fit or when the schema
     cannot be applied (the server still validates; we only stop what is surely wrong). ``schema``
     may be its :func:`schema_check` already."""

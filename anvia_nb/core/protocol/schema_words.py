@@ -77,7 +77,7 @@ _CHECKS = {
 }
 
 
-def format_ok(fmt: str, value: Any) -> bool:
+def format_ok(fmt: str, value: object) -> bool:
     """Whether ``value`` looks like ``fmt`` (true for formats not checked here and for non-strings)."""
     check = _CHECKS.get(fmt)
     if check is None or not isinstance(value, str):

@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
@@ -347,8 +347,17 @@ class BackgroundState:
     secrets: tuple[str, ...] = ()
 
 
-def bounded_json(value: Any, depth: int = 0) -> Any:
-    """``value`` with long strings cut, long lists and objects shortened and deep nesting elided."""
+@overload
+def bounded_json(value: JsonObject) -> JsonObject: ...
+
+
+@overload
+def bounded_json(value: object, depth: int = 0) -> object: ...
+
+
+def bounded_json(value: object, depth: int = 0) -> object:
+    """``value`` with long strings cut, long lists and objects shortened and deep nesting elided
+    (an object stays an object); a value of no JSON type is given back as it is."""
     chars, items = limits.KEPT_JSON_CHARS, limits.KEPT_JSON_ITEMS
     if isinstance(value, str):
         return value if len(value) <= chars else f"{value[:chars]}… ({len(value) - chars} more)"

@@ -16,9 +16,10 @@ import datetime as dt
 import decimal
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, overload
 
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import JsonObject, JsonValue
 from anvia_nb.errors import ArgumentError
 
 __all__ = ["json_value"]
@@ -26,12 +27,21 @@ __all__ = ["json_value"]
 _MISSING_TYPES = ("NAType", "NaTType")
 
 
-def json_value(value: Any, root: str = "the value", path: str = "") -> Any:
+@overload
+def json_value(value: Mapping[str, object], root: str = "the value", path: str = "") -> JsonObject: ...
+
+
+@overload
+def json_value(value: object, root: str = "the value", path: str = "") -> JsonValue: ...
+
+
+def json_value(value: object, root: str = "the value", path: str = "") -> JsonValue:
     """``value`` as plain JSON data (see the module's rule).
 
     An error names ``argument 'path'`` (``a.b``, ``rows[2]``), or ``root`` for the value itself.
     """
-    return _convert(value, root, path, 0)
+    converted: JsonValue = _convert(value, root, path, 0)
+    return converted
 
 
 def _where(root: str, path: str) -> str:

@@ -12,8 +12,6 @@ None of this imports ipywidgets, so the rules are tested on plain data
 
 from __future__ import annotations
 
-from typing import Any
-
 from anvia_nb.core.protocol.schema import SchemaCheck
 from anvia_nb.widgets.spec.examples import example_json
 from anvia_nb.widgets.spec.schema import field_spec_from_schema
@@ -63,7 +61,7 @@ __all__ = [
 ]
 
 
-def check_value(check: SchemaCheck, value: Any, unread: Found) -> tuple[Found, Found]:
+def check_value(check: SchemaCheck, value: object, unread: Found) -> tuple[Found, Found]:
     """The one validation of a value read from the fields (or the JSON mode).
 
     Returns ``(problems, notes)``: ``unread`` (what could not be read) then the schema's

@@ -19,7 +19,7 @@ __all__ = ["example_json"]
 _BY_TYPE: dict[str, Any] = {"string": "…", "integer": 0, "number": 0, "boolean": False, "null": None}
 
 
-def example_json(schema: Any, root: Any = None, limits: Limits | None = None) -> str:
+def example_json(schema: object, root: object = None, limits: Limits | None = None) -> str:
     """A one-line JSON example for ``schema`` (``root`` resolves its ``#/...`` refs), as large as
     ``limits`` (by default :class:`~anvia_nb.policy.Limits`' own) allows an example to be."""
     limits = limits or Limits()

@@ -40,7 +40,7 @@ _SIMPLE_TYPES: dict[str, FieldKind] = {
 }
 
 
-def field_spec_from_schema(schema: Any, limits: Limits | None = None) -> FieldSpec:
+def field_spec_from_schema(schema: object, limits: Limits | None = None) -> FieldSpec:
     """The form's root spec for ``schema`` (a tool's ``inputSchema``); never raises.
 
     The root is required (the arguments object is always sent). A root that is not an object

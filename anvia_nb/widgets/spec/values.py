@@ -54,7 +54,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: object, b: object) -> bool:
     """JSON equality: ``1 == 1.0`` but ``true != 1``, recursively."""
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
@@ -67,7 +67,7 @@ def json_equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def text_from_default(spec: FieldSpec, value: Any) -> str:
+def text_from_default(spec: FieldSpec, value: object) -> str:
     """How a value appears in a text box: strings as they are, everything else as JSON."""
     if isinstance(value, str) and spec.kind == "string":
         return value
@@ -95,7 +95,7 @@ def initial_entry(spec: FieldSpec) -> Entry:
     return shown
 
 
-def entry_from_value(spec: FieldSpec, value: Any) -> Entry | None:
+def entry_from_value(spec: FieldSpec, value: object) -> Entry | None:
     """The entry that sends exactly ``value`` (every part of it touched), or ``None`` when the
     fields cannot express it (an extra key, a value of another type, an optional ``""``)."""
     entry = _entry_for(spec, value, touched=True)

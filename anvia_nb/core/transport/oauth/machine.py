@@ -9,7 +9,7 @@ secrets are: ``secret_env=NAME`` / ``secret_file=PATH`` (and ``key_…``, ``asse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -43,7 +43,7 @@ _LITERAL = (
 )
 
 
-def _scopes(scopes: Any) -> tuple[str, ...]:
+def _scopes(scopes: str | Iterable[str]) -> tuple[str, ...]:
     return tuple(str(s) for s in (scopes.split() if isinstance(scopes, str) else scopes))
 
 
@@ -71,10 +71,10 @@ def client_credentials(
     assertion: Callable[[str], Any] | None = None,
     assertion_env: str | None = None,
     assertion_file: str | None = None,
-    scopes: Any = (),
+    scopes: str | Iterable[str] = (),
     issuer: str | None = None,
     token_dir: str | None = None,
-    client_secret: Any = None,
+    client_secret: object = None,
 ) -> OAuth:
     """The ``client_credentials`` grant for ``mcp.http(..., auth=...)``: a service account, no person.
 
@@ -155,7 +155,7 @@ def workload_identity(
     token_file: str | None = None,
     token_env: str | None = None,
     token: Callable[[str], Any] | None = None,
-    scopes: Any = (),
+    scopes: str | Iterable[str] = (),
     issuer: str | None = None,
     token_dir: str | None = None,
 ) -> OAuth:
@@ -216,9 +216,9 @@ def identity_assertion(
     assertion: Callable[..., Any] | None = None,
     assertion_env: str | None = None,
     assertion_file: str | None = None,
-    scopes: Any = (),
+    scopes: str | Iterable[str] = (),
     token_dir: str | None = None,
-    client_secret: Any = None,
+    client_secret: object = None,
 ) -> OAuth:
     """Enterprise-managed authorization (SEP-990): the company's identity provider vouches.
 
@@ -317,7 +317,7 @@ def oauth_from_mapping(entry: Mapping[str, Any]) -> OAuth:
         raise InvalidValueError(f'"oauth": {exc}'.replace(f"{factory.__name__}() ", "")) from None
 
 
-def portable_auth(name: str, auth: Any) -> OAuth:
+def portable_auth(name: str, auth: object) -> OAuth:
     """``auth`` as another process receives it: the grant's names, tokens kept in that process's
     memory; refused (:class:`SecretNotPortableError`) for anything that holds a secret or a function."""
     if isinstance(auth, OAuth) and auth.grant is not None and auth.grant.portable() and not auth.client_secret:

@@ -20,10 +20,10 @@ Nothing here opens a browser, prints or logs a token.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 from mcp.client.auth.oauth2 import OAuthContext
@@ -34,7 +34,10 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.oauth.tokens import GRANTS, MEMORY, MemoryTokens, TokenFile, token_path
 from anvia_nb.errors import InvalidValueError
 
-__all__ = ["OAUTH_DOCS", "MarginContext", "OAuth", "OnAuthorize", "forget_tokens", "oauth", "refresh_margin"]
+if TYPE_CHECKING:
+    import httpx2
+
+__all__ = ["OAUTH_DOCS", "Grant", "MarginContext", "OAuth", "OnAuthorize", "forget_tokens", "oauth", "refresh_margin"]
 
 OAUTH_DOCS = {
     "token_dir": """
@@ -59,6 +62,23 @@ OnAuthorize = Callable[[str], "str | Awaitable[str | None] | None"]
 """Receives the authorization URL; returns the redirected URL (``None``: wait for the local callback)."""
 
 
+class Grant(Protocol):
+    """A grant that needs no person (:mod:`anvia_nb.core.transport.oauth.grants`): what the settings
+    and the transport ask of it."""
+
+    def secrets(self) -> tuple[str, ...]:
+        """The secrets it has read (an assertion, a key, a token), for every display to mask."""
+        ...
+
+    def portable(self) -> bool:
+        """Whether another process (a Dask worker) can use it: it names its secrets, holds none."""
+        ...
+
+    def provider(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> httpx2.Auth:
+        """The SDK's provider for one connection to ``server_url``, its tokens in ``store``."""
+        ...
+
+
 @dataclass(frozen=True, repr=False)
 class OAuth:
     """How to authorize with a server's OAuth authorization server (see :func:`oauth`)."""
@@ -75,7 +95,7 @@ class OAuth:
     token_dir: str | None = None
     """Where token files go (default ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth``;
     ``MEMORY``: this process only)."""
-    grant: Any = None
+    grant: Grant | None = None
     """Without a person: a grant of :mod:`anvia_nb.core.transport.oauth.grants` (client credentials,
     an identity assertion), which names where its secrets come from, never their values."""
 
@@ -110,7 +130,7 @@ def oauth(
     *,
     client_id: str | None = None,
     client_secret: str | None = None,
-    scopes: Any = (),
+    scopes: str | Iterable[str] = (),
     on_authorize: OnAuthorize | None = None,
     redirect_uri: str | None = None,
     client_metadata_url: str | None = None,

@@ -98,7 +98,7 @@ def source(what: str, env: str | None, file: str | None, *, option: str, require
     return Source(what, env=env) if env is not None else Source(what, file=os.fspath(str(file)))
 
 
-def source_from(what: str, given: Any, env: str | None, file: str | None, *, option: str) -> AssertionSource | None:
+def source_from(what: str, given: object, env: str | None, file: str | None, *, option: str) -> AssertionSource | None:
     """An assertion's source: a callable (``option=``), an env variable or a file; at most one."""
     if given is not None:
         if not callable(given):
