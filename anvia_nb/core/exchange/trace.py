@@ -29,17 +29,19 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
 from anvia_nb.core.exchange.trace_summary import summary as _summary
 from anvia_nb.core.exchange.trace_summary import target as _target
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "ProtocolTrace",
     "TraceEntry",
+    "WireModel",
     "call_entries",
     "record_safely",
 ]
@@ -50,6 +52,15 @@ has more characters than the limit."""
 
 Direction = Literal["sent", "received"]
 Kind = Literal["request", "notification", "result", "error"]
+
+
+class WireModel(Protocol):
+    """A JSON-RPC message as the SDK's pydantic model, as the transports record it: its JSON and its
+    fields (read with ``vars``) are what the trace reads of it."""
+
+    def model_dump_json(self, *, by_alias: bool = False, exclude_unset: bool = False) -> str: ...
+
+
 _ID_TYPES = (str, int)
 
 
@@ -94,9 +105,10 @@ class TraceEntry:
         assert self.said is not None
         return self.said
 
-    def message(self) -> Any:
-        """The message as a JSON value (for a truncated one, its summary object)."""
-        return json.loads(self.json)
+    def message(self) -> JsonObject:
+        """The message as a JSON object (for a truncated one, its summary object)."""
+        message: JsonObject = json.loads(self.json)  # recorded from a JSON-RPC model or object
+        return message
 
     @property
     def arrow(self) -> str:
@@ -233,7 +245,7 @@ class ProtocolTrace:
 
     # -- recording ---------------------------------------------------------------------------
 
-    def record(self, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
+    def record(self, direction: Direction, message: JsonObject | WireModel, wire: str | bytes | None = None) -> None:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
         transport has it, is the model's JSON as it went over the wire (not serialized again).
 
@@ -366,7 +378,9 @@ def _task_ids(window: Sequence[TraceEntry], asked: set[str | int]) -> set[str]:
     return found
 
 
-def record_safely(trace: ProtocolTrace, direction: Direction, message: Any, wire: str | bytes | None = None) -> None:
+def record_safely(
+    trace: ProtocolTrace, direction: Direction, message: JsonObject | WireModel, wire: str | bytes | None = None
+) -> None:
     """:meth:`ProtocolTrace.record` for a transport: the trace never breaks the connection it watches."""
     try:
         trace.record(direction, message, wire)
