@@ -16,7 +16,7 @@ from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.core.api.memory import MemoryConnection
 from anvia_nb.core.protocol.roots import root_paths
-from anvia_nb.core.protocol.versions import check_protocol
+from anvia_nb.core.protocol.versions import HANDSHAKE, MODERN, check_protocol
 from anvia_nb.core.recording.replay import ReplayConnection
 from anvia_nb.core.transport.http.launch import HttpAuth
 from anvia_nb.core.transport.oauth.machine import client_credentials, identity_assertion, workload_identity
@@ -45,8 +45,8 @@ record : str or path, optional
 {_MAX_CALLS}
 protocol : str, optional
     ``None``: ``server/discover``, then the ``initialize`` handshake if refused;
-    ``"2025-11-25"``: the handshake only (the server may answer an older version);
-    ``"2026-07-28"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
+    ``"{HANDSHAKE}"``: the handshake only (the server may answer an older version);
+    ``"{MODERN}"``: discover only (``anvia_nb.core.protocol.versions.PROTOCOLS``).
 from_environ : mapping of str to str, optional
     The kernel's variables (name: value) the settings took values from: treated as secrets.
 """,
