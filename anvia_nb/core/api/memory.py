@@ -9,7 +9,7 @@ from typing import Any, Literal
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.transport.client import McpClient
-from anvia_nb.core.transport.memory import MemoryLaunch
+from anvia_nb.core.transport.sdk.memory import MemoryLaunch
 
 __all__ = ["MemoryConnection"]
 

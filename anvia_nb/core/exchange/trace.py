@@ -1,9 +1,9 @@
 """The protocol exchange of one connection: every JSON-RPC message sent and received, bounded.
 
 A :class:`ProtocolTrace` is a ring buffer of :class:`TraceEntry` values, filled at the transport
-(:mod:`anvia_nb.core.transport.trace_streams` wraps the streams a transport yields to the SDK; the stdio
-transport records the lines it reads and writes itself), so
-what it holds is what went over the wire, in order. It is bounded three ways: at most
+(:mod:`anvia_nb.core.transport.sdk.trace_streams` wraps the streams a transport yields to the
+SDK; the stdio transport records the lines it reads and writes itself), so what it holds is
+what went over the wire, in order. It is bounded three ways: at most
 ``max_messages`` entries, at most ``max_total_chars`` characters of JSON in all (the oldest
 entries go first, and are counted in :attr:`ProtocolTrace.dropped`), and a message larger than
 ``max_message_chars`` is kept as a summary (its method, id and size, and the head of its JSON),

@@ -135,7 +135,7 @@ class SessionOpener(Protocol):
     session, and what only the transport knows about how one ended. Each transport's launch is one
     (:class:`~anvia_nb.core.transport.stdio.transport.StdioLaunch`,
     :class:`~anvia_nb.core.transport.http.launch.HttpLaunch`,
-    :class:`~anvia_nb.core.transport.memory.MemoryLaunch`), so is a recording
+    :class:`~anvia_nb.core.transport.sdk.memory.MemoryLaunch`), so is a recording
     (:class:`~anvia_nb.core.recording.replay.ReplayOpener`); one may wrap another
     (:class:`~anvia_nb.core.recording.recording_session.RecordingOpener`)."""
 

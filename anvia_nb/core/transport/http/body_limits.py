@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpx2
 
-__all__ = ["bound_json_bodies"]
+from anvia_nb.core.transport.sdk.errors import TOO_LARGE
 
-TOO_LARGE = "larger than the limit of"
+__all__ = ["bound_json_bodies"]
 
 
 class _BoundedBody(httpx2.AsyncByteStream):

@@ -22,10 +22,10 @@ import httpx2
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.core.transport.http.body_limits import bound_json_bodies
-from anvia_nb.core.transport.http.streamable import Wires, wire_http_client
+from anvia_nb.core.transport.http.streamable import wire_http_client
 from anvia_nb.core.transport.sdk.connect import ClientTarget, ConnectFacts, open_sdk_session
+from anvia_nb.core.transport.sdk.trace_streams import Wires, traced_transport
 from anvia_nb.core.transport.session import Session
-from anvia_nb.core.transport.trace_streams import traced_transport
 from anvia_nb.errors import AnviaError
 
 __all__ = ["HttpAuth", "HttpLaunch"]

@@ -4,7 +4,8 @@ The SDK's ``streamable_http_client`` reads a JSON answer with ``response.aread()
 body on the response, and hands the parsed message on without its bytes, so a trace had to
 serialize it again (twice the work of the parse, for a 2,000-character head). Here
 :class:`WireTransport` reads the body's bytes once into one ``bytes``, validates them once, and
-gives them to the trace with the message (:class:`Wires`). An SSE answer to a POST is read from
+gives them to the trace with the message
+(:class:`~anvia_nb.core.transport.sdk.trace_streams.Wires`). An SSE answer to a POST is read from
 its bytes too (:mod:`~anvia_nb.core.transport.http.sse_bytes`): each event's data is joined once, as
 ``bytes``, validated once and given to the trace the same way. Everything else is the SDK's
 ``StreamableHTTPTransport``, unchanged (the methods here keep its answers, word for word, to what
@@ -38,30 +39,12 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from anvia_nb.core.transport.http.sse_bytes import ByteEvent, byte_events, reads_as_utf8
+from anvia_nb.core.transport.sdk.trace_streams import Wires
 
-__all__ = ["WireTransport", "Wires", "wire_http_client"]
+__all__ = ["WireTransport", "wire_http_client"]
 
 logger = logging.getLogger("mcp.client.streamable_http")
 """The SDK transport's logger: the lines logged here are its own."""
-
-
-class Wires:
-    """The wire text of messages a transport parsed, until the read stream hands each one on.
-
-    Keyed by the identity of the ``SessionMessage`` sent up the read stream (alive until it is
-    received, so the key cannot be reused meanwhile)."""
-
-    def __init__(self) -> None:
-        self._wires: dict[int, str | bytes] = {}
-
-    def note(self, item: SessionMessage, wire: str | bytes) -> None:
-        self._wires[id(item)] = wire
-
-    def take(self, item: object) -> str | bytes | None:
-        return self._wires.pop(id(item), None)
-
-    def __len__(self) -> int:
-        return len(self._wires)
 
 
 class WireTransport(StreamableHTTPTransport):

@@ -6,6 +6,9 @@ exception into :mod:`anvia_nb.errors`; ``capabilities`` (roots, sampling, MCP Ap
 (resources, prompts, completion), ``listen`` (2026-07-28 change events), ``tasks``, ``protocol``
 (the protocol generation), ``log`` (the SDK's own log records), ``messages`` (a JSON-RPC line read
 as an SDK message, and the answer for one that cannot be), ``model_json`` (SDK models as wire
-JSON) and ``records`` (a recording's lines checked with the SDK's models)."""
+JSON), ``records`` (a recording's lines checked with the SDK's models), ``trace_streams`` (a
+transport's streams, recording what passes: the launches of ``http`` and ``stdio`` wrap theirs) and
+``memory`` (``MemoryLaunch``: an SDK server object in this process, over the SDK's in-memory
+transport)."""
 
 __all__: list[str] = []

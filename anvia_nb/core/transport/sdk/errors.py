@@ -21,7 +21,6 @@ from mcp.client._input_required import InputRequiredRoundsExceededError
 from mcp.client.auth import OAuthFlowError
 from mcp.shared.exceptions import MCPError
 
-from anvia_nb.core.transport.http.body_limits import TOO_LARGE
 from anvia_nb.core.transport.sdk.messages import MARK
 from anvia_nb.errors import (
     AnviaError,
@@ -38,7 +37,11 @@ from anvia_nb.errors import (
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-__all__ = ["connect_error", "error_from_exception"]
+__all__ = ["TOO_LARGE", "connect_error", "error_from_exception"]
+
+TOO_LARGE = "larger than the limit of"
+"""What a bounded body's error says (:mod:`~anvia_nb.core.transport.http.body_limits` raises it), read
+back here to say which bound an answer passed."""
 
 _SDK_PARSE_FAILURES = ("Failed to parse SSE message", "Failed to parse JSON response")
 

@@ -35,6 +35,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.core.transport.sdk.connect import ClientTarget, ConnectFacts, open_sdk_session
 from anvia_nb.core.transport.sdk.messages import Outstanding, read_line
+from anvia_nb.core.transport.sdk.trace_streams import traced_transport
 from anvia_nb.core.transport.session import Session
 from anvia_nb.core.transport.stdio.pipe_lines import open_line_reader, wide_pipe
 from anvia_nb.core.transport.stdio.process import (
@@ -45,7 +46,6 @@ from anvia_nb.core.transport.stdio.process import (
     remember,
 )
 from anvia_nb.core.transport.stdio.process import stop_process as _stop_process
-from anvia_nb.core.transport.trace_streams import traced_transport
 from anvia_nb.errors import AnviaError
 
 __all__ = ["StdioLaunch", "kill_all_process_groups", "live_process_groups", "stdio_transport"]

@@ -2,8 +2,8 @@
 
 For the transports whose wire JSON anvia_nb does not read line by line itself (streamable HTTP):
 each message is recorded in the connection's :class:`~anvia_nb.core.exchange.trace.ProtocolTrace` as
-it passes, with the wire text the transport noted for it (:class:`~anvia_nb.core.transport.http.streamable.Wires`)
-when it has one, so a received message is not serialized again.
+it passes, with the wire text the transport noted for it when it has one (:class:`Wires`, which
+:mod:`~anvia_nb.core.transport.http.streamable` fills), so a received message is not serialized again.
 
 Every transport's read stream also lets go of the last answer it handed on: the SDK's read loop
 keeps its last item in a local until the next one arrives, so without this a 20 MB result stayed
@@ -18,12 +18,31 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCResponse
 
 from anvia_nb.core.exchange.trace import Direction, ProtocolTrace, record_safely
-from anvia_nb.core.transport.http.streamable import Wires
 
-__all__ = ["traced", "traced_transport"]
+__all__ = ["Wires", "traced", "traced_transport"]
+
+
+class Wires:
+    """The wire text of messages a transport parsed, until the read stream hands each one on.
+
+    Keyed by the identity of the ``SessionMessage`` sent up the read stream (alive until it is
+    received, so the key cannot be reused meanwhile)."""
+
+    def __init__(self) -> None:
+        self._wires: dict[int, str | bytes] = {}
+
+    def note(self, item: SessionMessage, wire: str | bytes) -> None:
+        self._wires[id(item)] = wire
+
+    def take(self, item: object) -> str | bytes | None:
+        return self._wires.pop(id(item), None)
+
+    def __len__(self) -> int:
+        return len(self._wires)
 
 
 def traced(
