@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb.magic.complete.matcher import MATCHER_ID, make_matcher
 from anvia_nb.magic.magics import McpMagics
+from anvia_nb.magic.matcher import MATCHER_ID, make_matcher
 from anvia_nb.magic.output.cell import report_warnings
 
 if TYPE_CHECKING:

@@ -26,13 +26,13 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic.commands.apps import tool_for_cells, with_app
 from anvia_nb.magic.commands.connections import described
-from anvia_nb.magic.commands.warm import warm_first_call
 from anvia_nb.magic.output.cell import report_warnings, show_in_cell
 from anvia_nb.magic.output.connect_text import connect_error_line, connect_error_text, connect_line, restart_line
 from anvia_nb.magic.parse.arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic.parse.commands import CallCommand, ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic.parse.variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
+from anvia_nb.magic.warm import warm_first_call
 from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:

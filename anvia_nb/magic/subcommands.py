@@ -57,7 +57,7 @@ from anvia_nb.magic.parse.library import (
 from anvia_nb.magic.parse.words import CommandLineError, close_words, no_arguments, split, split_first_word
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.magic.parse.oauth import ConnectLine, LogoutCommand
     from anvia_nb.runtime import Runtime
 

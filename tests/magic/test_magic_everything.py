@@ -16,7 +16,7 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic.complete.matcher import completions_for_line
+from anvia_nb.magic.matcher import completions_for_line
 from anvia_nb.runtime import get_runtime
 from tests.helpers.magic import run
 from tests.helpers.support import npm_servers, require_setup

@@ -11,7 +11,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from anvia_nb.demo_server.hostile import MATH_LINK, PWNED_FLAG
 from anvia_nb.demo_server.library import BLOB, NOTES
 from anvia_nb.display import PromptView, ReadView
-from anvia_nb.magic.complete.matcher import completions_for_line
+from anvia_nb.magic.matcher import completions_for_line
 from anvia_nb.magic.output.library_tables import PROMPT_COLUMNS, RESOURCE_COLUMNS, TEMPLATE_COLUMNS
 from anvia_nb.magic.subcommands import help_text
 from anvia_nb.policy import NOT_MATH_CLASSES

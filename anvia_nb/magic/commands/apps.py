@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.api.tool import Tool
     from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
     from anvia_nb.display import ResultView
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.runtime import Runtime
     from anvia_nb.widgets.apps.view import AppView
 

@@ -24,7 +24,7 @@ from anvia_nb.magic.parse.words import CommandLineError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.widgets import Panel, ToolForm, UnavailableForm
 
 __all__ = ["run_call", "run_form", "run_map", "run_panel"]

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from anvia_nb.core.api.connections import McpConnection
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.magic.parse.oauth import ConnectLine
     from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 

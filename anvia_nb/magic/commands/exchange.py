@@ -23,7 +23,7 @@ from anvia_nb.magic.parse.exchange import TraceCommand
 if TYPE_CHECKING:
     import pandas as pd
 
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
 
 __all__ = ["run_history", "run_log", "run_trace"]
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from anvia_nb.display import PromptView, ReadView
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.runtime import Runtime
 
 __all__ = [

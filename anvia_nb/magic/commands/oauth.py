@@ -35,7 +35,7 @@ from anvia_nb.magic.output.connect_text import connect_line
 from anvia_nb.magic.parse.oauth import LogoutCommand, OAuthConnectCommand, OAuthRedirectCommand
 
 if TYPE_CHECKING:
-    from anvia_nb.magic.host import MagicHost
+    from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.runtime import Connected
     from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 

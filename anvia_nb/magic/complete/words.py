@@ -1,7 +1,7 @@
 """Tab completion of each ``%mcp`` subcommand's words, named by the subcommand table
 (:mod:`anvia_nb.magic.subcommands`): what may follow, from the connections, their tools and the
 tools' input schemas (``read`` and ``prompt``: :mod:`anvia_nb.magic.complete.library`). The IPython
-matcher that offers them is :mod:`anvia_nb.magic.complete.matcher`."""
+matcher that offers them is :mod:`anvia_nb.magic.matcher`."""
 
 from __future__ import annotations
 

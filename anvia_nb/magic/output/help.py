@@ -3,7 +3,7 @@ and the page made from the subcommands' help lines.
 
 Pure text: it imports nothing of the magic. The lines come from the one table of subcommands
 (:data:`anvia_nb.magic.subcommands.TABLE`), which hands them in (``subcommands.help_text``);
-Tab completion, which reads the table too, is :mod:`anvia_nb.magic.complete.matcher`.
+Tab completion, which reads the table too, is :mod:`anvia_nb.magic.matcher`.
 """
 
 from __future__ import annotations
