@@ -245,22 +245,7 @@ def test_the_public_api_is_found() -> None:
         assert path in API, path
 
 
-NOT_YET = frozenset(f"anvia_nb.McpClient.{name}" for name in ("explained", "in_session", "list_items", "send"))
-"""Known gaps, each expected to fail (strict: documenting one fails here until it is taken off).
-``core/transport/client.py`` is at its 400-line bound with ``McpClient``'s other sections: these four,
-the plumbing ``core/api`` sends its requests through, get theirs when the client's requests (listing,
-calling, running work in the session) move to a room of their own."""
-
-
-def _cases() -> list[Any]:
-    reason = "client.py is at its 400-line bound (see NOT_YET)"
-    return [
-        pytest.param(path, marks=pytest.mark.xfail(reason=reason, strict=True)) if path in NOT_YET else path
-        for path in sorted(API)
-    ]
-
-
-@pytest.mark.parametrize("path", _cases())
+@pytest.mark.parametrize("path", sorted(API))
 def test_public_docstring(path: str) -> None:
     value, cls = API[path]
     problems = _problems(path, value, cls)

@@ -11,30 +11,24 @@ from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
 
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
-from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
-from anvia_nb.core.transport.caller_bounds import caller_bounds
-from anvia_nb.core.transport.connection_errors import explained, quiet_at_close
+from anvia_nb.core.transport.connection_errors import quiet_at_close
 from anvia_nb.core.transport.handlers import SessionHandlers
+from anvia_nb.core.transport.requests import ClientRequests
 from anvia_nb.core.transport.sdk import log as sdk_log
 from anvia_nb.core.transport.sdk.protocol import prepare_sdk_calls
-from anvia_nb.core.transport.sdk.tasks import TaskWatch, watched
 from anvia_nb.core.transport.server_traffic import ServerTraffic
-from anvia_nb.core.transport.session import Session, SessionOpener, ToolCall
-from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError, ProtocolError
+from anvia_nb.core.transport.session import Session, SessionOpener
+from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
 __all__ = ["McpClient"]
 
-T = TypeVar("T")
 
-
-class McpClient(ServerTraffic):
+class McpClient(ServerTraffic, ClientRequests):
     """Anvia's ``McpClient``: ``list_tools()``, ``call_tool()``, ``close()`` over one session."""
 
     def __init__(
@@ -169,10 +163,6 @@ class McpClient(ServerTraffic):
             self._owner.cancel()
         await asyncio.wait({self._owner}, timeout=limits.CLOSE_TIMEOUT_SECONDS)
 
-    def explained(self, error: AnviaError) -> AnviaError:
-        """``error`` as its caller should hear it (see :mod:`anvia_nb.core.transport.connection_errors`)."""
-        return explained(error, self.log, self.opener.auth_failure())
-
     async def _own(self, ready: asyncio.Future[Session]) -> None:
         assert self._closing is not None
         sdk_log.install()
@@ -242,153 +232,3 @@ class McpClient(ServerTraffic):
             raise ConnectionClosedError(
                 f"Closing {self.name!r} reported an error: {type(error).__name__}: {error}", server=self.name
             ) from error
-
-    # -- requests ----------------------------------------------------------------------------
-
-    def _live_session(self) -> Session:
-        if self._session is None or self._closed:
-            raise ConnectionClosedError(
-                f"The connection {self.name!r} is closed; connect again to use it.", server=self.name
-            )
-        return self._session
-
-    @property
-    def protocol_version(self) -> str:
-        """The protocol version the handshake agreed on; ``ConnectionClosedError`` when closed."""
-        return self._live_session().protocol_version
-
-    @property
-    def server_info(self) -> JsonObject:
-        """The server's ``serverInfo`` from the handshake (``name``, ``version``...)."""
-        return self._live_session().server_info
-
-    @property
-    def instructions(self) -> str | None:
-        """The server's ``instructions`` from the handshake, or ``None``."""
-        return self._live_session().instructions
-
-    @property
-    def capabilities(self) -> JsonObject:
-        """What the server said it can do, from the handshake (wire keys: ``resources.subscribe``...):
-        the one way to read a connection's capabilities."""
-        return self._live_session().capabilities
-
-    async def list_tools(self) -> list[ToolInfo]:
-        """Every tool on every page of ``tools/list`` (``[]`` when the server refuses the method).
-
-        Returns
-        -------
-        list of ToolInfo
-        """
-        session = self._live_session()
-        return await self._optional_listing("tools", self._on_owner_loop(session.list_tools()))
-
-    async def _optional_listing(self, key: str, listing: Coroutine[Any, Any, list[T]]) -> list[T]:
-        """The one rule for every listing: a method the server refuses (-32601) lists nothing."""
-        try:
-            found = await listing
-        except ProtocolError as exc:
-            if exc.code != METHOD_NOT_FOUND:
-                raise
-            method, what = LISTING_METHODS[key]
-            self.listing_notes[key] = f"{self.name!r} has no {method} (-32601 Method not found): no {what} listed."
-            return []
-        self.listing_notes.pop(key, None)
-        return found
-
-    async def call_tool(
-        self,
-        name: str,
-        arguments: JsonObject | None = None,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        on_progress: ProgressHandler | None = None,
-        as_task: bool = False,
-        watch: TaskWatch | None = None,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> JsonObject:
-        """One ``tools/call``; returns the raw result without mapping it.
-
-        Parameters
-        ----------
-        name : str
-            The tool's name.
-        arguments : dict, optional
-            Its arguments, as sent (``None``: none).
-        timeout_seconds, max_time_seconds, on_progress : optional
-            As for ``Tool.call_outcome`` (defaults 60 s and 600 s; ``None``: no limit).
-        as_task : bool, optional
-            Ask for a task where the protocol lets the client ask (default ``False``).
-        watch : TaskWatch, optional
-            Told every state of a task the call became.
-
-        Returns
-        -------
-        dict
-            The result (wire keys).
-
-        Raises
-        ------
-        ConnectionClosedError, ProtocolError, ToolTimeoutError
-            Closed connection; a JSON-RPC error; no answer in time.
-        """
-        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-        ceiling = limits.max_time_or_default(max_time_seconds, timeout)
-        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
-
-    async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
-        """Send ``call`` on the owner's loop in its turn (what :meth:`call_tool` does once it has
-        made the call); ``watch`` as for :meth:`call_tool`.
-        """
-        session = self._live_session()
-
-        def start() -> Coroutine[Any, Any, JsonObject]:
-            sent = session.call_tool(call)
-            return sent if watch is None else watched(sent, watch)
-
-        try:
-            return await self._on_owner_loop(self._in_turn(start))
-        except ConnectionClosedError as exc:
-            raise self.explained(exc) from exc.__cause__
-
-    async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        """Every page of one listing other than tools: ``resources``, ``resourceTemplates`` or
-        ``prompts`` (``[]`` when the server does not offer it).
-        """
-        listing = self.in_session(lambda session: session.list_items(key, timeout_seconds))
-        return await self._optional_listing(key, listing)
-
-    async def in_session(self, work: Callable[[Session], Coroutine[Any, Any, T]]) -> T:
-        """Run ``work(session)`` on the owner's loop (resources, prompts, completion, subscriptions)."""
-        session = self._live_session()
-        try:
-            return await self._on_owner_loop(work(session))
-        except ConnectionClosedError as exc:
-            raise self.explained(exc) from exc.__cause__
-
-    async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
-        """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
-        the owner's loop); a call cancelled while waiting its turn is never made. A call whose caller
-        bounds its calls itself (:func:`~anvia_nb.core.transport.caller_bounds.bounded_by_caller`) goes at once."""
-        if caller_bounds():
-            return await start()
-        async with self._in_flight:
-            return await start()
-
-    # -- loops -------------------------------------------------------------------------------
-
-    async def _on_owner_loop(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Await ``coro`` on the owner's loop, hopping threads when called from another loop."""
-        owner = self._loop
-        try:
-            current = asyncio.get_running_loop()
-        except RuntimeError:  # pragma: no cover - always called from a coroutine
-            current = None
-        if owner is None or owner is current or owner.is_closed():
-            return await coro
-        future = asyncio.run_coroutine_threadsafe(coro, owner)
-        try:
-            return await asyncio.wrap_future(future)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
