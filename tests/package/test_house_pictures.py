@@ -1,6 +1,7 @@
 """The pictures of the house in docs/architecture.md ("The house in pictures") are what the code
 draws: ``scripts/house-pictures --check`` reads the imports of every module, collapses them to
-rooms and compares each Mermaid graph with the docs'. Each picture keeps to a handful of boxes."""
+rooms and compares each Mermaid graph with the docs'. Each picture keeps to a handful of boxes, and
+its arrows all point one way: no two boxes import each other, directly or round a loop."""
 
 from __future__ import annotations
 
@@ -26,6 +27,46 @@ def pictures() -> list[str]:
     return re.findall(r"```mermaid\n(.*?)```", section, re.S)
 
 
+def boxes(picture: str) -> dict[str, str]:
+    """The picture's boxes: id -> label."""
+    return dict(re.findall(r'^\s+(\w+)\["([^"]*)"\]$', picture, re.M))
+
+
+def arrows(picture: str) -> dict[str, set[str]]:
+    """The picture's arrows: each box's id -> the ids of the boxes it imports."""
+    found: dict[str, set[str]] = {box: set() for box in boxes(picture)}
+    for source, target in re.findall(r"^\s+(\w+) --> (\w+)$", picture, re.M):
+        found.setdefault(source, set()).add(target)
+    return found
+
+
+def loop_in(graph: dict[str, set[str]]) -> list[str]:
+    """A loop of ``graph`` (its boxes in order, the first repeated at the end), or ``[]`` when
+    every arrow points one way (depth first; a box on the current path met again closes a loop)."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(box: str) -> list[str]:
+        if box in path:
+            return [*path[path.index(box) :], box]
+        if box in done:
+            return []
+        path.append(box)
+        for target in sorted(graph.get(box, ())):
+            loop = visit(target)
+            if loop:
+                return loop
+        path.pop()
+        done.add(box)
+        return []
+
+    for box in sorted(graph):
+        loop = visit(box)
+        if loop:
+            return loop
+    return []
+
+
 def test_the_pictures_in_the_docs_are_what_the_imports_draw() -> None:
     result = check(ARCHITECTURE)
     assert result.returncode == 0, result.stderr
@@ -47,3 +88,23 @@ def test_each_picture_keeps_to_a_handful_of_boxes() -> None:
     assert len(drawn) == 5
     boxes = [len(re.findall(r'^\s+\w+\["', picture, re.M)) for picture in drawn]
     assert all(2 <= n <= MOST_BOXES for n in boxes), boxes
+
+
+def test_no_two_boxes_of_a_picture_import_each_other() -> None:
+    drawn = pictures()
+    assert drawn
+    for picture in drawn:
+        loop = loop_in(arrows(picture))
+        labels = boxes(picture)
+        assert not loop, " -> ".join(labels[box] for box in loop)
+
+
+def test_a_two_way_pair_or_a_loop_is_found() -> None:
+    picture = pictures()[0]
+    graph = arrows(picture)
+    source, targets = next((box, targets) for box, targets in sorted(graph.items()) if targets)
+    target = min(targets)
+    graph[target].add(source)
+    assert loop_in(graph) in ([source, target, source], [target, source, target])
+    assert loop_in({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert loop_in({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
