@@ -128,7 +128,7 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now).
 
     Parameters
@@ -141,7 +141,7 @@ def load_ipython_extension(ipython: Any) -> None:
     load(ipython)
 
 
-def unload_ipython_extension(ipython: Any) -> None:
+def unload_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """``%unload_ext anvia_nb``: close every connection the magic opened.
 
     Parameters

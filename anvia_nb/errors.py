@@ -149,7 +149,13 @@ class ConnectError(AnviaError):
     """
 
     def __init__(
-        self, message: str, server: str = "", *, stderr: str = "", log: Any = None, server_text: str = ""
+        self,
+        message: str,
+        server: str = "",
+        *,
+        stderr: str = "",
+        log: Any = None,  # any: a ServerLog; errors import no room above
+        server_text: str = "",
     ) -> None:
         super().__init__(message)
         self.server = server
@@ -200,7 +206,13 @@ class ProtocolError(AnviaError):
     """
 
     def __init__(
-        self, message: str, code: int = 0, server: str = "", server_text: str = "", *, data: Any = None
+        self,
+        message: str,
+        code: int = 0,
+        server: str = "",
+        server_text: str = "",
+        *,
+        data: Any = None,  # any: the error's data as the server sent it
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -222,7 +234,7 @@ class UrlElicitationRequiredError(ProtocolError):
         *,
         server: str = "",
         server_text: str = "",
-        data: Any = None,
+        data: Any = None,  # any: the error's data as the server sent it
         elicitations: list[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(message, -32042, server, server_text, data=data)
@@ -284,7 +296,7 @@ class ToolResultError(ToolCallError):
 class UnsupportedContentError(ToolCallError):
     """The result holds audio or resource_link content, which the mapping does not support."""
 
-    def __init__(self, content_type: str, **kwargs: Any) -> None:
+    def __init__(self, content_type: str, **kwargs: Any) -> None:  # any: ToolCallError's keywords, passed on
         super().__init__(f"{UNSUPPORTED_CONTENT_MESSAGE}: {content_type}", **kwargs)
         self.content_type = content_type
 
@@ -295,7 +307,12 @@ class OutputSchemaError(ToolCallError):
     ``problems`` has one line per violation; ``raw`` keeps the whole result, so nothing is lost.
     """
 
-    def __init__(self, message: str, problems: list[str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        problems: list[str],
+        **kwargs: Any,  # any: ToolCallError's keywords, passed on
+    ) -> None:
         super().__init__(message, **kwargs)
         self.problems = problems
 
@@ -311,7 +328,13 @@ class ToolTimeoutError(ToolCallError, TimeoutError):
 class TaskCancelledError(ToolCallError):
     """The call ran as a task (the protocol's tasks) and was cancelled before it completed."""
 
-    def __init__(self, message: str, *, task_id: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        task_id: str = "",
+        **kwargs: Any,  # any: ToolCallError's keywords, passed on
+    ) -> None:
         super().__init__(message, **kwargs)
         self.task_id = task_id
 
@@ -350,6 +373,11 @@ class UnrecordedCallError(ToolCallError, LookupError):
     ``closest`` names the recorded calls nearest to it (``tool {arguments}``), best first.
     """
 
-    def __init__(self, message: str, closest: list[str] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        closest: list[str] | None = None,
+        **kwargs: Any,  # any: ToolCallError's keywords, passed on
+    ) -> None:
         super().__init__(message, **kwargs)
         self.closest = closest or []

@@ -40,7 +40,7 @@ def _close_cell_connections(*_result: Any) -> None:
         report_warnings([f"closing cell connections: {type(exc).__name__}: {exc}"])
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """Register ``%mcp``/``%%mcp``, its completer and the end-of-cell close hook (idempotent)."""
     ipython.register_magics(McpMagics)
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
@@ -54,7 +54,7 @@ def _remove_completer(ipython: Any) -> None:
     matchers[:] = [m for m in matchers if getattr(m, "matcher_identifier", None) != MATCHER_ID]
 
 
-def unload_ipython_extension(ipython: Any) -> None:
+def unload_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """Close every connection and remove the hooks; ``%load_ext`` again brings it all back."""
     if _close_cell_connections in ipython.events.callbacks["post_run_cell"]:
         ipython.events.unregister("post_run_cell", _close_cell_connections)

@@ -92,7 +92,7 @@ class McpMagics(Magics):
         help="The least severe log message asked of servers, shown by %mcp log (None: ask for none).",
     ).tag(config=True)
 
-    def __init__(self, shell: Any = None, **kwargs: Any) -> None:
+    def __init__(self, shell: Any = None, **kwargs: Any) -> None:  # any: IPython's shell and Magics keywords, passed on
         super().__init__(shell=shell, **kwargs)
         self._pending_secrets: tuple[str, ...] = ()
         self._settings: tuple[tuple[int, bool], RenderSettings] | None = None

@@ -26,7 +26,7 @@ _warmed = False
 
 
 # Kept (issue 27): the first %mcp call takes 5.2 ms with it, 7.3 without (fresh kernels, 9 rounds interleaved)
-def warm_first_call(shell: Any) -> None:
+def warm_first_call(shell: Any) -> None:  # any: IPython's shell, untyped
     """Build what the first call and its rendering need (once per process)."""
     global _warmed
     if _warmed:

@@ -49,7 +49,7 @@ def plain(text: object, secrets: Sequence[str] | ShowPolicy = (), limit: int | N
     return policy.line(text, policy.limits.name_chars if limit is None else limit)
 
 
-def text_label(value: str = "", **kwargs: Any) -> Any:
+def text_label(value: str = "", **kwargs: Any) -> Any:  # any: ipywidgets is untyped
     """An ipywidgets ``Label`` that JupyterLab's MathJax leaves alone.
 
     A Label is typeset (``$\\href{...}{OK}$`` would become a link reading "OK"); its element
@@ -120,7 +120,7 @@ def form_text(info: ToolInfo, server: str, policy: ShowPolicy, *, closed: bool =
     return "\n".join(lines)
 
 
-def text_bundle(widget: Any, text: str, **kwargs: Any) -> dict[str, Any]:
+def text_bundle(widget: Any, text: str, **kwargs: Any) -> dict[str, Any]:  # any: ipywidgets is untyped
     """The widget's mime bundle with an honest ``text/plain`` for places without live widgets
     (GitHub, nbconvert HTML, a terminal), instead of ipywidgets' ``VBox(children=...)``."""
     bundle = dict(widget._repr_mimebundle_(**kwargs))
@@ -143,7 +143,7 @@ def follow_connections(runtime: Runtime, method: Callable[[str, McpServer | None
     stop = runtime.on_connections(listener)
 
 
-def shown_output(value: Any) -> dict[str, Any]:
+def shown_output(value: Any) -> dict[str, Any]:  # any: ipywidgets is untyped
     """A displayable value (a read, a prompt) as one output of a ``widgets.Output``."""
     return {"output_type": "display_data", "data": value._repr_mimebundle_(), "metadata": {}}
 

@@ -271,7 +271,11 @@ class _Factories:
     @staticmethod
     @fill_docstring(_CONNECTION)
     def memory(
-        *, name: str, server: Any, max_calls_in_flight: int | None = None, protocol: str | None = None
+        *,
+        name: str,
+        server: Any,  # any: the SDK's server object, passed on untouched
+        max_calls_in_flight: int | None = None,
+        protocol: str | None = None,
     ) -> MemoryConnection:
         """A connection to an SDK server object in this process (fast tests, teaching): no process, no socket.
 

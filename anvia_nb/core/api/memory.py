@@ -19,7 +19,7 @@ class MemoryConnection:
     """A server object in this process, reached through the SDK's in-memory transport."""
 
     name: str
-    server: Any
+    server: Any  # any: the SDK's server object, passed on untouched
     max_calls_in_flight: int | None = None
     protocol: str | None = None
     """The protocol generation to speak (:mod:`anvia_nb.core.protocol.versions`; ``None``: discover, then fall back)."""

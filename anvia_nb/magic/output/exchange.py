@@ -18,6 +18,7 @@ import pandas as pd
 
 from anvia_nb.core.exchange.logs import LogRow, ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace, TraceEntry
+from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.display.settings import viewer_words
 from anvia_nb.errors import InvalidValueError
 from anvia_nb.frames.server_frame import ServerFrame
@@ -77,7 +78,7 @@ class TraceFrame(ServerFrame):
             raise InvalidValueError(f"No message {number!r} in this trace (its messages are numbered {kept}).")
         return found
 
-    def message(self, number: int) -> Any:
+    def message(self, number: int) -> JsonObject:
         """Message ``number`` (the frame's index) as a JSON value, masked."""
         return self._entry(number).message()
 

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from typing import Any
 
+from anvia_nb.core.protocol.types import JsonValue
 from anvia_nb.errors import CommandLineError
 from anvia_nb.magic.parse.variables import VARIABLE_PAIR, VariableWord
 
@@ -29,14 +30,15 @@ __all__ = [
 ]
 
 
-def value_from_text(value: str) -> Any:
+def value_from_text(value: str) -> JsonValue:
     """A ``key=value`` value: JSON when it parses (numbers, true, lists...), else the text itself."""
     if value.lstrip()[:1] not in _JSON_STARTS:  # surely text: a failed json.loads costs 10 µs
         return value
     try:
-        return json.loads(value)
+        parsed: JsonValue = json.loads(value)
     except ValueError:
         return value
+    return parsed
 
 
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
@@ -52,7 +54,7 @@ def _property_schema(schema: dict[str, Any], key: str) -> Any:
     return extra if isinstance(extra, dict) else None
 
 
-def schema_values(schema: Any, key: str) -> list[str]:
+def schema_values(schema: object, key: str) -> list[str]:
     """The values Tab may offer for ``key=``: its ``enum`` (or ``const``) as typed in a line, and
     ``true``/``false`` for a boolean; nothing for anything else (a value cannot be guessed)."""
     prop = _property_schema(schema, key) if isinstance(schema, dict) else None
@@ -86,7 +88,7 @@ def _fits(root: dict[str, Any], prop: Any, value: Any) -> bool:
     return not argument_problems(probe, value)
 
 
-def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: Any) -> dict[str, Any]:
+def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: object) -> dict[str, Any]:
     """``key=value`` values as the person meant them: the JSON reading only when it is valid for
     the property, else the text typed (``base_branch=2024`` stays ``"2024"`` for a string or
     ``anyOf [string, null]``). When neither reading is valid the JSON one is kept, so the error
@@ -104,7 +106,7 @@ def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: A
     return typed
 
 
-def unknown_names(arguments: dict[str, Any], schema: Any) -> list[str]:
+def unknown_names(arguments: dict[str, Any], schema: object) -> list[str]:
     """Argument names the tool does not take, each with the closest property (``did you mean``).
 
     A name is refused when it is not among ``properties`` and the schema does not allow others

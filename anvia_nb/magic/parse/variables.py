@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from anvia_nb.core.protocol.types import JsonValue
 from anvia_nb.core.protocol.values import json_value
 from anvia_nb.errors import CommandLineError
 
@@ -59,7 +60,7 @@ def variable_name(text: str, option: str) -> str:
     return match.group(1)
 
 
-def resolve_variable(name: str, namespace: Mapping[str, Any], target: str, role: str) -> Any:
+def resolve_variable(name: str, namespace: Mapping[str, Any], target: str, role: str) -> JsonValue:
     """The JSON value of the kernel variable ``name`` (``role`` says what it is for: an argument,
     ``--args``); an undefined name is a one-line error saying ``target`` was not called."""
     if name not in namespace:
@@ -67,7 +68,8 @@ def resolve_variable(name: str, namespace: Mapping[str, Any], target: str, role:
             f"{target} was not called: there is no variable {name!r} in the kernel (for {role}); define it "
             f"first, or quote it ('${name}') to send the text ${name}."
         )
-    return json_value(namespace[name], f"{target} was not called: ${name} (for {role})")
+    value: object = namespace[name]  # a kernel variable: anything, made JSON or refused
+    return json_value(value, f"{target} was not called: ${name} (for {role})")
 
 
 def resolve_arguments(

@@ -35,7 +35,7 @@ TABS_STYLE = (
 width and the row wraps, so no label is cut."""
 
 
-def panel_pages(*, tools: Any, resources: Any, prompts: Any) -> list[tuple[str, Any]]:
+def panel_pages(*, tools: Any, resources: Any, prompts: Any) -> list[tuple[str, Any]]:  # any: ipywidgets is untyped
     """The panel's first tabs, titled, leaving out those it does not offer (``None``)."""
     pages = (("Tools", tools), ("Resources", resources), ("Prompts", prompts))
     return [(title, page) for title, page in pages if page is not None]

@@ -30,7 +30,13 @@ T = TypeVar("T")
 class BoundedList:
     """Wraps a ``Select`` whose values are indexes into a listing; ``note`` is the line below it."""
 
-    def __init__(self, select: Any, what: str, how: str, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        select: Any,  # any: ipywidgets is untyped
+        what: str,
+        how: str,
+        limit: int | None = None,
+    ) -> None:
         """``what`` names the items ("resources"); ``how`` says how to reach those left out."""
         self.select = select
         self.what = what

@@ -68,7 +68,7 @@ def editable_schema(schema: dict[str, Any], fixed: Mapping[str, Any]) -> dict[st
     return editable
 
 
-def fixed_box(fixed: Mapping[str, Any], policy: ShowPolicy) -> Any:
+def fixed_box(fixed: Mapping[str, Any], policy: ShowPolicy) -> Any:  # any: ipywidgets is untyped
     """The fixed arguments as disabled fields under one line saying they are fixed; hidden when none."""
     rows = [
         widgets.HBox([

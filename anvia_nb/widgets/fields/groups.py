@@ -65,7 +65,7 @@ class ListField(FieldWidget):
     """An add/remove list: one row per item (a value, or a group of fields for an array of
     objects), with − buttons and a + button. A row left empty is not sent."""
 
-    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:  # any: ipywidgets keywords, passed on
         self.rows: list[FieldWidget] = []
         self.remove_buttons: list[Any] = []
         self.rows_box = widgets.VBox([])
@@ -197,7 +197,7 @@ class UnionField(FieldWidget):
     Each type keeps its own field, so switching back and forth keeps what was typed.
     """
 
-    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:  # any: to ipywidgets
         self.options = [build_field(option, show_label=False, secrets=secrets) for option in spec.options]
         labels: list[tuple[str, int]] = [(plain(option.label, secrets, LABEL_CHARS), index)
                                          for index, option in enumerate(spec.options)]

@@ -91,7 +91,7 @@ def wrapped_html(text: str, color: str = "") -> str:
     return f'<div class="{not_math}" style="{style};{f"color:{color}" if color else ""}">{html.escape(text)}</div>'
 
 
-def wrapping_view(label: Any) -> Any:
+def wrapping_view(label: Any) -> Any:  # any: ipywidgets is untyped
     """What to show for a one-line ``Label``: its text as wrapped HTML, kept in step with it.
 
     A Label never wraps (ipywidgets cuts it with an ellipsis and it cannot be styled otherwise),
@@ -110,7 +110,7 @@ class FieldWidget:
     ``secrets`` (the connection's) are masked in everything the field shows.
     """
 
-    def __init__(self, spec: FieldSpec, control: Any, *, show_label: bool = True,
+    def __init__(self, spec: FieldSpec, control: Any, *, show_label: bool = True,  # any: ipywidgets is untyped
                  secrets: Sequence[str] = ()) -> None:
         self.spec = spec
         self.secrets = tuple(secrets)
@@ -229,7 +229,7 @@ class FieldWidget:
 class DateField(FieldWidget):
     """A date picker; the entry keeps ISO text so a remembered value that is no date survives."""
 
-    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:  # any: ipywidgets keywords, passed on
         self._text = ""
         super().__init__(spec, widgets.DatePicker(value=None), **kwargs)
 
@@ -254,7 +254,7 @@ class BooleanField(FieldWidget):
     """A checkbox when a value is required; otherwise a dropdown that can say "(not set)"."""
 
 
-    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:  # any: ipywidgets keywords, passed on
         control: Any
         if spec.required:
             control = widgets.Checkbox(value=False, indent=False, layout=widgets.Layout(width="auto"))
@@ -317,7 +317,7 @@ class ChoiceField(FieldWidget):
     choices, and what is typed is checked against every choice (any of them can be sent).
     """
 
-    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:  # any: to ipywidgets
         options = _choice_options(spec, secrets)
         limit = _choice_limit(secrets)
         self._typed: dict[str, int] | None = None
@@ -358,7 +358,7 @@ class MultiChoiceField(FieldWidget):
     against every choice.
     """
 
-    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:  # any: to ipywidgets
         options = _choice_options(spec, secrets)
         self._typed: dict[str, int] | None = None
         control: Any
@@ -385,7 +385,7 @@ class MultiChoiceField(FieldWidget):
         self.input.value = tuple(entry.chosen)
 
 
-def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:
+def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:  # any: ipywidgets keywords, passed on
     if spec.kind == "string" and spec.constraints.format == "date":
         return DateField(spec, **kwargs)
     placeholder = plain(_hint(spec), kwargs.get("secrets", ()), DESCRIPTION_CHARS)  # a default may echo a secret

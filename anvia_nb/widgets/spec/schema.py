@@ -74,7 +74,7 @@ def _json_pointer(root: Any, ref: str) -> Any:
     return node
 
 
-def resolve_local(root: Any, schema: Any) -> Any:
+def resolve_local(root: Any, schema: Any) -> Any:  # any: a schema as sent; callers read it
     """``schema`` with a chain of local ``$ref`` followed (at most a few steps), else as it is."""
     for _ in range(8):
         ref = schema.get("$ref") if isinstance(schema, Mapping) else None

@@ -66,7 +66,7 @@ class Constraints:
 class Choice:
     """One allowed value of an enum (or of a titled ``oneOf``/``anyOf`` of ``const``)."""
 
-    value: Any
+    value: Any  # any: a JSON value from the schema
     label: str
 
 
@@ -86,14 +86,14 @@ class FieldSpec:
     title: str | None = None
     description: str | None = None
     required: bool = False
-    default: Any = NO_DEFAULT
+    default: Any = NO_DEFAULT  # any: the schema's JSON default
     nullable: bool = False
     constraints: Constraints = field(default_factory=Constraints)
     choices: tuple[Choice, ...] = ()
     children: tuple[FieldSpec, ...] = ()
     item: FieldSpec | None = None
     options: tuple[FieldSpec, ...] = ()
-    schema: Any = field(default=None, compare=False, repr=False)
+    schema: Any = field(default=None, compare=False, repr=False)  # any: the JSON Schema as sent
 
     @property
     def has_default(self) -> bool:

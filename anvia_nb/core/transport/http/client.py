@@ -44,7 +44,7 @@ class LargeReadStream(httpcore2.AsyncNetworkStream):
     ) -> httpcore2.AsyncNetworkStream:
         return LargeReadStream(await self._stream.start_tls(ssl_context, server_hostname, timeout))
 
-    def get_extra_info(self, info: str) -> Any:
+    def get_extra_info(self, info: str) -> Any:  # any: anyio's extra info, as its stream gives it
         return self._stream.get_extra_info(info)
 
 

@@ -109,7 +109,7 @@ class DPoPAuth(httpx2.Auth):
         self.key = _Key.from_pem(pem) if pem else None  # set: the cached tokens are bound to it
 
     @property
-    def failure(self) -> Any:
+    def failure(self) -> Any:  # any: the SDK provider's own failure object
         """The authorization failure the inner provider kept (see ``core/transport/connection_errors.py``)."""
         return getattr(self.inner, "failure", None)
 

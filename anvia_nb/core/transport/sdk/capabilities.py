@@ -33,7 +33,7 @@ def apps_extension() -> ClientExtension:
     return advertise(EXTENSION_ID, {"mimeTypes": [APP_MIME_TYPE]})
 
 
-def roots_callback(roots: tuple[str, ...]) -> Any:
+def roots_callback(roots: tuple[str, ...]) -> Any:  # any: the SDK's callback type, built in its module
     """Answers ``roots/list`` with one ``file://`` root per path, named after its last part."""
 
     async def callback(context: ClientRequestContext) -> mcp_types.ListRootsResult:
@@ -47,7 +47,9 @@ def roots_callback(roots: tuple[str, ...]) -> Any:
     return callback
 
 
-def sampling_callback(state: SamplingState, server: str, log: LogHandler | None) -> Any:
+def sampling_callback(
+    state: SamplingState, server: str, log: LogHandler | None
+) -> Any:  # any: the SDK's callback type, built in its module
     """Declines unless a handler is installed (the session's own, else the global one)."""
 
     def note(text: str, level: str = "warning") -> None:

@@ -22,7 +22,7 @@ __all__ = ["MemoryLaunch"]
 class MemoryLaunch:
     """An in-process server object (``mcp.server.lowlevel.Server`` or ``MCPServer``), for tests and teaching."""
 
-    server: Any
+    server: Any  # any: the SDK's server object, given to its Client
     """The SDK server object; typed by the SDK's ``Client``, which takes either kind."""
     protocol: str | None = None
 

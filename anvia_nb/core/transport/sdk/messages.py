@@ -41,7 +41,7 @@ class Outstanding:
     def __init__(self) -> None:
         self._ids: set[int | str] = set()
 
-    def sent(self, message: Any) -> None:
+    def sent(self, message: Any) -> None:  # any: an SDK message or its request id
         if isinstance(message, JSONRPCRequest):
             self._ids.add(message.id)
         elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
@@ -49,11 +49,11 @@ class Outstanding:
             if isinstance(cancelled, int | str):
                 self._ids.discard(cancelled)  # given up: its answer, if any, is ignored
 
-    def answered(self, message: Any) -> None:
+    def answered(self, message: Any) -> None:  # any: an SDK message or its request id
         if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
             self._ids.discard(message.id)
 
-    def waiting(self, request_id: Any) -> bool:
+    def waiting(self, request_id: Any) -> bool:  # any: an SDK message or its request id
         return isinstance(request_id, int | str) and not isinstance(request_id, bool) and request_id in self._ids
 
     def fail(self, request_id: int | str, message: str, kind: str) -> SessionMessage:

@@ -9,7 +9,7 @@ from anvia_nb.core.protocol.types import JsonObject
 __all__ = ["wire_json"]
 
 
-def wire_json(model: Any) -> JsonObject:
+def wire_json(model: Any) -> JsonObject:  # any: an SDK model at the border
     """An SDK model as JSON with wire keys, nulls left out: what ``model_dump(by_alias=True,
     mode="json", exclude_none=True)`` gives, from the model's serializer without the Python layer
     around it (a third of the dump's cost, on every call's result)."""

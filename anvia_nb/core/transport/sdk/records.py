@@ -30,7 +30,7 @@ _LISTED: dict[str, type[pydantic.BaseModel]] = {
 _ANY_JSON: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Any)
 
 
-def parse_line(line: bytes) -> Any:
+def parse_line(line: bytes) -> Any:  # any: the SDK's JSON-RPC message model
     """One line's JSON value, by the SDK's own parser (too deep, not UTF-8, not JSON: a problem)."""
     try:
         return _ANY_JSON.validate_json(line)

@@ -46,7 +46,10 @@ class Wires:
 
 
 def traced(
-    trace: ProtocolTrace | None, read_stream: Any, write_stream: Any, wires: Wires | None = None
+    trace: ProtocolTrace | None,
+    read_stream: Any,  # any: the SDK's anyio streams, wrapped untouched
+    write_stream: Any,  # any: the SDK's anyio streams, wrapped untouched
+    wires: Wires | None = None,
 ) -> tuple[Any, Any]:
     """The two streams of a transport, recording every message that passes through them (with
     ``trace``; without, the read stream only lets go of the last answer)."""
@@ -56,7 +59,7 @@ def traced(
 
 @contextlib.asynccontextmanager
 async def traced_transport(
-    transport: Any, trace: ProtocolTrace | None, wires: Wires | None = None
+    transport: Any, trace: ProtocolTrace | None, wires: Wires | None = None  # any: the SDK transport, wrapped untouched
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A transport (an async context manager yielding read and write streams) whose messages are
     traced (``trace``: ``None`` for one that records them itself), and whose read stream lets go
