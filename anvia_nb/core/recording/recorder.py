@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
+from anvia_nb.core.transport.session import Handshake
 from anvia_nb.errors import (
     AnviaError,
     ConnectionClosedError,
@@ -154,16 +155,15 @@ class Recorder:
                 self._file.write(line + "\n")
                 self._file.flush()
 
-    def session(
-        self, *, protocol_version: str, server_info: JsonObject, capabilities: JsonObject, instructions: str | None
-    ) -> None:
+    def session(self, handshake: Handshake) -> None:
+        """What the server said when the session opened."""
         self.write(
             {
                 "type": "server",
-                "protocolVersion": protocol_version,
-                "serverInfo": server_info,
-                "capabilities": capabilities,
-                "instructions": instructions,
+                "protocolVersion": handshake.protocol_version,
+                "serverInfo": handshake.server_info,
+                "capabilities": handshake.capabilities,
+                "instructions": handshake.instructions,
             }
         )
 

@@ -24,7 +24,14 @@ from anvia_nb.core.protocol.methods import METHOD_NOT_FOUND
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.recording.recorder import Recorder, tool_to_record
 from anvia_nb.core.transport.handlers import SessionHandlers
-from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, Session, SessionOpener, ToolCall
+from anvia_nb.core.transport.session import (
+    CompletionRequest,
+    Handshake,
+    PromptRequest,
+    Session,
+    SessionOpener,
+    ToolCall,
+)
 from anvia_nb.errors import AnviaError, ConnectionClosedError, ProtocolError
 
 __all__ = ["RecordingOpener", "RecordingSession"]
@@ -48,29 +55,12 @@ class RecordingSession:
         return self.inner.server_name
 
     @property
-    def protocol_version(self) -> str:
-        return self.inner.protocol_version
-
-    @property
-    def server_info(self) -> JsonObject:
-        return self.inner.server_info
-
-    @property
-    def instructions(self) -> str | None:
-        return self.inner.instructions
-
-    @property
-    def capabilities(self) -> JsonObject:
-        return self.inner.capabilities
+    def handshake(self) -> Handshake:
+        return self.inner.handshake
 
     def record_handshake(self) -> None:
         """Write what the server said in the handshake."""
-        self.recorder.session(
-            protocol_version=self.protocol_version,
-            server_info=self.server_info,
-            capabilities=self.capabilities,
-            instructions=self.instructions,
-        )
+        self.recorder.session(self.inner.handshake)
 
     async def list_tools(self) -> list[ToolInfo]:
         try:

@@ -33,7 +33,7 @@ from anvia_nb.core.recording.reading import read_answer, read_recording
 from anvia_nb.core.recording.recorder import Recording, canonical_arguments, error_from_record, tool_from_record
 from anvia_nb.core.transport.client import McpClient
 from anvia_nb.core.transport.handlers import SessionHandlers
-from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, Session, ToolCall
+from anvia_nb.core.transport.session import CompletionRequest, Handshake, PromptRequest, Session, ToolCall
 from anvia_nb.errors import AnviaError, ConnectError, NotOfferedError, RecordingFileError, UnrecordedCallError
 from anvia_nb.policy import MASK
 
@@ -63,23 +63,15 @@ class ReplaySession:
         return self._server
 
     @property
-    def protocol_version(self) -> str:
-        return str(self.recording.server.get("protocolVersion", ""))
-
-    @property
-    def server_info(self) -> JsonObject:
-        info = self.recording.server.get("serverInfo")
-        return dict(info) if isinstance(info, dict) else {}
-
-    @property
-    def instructions(self) -> str | None:
-        text = self.recording.server.get("instructions")
-        return text if isinstance(text, str) else None
-
-    @property
-    def capabilities(self) -> JsonObject:
-        found = self.recording.server.get("capabilities")
-        return dict(found) if isinstance(found, dict) else {}
+    def handshake(self) -> Handshake:
+        said = self.recording.server
+        info, text, found = said.get("serverInfo"), said.get("instructions"), said.get("capabilities")
+        return Handshake(
+            protocol_version=str(said.get("protocolVersion", "")),
+            server_info=dict(info) if isinstance(info, dict) else {},
+            instructions=text if isinstance(text, str) else None,
+            capabilities=dict(found) if isinstance(found, dict) else {},
+        )
 
     def listing(self, kind: str) -> list[JsonObject]:
         """The recorded listing of ``kind`` (``[]`` when the session never listed it)."""

@@ -68,23 +68,23 @@ class ClientRequests:
     @property
     def protocol_version(self) -> str:
         """The protocol version the handshake agreed on; ``ConnectionClosedError`` when closed."""
-        return self._live_session().protocol_version
+        return self._live_session().handshake.protocol_version
 
     @property
     def server_info(self) -> JsonObject:
         """The server's ``serverInfo`` from the handshake (``name``, ``version``...)."""
-        return self._live_session().server_info
+        return self._live_session().handshake.server_info
 
     @property
     def instructions(self) -> str | None:
         """The server's ``instructions`` from the handshake, or ``None``."""
-        return self._live_session().instructions
+        return self._live_session().handshake.instructions
 
     @property
     def capabilities(self) -> JsonObject:
         """What the server said it can do, from the handshake (wire keys: ``resources.subscribe``...):
         the one way to read a connection's capabilities."""
-        return self._live_session().capabilities
+        return self._live_session().handshake.capabilities
 
     async def list_tools(self) -> list[ToolInfo]:
         """Every tool on every page of ``tools/list`` (``[]`` when the server refuses the method).

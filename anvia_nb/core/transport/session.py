@@ -8,8 +8,9 @@ is plain data (JSON with wire keys, :class:`~anvia_nb.core.protocol.types.ToolIn
 that cannot do something (a recording asked to read a resource) raises a one-line
 :class:`~anvia_nb.errors.AnviaError` instead.
 
-A connection's capabilities are read one way: :attr:`Session.capabilities` (and
-``McpClient.capabilities``, which returns it). A tool call is one :class:`ToolCall`, the same
+What the server said when the session opened is one :class:`Handshake` (:attr:`Session.handshake`),
+passed on whole by every layer that wraps a session; ``McpClient.capabilities`` (and its
+``protocol_version``, ``server_info``, ``instructions``) read it. A tool call is one :class:`ToolCall`, the same
 object on every layer that passes it down (``McpClient``, the recording session, each session);
 so is a :class:`PromptRequest` and a :class:`CompletionRequest`. A connection hands the client a
 :class:`SessionOpener`, which opens the session.
@@ -25,7 +26,22 @@ from anvia_nb.core.protocol.types import JsonObject, ProgressHandler, ToolInfo
 from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.errors import AnviaError
 
-__all__ = ["CompletionRequest", "PromptRequest", "Session", "SessionOpener", "ToolCall"]
+__all__ = ["CompletionRequest", "Handshake", "PromptRequest", "Session", "SessionOpener", "ToolCall"]
+
+
+@dataclass(frozen=True, slots=True)
+class Handshake:
+    """What the server said when the session opened."""
+
+    protocol_version: str
+    """The protocol version the session speaks (:mod:`anvia_nb.core.protocol.versions`)."""
+    server_info: JsonObject
+    """The server's ``serverInfo`` (``name``, ``version``...), ``{}`` when it sent none."""
+    instructions: str | None
+    """The server's instructions, if it gave any."""
+    capabilities: JsonObject
+    """What the server said it can do (wire keys: ``tools``, ``resources.subscribe``...), ``{}`` when
+    it said nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,24 +92,8 @@ class Session(Protocol):
         ...
 
     @property
-    def protocol_version(self) -> str:
-        """The protocol version the session speaks (:mod:`anvia_nb.core.protocol.versions`)."""
-        ...
-
-    @property
-    def server_info(self) -> JsonObject:
-        """The server's ``serverInfo`` (``name``, ``version``...), ``{}`` when it sent none."""
-        ...
-
-    @property
-    def instructions(self) -> str | None:
-        """The server's instructions, if it gave any."""
-        ...
-
-    @property
-    def capabilities(self) -> JsonObject:
-        """What the server said it can do (wire keys: ``tools``, ``resources.subscribe``...),
-        ``{}`` when it said nothing."""
+    def handshake(self) -> Handshake:
+        """What the server said when the session opened."""
         ...
 
     async def list_tools(self) -> list[ToolInfo]:

@@ -24,7 +24,7 @@ from anvia_nb.core.transport.sdk.errors import error_from_exception
 from anvia_nb.core.transport.sdk.listen import ResourceStreams
 from anvia_nb.core.transport.sdk.model_json import wire_json
 from anvia_nb.core.transport.sdk.tasks import call_as_task
-from anvia_nb.core.transport.session import CompletionRequest, PromptRequest, ToolCall
+from anvia_nb.core.transport.session import CompletionRequest, Handshake, PromptRequest, ToolCall
 from anvia_nb.errors import AnviaError, ToolTimeoutError
 
 __all__ = ["CallClock", "SdkSession", "tool_info_from_sdk"]
@@ -93,17 +93,14 @@ class SdkSession:
         self._client.session.validate_tool_result = _skip_validation  # type: ignore[method-assign]  # mcp SDK: a method
 
     @property
-    def protocol_version(self) -> str:
-        return self._client.protocol_version
-
-    @property
-    def server_info(self) -> JsonObject:
+    def handshake(self) -> Handshake:
         info = self._client.server_info
-        return info.model_dump(by_alias=True, exclude_none=True) if info is not None else {}
-
-    @property
-    def instructions(self) -> str | None:
-        return self._client.instructions
+        return Handshake(
+            protocol_version=self._client.protocol_version,
+            server_info=info.model_dump(by_alias=True, exclude_none=True) if info is not None else {},
+            instructions=self._client.instructions,
+            capabilities=capabilities_of(self._client),
+        )
 
     @property
     def sdk_client(self) -> Client:
@@ -113,11 +110,6 @@ class SdkSession:
     @property
     def server_name(self) -> str:
         return self._server
-
-    @property
-    def capabilities(self) -> JsonObject:
-        """What the server said it can do, as JSON with wire keys (``{}`` before it said)."""
-        return capabilities_of(self._client)
 
     async def list_tools(self, page_limit: int = 1000) -> list[ToolInfo]:
         """Every page of tools/list, once."""
@@ -153,9 +145,10 @@ class SdkSession:
             # When the deadline passes the task is cancelled (the SDK tells the server,
             # notifications/cancelled) and the scope says it caught the cancellation.
             with clock.scope:
-                if call.as_task and not has_tasks_extension(self.protocol_version):
+                if call.as_task and not has_tasks_extension(self.handshake.protocol_version):
+                    capabilities = self.handshake.capabilities
                     return await call_as_task(
-                        self._client.session, call.name, call.arguments, self.capabilities, server=self._server
+                        self._client.session, call.name, call.arguments, capabilities, server=self._server
                     )
                 result = await self._client.call_tool(
                     call.name, call.arguments, progress_callback=on_progress
@@ -171,7 +164,7 @@ class SdkSession:
         return wire_json(result)
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        return await features.list_items(self._client, self._server, self.capabilities, key, timeout_seconds)
+        return await features.list_items(self._client, self._server, self.handshake.capabilities, key, timeout_seconds)
 
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         return await features.read_resource(self._client, self._server, uri, timeout_seconds)
@@ -180,7 +173,7 @@ class SdkSession:
         return await features.get_prompt(self._client, self._server, request)
 
     async def complete(self, request: CompletionRequest) -> list[str]:
-        return await features.complete(self._client, self._server, self.capabilities, request)
+        return await features.complete(self._client, self._server, self.handshake.capabilities, request)
 
     async def subscribe_resource(self, uri: str) -> None:
         try:
