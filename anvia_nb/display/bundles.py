@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
-from anvia_nb.core.protocol.types import CallOutcome, CallRecord, CallStatus
+from anvia_nb.core.protocol.types import CallOutcome, CallRecord, CallStatus, status_of
 from anvia_nb.display._blocks import (
     Context,
     Piece,
@@ -32,7 +32,6 @@ from anvia_nb.errors import (
     ProtocolError,
     ToolCallError,
     ToolResultError,
-    ToolTimeoutError,
     UnsupportedContentError,
     UrlElicitationRequiredError,
 )
@@ -72,15 +71,12 @@ def display_status(outcome: CallOutcome | CallRecord) -> CallStatus:
 
 
 def _status_from_error(error: BaseException) -> CallStatus:
-    if isinstance(error, ToolResultError):
-        return "tool error"
-    if isinstance(error, UnsupportedContentError):
-        return "unsupported content"
-    if isinstance(error, OutputSchemaError):
-        return "schema mismatch"
-    if isinstance(error, (ToolTimeoutError, TimeoutError)):
+    """:func:`status_of`, except that any ``TimeoutError`` shows as ``"timeout"`` and a cancelled
+    task as ``"failed"``, as the view of a failure with no outcome has always shown them."""
+    if isinstance(error, TimeoutError):
         return "timeout"
-    return "failed"
+    status = status_of(error)
+    return "failed" if status == "cancelled" else status
 
 
 def links_only(raw: dict[str, Any] | None, error: BaseException | None) -> int:

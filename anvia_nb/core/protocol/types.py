@@ -38,6 +38,7 @@ __all__ = [
     "ProgressHandler",
     "ToolInfo",
     "bounded_json",
+    "status_of",
 ]
 
 JsonValue: TypeAlias = bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
@@ -53,6 +54,25 @@ ProgressHandler = Callable[[float, float | None, str | None], Awaitable[None]]
 
 
 CallStatus = Literal["ok", "tool error", "unsupported content", "schema mismatch", "timeout", "cancelled", "failed"]
+
+
+def status_of(error: BaseException | None) -> CallStatus:
+    """How a call that raised ``error`` ended (``None``: ``"ok"``), as :attr:`CallOutcome.status`
+    and a view of a failure with no outcome say it."""
+    if error is None:
+        return "ok"
+    if isinstance(error, ToolResultError):
+        return "tool error"
+    if isinstance(error, UnsupportedContentError):
+        return "unsupported content"
+    if isinstance(error, OutputSchemaError):
+        return "schema mismatch"
+    if isinstance(error, ToolTimeoutError):
+        return "timeout"
+    if isinstance(error, TaskCancelledError):
+        return "cancelled"
+    return "failed"
+
 
 ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
@@ -256,20 +276,7 @@ class CallOutcome:
     @property
     def status(self) -> CallStatus:
         """How it ended: ``"ok"``, ``"tool error"``, ``"schema mismatch"``, ``"timeout"``, ``"failed"``..."""
-        err = self.error
-        if err is None:
-            return "ok"
-        if isinstance(err, ToolResultError):
-            return "tool error"
-        if isinstance(err, UnsupportedContentError):
-            return "unsupported content"
-        if isinstance(err, OutputSchemaError):
-            return "schema mismatch"
-        if isinstance(err, ToolTimeoutError):
-            return "timeout"
-        if isinstance(err, TaskCancelledError):
-            return "cancelled"
-        return "failed"
+        return status_of(self.error)
 
     @property
     def shown_status(self) -> CallStatus:
