@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
@@ -26,6 +27,26 @@ from anvia_nb.errors import AnviaError, ConnectionClosedError, ProtocolError
 __all__ = ["ClientRequests"]
 
 T = TypeVar("T")
+
+_SENT = {
+    "sent": """
+watch : TaskWatch, optional
+    Told every state of a task the call became.
+
+Returns
+-------
+dict
+    The result (wire keys).
+
+Raises
+------
+ConnectionClosedError, ProtocolError, ToolTimeoutError
+    Closed connection (with the OAuth failure or the server's last stderr lines that explain it);
+    a JSON-RPC error; no answer in time.
+"""
+}
+"""What ``call_tool`` and ``send`` (which it calls) say of a task's watch, the result and the errors,
+written once (see ``anvia_nb._docs``)."""
 
 
 class ClientRequests:
@@ -109,6 +130,7 @@ class ClientRequests:
         self.listing_notes.pop(key, None)
         return found
 
+    @fill_docstring(_SENT)
     async def call_tool(
         self,
         name: str,
@@ -132,23 +154,13 @@ class ClientRequests:
             As for ``Tool.call_outcome`` (defaults 60 s and 600 s; ``None``: no limit).
         as_task : bool, optional
             Ask for a task where the protocol lets the client ask (default ``False``).
-        watch : TaskWatch, optional
-            Told every state of a task the call became.
-
-        Returns
-        -------
-        dict
-            The result (wire keys).
-
-        Raises
-        ------
-        ConnectionClosedError, ProtocolError, ToolTimeoutError
-            Closed connection; a JSON-RPC error; no answer in time.
+        {sent}
         """
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         ceiling = limits.max_time_or_default(max_time_seconds, timeout)
         return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
 
+    @fill_docstring(_SENT)
     async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
         """Send ``call`` on the owner's loop in its turn (what ``call_tool`` does once it has made
         the call; ``core.api`` sends its own ``ToolCall`` here).
@@ -157,19 +169,7 @@ class ClientRequests:
         ----------
         call : ToolCall
             The ``tools/call`` to send, its bounds already resolved (``core/transport/session.py``).
-        watch : TaskWatch, optional
-            Told every state of a task the call became.
-
-        Returns
-        -------
-        dict
-            The result (wire keys).
-
-        Raises
-        ------
-        ConnectionClosedError, ProtocolError, ToolTimeoutError
-            Closed connection (with the OAuth failure or the server's last stderr lines that
-            explain it); a JSON-RPC error; no answer in time.
+        {sent}
         """
         session = self._live_session()
 
