@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCResponse
@@ -75,17 +75,39 @@ def _record(trace: ProtocolTrace, direction: Direction, item: Any, wire: str | b
     record_safely(trace, direction, message, wire)
 
 
-class _TracedRead:
-    """A read stream (``SessionMessage | Exception`` items) that records each message it yields."""
+class _Wrapped:
+    """An SDK stream wrapped: what the wrapper does not change passes to ``inner`` (the transport's
+    extras, closing, entering and exiting)."""
 
-    def __init__(self, inner: Any, trace: ProtocolTrace | None, wires: Wires | None = None) -> None:
+    def __init__(self, inner: Any) -> None:  # any: an SDK stream, wrapped untouched
         self._inner = inner
-        self._trace = trace
-        self._wires = wires
-        self._answer: JSONRPCResponse | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)  # last_context and other transport extras
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self: _Stream) -> _Stream:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._inner.__aexit__(*exc)
+        return result
+
+
+_Stream = TypeVar("_Stream", bound=_Wrapped)
+
+
+class _TracedRead(_Wrapped):
+    """A read stream (``SessionMessage | Exception`` items) that records each message it yields."""
+
+    def __init__(self, inner: Any, trace: ProtocolTrace | None, wires: Wires | None = None) -> None:
+        super().__init__(inner)
+        self._trace = trace
+        self._wires = wires
+        self._answer: JSONRPCResponse | None = None
 
     def _let_go(self) -> None:
         """The previous answer's result is its caller's now: the message stops holding it."""
@@ -106,9 +128,6 @@ class _TracedRead:
         self._let_go()
         return self._passed(await self._inner.receive())
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
     def __aiter__(self) -> _TracedRead:
         return self
 
@@ -116,36 +135,14 @@ class _TracedRead:
         self._let_go()
         return self._passed(await self._inner.__anext__())
 
-    async def __aenter__(self) -> _TracedRead:
-        await self._inner.__aenter__()
-        return self
 
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        result: bool | None = await self._inner.__aexit__(*exc)
-        return result
-
-
-class _TracedWrite:
+class _TracedWrite(_Wrapped):
     """A write stream that records each message before sending it."""
 
     def __init__(self, inner: Any, trace: ProtocolTrace) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._trace = trace
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
     async def send(self, item: Any, /) -> None:
         _record(self._trace, "sent", item)
         await self._inner.send(item)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def __aenter__(self) -> _TracedWrite:
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> bool | None:
-        result: bool | None = await self._inner.__aexit__(*exc)
-        return result
