@@ -327,8 +327,10 @@ class ShowPolicy:
         """One text fit to show: masked, specials visible, cut to ``limit`` (default line_chars) with ``…``."""
         value = text if isinstance(text, str) else str(text)
         limit = self.limits.line_chars if limit is None else limit
-        if len(value) <= limit and SPECIAL.search(value) is None and (
-            self._pattern is None or self._pattern.search(value) is None
+        if (
+            len(value) <= limit
+            and SPECIAL.search(value) is None
+            and (self._pattern is None or self._pattern.search(value) is None)
         ):
             return value  # nothing to mark, mask or cut (most names and descriptions): shown as is
         prepared = self.prepare(value, limit, measure="shown")

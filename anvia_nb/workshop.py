@@ -149,62 +149,92 @@ EXERCISES: dict[int, Exercise] = {
     ),
     3: Exercise(
         "how many parts the output has for text, image, text",
-        lambda: len(_mapped({"content": [
-            {"type": "text", "text": "before"},
-            {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
-            {"type": "text", "text": "after"},
-        ]})),
+        lambda: len(
+            _mapped(
+                {
+                    "content": [
+                        {"type": "text", "text": "before"},
+                        {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                        {"type": "text", "text": "after"},
+                    ]
+                }
+            )
+        ),
         _same,
         "with a file part the output is a list in server order, and each text is its own part: 3 parts, "
         "nothing merged.",
-        {json.dumps(2): "texts are not merged around a file part: each text item is its own part.",
-         json.dumps(1): "an image makes the output a list of parts, not one string.",
-         "": "rule 3: with a file part, the output is a list with one part per content item, in server order."},
+        {
+            json.dumps(2): "texts are not merged around a file part: each text item is its own part.",
+            json.dumps(1): "an image makes the output a list of parts, not one string.",
+            "": "rule 3: with a file part, the output is a list with one part per content item, in server order.",
+        },
     ),
     4: Exercise(
         "the type of r.output for an embedded resource (str or dict)",
         lambda: type(_mapped({"content": [{"type": "resource", "resource": {"uri": "x:y", "text": "t"}}]})).__name__,
         _word,
         "an embedded resource becomes a JSON string (str); json.loads(r.output)['uri'] gives the uri back.",
-        {json.dumps("dict"): "look at rule 4's title: the resource is serialized.",
-         "": "rule 4: answer with a Python type name, str or dict; the title of rule 4 says which."},
+        {
+            json.dumps("dict"): "look at rule 4's title: the resource is serialized.",
+            "": "rule 4: answer with a Python type name, str or dict; the title of rule 4 says which.",
+        },
     ),
     5: Exercise(
         "whether the text arrives when audio follows it (True or False)",
-        lambda: not isinstance(_mapped({"content": [
-            {"type": "text", "text": "here is the recording"},
-            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
-        ]}), AnviaError),
+        lambda: (
+            not isinstance(
+                _mapped(
+                    {
+                        "content": [
+                            {"type": "text", "text": "here is the recording"},
+                            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                        ]
+                    }
+                ),
+                AnviaError,
+            )
+        ),
         _truth,
         "one unsupported item fails the whole mapping: it raises UnsupportedContentError, so you do not get "
         "the text (r.raw still has it).",
-        {json.dumps(True): "rule 5 applies to the result as a whole, not item by item.",
-         "": "rule 5: answer True or False; does one unsupported item spoil the whole result?"},
+        {
+            json.dumps(True): "rule 5 applies to the result as a whole, not item by item.",
+            "": "rule 5: answer True or False; does one unsupported item spoil the whole result?",
+        },
     ),
     6: Exercise(
         "which one is the output, 'content' or 'structuredContent'",
-        lambda: "content"
-        if _mapped({"content": [{"type": "text", "text": "21.5 C"}], "structuredContent": {"t": 21.5}}) == "21.5 C"
-        else "structuredcontent",
+        lambda: (
+            "content"
+            if _mapped({"content": [{"type": "text", "text": "21.5 C"}], "structuredContent": {"t": 21.5}}) == "21.5 C"
+            else "structuredcontent"
+        ),
         _word,
         "non-empty content wins; structuredContent becomes the output only when content is empty (rule 6), "
         "and stays in r.structured.",
-        {json.dumps("structuredcontent"): "rule 6's title says when the structured value becomes the output.",
-         "": "rule 6: answer 'content' or 'structuredContent'; which one wins when both are there?"},
+        {
+            json.dumps("structuredcontent"): "rule 6's title says when the structured value becomes the output.",
+            "": "rule 6: answer 'content' or 'structuredContent'; which one wins when both are there?",
+        },
     ),
     7: Exercise(
         "what {'toolResult': 42} gives",
         lambda: _mapped({"toolResult": 42}),
         _same,
         "a toolResult that is not a string is JSON-serialized: the string '42', not the number.",
-        {json.dumps(42): "the output is always a string or a list of parts, never a number.",
-         json.dumps("toolResult"): "the question asks for the output, the value r.output holds.",
-         "": "rule 7: a legacy toolResult is kept as it is when it is a string; otherwise it is serialized."},
+        {
+            json.dumps(42): "the output is always a string or a list of parts, never a number.",
+            json.dumps("toolResult"): "the question asks for the output, the value r.output holds.",
+            "": "rule 7: a legacy toolResult is kept as it is when it is a string; otherwise it is serialized.",
+        },
     ),
     8: Exercise(
         "the error message of an error result with the texts 'quota ' and 'exceeded'",
-        lambda: str(_mapped({"isError": True, "content": [{"type": "text", "text": "quota "},
-                                                           {"type": "text", "text": "exceeded"}]})),
+        lambda: str(
+            _mapped(
+                {"isError": True, "content": [{"type": "text", "text": "quota "}, {"type": "text", "text": "exceeded"}]}
+            )
+        ),
         _same,
         "the message is the text content, concatenated as in rule 2: 'quota exceeded'.",
         {
@@ -245,9 +275,11 @@ EXERCISES: dict[int, Exercise] = {
         lambda: "fd1a55ee2217c1ac278ab485236d6c199517334ee91e965cf2f6b8575701cd1c",
         _word,
         "its outputSchema says {'sum': {'type': 'number'}}: any JSON number.",
-        {json.dumps("integer"): "look again at the schema itself: server.tool('add').output_schema.",
-         json.dumps("int"): "use JSON Schema's word for the type, as written in the schema.",
-         "": "rule 10: read the type in the tool's outputSchema, server.tool('add').output_schema."},
+        {
+            json.dumps("integer"): "look again at the schema itself: server.tool('add').output_schema.",
+            json.dumps("int"): "use JSON Schema's word for the type, as written in the schema.",
+            "": "rule 10: read the type in the tool's outputSchema, server.tool('add').output_schema.",
+        },
         hashed=True,
     ),
     11: Exercise(
@@ -256,10 +288,12 @@ EXERCISES: dict[int, Exercise] = {
         _word,
         "'complete': the input_required round trip stays inside the client's dispatch loop; only the final "
         "result comes back.",
-        {json.dumps("input_required"): "input_required never reaches the output: it is answered (or cancelled) "
-                                       "first.",
-         "": "rule 11: the client answers the server's questions inside the call; what is the final "
-             "result's resultType?"},
+        {
+            json.dumps("input_required"): "input_required never reaches the output: it is answered (or cancelled) "
+            "first.",
+            "": "rule 11: the client answers the server's questions inside the call; what is the final "
+            "result's resultType?",
+        },
         hashed=True,
     ),
 }

@@ -70,14 +70,26 @@ def _in_process(attack: Attack) -> Row:
 def _in_child(attack: Attack) -> Row:
     """Run one attack at full size in a fresh process; its peak memory is read from wait4."""
     started = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "benchmarks.attacks", "--one", attack.name],
-                               cwd=REPO, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.attacks", "--one", attack.name], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
     out, _ = process.communicate()
     seconds = time.monotonic() - started
     lines = [line for line in out.splitlines() if line.startswith("{")]
-    row = Row(**json.loads(lines[-1])) if lines else Row(attack.name, attack.group, attack.what, False,
-                                                         f"the attack process exited {process.returncode}", 0.0, 0,
-                                                         0.0)
+    row = (
+        Row(**json.loads(lines[-1]))
+        if lines
+        else Row(
+            attack.name,
+            attack.group,
+            attack.what,
+            False,
+            f"the attack process exited {process.returncode}",
+            0.0,
+            0,
+            0.0,
+        )
+    )
     row.seconds = seconds
     return row
 
@@ -95,7 +107,8 @@ def run(*, quick: bool, names: list[str] | None = None, show: bool = False) -> l
     rows = []
     with ThreadPoolExecutor(OVERLAPPING, thread_name_prefix="attack") as pool:
         overlapping: dict[str, Future[Row]] = {
-            a.name: pool.submit(_in_process, a) for a in chosen if quick and a.overlaps}
+            a.name: pool.submit(_in_process, a) for a in chosen if quick and a.overlaps
+        }
         for attack in chosen:
             if attack.name in overlapping:
                 row = overlapping[attack.name].result()
@@ -110,17 +123,21 @@ def run(*, quick: bool, names: list[str] | None = None, show: bool = False) -> l
 
 
 def _line(row: Row) -> str:
-    return (f"{row.name:<26} {row.group:<8} {'held' if row.held else 'FAILED':<6} {row.peak_mb:>8.0f} "
-            f"{row.output_chars:>10,} {row.seconds:>7.1f}  {row.detail}")
+    return (
+        f"{row.name:<26} {row.group:<8} {'held' if row.held else 'FAILED':<6} {row.peak_mb:>8.0f} "
+        f"{row.output_chars:>10,} {row.seconds:>7.1f}  {row.detail}"
+    )
 
 
 def summary(rows: list[Row], quick: bool) -> str:
     held = sum(r.held for r in rows)
     peak = max((r.peak_mb for r in rows), default=0.0)
     worst = max(rows, key=lambda r: r.peak_mb).name if rows else "-"
-    return (f"{len(rows)} attacks tried, {held} held; memory peak {peak:,.0f} MB ({worst}); "
-            f"{'quick' if quick else 'full'} mode, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"{datetime.now(timezone.utc):%Y-%m-%d}")
+    return (
+        f"{len(rows)} attacks tried, {held} held; memory peak {peak:,.0f} MB ({worst}); "
+        f"{'quick' if quick else 'full'} mode, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{datetime.now(timezone.utc):%Y-%m-%d}"
+    )
 
 
 def _cell(text: str) -> str:
@@ -130,12 +147,16 @@ def _cell(text: str) -> str:
 
 
 def markdown(rows: list[Row]) -> str:
-    out = ["| attack | kind | what the server does | held | peak MB | shown chars | seconds | observed |",
-           "|---|---|---|---|---:|---:|---:|---|"]
+    out = [
+        "| attack | kind | what the server does | held | peak MB | shown chars | seconds | observed |",
+        "|---|---|---|---|---:|---:|---:|---|",
+    ]
     for r in rows:
         detail, what = _cell(r.detail), _cell(r.what)
-        out.append(f"| {r.name} | {r.group} | {what} | {'yes' if r.held else '**no**'} | {r.peak_mb:,.0f} | "
-                   f"{r.output_chars:,} | {r.seconds:.1f} | {detail} |")
+        out.append(
+            f"| {r.name} | {r.group} | {what} | {'yes' if r.held else '**no**'} | {r.peak_mb:,.0f} | "
+            f"{r.output_chars:,} | {r.seconds:.1f} | {detail} |"
+        )
     return "\n".join(out)
 
 
@@ -151,8 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         result = _attempt(attack, True)
         peak = result.peak_kb / 1024 if result.peak_kb else _peak_mb()
-        row = Row(attack.name, attack.group, attack.what, result.held, result.detail, peak, result.output_chars,
-                  time.monotonic() - started)
+        row = Row(
+            attack.name,
+            attack.group,
+            attack.what,
+            result.held,
+            result.detail,
+            peak,
+            result.output_chars,
+            time.monotonic() - started,
+        )
         print(json.dumps(asdict(row)), flush=True)
         os._exit(0)  # the kernel's and servers' threads are not waited for
     print(f"{'attack':<26} {'kind':<8} {'result':<6} {'peak MB':>8} {'shown':>10} {'seconds':>7}  observed")

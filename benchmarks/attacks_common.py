@@ -60,8 +60,9 @@ class Attack:
 ATTACKS: dict[str, Attack] = {}
 
 
-def attack(name: str, group: str, what: str, *, full_only: bool = False, overlaps: bool = False) -> Callable[
-        [Callable[[bool], Result]], Callable[[bool], Result]]:
+def attack(
+    name: str, group: str, what: str, *, full_only: bool = False, overlaps: bool = False
+) -> Callable[[Callable[[bool], Result]], Callable[[bool], Result]]:
     def register(run: Callable[[bool], Result]) -> Callable[[bool], Result]:
         ATTACKS[name] = Attack(name, group, what, run, full_only, overlaps)
         return run

@@ -40,6 +40,7 @@ def pids(server: McpServer, word: str) -> list[int]:
 
 # -- freezes and hangs ------------------------------------------------------------------------
 
+
 @attack("regex-output-schema", "freeze", "outputSchema pattern ^(a+)+$ on 40 a's and '!'", overlaps=True)
 def regex_output(full: bool) -> Result:
     async def run() -> Any:
@@ -51,13 +52,14 @@ def regex_output(full: bool) -> Result:
 
     done, outcome = finishes(lambda: sync(run))
     problems = getattr(outcome, "schema_problems", None) or []
-    return Result(done and not isinstance(outcome, BaseException),
-                  f"call ended; schema verdict: {problems[0][:70] if problems else 'none'}",
-                  sum(map(len, problems)))
+    return Result(
+        done and not isinstance(outcome, BaseException),
+        f"call ended; schema verdict: {problems[0][:70] if problems else 'none'}",
+        sum(map(len, problems)),
+    )
 
 
-@attack("regex-input-schema", "freeze", "inputSchema ^([a-zA-Z0-9 ]+)*$ on a sentence with punctuation",
-        overlaps=True)
+@attack("regex-input-schema", "freeze", "inputSchema ^([a-zA-Z0-9 ]+)*$ on a sentence with punctuation", overlaps=True)
 def regex_input(full: bool) -> Result:
     from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 
@@ -85,8 +87,11 @@ def _protocol_error_at_once(connection: Any, what: str) -> Result:
 
     error, still_open = sync(run)
     line = str(error)
-    return Result(isinstance(error, ProtocolError) and "could not be read" in line and still_open,
-                  f"{type(error).__name__}, {what}; connection still usable: {still_open}", len(line))
+    return Result(
+        isinstance(error, ProtocolError) and "could not be read" in line and still_open,
+        f"{type(error).__name__}, {what}; connection still usable: {still_open}",
+        len(line),
+    )
 
 
 @attack("deep-structured-stdio", "freeze", "structuredContent nested 200 deep, over stdio", overlaps=True)
@@ -118,8 +123,10 @@ def crash(full: bool) -> Result:
     sync(run)
     children = found.get("children") or []
     stopped = bool(children) and wait_for(lambda: not pid_alive(children[0]))
-    return Result(isinstance(found.get("error"), ConnectionClosedError) and stopped,
-                  f"{type(found.get('error')).__name__}; orphaned child stopped at close: {stopped}")
+    return Result(
+        isinstance(found.get("error"), ConnectionClosedError) and stopped,
+        f"{type(found.get('error')).__name__}; orphaned child stopped at close: {stopped}",
+    )
 
 
 @attack("setsid-escapee", "freeze", "server starts a child in a session of its own (setsid)", overlaps=True)
@@ -149,8 +156,9 @@ def _connect_bounded(connection: Any, seconds: float) -> Result:
         return None
 
     error = sync(run)
-    return Result(isinstance(error, ConnectError), f"{type(error).__name__} after the {seconds:g} s asked",
-                  len(str(error)))
+    return Result(
+        isinstance(error, ConnectError), f"{type(error).__name__} after the {seconds:g} s asked", len(str(error))
+    )
 
 
 @attack("mute-stdio-server", "freeze", "stdio server that never answers the handshake", overlaps=True)
@@ -238,6 +246,7 @@ def exits(full: bool) -> Result:
 
 # -- memory -----------------------------------------------------------------------------------
 
+
 def _too_large(connection: Any, limit: int | None) -> Result:
     """A call whose answer is over the maximum message size (``limit``; ``None``: the default).
     Sending gigabytes takes a loaded machine minutes: the bound here is not a freeze test."""
@@ -256,8 +265,11 @@ def _too_large(connection: Any, limit: int | None) -> Result:
         error = sync(run, 10 * BOUND_SECONDS)
     finally:
         limits.MAX_MESSAGE_BYTES = saved
-    return Result(isinstance(error, ProtocolError) and "larger than the limit" in str(error),
-                  f"{type(error).__name__}: over the limit of {limit or saved:,} bytes", len(str(error)))
+    return Result(
+        isinstance(error, ProtocolError) and "larger than the limit" in str(error),
+        f"{type(error).__name__}: over the limit of {limit or saved:,} bytes",
+        len(str(error)),
+    )
 
 
 @attack("huge-stdio-line", "memory", "stdio line with no newline (3 GB full, 5 MB quick)")
@@ -274,11 +286,12 @@ def huge_http(full: bool) -> Result:
             return _too_large(mcp.http(name="web", url=rogue.url("huge")), 1_000_000)
         finally:
             rogue.stop()
-    code = ("import sys, threading; sys.path.insert(0, sys.argv[1]); from tests.helpers import rogue_http\n"
-            "rogue_http.HUGE_BYTES = 1_500_000_000\nserver = rogue_http.RogueHttp()\n"
-            "print(server.url('huge'), flush=True)\nthreading.Event().wait()\n")
-    process = subprocess.Popen([sys.executable, "-c", code, str(REPO)], stdout=subprocess.PIPE,
-                               text=True)
+    code = (
+        "import sys, threading; sys.path.insert(0, sys.argv[1]); from tests.helpers import rogue_http\n"
+        "rogue_http.HUGE_BYTES = 1_500_000_000\nserver = rogue_http.RogueHttp()\n"
+        "print(server.url('huge'), flush=True)\nthreading.Event().wait()\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", code, str(REPO)], stdout=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         url = process.stdout.readline().strip()
@@ -288,8 +301,9 @@ def huge_http(full: bool) -> Result:
         process.wait(30)
 
 
-@attack("progress-flood", "memory", "progress notifications of 1,000 characters (20,000 full, 2,000 quick)",
-        overlaps=True)
+@attack(
+    "progress-flood", "memory", "progress notifications of 1,000 characters (20,000 full, 2,000 quick)", overlaps=True
+)
 def progress(full: bool) -> Result:
     count = 20_000 if full else 2_000
 
@@ -302,5 +316,6 @@ def progress(full: bool) -> Result:
 
     outcome = sync(run)
     kept = len(outcome.progress)
-    return Result(outcome.status == "ok" and kept <= limits.PROGRESS_KEPT,
-                  f"{outcome.progress_count:,} received, {kept} kept")
+    return Result(
+        outcome.status == "ok" and kept <= limits.PROGRESS_KEPT, f"{outcome.progress_count:,} received, {kept} kept"
+    )

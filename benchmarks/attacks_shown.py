@@ -82,6 +82,7 @@ def would_typeset(states: list[dict[str, Any]]) -> int:
 
 # -- floods -----------------------------------------------------------------------------------
 
+
 @attack("elicitation-flood-form", "memory", "requests for input at once in one form (2,000 full, 200 quick)")
 def flood_form(full: bool) -> Result:
     from anvia_nb.widgets import form
@@ -101,36 +102,51 @@ def flood_form(full: bool) -> Result:
             prompt.decline()
         outcome = asker.wait(BOUND_SECONDS)
         chars = state_chars(new_widget_state(before))
-    return Result(counted and shown <= bound and outcome is not None,
-                  f"{shown} prompts shown, {requests - shown:,} cancelled and counted", chars)
+    return Result(
+        counted and shown <= bound and outcome is not None,
+        f"{shown} prompts shown, {requests - shown:,} cancelled and counted",
+        chars,
+    )
 
 
-@attack("elicitation-flood-cell", "memory", "2,000 requests for input during a call awaited in a cell (kernel)",
-        full_only=True)
+@attack(
+    "elicitation-flood-cell",
+    "memory",
+    "2,000 requests for input during a call awaited in a cell (kernel)",
+    full_only=True,
+)
 def flood_cell(full: bool) -> Result:
     from tests.helpers.kernel import Kernel
 
     requests, bound = 2_000, Limits().prompts
     kernel = Kernel()
     try:
-        kernel.run("import asyncio, time\nfrom anvia_nb import connect_mcp, mcp\n"
-                   "from anvia_nb.widgets import enable_elicitation\nfrom tests.helpers.attack_servers import asker\n"
-                   f"server = await connect_mcp(mcp.memory(name='asker', server=asker({requests})))\n"
-                   "router = enable_elicitation(server)\n"
-                   "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n")
-        cell = kernel.run(f"deadline = time.monotonic() + {BOUND_SECONDS}\n"
-                          f"while router.in_cells.refused < {requests - bound} and time.monotonic() < deadline:\n"
-                          "    await asyncio.sleep(0.05)\n"
-                          "print(router.in_cells.refused, len(router.prompts))\n"
-                          "for prompt in router.prompts:\n    prompt.decline()\n"
-                          f"print(await asyncio.wait_for(task, {BOUND_SECONDS}))\n")
+        kernel.run(
+            "import asyncio, time\nfrom anvia_nb import connect_mcp, mcp\n"
+            "from anvia_nb.widgets import enable_elicitation\nfrom tests.helpers.attack_servers import asker\n"
+            f"server = await connect_mcp(mcp.memory(name='asker', server=asker({requests})))\n"
+            "router = enable_elicitation(server)\n"
+            "task = asyncio.ensure_future(server.tool('ask_many').call({}))\n"
+        )
+        cell = kernel.run(
+            f"deadline = time.monotonic() + {BOUND_SECONDS}\n"
+            f"while router.in_cells.refused < {requests - bound} and time.monotonic() < deadline:\n"
+            "    await asyncio.sleep(0.05)\n"
+            "print(router.in_cells.refused, len(router.prompts))\n"
+            "for prompt in router.prompts:\n    prompt.decline()\n"
+            f"print(await asyncio.wait_for(task, {BOUND_SECONDS}))\n"
+        )
         peak = kernel.peak_kb()
     finally:
         kernel.stop()
     counts = cell.stdout.split("\n", 1)[0]
     refused, shown = [*counts.split(), "?", "?"][:2]
-    return Result(counts == f"{requests - bound} {bound}" and "'decline': 5" in cell.stdout,
-                  f"{shown} prompts shown, {refused} cancelled and counted", cell.shown_chars, peak)
+    return Result(
+        counts == f"{requests - bound} {bound}" and "'decline': 5" in cell.stdout,
+        f"{shown} prompts shown, {refused} cancelled and counted",
+        cell.shown_chars,
+        peak,
+    )
 
 
 @attack("huge-enums", "memory", "ten enums of 20,000 values in one form", full_only=True)
@@ -144,8 +160,11 @@ def huge_enums(full: bool) -> Result:
         states = new_widget_state(before)
     options = sum(len(s.get("_options_labels", ())) for s in states)
     chars = state_chars(states)
-    return Result(options <= 10 * Limits().choices and chars < 2_000_000,
-                  f"{options:,} options sent of 200,000; widget state {chars:,} chars", chars)
+    return Result(
+        options <= 10 * Limits().choices and chars < 2_000_000,
+        f"{options:,} options sent of 200,000; widget state {chars:,} chars",
+        chars,
+    )
 
 
 @attack("wide-form", "memory", "a form for 5,000 arguments, flat and nested in an object")
@@ -159,8 +178,9 @@ def wide_form(full: bool) -> Result:
         form("wide.nested", runtime=rt)
         states = new_widget_state(before)
     chars = state_chars(states)
-    return Result(len(states) < 200 and chars < 200_000,
-                  f"{len(states):,} widgets, widget state {chars:,} chars", chars)
+    return Result(
+        len(states) < 200 and chars < 200_000, f"{len(states):,} widgets, widget state {chars:,} chars", chars
+    )
 
 
 @attack("history-of-big-results", "memory", "20 MB results kept by the history (10 full, 2 quick)", full_only=True)
@@ -169,8 +189,10 @@ def history(full: bool) -> Result:
     import weakref
 
     with runtime() as rt:
-        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]),
-                   timeout_seconds=BOUND_SECONDS)
+        rt.connect(
+            mcp.stdio(name="demo", command=sys.executable, args=["-m", "anvia_nb.demo_server"]),
+            timeout_seconds=BOUND_SECONDS,
+        )
         refs = []
         for _ in range(10 if full else 2):
             outcome = rt.call("demo", "large", {"size_chars": 20_000_000 if full else 2_000_000})
@@ -184,13 +206,15 @@ def history(full: bool) -> Result:
 
 # -- secrets and hidden text ------------------------------------------------------------------
 
+
 @attack("sdk-noise", "secrets", "invalid notifications quoting key=sk-live-… (20,000 full, 2,000 quick)")
 def sdk_noise(full: bool) -> Result:
     count, secret = (20_000 if full else 2_000), "sk-live-secret42"
 
     async def run() -> Any:
-        connection = mcp.stdio(name="noisy", command=sys.executable, args=[ROGUE, "noise", str(count)],
-                               env={"API_KEY": secret})
+        connection = mcp.stdio(
+            name="noisy", command=sys.executable, args=[ROGUE, "noise", str(count)], env={"API_KEY": secret}
+        )
         server = await connect_mcp(connection, timeout_seconds=BOUND_SECONDS)
         try:
             outcome = await server.tool("attack").call_outcome({}, timeout_seconds=BOUND_SECONDS)
@@ -202,15 +226,20 @@ def sdk_noise(full: bool) -> Result:
     with captured_fds() as printed:
         outcome, records = sync(run)
     text = printed[0]
-    return Result(outcome.status == "ok" and secret not in text and "Traceback" not in text,
-                  f"{records:,} records to the connection's log; printed: {len(text)} chars, "
-                  f"{text.count(secret)} secrets", len(text))
+    return Result(
+        outcome.status == "ok" and secret not in text and "Traceback" not in text,
+        f"{records:,} records to the connection's log; printed: {len(text)} chars, {text.count(secret)} secrets",
+        len(text),
+    )
 
 
 def _hidden(error: BaseException | None, secret: str) -> Result:
     line = HIDDEN.error_line(error) if error is not None else ""
-    return Result(error is not None and secret not in line and HIDDEN.hides(error),
-                  f"{type(error).__name__} shown as: {line[:60]}", len(line))
+    return Result(
+        error is not None and secret not in line and HIDDEN.hides(error),
+        f"{type(error).__name__} shown as: {line[:60]}",
+        len(line),
+    )
 
 
 def _connect_error(connection: Any) -> BaseException | None:
@@ -259,20 +288,33 @@ def short_values(full: bool) -> Result:
     return Result(shown == {text} and "AUTH_ENABLED" in note, "numbers, dates, versions shown; connect note says so")
 
 
-@attack("secrets-in-settings", "secrets", "URL user token, sig=/code=, DATABASE_URL, DSN, --api-key, quoted header",
-        overlaps=True)
+@attack(
+    "secrets-in-settings",
+    "secrets",
+    "URL user token, sig=/code=, DATABASE_URL, DSN, --api-key, quoted header",
+    overlaps=True,
+)
 def settings(full: bool) -> Result:
-    token, quoted = "ghp_Abc123Def456Ghi789", 'ab"c\\def\'-123456'
+    token, quoted = "ghp_Abc123Def456Ghi789", "ab\"c\\def'-123456"
     connections: list[HttpConnection | StdioConnection] = [
         mcp.http(name="gh", url=f"https://{token}@h.example/mcp?sig=9f86d081884c&code=Zm9vYmFyYmF6"),
         mcp.http(name="q", url="https://h.example/mcp", headers={"Authorization": f"Bearer {quoted}"}),
-        mcp.stdio(name="db", command="npx", args=["server", "--api-key", "sk-live-123456"],
-                  env={"DATABASE_URL": "postgres://app:s3cr3t-pw@db:5432/app",
-                       "SENTRY_DSN": "https://e3b0c44298fc1c14@o1.ingest.sentry.io/6"}),
+        mcp.stdio(
+            name="db",
+            command="npx",
+            args=["server", "--api-key", "sk-live-123456"],
+            env={
+                "DATABASE_URL": "postgres://app:s3cr3t-pw@db:5432/app",
+                "SENTRY_DSN": "https://e3b0c44298fc1c14@o1.ingest.sentry.io/6",
+            },
+        ),
     ]
     shown = " ".join(f"{c!r} {c.target()}" for c in connections)
-    found = [s for s in (token, "9f86d081884c", "Zm9vYmFyYmF6", "s3cr3t-pw", "e3b0c44298fc1c14", "sk-live-123456")
-             if leaked(shown, s)] + ([quoted] if leaked(shown, quoted) else [])
+    found = [
+        s
+        for s in (token, "9f86d081884c", "Zm9vYmFyYmF6", "s3cr3t-pw", "e3b0c44298fc1c14", "sk-live-123456")
+        if leaked(shown, s)
+    ] + ([quoted] if leaked(shown, quoted) else [])
     return Result(not found, f"repr and targets of 3 connections: {len(found)} secrets shown", len(shown))
 
 
@@ -299,6 +341,7 @@ def echoed(full: bool) -> Result:
 
 
 # -- text MathJax would typeset ---------------------------------------------------------------
+
 
 @attack("math-in-form", "math", "tool name, title, description and field as $\\href{...}{OK ✔ safe}$")
 def math_form(full: bool) -> Result:
@@ -330,6 +373,7 @@ def math_table(full: bool) -> Result:
 
 # -- probes the issue did not list ------------------------------------------------------------
 
+
 def _tools_table(server: Any) -> Result:
     from anvia_nb.magic.output.tables import tools_frame
 
@@ -356,8 +400,9 @@ def huge_name(full: bool) -> Result:
         before = widget_ids()
         form("many", rt.server("many").tools[0].name, runtime=rt)
         chars = state_chars(new_widget_state(before))
-    return Result(result.held and chars < 200_000, f"{result.detail}; form state {chars:,} chars",
-                  result.output_chars + chars)
+    return Result(
+        result.held and chars < 200_000, f"{result.detail}; form state {chars:,} chars", result.output_chars + chars
+    )
 
 
 @attack("many-tools", "probe", "tools listed at once (100,000 full, 10,000 quick), in %mcp tools", overlaps=True)
@@ -365,22 +410,51 @@ def many(full: bool) -> Result:
     return _tools_table(servers.many_tools(100_000 if full else 10_000))
 
 
-@attack("huge-elicitation-request", "probe", "request for input: 10 MB message, 200 fields of 5,000 options, "
-        "secret defaults, math (smaller in quick)")
+@attack(
+    "huge-elicitation-request",
+    "probe",
+    "request for input: 10 MB message, 200 fields of 5,000 options, secret defaults, math (smaller in quick)",
+)
 def huge_request(full: bool) -> Result:
     from anvia_nb.widgets.prompts.elicitation_prompt import ElicitationPrompt
 
     fields, options, message = (200, 5_000, 10_000_000) if full else (10, 200, 200_000)
-    schema = {"type": "object", "properties": {
-        f"f{i}{servers.MATH}": {"type": "string", "default": servers.SECRET, "description": servers.MATH * 100,
-                                "enum": [f"v{n}" for n in range(options)]} for i in range(fields)}}
+    schema = {
+        "type": "object",
+        "properties": {
+            f"f{i}{servers.MATH}": {
+                "type": "string",
+                "default": servers.SECRET,
+                "description": servers.MATH * 100,
+                "enum": [f"v{n}" for n in range(options)],
+            }
+            for i in range(fields)
+        },
+    }
     before = widget_ids()
-    ElicitationPrompt({"server": servers.MATH + "s" * 100_000, "mode": "form", "requestedSchema": schema,
-                       "message": servers.MATH + servers.SECRET + "m" * message}, secrets=(servers.SECRET,))
-    ElicitationPrompt({"server": "s", "mode": "url", "message": servers.MATH,
-                       "url": f"https://{servers.SECRET}@evil.example/" + "u" * message}, secrets=(servers.SECRET,))
+    ElicitationPrompt(
+        {
+            "server": servers.MATH + "s" * 100_000,
+            "mode": "form",
+            "requestedSchema": schema,
+            "message": servers.MATH + servers.SECRET + "m" * message,
+        },
+        secrets=(servers.SECRET,),
+    )
+    ElicitationPrompt(
+        {
+            "server": "s",
+            "mode": "url",
+            "message": servers.MATH,
+            "url": f"https://{servers.SECRET}@evil.example/" + "u" * message,
+        },
+        secrets=(servers.SECRET,),
+    )
     states = new_widget_state(before)
     text, typeset = json.dumps(states, default=str), would_typeset(states)
     copies = leaked(text)
-    return Result(copies == 0 and typeset == 0 and len(text) < 5_000_000,
-                  f"widget state {len(text):,} chars, {copies} secrets, {typeset} typeset", len(text))
+    return Result(
+        copies == 0 and typeset == 0 and len(text) < 5_000_000,
+        f"widget state {len(text):,} chars, {copies} secrets, {typeset} typeset",
+        len(text),
+    )

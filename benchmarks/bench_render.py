@@ -54,8 +54,10 @@ def main() -> None:
     cases: list[tuple[str, Callable[[], Any]]] = [
         ("render a 50 MB text result", lambda: bundle_from_outcome(fifty_mb)),
         ("render a million content items", lambda: bundle_from_outcome(million_items)),
-        ("render huge structuredContent + JSON tree",
-         lambda: (bundle_from_outcome(huge_structured), tree_bundle_from_outcome(huge_structured))),
+        (
+            "render huge structuredContent + JSON tree",
+            lambda: (bundle_from_outcome(huge_structured), tree_bundle_from_outcome(huge_structured)),
+        ),
         ("form over a recursive schema", lambda: ArgumentsForm(schema=recursive_schema())),
         ("form over a 32,767-field schema", lambda: ArgumentsForm(schema=wide_schema())),
     ]

@@ -36,16 +36,34 @@ LISTENING = "listening on "
 _PIECE = 'row "quoted" \\ back <tag attr="1"> & amp\tTab é ü 日本語 $x$\n'
 
 TOOLS: list[dict[str, Any]] = [
-    {"name": "echo", "description": "The message back.",
-     "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]}},
-    {"name": "payload", "description": "One text item of size_chars characters with much to escape.",
-     "inputSchema": {"type": "object", "properties": {"size_chars": {"type": "integer", "minimum": 0}},
-                     "required": ["size_chars"]}},
-    {"name": "shout", "description": "One log message of size_chars characters, then a short answer.",
-     "inputSchema": {"type": "object", "properties": {"size_chars": {"type": "integer", "minimum": 0}},
-                     "required": ["size_chars"]}},
-    {"name": "sleep", "description": "Answers after ms milliseconds.",
-     "inputSchema": {"type": "object", "properties": {"ms": {"type": "number", "minimum": 0}}, "required": ["ms"]}},
+    {
+        "name": "echo",
+        "description": "The message back.",
+        "inputSchema": {"type": "object", "properties": {"message": {"type": "string"}}, "required": ["message"]},
+    },
+    {
+        "name": "payload",
+        "description": "One text item of size_chars characters with much to escape.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"size_chars": {"type": "integer", "minimum": 0}},
+            "required": ["size_chars"],
+        },
+    },
+    {
+        "name": "shout",
+        "description": "One log message of size_chars characters, then a short answer.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"size_chars": {"type": "integer", "minimum": 0}},
+            "required": ["size_chars"],
+        },
+    },
+    {
+        "name": "sleep",
+        "description": "Answers after ms milliseconds.",
+        "inputSchema": {"type": "object", "properties": {"ms": {"type": "number", "minimum": 0}}, "required": ["ms"]},
+    },
 ]
 
 
@@ -86,8 +104,13 @@ async def _set_level(_ctx: Any, _params: Any) -> types.EmptyResult:
 def build_server() -> Server[Any]:
     with warnings.catch_warnings():  # the logging capability (for ``shout``) is deprecated from 2026-07-28 on
         warnings.simplefilter("ignore")
-        return Server("anvia-bench", version="1.0", on_list_tools=_list_tools, on_call_tool=_call_tool,
-                      on_set_logging_level=_set_level)
+        return Server(
+            "anvia-bench",
+            version="1.0",
+            on_list_tools=_list_tools,
+            on_call_tool=_call_tool,
+            on_set_logging_level=_set_level,
+        )
 
 
 async def _serve_stdio() -> None:
@@ -110,8 +133,9 @@ def _serve_http() -> None:
             print(f"{LISTENING}http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
 
     app = build_server().streamable_http_app(host="127.0.0.1")
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=1
+    )
     Announcing(config).run()
 
 

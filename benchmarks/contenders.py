@@ -28,8 +28,9 @@ class Contender:
     """What the harness needs: ``timed``, ``close``, and whatever else the contender offers;
     ``trivial_only``: measured on the trivial call alone."""
 
-    def __init__(self, timed: Callable[[str, dict[str, Any], int], float], close: Callable[[], None],
-                 trivial_only: bool = False) -> None:
+    def __init__(
+        self, timed: Callable[[str, dict[str, Any], int], float], close: Callable[[], None], trivial_only: bool = False
+    ) -> None:
         self.timed = timed
         self.close = close
         self.trivial_only = trivial_only
@@ -44,7 +45,8 @@ def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncCon
 
         server = server_command()
         streams: Any = (
-            stdio_client(StdioServerParameters(command=server[0], args=server[1:])) if target is None
+            stdio_client(StdioServerParameters(command=server[0], args=server[1:]))
+            if target is None
             else streamable_http_client(target, max_sse_event_size=LARGEST_MESSAGE)
         )
         async with streams as (read, write), ClientSession(read, write) as session:
@@ -87,6 +89,7 @@ def _anvia_async(
 
         server = await connect_mcp(_connection(f"bench_async_{protocol or 'auto'}", target, protocol))
         try:
+
             async def call(tool: str, arguments: dict[str, Any]) -> Any:
                 return await server.tool(tool).call(arguments)
 

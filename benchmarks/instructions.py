@@ -40,8 +40,9 @@ ARGUMENTS = {"message": "hi"}
 
 def _count(on: bool) -> None:
     if os.environ.get("ANVIA_COUNTING"):
-        subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(os.getpid())],
-                       capture_output=True, check=False)
+        subprocess.run(
+            ["callgrind_control", "-i", "on" if on else "off", str(os.getpid())], capture_output=True, check=False
+        )
 
 
 def _run_async(opener: Callable[[contextlib.AsyncExitStack], Any], calls: int) -> None:
@@ -179,9 +180,23 @@ PATHS: dict[str, Callable[[int], None]] = {
 def count(path: str, calls: int) -> float:
     """Instructions per call of one path, counted in a process of its own."""
     done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null",
-         sys.executable, "-m", "benchmarks.instructions", "--child", path, "--calls", str(calls)],
-        capture_output=True, text=True, check=False, timeout=1800,
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-m",
+            "benchmarks.instructions",
+            "--child",
+            path,
+            "--calls",
+            str(calls),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1800,
         env={**os.environ, "ANVIA_COUNTING": "1", "PYTHONHASHSEED": "0"},
     )
     found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
@@ -195,8 +210,11 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=150)
     names = ", ".join(PATHS).replace("%", "%%")  # argparse formats help with %
     parser.add_argument("--paths", default=",".join(PATHS), help="comma-separated, from: " + names)
-    parser.add_argument("--check", action="store_true",
-                        help="run each path for a few calls in this process, uncounted (no valgrind needed)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="run each path for a few calls in this process, uncounted (no valgrind needed)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -58,8 +58,9 @@ class AsyncContender:
     """An async client kept open by one owner task (anyio scopes end in the task that began them),
     called from the harness with ``timed`` on the same loop."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop,
-                 opener: Callable[[], AbstractAsyncContextManager[Call]]) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, opener: Callable[[], AbstractAsyncContextManager[Call]]
+    ) -> None:
         self.loop = loop
         self._opener = opener
         self._call: Call | None = None
@@ -104,4 +105,3 @@ class AsyncContender:
             return
         self._closing.set()
         self.loop.run_until_complete(asyncio.wait({self._task}, timeout=30))
-

@@ -68,6 +68,7 @@ def sdk_session(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsy
 
 def langchain(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
     """langchain-mcp-adapters as its README shows it: tools loaded from one live session."""
+
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
         from langchain_mcp_adapters.tools import load_mcp_tools  # type: ignore[import-not-found]  # its venv
@@ -102,15 +103,20 @@ def fastmcp(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncCo
 
 def anvia(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
     """anvia_nb's async API, as a notebook's Python cell uses it (run by the project's venv)."""
+
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
         from anvia_nb import connect_mcp, mcp
 
         server = server_command(args.server_python)
-        connection: Any = (mcp.stdio(name="peer", command=server[0], args=server[1:]) if args.url is None
-                           else mcp.http(name="peer", url=args.url))
+        connection: Any = (
+            mcp.stdio(name="peer", command=server[0], args=server[1:])
+            if args.url is None
+            else mcp.http(name="peer", url=args.url)
+        )
         opened = await connect_mcp(connection)
         try:
+
             async def call(tool: str, arguments: dict[str, Any]) -> Any:
                 return await opened.tool(tool).call(arguments)
 
@@ -121,8 +127,11 @@ def anvia(args: argparse.Namespace) -> Callable[[], contextlib.AbstractAsyncCont
     return opener
 
 
-PEERS = {"langchain": ("langchain-mcp-adapters", langchain), "fastmcp": ("fastmcp", fastmcp),
-         "anvia_nb": ("anvia_nb", anvia)}
+PEERS = {
+    "langchain": ("langchain-mcp-adapters", langchain),
+    "fastmcp": ("fastmcp", fastmcp),
+    "anvia_nb": ("anvia_nb", anvia),
+}
 
 
 def main() -> None:
@@ -143,16 +152,29 @@ def main() -> None:
         for transport in [t for t in args.transports.split(",") if t == "stdio" or (t == "http" and args.url)]:
             where = copy.copy(args)
             where.url = args.url if transport == "http" else None
-            measure_transport(transport, loop, {names["sdk"]: sdk_session(where), names["peer"]: make(where)},
-                              json.loads(args.workloads), args.rounds, results, cpu)
+            measure_transport(
+                transport,
+                loop,
+                {names["sdk"]: sdk_session(where), names["peer"]: make(where)},
+                json.loads(args.workloads),
+                args.rounds,
+                results,
+                cpu,
+            )
         print(json.dumps({"names": names, "results": results, "cpu": cpu}))
     except Exception as exc:
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:300]}))
 
 
-def measure_transport(transport: str, loop: asyncio.AbstractEventLoop, openers: dict[str, Any],
-                      workloads: dict[str, Any], rounds: int, results: dict[str, dict[str, list[float]]],
-                      cpu: dict[str, dict[str, list[float]]]) -> None:
+def measure_transport(
+    transport: str,
+    loop: asyncio.AbstractEventLoop,
+    openers: dict[str, Any],
+    workloads: dict[str, Any],
+    rounds: int,
+    results: dict[str, dict[str, list[float]]],
+    cpu: dict[str, dict[str, list[float]]],
+) -> None:
     """Seconds per call in ``results`` and this process's CPU seconds per call in ``cpu`` (the
     client's own work: the server is another process), by workload and contender."""
     opened: dict[str, AsyncContender] = {}
@@ -165,12 +187,18 @@ def measure_transport(transport: str, loop: asyncio.AbstractEventLoop, openers: 
             key = f"{transport}: {workload}"
             cpu[key] = {name: [] for name in opened}
 
-            measured = interleave({name: functools.partial(_timed_cpu, cpu[key][name], c, tool, arguments, calls)
-                                   for name, c in opened.items()}, rounds)
+            measured = interleave(
+                {
+                    name: functools.partial(_timed_cpu, cpu[key][name], c, tool, arguments, calls)
+                    for name, c in opened.items()
+                },
+                rounds,
+            )
             results[key] = {name: found.samples for name, found in measured.items()}
     finally:
         for contender in opened.values():
             contender.close()
+
 
 def _timed_cpu(cpu: list[float], contender: AsyncContender, tool: str, arguments: Any, calls: int) -> float:
     start = time.process_time()

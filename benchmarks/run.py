@@ -70,9 +70,7 @@ def peer_missing(peer: str) -> str | None:
 
 
 def workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
-    found: dict[str, tuple[str, dict[str, Any], int]] = {
-        TRIVIAL: ("echo", {"message": "hi"}, plan.trivial_calls)
-    }
+    found: dict[str, tuple[str, dict[str, Any], int]] = {TRIVIAL: ("echo", {"message": "hi"}, plan.trivial_calls)}
     for size in plan.payloads:
         found[f"{size / MB:g} MB text result"] = ("payload", {"size_chars": size}, 1)
     return found
@@ -85,12 +83,17 @@ class Table:
 
     def show_new_rows(self) -> None:
         """Write the rows measured since the last call to stderr: a long run stopped early keeps them."""
-        print("\n".join(self.lines[self.shown:]), file=sys.stderr, flush=True)
+        print("\n".join(self.lines[self.shown :]), file=sys.stderr, flush=True)
         self.shown = len(self.lines)
 
     def section(self, title: str) -> None:
-        self.lines += ["", f"## {title}", "", "| contender | median | spread | ratio | note |",
-                       "|---|---:|---:|---:|---|"]
+        self.lines += [
+            "",
+            f"## {title}",
+            "",
+            "| contender | median | spread | ratio | note |",
+            "|---|---:|---:|---:|---|",
+        ]
 
     def row(self, contender: str, median: str = "", spread: str = "", ratio: str = "", note: str = "") -> None:
         self.lines.append(f"| {contender} | {median} | {spread} | {ratio} | {note} |")
@@ -105,17 +108,30 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
     """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer; for
     a large result, its own CPU per call as a multiple of the SDK's parse of the same bytes."""
     table.section("peers in their own venvs (ratio to that venv's own SDK ClientSession)")
-    parses = {f"{transport}: {size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport)
-              for size in plan.payloads for transport in transports}
+    parses = {
+        f"{transport}: {size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport)
+        for size in plan.payloads
+        for transport in transports
+    }
     for peer in PEERS:
         missing = peer_missing(peer)
         if missing is not None:
             table.row(f"{peer}", note=f"skipped: {missing}")
             continue
         python = sys.executable if peer == "anvia_nb" else cache_dir() / f"bench-{peer}" / "bin" / "python"
-        command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable,
-                   "--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds),
-                   "--transports", ",".join(transports)]
+        command = [
+            str(python),
+            str(REPO / "benchmarks" / "peer.py"),
+            peer,
+            "--server-python",
+            sys.executable,
+            "--workloads",
+            json.dumps(workloads(plan)),
+            "--rounds",
+            str(plan.rounds),
+            "--transports",
+            ",".join(transports),
+        ]
         if url is not None:
             command += ["--url", url]
         done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
@@ -131,9 +147,11 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
             cpu = found.get("cpu", {}).get(key, {})
             note = f"{names['sdk']}: {base.median * 1000:.3g} ms"
             if parse is not None and cpu:
-                note += "; own CPU " + ", ".join(
-                    f"{who}: {Stats(cpu[names[who]]).median / parse.median:.2f}" for who in ("peer", "sdk")
-                ) + " × the SDK's parse"
+                note += (
+                    "; own CPU "
+                    + ", ".join(f"{who}: {Stats(cpu[names[who]]).median / parse.median:.2f}" for who in ("peer", "sdk"))
+                    + " × the SDK's parse"
+                )
             table.stat(f"{names['peer']} — {key}", Stats(by_name[names["peer"]]), base, note)
 
 
@@ -148,21 +166,22 @@ def _warm(contenders: dict[str, Contender], plan: Plan) -> None:
             contender.timed(tool, arguments, 1)
 
 
-def transport_section(transport: str, url: str | None, plan: Plan, table: Table,
-                      loop: asyncio.AbstractEventLoop) -> None:
+def transport_section(
+    transport: str, url: str | None, plan: Plan, table: Table, loop: asyncio.AbstractEventLoop
+) -> None:
     opened = main_contenders(loop, url)
     contenders = {name: c for name, c in opened.items() if isinstance(c, Contender)}
     _warm(contenders, plan)
-    parses = {f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport)
-              for size in plan.payloads}
+    parses = {
+        f"{size / MB:g} MB text result": sections.sdk_parse(size, plan.rounds, transport) for size in plan.payloads
+    }
     for workload, (tool, arguments, calls) in workloads(plan).items():
         table.section(f"{transport}: {workload}")
         taking = _taking(contenders, workload)
         cpu: dict[str, list[float]] = {name: [] for name in taking}
 
         measured = interleave(
-            {name: functools.partial(_timed_cpu, c, tool, arguments, calls, cpu[name])
-             for name, c in taking.items()},
+            {name: functools.partial(_timed_cpu, c, tool, arguments, calls, cpu[name]) for name, c in taking.items()},
             plan.rounds,
         )
         base = measured.get(BASE)
@@ -201,8 +220,10 @@ def _memory_section(transport: str, contenders: dict[str, Contender], plan: Plan
     table.section(f"{transport}: memory kept per dropped {size / MB:g} MB result (tracemalloc, after gc)")
     for name, mib in sections.kept_per_result(contenders, size).items():
         table.row(name, f"{mib:.2f} MiB")
-    table.section(f"{transport}: peak memory during one {size / MB:g} MB result (tracemalloc; ratio to the "
-                  "result's own size in memory)")
+    table.section(
+        f"{transport}: peak memory during one {size / MB:g} MB result (tracemalloc; ratio to the "
+        "result's own size in memory)"
+    )
     floor = {"SDK parse of the held bytes (the floor)": sections.sdk_parse_peak(size, transport)}
     for name, (mib, ratio, wire) in (floor | sections.peak_per_result(contenders, size, transport)).items():
         table.row(name, f"{mib:.0f} MiB", "", f"{ratio:.2f}", f"{wire:.2f} × its bytes on the wire")
@@ -222,8 +243,11 @@ def first_section(plan: Plan, table: Table) -> None:
     found = sections.first_calls(plan.first_rounds)
     labels = {"sdk": "SDK Client", "anvia": "anvia_nb connect_mcp", "magic": "anvia_nb %mcp connect"}
     for part in ("connect", "first_call"):
-        what = "first connect (import, start the server, handshake, list tools)" if part == "connect" else (
-            "first call after connecting")
+        what = (
+            "first connect (import, start the server, handshake, list tools)"
+            if part == "connect"
+            else ("first call after connecting")
+        )
         table.section(f"stdio, fresh process: {what}")
         for who, label in labels.items():
             loaded = ", ".join(found[who]["loaded"]) or "none"
@@ -254,21 +278,30 @@ def other_sections(plan: Plan, table: Table) -> None:
 def machine() -> str:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    return (f"{when}; {platform.platform()}; Python {platform.python_version()}; {os.cpu_count()} cores; "
-            f"load average {load} (other work was running)")
+    return (
+        f"{when}; {platform.platform()}; Python {platform.python_version()}; {os.cpu_count()} cores; "
+        f"load average {load} (other work was running)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="anvia_nb beside the MCP SDK and its peers.")
     parser.add_argument("--quick", action="store_true", help="every row, tiny sizes, few rounds (for CI)")
     parser.add_argument("--transports", default="stdio,http")
-    parser.add_argument("--rounds", type=int,
-                        help="rounds per measurement, fresh processes included (default: 5, the fresh "
-                             "processes 3; quick: 2 and 1)")
-    parser.add_argument("--payloads", help="sizes of the large results in bytes, comma-separated "
-                                           "(default: 20 MB and 50 MB, quick: 0.2 MB)")
-    parser.add_argument("--parts", default="first,warm,peers,other",
-                        help="which parts to run (first connect, warm calls, peers, DataFrame and map)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        help="rounds per measurement, fresh processes included (default: 5, the fresh processes 3; quick: 2 and 1)",
+    )
+    parser.add_argument(
+        "--payloads",
+        help="sizes of the large results in bytes, comma-separated (default: 20 MB and 50 MB, quick: 0.2 MB)",
+    )
+    parser.add_argument(
+        "--parts",
+        default="first,warm,peers,other",
+        help="which parts to run (first connect, warm calls, peers, DataFrame and map)",
+    )
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.rounds:

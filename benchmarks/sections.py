@@ -39,8 +39,14 @@ def _fresh(who: str) -> dict[str, Any]:
     # set PYTHONDONTWRITEBYTECODE, which would compile this repository's modules (an editable
     # install) again in every fresh process and the SDK's never.
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    done = subprocess.run([sys.executable, str(HERE / "first_call.py"), who], capture_output=True, text=True,
-                          timeout=300, check=False, env=environment)
+    done = subprocess.run(
+        [sys.executable, str(HERE / "first_call.py"), who],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=environment,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"first_call.py {who} failed: {done.stderr.strip()[-300:]}")
     found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -132,8 +138,9 @@ def answer_bytes(size_chars: int, transport: str) -> bytes:
     result = CallToolResult(content=[TextContent(type="text", text=payload_text(size_chars))])
     message = JSONRPCResponse(jsonrpc="2.0", id=7, result=result.model_dump(by_alias=True, exclude_none=True))
     if transport == "http":
-        return json.dumps(message.model_dump(mode="json", by_alias=True, exclude_none=True),
-                          separators=(",", ":")).encode()
+        return json.dumps(
+            message.model_dump(mode="json", by_alias=True, exclude_none=True), separators=(",", ":")
+        ).encode()
     return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
 
@@ -186,9 +193,18 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
     from anvia_nb.demo_server.catalog import TOOLS
     from anvia_nb.magic.output.tables import TOOL_COLUMNS, tools_frame
 
-    infos = [ToolInfo(server="demo", name=t["name"], title=t.get("title"), description=t.get("description"),
-                      input_schema=t["inputSchema"], output_schema=t.get("outputSchema"),
-                      annotations=t.get("annotations")) for t in TOOLS]
+    infos = [
+        ToolInfo(
+            server="demo",
+            name=t["name"],
+            title=t.get("title"),
+            description=t.get("description"),
+            input_schema=t["inputSchema"],
+            output_schema=t.get("outputSchema"),
+            annotations=t.get("annotations"),
+        )
+        for t in TOOLS
+    ]
     connection = mcp.stdio(name="demo", command=sys.executable, args=[SERVER])
     client = connection.client()  # never opened: the frame reads only the listed tools
     server = McpServer(connection, client, infos)
@@ -201,10 +217,13 @@ def dataframe_rows(rounds: int, repeat: int) -> dict[str, Stats]:
             work()
         return (time.perf_counter() - start) / repeat
 
-    return interleave({
-        "plain pandas DataFrame": lambda: timed(lambda: pd.DataFrame(rows, columns=TOOL_COLUMNS)),
-        "anvia_nb %mcp tools DataFrame": lambda: timed(lambda: tools_frame([server])),
-    }, rounds)
+    return interleave(
+        {
+            "plain pandas DataFrame": lambda: timed(lambda: pd.DataFrame(rows, columns=TOOL_COLUMNS)),
+            "anvia_nb %mcp tools DataFrame": lambda: timed(lambda: tools_frame([server])),
+        },
+        rounds,
+    )
 
 
 def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
@@ -225,8 +244,9 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
         tool = server.tool("sleep")
         # gather at 64 on a connection that lets 64 through (the default lets 16): the map's own
         # connection keeps the default, which a map's calls are not held to
-        wide = await connect_mcp(mcp.stdio(name="bench_map_wide", command=command[0], args=command[1:],
-                                           max_calls_in_flight=64))
+        wide = await connect_mcp(
+            mcp.stdio(name="bench_map_wide", command=command[0], args=command[1:], max_calls_in_flight=64)
+        )
         wide_tool = wide.tool("sleep")
         frame = pd.DataFrame({"ms": [ms] * rows})
         gates = {8: asyncio.Semaphore(8), 64: asyncio.Semaphore(64)}
@@ -250,7 +270,7 @@ def map_rows(rows: int, ms: float, rounds: int) -> dict[str, Stats] | str:
         samples: dict[str, list[float]] = {name: [] for name in works}
         try:
             for round_ in range(rounds):
-                names = list(works)[round_ % len(works):] + list(works)[:round_ % len(works)]
+                names = list(works)[round_ % len(works) :] + list(works)[: round_ % len(works)]
                 for name in names:
                     samples[name].append(await timed(works[name]))
         finally:

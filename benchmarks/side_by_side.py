@@ -86,8 +86,12 @@ class Worker:
 
     def __init__(self, tree: Path) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _WORKER, json.dumps(CONTENDERS)], cwd=tree, env=_environment(tree),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            [sys.executable, "-c", _WORKER, json.dumps(CONTENDERS)],
+            cwd=tree,
+            env=_environment(tree),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
         self.names: list[str] = self._answer()
 
@@ -95,7 +99,7 @@ class Worker:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             if line.startswith(_ANSWER):
-                return json.loads(line[len(_ANSWER):])
+                return json.loads(line[len(_ANSWER) :])
         raise RuntimeError(f"a worker ended early (status {self.process.wait()})")
 
     def batch(self, calls: int) -> dict[str, float]:
@@ -133,8 +137,15 @@ def first_rounds(trees: dict[str, Path], rounds: int) -> list[dict[str, dict[str
     """Per round, per checkout, what ``first_call.py anvia`` and ``magic`` found in fresh processes."""
 
     def fresh(tree: Path, who: str) -> dict[str, Any]:
-        done = subprocess.run([sys.executable, str(tree / "benchmarks" / "first_call.py"), who], cwd=tree,
-                              env=_environment(tree), capture_output=True, text=True, timeout=300, check=False)
+        done = subprocess.run(
+            [sys.executable, str(tree / "benchmarks" / "first_call.py"), who],
+            cwd=tree,
+            env=_environment(tree),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"first_call.py {who} failed in {tree}: {done.stderr.strip()[-300:]}")
         result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -147,8 +158,9 @@ def first_rounds(trees: dict[str, Path], rounds: int) -> list[dict[str, dict[str
     found: list[dict[str, dict[str, Any]]] = []
     for round_ in range(rounds):
         shift = round_ % len(names)
-        found.append({f"{name} {who}": fresh(trees[name], who) for name in names[shift:] + names[:shift]
-                      for who in FIRST})
+        found.append(
+            {f"{name} {who}": fresh(trees[name], who) for name in names[shift:] + names[:shift] for who in FIRST}
+        )
         print(f"round {round_ + 1}/{rounds}", file=sys.stderr, flush=True)
     return found
 

@@ -108,7 +108,7 @@ PROMPTS: list[JsonObject] = [
         "name": "hostile",
         "title": r"$\href{https://evil.example}{\text{OK ✔ safe}}$",
         "description": "<script>window.__anvia_pwned=1</script> invoice_\u202egpj.exe",
-        "arguments": [{"name": "<b>x</b>", "description": "<img src=x onerror=\"window.__anvia_pwned=1\">"}],
+        "arguments": [{"name": "<b>x</b>", "description": '<img src=x onerror="window.__anvia_pwned=1">'}],
     },
 ]
 

@@ -49,7 +49,6 @@ def argument_problems(tool_name: str, arguments: JsonObject) -> list[str]:
     import_jsonschema()  # at once when the server's startup thread already did it
     from jsonschema import Draft202012Validator, FormatChecker
 
-
     schema = TOOLS_BY_NAME[tool_name]["inputSchema"]
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
     problems = []

@@ -54,8 +54,9 @@ def app_links_html(links: Sequence[str], secrets: Iterable[str] = ()) -> str:
         items.append(element("li", link(masked, shown) if is_link_url(masked) else shown))
     return element(
         "div",
-        element("div", "The view offers these links (follow one only if you trust it; nothing was opened):",
-                style="label"),
+        element(
+            "div", "The view offers these links (follow one only if you trust it; nothing was opened):", style="label"
+        ),
         element("ul", *items, style="list"),
         cls=f"anvia-app-links {NOT_MATH_CLASSES}",
         style="server-box",
@@ -63,8 +64,11 @@ def app_links_html(links: Sequence[str], secrets: Iterable[str] = ()) -> str:
 
 
 def _said(label: str, text: str, policy: ShowPolicy) -> Html:
-    return element("div", element("div", label, style="label"),
-                   element("pre", policy.line(text, policy.limits.text_chars), style="pre"))
+    return element(
+        "div",
+        element("div", label, style="label"),
+        element("pre", policy.line(text, policy.limits.text_chars), style="pre"),
+    )
 
 
 def app_messages_html(
@@ -96,8 +100,11 @@ def app_note_html(server: str, tool: str, has_view: bool, secrets: Iterable[str]
     return element(
         "div",
         element("b", "Interactive view."),
-        element("span", f"This tool comes with a view (MCP Apps): it opens with the result of each call; "
-                        f"in a cell, %mcp app {target} key=value ..."),
+        element(
+            "span",
+            f"This tool comes with a view (MCP Apps): it opens with the result of each call; "
+            f"in a cell, %mcp app {target} key=value ...",
+        ),
         cls=f"anvia-app-note {NOT_MATH_CLASSES}",
         style="note",
     ).markup

@@ -42,8 +42,9 @@ def _parts(state: BackgroundState, policy: ShowPolicy) -> list[tuple[str, str, s
 def background_html(state: BackgroundState, policy: ShowPolicy | None = None) -> str:
     """Our header for a background call: server · tool, status, task, progress, time."""
     shown = (policy or ShowPolicy()).with_secrets(state.secrets)
-    box, status_style = _TONES.get(state.status, ("header-error", "status-error") if state.status == "failed" else
-                                   ("header", "status-warn"))  # fmt: skip
+    box, status_style = _TONES.get(
+        state.status, ("header-error", "status-error") if state.status == "failed" else ("header", "status-warn")
+    )
     pieces: list[Html] = [
         element("span", "MCP", style="badge"),
         element("b", shown.name(state.server), cls="anvia-server-name"),

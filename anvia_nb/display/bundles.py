@@ -167,9 +167,7 @@ def _url_piece(url: str, ctx: Context) -> Piece:
 def structured_block(
     value: Any, problems: list[str] | None, ctx: Context, *, label: str = "structured content", verdict: bool = True
 ) -> list[Piece]:
-    """structuredContent as pretty JSON with the outputSchema verdict; invalid data is still shown.
-
-    """
+    """structuredContent as pretty JSON with the outputSchema verdict; invalid data is still shown."""
     copy, _cut = bounded_json(value, max(0, ctx.budget.remaining), ctx.policy)
     pretty = json.dumps(copy, indent=2, ensure_ascii=False)
     pieces: list[Piece] = []

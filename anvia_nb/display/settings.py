@@ -112,6 +112,8 @@ def viewer_words(surface: str, server: str, count: int = 0, policy: ShowPolicy |
     if surface == "trace":
         if not count:
             return f"No messages have gone between this page and {who[0].lower()}{who[1:]} yet."
-        return (f"{count} message{'s' if count != 1 else ''} went between this page and {who[0].lower()}{who[1:]}; "
-                "they are kept for this notebook's author.")
+        return (
+            f"{count} message{'s' if count != 1 else ''} went between this page and {who[0].lower()}{who[1:]}; "
+            "they are kept for this notebook's author."
+        )
     raise InvalidValueError(f"viewer_words: surface must be one of {', '.join(VIEWER_SURFACES)}, not {surface!r}.")

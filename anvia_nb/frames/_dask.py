@@ -45,6 +45,7 @@ class _NoServer:
 def _mapped_partition(part: pd.DataFrame, description: bytes, tool_name: str, options: MapOptions) -> pd.DataFrame:
     """One partition, on a worker: connect, map, close."""
     from anvia_nb.core.api.server import connect_mcp
+
     async def mapped() -> pd.DataFrame:
         connection = pickle.loads(description)  # secrets read from this worker's environment
         server = await connect_mcp(connection)

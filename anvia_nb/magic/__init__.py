@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 __all__ = ["McpMagics", "load_ipython_extension", "unload_ipython_extension"]
 
 
-
 def _runtime() -> Runtime:
     from anvia_nb.runtime import get_runtime
 

@@ -74,9 +74,7 @@ class McpMagics(Magics):
     ).tag(config=True)
     history_limit = Int(
         limits.HISTORY_CALLS_KEPT, help="How many calls the runtime's one history keeps (%mcp history, forms, panels)."
-    ).tag(
-        config=True
-    )
+    ).tag(config=True)
     log_chars = Int(20_000, help="At most this many characters of a server's stderr are read by %mcp log.").tag(
         config=True
     )

@@ -62,7 +62,6 @@ def _typed_word(line: str) -> str:
     return re.split(r"\s", line)[-1]
 
 
-
 def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> list[str]:
     """``key=$name`` for the kernel's variables whose name starts as typed after ``$``."""
     key, _eq, value = typed.partition("=")

@@ -324,7 +324,6 @@ _ENTRIES = (
 )  # fmt: skip
 
 
-
 def _by_name(entries: Iterable[Entry]) -> dict[str, Entry]:
     return {entry.name: entry for entry in entries}
 

@@ -40,9 +40,16 @@ def warm_first_call(shell: Any) -> None:  # any: IPython's shell, untyped
         parse_line("call warm.up text=warm")
         raw: dict[str, Any] = {"content": [{"type": "text", "text": "warm"}]}
         outcome = CallOutcome(
-            server="warm", tool="up", arguments={"text": "warm"}, raw=raw, output="warm", error=None,
-            schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc),
-        )  # fmt: skip
+            server="warm",
+            tool="up",
+            arguments={"text": "warm"},
+            raw=raw,
+            output="warm",
+            error=None,
+            schema_problems=None,
+            seconds=0.0,
+            started_at=datetime.now(timezone.utc),
+        )
         view = ResultView(outcome)
         formatter = getattr(shell, "display_formatter", None)
         if formatter is not None:

@@ -61,7 +61,7 @@ def app_requester(uri: str) -> str:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= limits.APP_TEXT_CHARS else text[:limits.APP_TEXT_CHARS] + "…"
+    return text if len(text) <= limits.APP_TEXT_CHARS else text[: limits.APP_TEXT_CHARS] + "…"
 
 
 def _json_chars(value: Any) -> int:
@@ -249,8 +249,9 @@ class AppBridge:
         if not isinstance(content, list):
             raise AppRequestRefused(INVALID_PARAMS, "ui/message needs content (a list of content blocks)")
         role = params.get("role")
-        self.messages.append(self._kept({"role": role if isinstance(role, str) else "user", "content": content},
-                                        "the message"))
+        self.messages.append(
+            self._kept({"role": role if isinstance(role, str) else "user", "content": content}, "the message")
+        )
         self._tell("messages")
         return {}
 

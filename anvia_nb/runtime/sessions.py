@@ -294,8 +294,10 @@ class Runtime:
     ) -> BackgroundCall:
         """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`); recorded in the
         history when it ends. Argument errors raise before anything is sent."""
-        call = self.server(name).tool(tool).start(
-            arguments, timeout_seconds=timeout_seconds, max_time_seconds=max_time_seconds
+        call = (
+            self.server(name)
+            .tool(tool)
+            .start(arguments, timeout_seconds=timeout_seconds, max_time_seconds=max_time_seconds)
         )
         once = threading.Lock()  # told from the caller's thread and the loop's: record it one time
 

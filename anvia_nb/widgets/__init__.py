@@ -193,8 +193,14 @@ def panel(
     from anvia_nb.widgets.explorer.panel import Panel
 
     return Panel(
-        runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, connection=connection, tools=tools,
-        resources=resources, prompts=prompts, max_time_seconds=max_time_seconds,
+        runtime=runtime,
+        settings=settings,
+        timeout_seconds=timeout_seconds,
+        connection=connection,
+        tools=tools,
+        resources=resources,
+        prompts=prompts,
+        max_time_seconds=max_time_seconds,
     )
 
 

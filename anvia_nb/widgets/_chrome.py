@@ -98,16 +98,19 @@ def never_opened_note(name: str, policy: ShowPolicy) -> str:
     if policy.for_viewers:
         return policy.viewer_line(None, name)
     shown = policy.line(name, policy.limits.name_chars)
-    return (f"{shown} is not connected: connecting it failed (%mcp log {shown} says why). "
-            "This appears here as soon as it connects.")
+    return (
+        f"{shown} is not connected: connecting it failed (%mcp log {shown} says why). "
+        "This appears here as soon as it connects."
+    )
 
 
 def form_text(info: ToolInfo, server: str, policy: ShowPolicy, *, closed: bool = False) -> str:
     """A tool form as plain text: what it is for, its tool and server (server strings shown
     through ``policy``: masked, special characters visible, bounded)."""
     names = policy.limits.name_chars
-    lines = [f"anvia_nb form: calls the tool {policy.line(info.name, names)} of the MCP server "
-             f"{policy.line(server, names)}."]
+    lines = [
+        f"anvia_nb form: calls the tool {policy.line(info.name, names)} of the MCP server {policy.line(server, names)}."
+    ]
     title = info.title or (info.annotations or {}).get("title")
     about = " — ".join(policy.line(t, 200) for t in (title, info.description) if isinstance(t, str) and t)
     if about:
@@ -151,5 +154,8 @@ def shown_output(value: Any) -> dict[str, Any]:  # any: ipywidgets is untyped
 def error_output(error: BaseException, policy: ShowPolicy) -> dict[str, Any]:
     """An error as one labelled box (it may quote the server: masked, bounded, escaped)."""
     line = policy.error_line(error, policy.limits.text_chars)
-    return {"output_type": "display_data", "metadata": {},
-            "data": {"text/plain": line, "text/html": server_text_html("error", line, policy)}}
+    return {
+        "output_type": "display_data",
+        "metadata": {},
+        "data": {"text/plain": line, "text/html": server_text_html("error", line, policy)},
+    }

@@ -22,8 +22,14 @@ BOUND_SECONDS = 900  # proves only that nothing hangs
 
 
 def test_every_quick_attack_holds() -> None:
-    done = subprocess.run([sys.executable, "-m", "benchmarks.attacks", "--quick"], cwd=REPO,
-                          capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.attacks", "--quick"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_SECONDS,
+        check=False,
+    )
     failed = [line for line in done.stdout.splitlines() if " FAILED " in line]
     assert not failed, "attacks that did not hold:\n" + "\n".join(failed)
     assert done.returncode == 0, done.stderr[-3000:]

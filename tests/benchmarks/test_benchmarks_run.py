@@ -19,8 +19,13 @@ from tests.helpers.support import REPO, cache_dir, in_ci, setup_missing
 pytestmark = pytest.mark.slow
 
 BOUND_SECONDS = 900  # proves only that nothing hangs; the quick run takes seconds on an idle machine
-CONTENDERS = ["SDK ClientSession", "SDK Client", "anvia_nb async API", "anvia_nb sync runtime",
-              "anvia_nb %mcp call, rendered"]
+CONTENDERS = [
+    "SDK ClientSession",
+    "SDK Client",
+    "anvia_nb async API",
+    "anvia_nb sync runtime",
+    "anvia_nb %mcp call, rendered",
+]
 PEERS = {"langchain": "langchain-mcp-adapters", "fastmcp": "fastmcp"}
 NUMBER = r"\| [0-9.e+]+ (?:ms|s|MiB) \|"
 
@@ -47,8 +52,14 @@ def row(rows: list[str], contender: str) -> str:
 
 
 def test_the_quick_benchmark_prints_every_row() -> None:
-    done = subprocess.run([sys.executable, "-m", "benchmarks", "--quick"], cwd=REPO, capture_output=True,
-                          text=True, timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_SECONDS,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     table = done.stdout
     assert table.startswith("Machine: ") and "cores" in table.splitlines()[0]
@@ -102,12 +113,19 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
     the same code paths uncounted, so a change in the API they call fails here, not on the day of a
     measurement."""
     code = "from benchmarks.instructions import PATHS; print(*PATHS, sep='\\n')"
-    listed = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                            timeout=BOUND_SECONDS, check=True)
+    listed = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=BOUND_SECONDS, check=True
+    )
     paths = listed.stdout.splitlines()
     assert paths
-    done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--check"], cwd=REPO,
-                          capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.instructions", "--check"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_SECONDS,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == [f"ran: {path}" for path in paths]
 
@@ -116,8 +134,14 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
 def test_each_benchmark_command_explains_its_options(command: str) -> None:
     """``--help`` is how a reader finds the options; a path named ``%mcp call`` once broke it
     (argparse formats help text with ``%``)."""
-    done = subprocess.run([sys.executable, "-m", command, "--help"], cwd=REPO,
-                          capture_output=True, text=True, timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", command, "--help"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_SECONDS,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("usage:")
     assert "--" in done.stdout

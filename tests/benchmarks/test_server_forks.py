@@ -22,7 +22,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the fork 
 
 def start(*arguments: str, **options: object) -> subprocess.Popen[bytes]:
     process: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
-        [sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options)
+        [sys.executable, *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options
+    )
     return process
 
 
@@ -32,16 +33,24 @@ def still_the_launcher(pid: int) -> bool:
 
 
 def test_a_wrong_option_exits_with_the_servers_status_and_says_why_on_its_stderr() -> None:
-    done = subprocess.run([sys.executable, *DEMO_ARGS, "--bogus"], capture_output=True, text=True,
-                          timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, *DEMO_ARGS, "--bogus"], capture_output=True, text=True, timeout=BOUND_SECONDS, check=False
+    )
     assert done.returncode == 2  # argparse's usage error, from the forked child
     assert "unrecognized arguments: --bogus" in done.stderr
 
 
 def test_the_child_gets_the_launchers_environment_and_working_directory(tmp_path: Path) -> None:
     env = {**os.environ, "DEMO_TOKEN": "forked-env-5d1e"}
-    done = subprocess.run([sys.executable, *forked(LOG_SERVER, "fatal")], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=BOUND_SECONDS, check=False)
+    done = subprocess.run(
+        [sys.executable, *forked(LOG_SERVER, "fatal")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=BOUND_SECONDS,
+        check=False,
+    )
     assert done.returncode == 1
     assert "fatal: missing API key (token was forked-env-5d1e)" in done.stderr
 

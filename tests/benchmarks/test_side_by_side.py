@@ -22,9 +22,22 @@ CONTENDERS = ["SDK ClientSession", "anvia_nb async API", "anvia_nb sync runtime"
 
 def test_two_checkouts_side_by_side_give_every_contender_a_figure_and_a_ratio() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.side_by_side", f"before={REPO}", f"after={REPO}", "--rounds", "1",
-         "--calls", "2"],
-        cwd=REPO, capture_output=True, text=True, timeout=BOUND_SECONDS, check=False,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.side_by_side",
+            f"before={REPO}",
+            f"after={REPO}",
+            "--rounds",
+            "1",
+            "--calls",
+            "2",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_SECONDS,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "| contender | before | after |" in done.stdout

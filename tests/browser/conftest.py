@@ -68,16 +68,31 @@ LAB_SETTINGS: dict[str, dict[str, Any]] = {
 }
 # Plugins that only add panels, menus or viewers of files no test opens; none renders outputs.
 LAB_DISABLED = [
-    "@jupyterlab/extensionmanager-extension", "@jupyterlab/lsp-extension", "@jupyterlab/debugger-extension",
-    "@jupyterlab/help-extension", "@jupyterlab/hub-extension", "@jupyterlab/pluginmanager-extension",
-    "@jupyterlab/running-extension", "@jupyterlab/terminal-extension", "@jupyterlab/toc-extension",
-    "@jupyterlab/celltags-extension", "@jupyterlab/metadataform-extension", "@jupyterlab/inspector-extension",
-    "@jupyterlab/csvviewer-extension", "@jupyterlab/htmlviewer-extension", "@jupyterlab/imageviewer-extension",
-    "@jupyterlab/audio-extension", "@jupyterlab/video-extension", "@jupyterlab/logconsole-extension",
-    "@jupyterlab/tooltip-extension", "@jupyterlab/settingeditor-extension", "@jupyterlab/launcher-extension",
-    "@jupyterlab/theme-dark-extension", "@jupyterlab/theme-dark-high-contrast-extension",
+    "@jupyterlab/extensionmanager-extension",
+    "@jupyterlab/lsp-extension",
+    "@jupyterlab/debugger-extension",
+    "@jupyterlab/help-extension",
+    "@jupyterlab/hub-extension",
+    "@jupyterlab/pluginmanager-extension",
+    "@jupyterlab/running-extension",
+    "@jupyterlab/terminal-extension",
+    "@jupyterlab/toc-extension",
+    "@jupyterlab/celltags-extension",
+    "@jupyterlab/metadataform-extension",
+    "@jupyterlab/inspector-extension",
+    "@jupyterlab/csvviewer-extension",
+    "@jupyterlab/htmlviewer-extension",
+    "@jupyterlab/imageviewer-extension",
+    "@jupyterlab/audio-extension",
+    "@jupyterlab/video-extension",
+    "@jupyterlab/logconsole-extension",
+    "@jupyterlab/tooltip-extension",
+    "@jupyterlab/settingeditor-extension",
+    "@jupyterlab/launcher-extension",
+    "@jupyterlab/theme-dark-extension",
+    "@jupyterlab/theme-dark-high-contrast-extension",
     "@voila-dashboards/jupyterlab-preview",
-]  # fmt: skip
+]
 # This folder's files, longest first (each alone on 2 busy cores: from about 65 s down to 20 s).
 # pytest-xdist (--dist loadfile --no-loadscope-reorder) hands each file whole to the next free
 # worker in collection order, so the long files start first and the short ones fill in at the end.
@@ -211,9 +226,13 @@ def jupyter_lab() -> Iterator[LabServer]:
         log_path = home / "lab.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                command, env=jupyter_environment(home), cwd=server.root_dir,
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
+                command,
+                env=jupyter_environment(home),
+                cwd=server.root_dir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
         try:
             _wait_until_answering(server, process, log_path)
             yield server

@@ -96,9 +96,7 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
 
     # Teardown: the view hears of it, then the widget closes and its frame goes.
     run_cell_below(page, "minimal.teardown()")
-    page.wait_for_function(
-        f"() => document.querySelectorAll('{FRAME}').length === 1", timeout=30_000, polling=POLL_MS
-    )
+    page.wait_for_function(f"() => document.querySelectorAll('{FRAME}').length === 1", timeout=30_000, polling=POLL_MS)
     told = run_cell_below(page, "print(notices, minimal.comm is None)")
     assert "('notifications/message', 'torn down')] True" in told
     # Clearing an output removes the view; the kernel hears of it.

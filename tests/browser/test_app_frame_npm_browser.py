@@ -77,9 +77,14 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
     ],
 )
 def test_the_larger_example_apps_render_with_their_servers_data(
-    page: Any, page_events: PageEvents, jupyter_lab: LabServer, npm_bin: str, command: str, tool: str,
+    page: Any,
+    page_events: PageEvents,
+    jupyter_lab: LabServer,
+    npm_bin: str,
+    command: str,
+    tool: str,
     ready: str,
-) -> None:  # fmt: skip
+) -> None:
     name = command.split("-")[1]
     cells = [
         f"%load_ext anvia_nb\n%mcp connect {name} --stdio {npm_bin}/{command} --stdio",

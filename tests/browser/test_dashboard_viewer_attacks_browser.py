@@ -105,8 +105,9 @@ def _journal(path: Path) -> list[dict[str, Any]]:
 
 
 def _calls(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    return [(r["params"]["name"], r["params"].get("arguments") or {}) for r in _journal(path)
-            if r["method"] == "tools/call"]
+    return [
+        (r["params"]["name"], r["params"].get("arguments") or {}) for r in _journal(path) if r["method"] == "tools/call"
+    ]
 
 
 def _open(page: Any, url: str) -> None:
@@ -153,7 +154,8 @@ def test_a_hostile_viewer_is_refused_everything_the_page_did_not_offer(voila: Ru
         # Each press reaches the kernel; the fixed form's call is the last to answer: wait on it.
         page.wait_for_function(
             "() => [...document.querySelectorAll('.anvia-result')].some(e => e.innerText.includes('(a=2, b=100)'))",
-            timeout=WAIT_MS, polling=POLL_MS,
+            timeout=WAIT_MS,
+            polling=POLL_MS,
         )
         calls = _calls(journal)
         assert ("add", {"a": 2, "b": 100}) in calls, calls  # the raw click reached the kernel; b stayed fixed
@@ -196,8 +198,9 @@ def test_a_closed_page_frees_its_kernel_and_its_mcp_servers(voila: RunningVoila,
     closed = time.monotonic()
     wait_until(
         lambda: not any(pid_alive(pid) for pid in started),
-        lambda: f"the page's processes to end; still running: {sorted(p for p in started if pid_alive(p))}"
-        f"\n{voila.log()}",
+        lambda: (
+            f"the page's processes to end; still running: {sorted(p for p in started if pid_alive(p))}\n{voila.log()}"
+        ),
         seconds=FREED_SECONDS,
     )
     assert "Culling" in voila.log()  # freed by Voilà's culling (voila.json), not by a page's goodbye

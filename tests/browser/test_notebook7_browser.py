@@ -106,9 +106,11 @@ def test_a_quickstart_notebook_shows_tools_escaped_text_an_image_and_a_working_f
     image = cell_output(page, IMAGE)
     image.locator("img").first.wait_for(timeout=WAIT_MS)
     page.wait_for_function(
-        f"area => ({_IMAGES_JS})(area).every(i => i.loaded)", arg=image.element_handle(), timeout=WAIT_MS,
+        f"area => ({_IMAGES_JS})(area).every(i => i.loaded)",
+        arg=image.element_handle(),
+        timeout=WAIT_MS,
         polling=POLL_MS,
-    )  # fmt: skip
+    )
     images = image.evaluate(_IMAGES_JS)
     assert [i for i in images if i["src"].startswith("data:image/png;base64,") and i["loaded"] and i["shown"]], images
     assert "A small png image" in cell_output_text(page, IMAGE)

@@ -102,10 +102,11 @@ def test_a_failing_and_a_dying_server_leave_the_page_working_and_say_so_in_a_vie
     base, root = voila
     failing = f"python {FAILING_SERVER}"
     url = base + _serve(
-        root, "hostile_dashboard.ipynb",
+        root,
+        "hostile_dashboard.ipynb",
         replace={"python -m anvia_nb.demo_server --no-such-option": failing},
         extra=["%mcp connect fragile --soft --stdio python -m anvia_nb.demo_server", "%mcp form fragile.crash"],
-    )  # fmt: skip
+    )
     page = voila_context.new_page()
     events = record_page_events(page)
     try:

@@ -65,9 +65,14 @@ PASSING = [
 ]
 # The scenarios where the suite expects the client may give up (it does not count the exit status).
 GIVES_UP = {
-    "auth/scope-retry-limit", "auth/resource-mismatch", "auth/iss-supported-missing", "auth/iss-wrong-issuer",
-    "auth/iss-unexpected", "auth/iss-normalized", "auth/metadata-issuer-mismatch",
-}  # fmt: skip
+    "auth/scope-retry-limit",
+    "auth/resource-mismatch",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/metadata-issuer-mismatch",
+}
 
 
 @pytest.fixture(scope="module")
@@ -78,14 +83,28 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         said = ""
         for name in SUITES:
             done = subprocess.run(
-                suite.command("client", "--command", suite.client_command, "--suite", name, "--timeout", "120000",
-                              "-o", str(work / "out")),
-                env=suite.env, capture_output=True, text=True, timeout=600, cwd=suite.root,
-            )  # fmt: skip
+                suite.command(
+                    "client",
+                    "--command",
+                    suite.client_command,
+                    "--suite",
+                    name,
+                    "--timeout",
+                    "120000",
+                    "-o",
+                    str(work / "out"),
+                ),
+                env=suite.env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                cwd=suite.root,
+            )
             said += done.stdout + done.stderr
         (work / "said.txt").write_text(said)
-        listed = subprocess.run(suite.command("list"), env=suite.env, capture_output=True, text=True, timeout=120,
-                                cwd=suite.root)  # fmt: skip
+        listed = subprocess.run(
+            suite.command("list"), env=suite.env, capture_output=True, text=True, timeout=120, cwd=suite.root
+        )
         (work / "list.txt").write_text(listed.stdout)
         yield work
 

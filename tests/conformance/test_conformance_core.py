@@ -40,6 +40,8 @@ PASSING = [
     f"tools_call@{MODERN}",
     f"json-schema-2020-12-preservation@{MODERN}",
 ]
+
+
 class Suite:
     """The cached suite and its fork server of clients, to run scenarios one at a time."""
 
@@ -58,11 +60,24 @@ class Suite:
         scenario, _, version = run.partition("@")
         out = self.work / "out" / run.replace("/", "_")
         done = subprocess.run(
-            self.suite.command("client", "--command", self.suite.client_command, "--scenario", scenario,
-                               "--timeout", "120000", "-o", str(out),
-                               *(["--spec-version", version] if version else [])),
-            env=self.suite.env, capture_output=True, text=True, timeout=300, cwd=self.suite.root,
-        )  # fmt: skip
+            self.suite.command(
+                "client",
+                "--command",
+                self.suite.client_command,
+                "--scenario",
+                scenario,
+                "--timeout",
+                "120000",
+                "-o",
+                str(out),
+                *(["--spec-version", version] if version else []),
+            ),
+            env=self.suite.env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=self.suite.root,
+        )
         runs = sorted(out.glob("*/checks.json"))
         assert len(runs) == 1, f"the suite did not run {scenario}:\n" + (done.stdout + done.stderr)[-4000:]
         said = (runs[0].parent / "stdout.txt").read_text() + (runs[0].parent / "stderr.txt").read_text()

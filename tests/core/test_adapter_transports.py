@@ -35,7 +35,6 @@ pytestmark = pytest.mark.anyio
 DEMO = DEMO_ARGS
 
 
-
 @pytest.fixture(scope="module")
 def anyio_backend() -> str:
     """One event loop for the module, so one session per transport serves all its tests."""

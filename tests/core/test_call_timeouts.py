@@ -74,9 +74,12 @@ def _entry_points(demo: McpServer) -> dict[str, Callable[..., Awaitable[object]]
 def test_every_call_and_connect_entry_point_defaults_to_the_documented_limit() -> None:
     calls: list[Callable[..., object]] = [Tool.call, Tool.call_outcome, Tool.start, Tool.call_task]
     connects: list[Callable[..., object]] = [
-        connect_mcp, StdioConnection.connect, HttpConnection.connect, MemoryConnection.connect,
+        connect_mcp,
+        StdioConnection.connect,
+        HttpConnection.connect,
+        MemoryConnection.connect,
         ReplayConnection.connect,
-    ]  # fmt: skip
+    ]
     for entry in calls + connects:
         assert inspect.signature(entry).parameters["timeout_seconds"].default is limits.DEFAULT, entry.__qualname__
     assert (limits.DEFAULT_CALL_TIMEOUT_SECONDS, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS) == (60.0, 30.0)
@@ -116,8 +119,11 @@ async def test_none_is_no_limit_at_every_entry_point(demo: McpServer, monkeypatc
 async def test_connecting_takes_the_documented_default_or_the_limit_given(monkeypatch: pytest.MonkeyPatch) -> None:
     mute = mcp.stdio(name="mute", command=sys.executable, args=[ROGUE, "mute"])
     monkeypatch.setattr(limits, "DEFAULT_CONNECT_TIMEOUT_SECONDS", SHORT)
-    for connect, limit in ((mute.connect(), SHORT), (mute.connect(timeout_seconds=0.2), 0.2),
-                           (connect_mcp(mute), SHORT)):  # fmt: skip
+    for connect, limit in (
+        (mute.connect(), SHORT),
+        (mute.connect(timeout_seconds=0.2), 0.2),
+        (connect_mcp(mute), SHORT),
+    ):
         with pytest.raises(ConnectError, match=f"did not finish connecting within {limit:g} s") as caught:
             await asyncio.wait_for(connect, OUTER)
         caught.value.log.remove()

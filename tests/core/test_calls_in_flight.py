@@ -31,8 +31,11 @@ async def settle() -> None:
 
 def sent_calls(server: McpServer) -> list[object]:
     """The arguments of every tools/call request sent, in order."""
-    return [e.message()["params"]["arguments"] for e in server.trace.entries()
-            if e.method == "tools/call" and e.kind == "request"]
+    return [
+        e.message()["params"]["arguments"]
+        for e in server.trace.entries()
+        if e.method == "tools/call" and e.kind == "request"
+    ]
 
 
 def most_in_flight(server: McpServer) -> int:
@@ -72,10 +75,13 @@ async def test_a_call_cancelled_while_it_waits_is_never_sent_and_keeps_no_turn()
         await asyncio.wait_for(asyncio.gather(slow, last), BOUND)
         assert cancelled.cancelled()
         # The one turn is still one: two more calls at once are still sent one after the other.
-        await asyncio.wait_for(asyncio.gather(
-            server.tool("slow").call({"steps": 2, "delay_seconds": 0.1}),
-            server.tool("echo").call({"message": "after"}),
-        ), BOUND)
+        await asyncio.wait_for(
+            asyncio.gather(
+                server.tool("slow").call({"steps": 2, "delay_seconds": 0.1}),
+                server.tool("echo").call({"message": "after"}),
+            ),
+            BOUND,
+        )
         assert {"message": "cancelled"} not in sent_calls(server)
         assert sent_calls(server)[-2:] == [{"steps": 2, "delay_seconds": 0.1}, {"message": "after"}]
         assert most_in_flight(server) == 1

@@ -31,7 +31,6 @@ from tests.helpers.demo import MODES, list_all_tools, texts, wire
 pytestmark = pytest.mark.anyio
 
 
-
 # --- listing and identity ------------------------------------------------------------------
 
 
@@ -374,7 +373,9 @@ def test_a_wrong_option_is_refused_before_the_sdk_is_imported(argv: list[str]) -
 
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "anvia_nb.demo_server", *argv],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 2 and "usage: anvia-demo-server" in done.stderr
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}

@@ -30,7 +30,6 @@ from tests.helpers.demo import MODES, list_all_tools, texts
 pytestmark = pytest.mark.anyio
 
 
-
 async def confirm(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
     return types.ElicitResult(action="accept", content={"confirm": True})
 

@@ -13,14 +13,10 @@ from tests.helpers.waiting import wait_until_async
 pytestmark = pytest.mark.thirdparty
 
 
-
-
 @pytest.fixture(scope="module")
 def everything() -> str:
     require_setup(npm_servers() / "anvia-ready", "server-everything")
     return str(npm_servers() / "node_modules" / ".bin" / "mcp-server-everything")
-
-
 
 
 async def _open(command: str, level: str) -> McpServer:

@@ -20,7 +20,10 @@ from anvia_nb.errors import AnviaError, ToolResultError, ToolTimeoutError
 from tests.helpers.support import examples
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=limits.RECORD_SEEN_CHARS // 3),
     lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=20), inner, max_size=8),
     max_leaves=40,
@@ -29,8 +32,17 @@ JSON = st.recursive(
 
 def _outcome(structured: Any) -> CallOutcome:
     raw = {"content": [{"type": "text", "text": json.dumps(structured)}], "structuredContent": structured}
-    return CallOutcome(server="s", tool="t", arguments={}, raw=raw, output="x", error=None, schema_problems=None,
-                       seconds=0.0, started_at=datetime.now(timezone.utc))
+    return CallOutcome(
+        server="s",
+        tool="t",
+        arguments={},
+        raw=raw,
+        output="x",
+        error=None,
+        schema_problems=None,
+        seconds=0.0,
+        started_at=datetime.now(timezone.utc),
+    )
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -50,8 +62,17 @@ def test_structured_content_is_kept_exactly_when_its_json_fits(structured: Any) 
 
 
 def test_a_huge_text_output_is_measured_not_kept() -> None:
-    outcome = CallOutcome(server="s", tool="t", arguments={}, raw={"content": []}, output="é" * 5_000_000,
-                          error=None, schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc))
+    outcome = CallOutcome(
+        server="s",
+        tool="t",
+        arguments={},
+        raw={"content": []},
+        output="é" * 5_000_000,
+        error=None,
+        schema_problems=None,
+        seconds=0.0,
+        started_at=datetime.now(timezone.utc),
+    )
     summary = outcome.summary()
     assert summary.seen == {} and summary.output_chars == 5_000_000
 
@@ -76,9 +97,19 @@ def test_a_history_entry_carries_no_result_and_an_outcome_no_history_field() -> 
     big = "payload " * 1000
     raw = {"content": [{"type": "text", "text": big}], "structuredContent": {"rows": [big]}, "isError": False}
     error = ToolResultError(big, raw=raw)
-    outcome = CallOutcome(server="s", tool="t", arguments={"a": "b"}, raw=raw, output=big, error=error,
-                          schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc),
-                          progress=((1.0, None, big),), output_schema={"title": big})
+    outcome = CallOutcome(
+        server="s",
+        tool="t",
+        arguments={"a": "b"},
+        raw=raw,
+        output=big,
+        error=error,
+        schema_problems=None,
+        seconds=0.0,
+        started_at=datetime.now(timezone.utc),
+        progress=((1.0, None, big),),
+        output_schema={"title": big},
+    )
     record = outcome.summary()
     assert isinstance(record, CallRecord)
     kept = _strings([getattr(record, f.name) for f in dataclasses.fields(CallRecord)])
@@ -86,20 +117,53 @@ def test_a_history_entry_carries_no_result_and_an_outcome_no_history_field() -> 
     assert not {"raw", "output", "progress", "output_schema", "structured"} & set(dir(record))
     assert {f.name for f in dataclasses.fields(CallOutcome)}.isdisjoint({"seen", "kept_output_chars"})
     assert {f.name for f in dataclasses.fields(CallOutcome)} & {f.name for f in dataclasses.fields(CallRecord)} == {
-        "server", "tool", "arguments", "error", "schema_problems", "seconds", "started_at", "secrets",
-        "progress_count", "origin", "trace_span", "requested_by",
+        "server",
+        "tool",
+        "arguments",
+        "error",
+        "schema_problems",
+        "seconds",
+        "started_at",
+        "secrets",
+        "progress_count",
+        "origin",
+        "trace_span",
+        "requested_by",
     }
 
 
 def test_a_history_entry_keeps_what_the_history_shows_bounded() -> None:
-    outcome = CallOutcome(server="s", tool="t", arguments={"a": "b" * 5000}, raw={"content": [{"type": "text"}]},
-                          output="x", error=None, schema_problems=["p" * 900], seconds=1.5,
-                          started_at=datetime.now(timezone.utc), secrets=("k",), progress=((1.0, 2.0, "m"),),
-                          progress_count=1, origin="replayed from f", output_schema={"type": "object"},
-                          trace_span=(3, 9))
+    outcome = CallOutcome(
+        server="s",
+        tool="t",
+        arguments={"a": "b" * 5000},
+        raw={"content": [{"type": "text"}]},
+        output="x",
+        error=None,
+        schema_problems=["p" * 900],
+        seconds=1.5,
+        started_at=datetime.now(timezone.utc),
+        secrets=("k",),
+        progress=((1.0, 2.0, "m"),),
+        progress_count=1,
+        origin="replayed from f",
+        output_schema={"type": "object"},
+        trace_span=(3, 9),
+    )
     summary = outcome.summary()
-    for name in ("server", "tool", "seconds", "started_at", "secrets", "progress_count", "origin", "trace_span",
-                 "status", "shown_status", "output_chars"):
+    for name in (
+        "server",
+        "tool",
+        "seconds",
+        "started_at",
+        "secrets",
+        "progress_count",
+        "origin",
+        "trace_span",
+        "status",
+        "shown_status",
+        "output_chars",
+    ):
         assert getattr(summary, name) == getattr(outcome, name), name
     assert summary.output_chars == 1 and summary.seen == {"output": "x"} and summary.error is None
     assert summary.arguments is not None
@@ -111,16 +175,29 @@ def test_a_history_entry_keeps_what_the_history_shows_bounded() -> None:
     [
         ({"content": [{"type": "audio"}]}, None, "ok", "unsupported content"),
         ({"content": [], "isError": True}, None, "ok", "tool error"),
-        ({"content": [{"type": "text", "text": "no"}], "isError": True}, ToolResultError("no"), "tool error",
-         "tool error"),
+        (
+            {"content": [{"type": "text", "text": "no"}], "isError": True},
+            ToolResultError("no"),
+            "tool error",
+            "tool error",
+        ),
         (None, ToolTimeoutError("late"), "timeout", "timeout"),
     ],
 )
 def test_a_history_entry_has_the_status_the_call_had_and_showed(
     raw: dict[str, Any] | None, error: AnviaError | None, status: str, shown: str
 ) -> None:
-    outcome = CallOutcome(server="s", tool="t", arguments={}, raw=raw, output=None, error=error,
-                          schema_problems=None, seconds=0.0, started_at=datetime.now(timezone.utc))
+    outcome = CallOutcome(
+        server="s",
+        tool="t",
+        arguments={},
+        raw=raw,
+        output=None,
+        error=error,
+        schema_problems=None,
+        seconds=0.0,
+        started_at=datetime.now(timezone.utc),
+    )
     record = outcome.summary()
     assert (outcome.status, outcome.shown_status) == (status, shown)
     assert (record.status, record.shown_status, record.is_error) == (status, shown, error is not None)

@@ -145,8 +145,9 @@ async def test_a_recording_larger_than_the_limit_in_all_is_read_a_message_at_a_t
             file.write(line + "\n")
     assert path.stat().st_size > 20 * small_limit
     recording = read_recording(path)
-    assert len(recording.calls) == 40 and all(set(call) == {"tool", "arguments", "line", "offset"} for call in
-                                              recording.calls)  # fmt: skip
+    assert len(recording.calls) == 40 and all(
+        set(call) == {"tool", "arguments", "line", "offset"} for call in recording.calls
+    )
     async with await connect_mcp(mcp.replay(name="demo", path=path)) as server:
         out = await server.tool("echo").call({"message": "39"})
     assert out == "x" * (small_limit // 2)

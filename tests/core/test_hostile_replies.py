@@ -60,9 +60,7 @@ async def test_an_answer_nested_too_deep_is_a_protocol_error_naming_the_server_a
 
 
 @pytest.mark.anyio
-async def test_a_crashed_server_whose_child_holds_its_stdout_is_reported_gone(
-    pid_alive: Callable[[int], bool]
-) -> None:
+async def test_a_crashed_server_whose_child_holds_its_stdout_is_reported_gone(pid_alive: Callable[[int], bool]) -> None:
     children: list[int] = []
     try:
         async with connected("crash") as server:
@@ -76,9 +74,7 @@ async def test_a_crashed_server_whose_child_holds_its_stdout_is_reported_gone(
 
 
 @pytest.mark.anyio
-async def test_a_process_that_left_its_group_with_setsid_is_stopped_at_close(
-    pid_alive: Callable[[int], bool]
-) -> None:
+async def test_a_process_that_left_its_group_with_setsid_is_stopped_at_close(pid_alive: Callable[[int], bool]) -> None:
     escapees: list[int] = []
     try:
         async with connected("setsid") as server:

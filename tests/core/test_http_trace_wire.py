@@ -45,7 +45,10 @@ async def test_a_large_answer_is_traced_as_a_head_and_its_size_on_the_wire(rogue
         assert answer.truncated
         head = answer.message()["head"]
         assert head.startswith('{"jsonrpc": "2.0", "id": ') and len(head) <= 2_000
-        assert answer.size == len(json.dumps({"jsonrpc": "2.0", "id": answer.id,
-                                             "result": {"content": [{"type": "text", "text": "x" * HUGE_BYTES}]}}))
+        assert answer.size == len(
+            json.dumps(
+                {"jsonrpc": "2.0", "id": answer.id, "result": {"content": [{"type": "text", "text": "x" * HUGE_BYTES}]}}
+            )
+        )
     finally:
         await server.close()

@@ -82,6 +82,7 @@ def test_a_value_json_cannot_carry_gets_the_full_rules_error(value: Any) -> None
 
 def test_numpy_values_deep_inside_plain_json_are_converted() -> None:
     import numpy as np  # a dependency of anvia_nb (and of pandas)
+
     sent = json_value({"rows": [{"n": np.int64(2)}, {"n": 3}], "x": np.float64(0.25)})
     assert sent == {"rows": [{"n": 2}, {"n": 3}], "x": 0.25}
     assert type(sent["rows"][0]["n"]) is int

@@ -26,8 +26,13 @@ def gate_server() -> tuple[Server[Any], list[int]]:
     """A server whose ``gate`` answers once ``GATHERED`` calls are waiting in it together."""
     arrived: list[int] = []
     opened = asyncio.Event()
-    tools = [{"name": "gate", "description": "Answers once four calls wait together.",
-              "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]
+    tools = [
+        {
+            "name": "gate",
+            "description": "Answers once four calls wait together.",
+            "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+        }
+    ]
 
     async def list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
         return types.ListToolsResult.model_validate({"tools": tools})

@@ -173,6 +173,7 @@ def test_tool_result_nan_is_written_as_null_like_json_stringify() -> None:
 
 def test_numpy_values_from_a_dataframe_row_are_sent_as_plain_json() -> None:
     import numpy as np  # a dependency of anvia_nb (and of pandas)
+
     sent = arguments_from_input(
         {"a": np.int64(2), "b": np.float32(0.5), "rows": np.array([1, 2]), "ok": np.bool_(True)}
     )

@@ -148,8 +148,9 @@ async def test_the_scopes_asked_for_are_asked_even_when_the_server_names_fewer(
     assert "tools admin" in oauth_server.granted.values()
 
     again = Person()  # now the cached token has both: nobody is asked
-    await (await connect_mcp(mcp.http(name="s", url=oauth_server.url,
-                                      auth=mcp.oauth(on_authorize=again, scopes="admin")))).close()
+    await (
+        await connect_mcp(mcp.http(name="s", url=oauth_server.url, auth=mcp.oauth(on_authorize=again, scopes="admin")))
+    ).close()
     assert again.asked == []
 
 

@@ -115,9 +115,12 @@ async def test_an_identity_assertion_is_sent_to_the_configured_issuer_only(
     this server refuses (it has no jwt-bearer grant): the connect fails with one line, no secret."""
     monkeypatch.setenv("ANVIA_TEST_ID_JAG", "header.payload.signature-of-an-id-jag")
     auth = mcp.identity_assertion(
-        client_id="svc", issuer=service.base, client_secret_env=VARIABLE, assertion_env="ANVIA_TEST_ID_JAG",
+        client_id="svc",
+        issuer=service.base,
+        client_secret_env=VARIABLE,
+        assertion_env="ANVIA_TEST_ID_JAG",
         token_dir=str(tmp_path),
-    )  # fmt: skip
+    )
     with pytest.raises(AuthorizationError, match=r"Token exchange failed \(400\)") as raised:
         await connect_mcp(mcp.http(name="ema", url=service.url, auth=auth))
     assert SECRET not in str(raised.value) and "signature-of-an-id-jag" not in str(raised.value)
@@ -129,8 +132,9 @@ async def test_a_key_that_cannot_sign_with_its_algorithm_is_said_in_one_line(
 ) -> None:
     key = ec.generate_private_key(ec.SECP256R1())
     pem = tmp_path / "svc.pem"
-    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                      serialization.NoEncryption()))  # fmt: skip
+    pem.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
     auth = mcp.client_credentials(client_id="svc-key", key_file=str(pem), key_alg="RS256", token_dir=str(tmp_path))
     with pytest.raises(AuthorizationError, match=r"cannot sign with RS256 .*--key-alg") as raised:
         await connect_mcp(mcp.http(name="svc", url=service.url, auth=auth))
@@ -143,9 +147,14 @@ async def test_an_id_token_is_exchanged_at_the_identity_provider_for_an_id_jag_t
     service.id_tokens.add("id-token-of-ada-3f7a19")
     monkeypatch.setenv("ANVIA_TEST_ID_TOKEN", "id-token-of-ada-3f7a19")
     auth = mcp.identity_assertion(
-        client_id="svc", issuer=service.base, client_secret_env=VARIABLE, id_token_env="ANVIA_TEST_ID_TOKEN",
-        idp_token_endpoint=f"{service.base}/idp/token", idp_client_id="notebook", token_dir=str(tmp_path),
-    )  # fmt: skip
+        client_id="svc",
+        issuer=service.base,
+        client_secret_env=VARIABLE,
+        id_token_env="ANVIA_TEST_ID_TOKEN",
+        idp_token_endpoint=f"{service.base}/idp/token",
+        idp_client_id="notebook",
+        token_dir=str(tmp_path),
+    )
     server = await connect_mcp(mcp.http(name="ema", url=service.url, auth=auth))
     try:
         assert await server.tool("add").call({"a": 2, "b": 3}) == "5"

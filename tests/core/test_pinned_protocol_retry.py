@@ -43,8 +43,11 @@ def _handler(supported: list[str]) -> type[QuietHandler]:
                 return
             result: dict[str, Any] = {"resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
             if method == "server/discover":
-                result.update(supportedVersions=[MODERN], capabilities={"tools": {}},
-                              serverInfo={"name": "versions", "version": "1"})  # fmt: skip
+                result.update(
+                    supportedVersions=[MODERN],
+                    capabilities={"tools": {}},
+                    serverInfo={"name": "versions", "version": "1"},
+                )
             elif method == "tools/list":
                 result["tools"] = []
             self._answer(200, {"jsonrpc": "2.0", "id": ident, "result": result})

@@ -16,9 +16,13 @@ SECRET = "tok-5f1c2e9a7b3d4c6e"
 def test_a_secret_from_the_environment_travels_as_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANVIA_TEST_TOKEN", SECRET)
     connection = mcp.stdio(
-        name="demo", command="python", args=["-m", "x"], env={"ANVIA_TEST_TOKEN": SECRET, "MODE": "plain"},
-        secret_env=["ANVIA_TEST_TOKEN"], max_calls_in_flight=3,
-    )  # fmt: skip
+        name="demo",
+        command="python",
+        args=["-m", "x"],
+        env={"ANVIA_TEST_TOKEN": SECRET, "MODE": "plain"},
+        secret_env=["ANVIA_TEST_TOKEN"],
+        max_calls_in_flight=3,
+    )
     pickled = pickle.dumps(connection)
     assert SECRET.encode() not in pickled
     assert b"ANVIA_TEST_TOKEN" in pickled and b"plain" in pickled

@@ -53,7 +53,7 @@ async def test_over_http_the_demo_speaks_the_generation_asked_for(demo_http_url:
 
 
 async def test_the_handshake_only_never_sends_discover_and_discover_only_never_falls_back(
-    live_children: Callable[..., set[int]]
+    live_children: Callable[..., set[int]],
 ) -> None:
     before = live_children()
     # lite_server answers server/discover: the default would speak 2026-07-28 with it

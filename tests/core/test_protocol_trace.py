@@ -116,8 +116,14 @@ def test_the_trace_is_bounded_in_messages_and_characters() -> None:
 def test_answers_are_named_after_the_request_they_answer_and_notifications_after_their_request() -> None:
     trace = ProtocolTrace("t")
     trace.record("sent", {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "slow"}})
-    trace.record("received", {"jsonrpc": "2.0", "method": "notifications/progress",
-                              "params": {"progressToken": 7, "progress": 1, "total": 2}})
+    trace.record(
+        "received",
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/progress",
+            "params": {"progressToken": 7, "progress": 1, "total": 2},
+        },
+    )
     trace.record("sent", {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
     trace.record("received", {"jsonrpc": "2.0", "id": 7, "error": {"code": -32800, "message": "cancelled"}})
     entries = trace.entries()
@@ -125,4 +131,3 @@ def test_answers_are_named_after_the_request_they_answer_and_notifications_after
     assert entries[-1].method == "tools/call" and entries[-1].summary == "error -32800: cancelled"
     assert [e.seq for e in call_entries(entries, 1, 4, "slow")] == [1, 2, 3, 4]
     assert entries[2].summary == "cancelled request 7"
-

@@ -111,7 +111,7 @@ def test_the_scan_finds_a_version_written_in_code(tmp_path: Path) -> None:
         '"""A docstring may say 2026-07-28."""\n'
         'LEVEL = "2025-06-18"\n'
         '"""So may an attribute\'s: 2025-11-25."""\n'
-        'def late(session):\n'
+        "def late(session):\n"
         '    return session.protocol_version >= LEVEL or f"--protocol {LEVEL}|2026-07-28"\n'
     )
     sample.write_text(source, encoding="utf-8")

@@ -37,9 +37,7 @@ def lines(path: Path) -> list[dict[str, object]]:
 
 async def record_demo(path: Path) -> dict[str, object]:
     """A live session of the demo server recorded to ``path``; what it answered."""
-    connection = mcp.stdio(
-        name="demo", command=sys.executable, args=DEMO_ARGS, env={"API_TOKEN": TOKEN}, record=path
-    )
+    connection = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, env={"API_TOKEN": TOKEN}, record=path)
     seen: dict[str, object] = {}
     async with await connect_mcp(connection) as server:
         seen["tools"] = [tool.name for tool in server.tools]

@@ -35,7 +35,6 @@ net.Server.prototype.listen = function (...args) {
 """
 
 
-
 @pytest.fixture(scope="session")
 def everything_entry() -> Path:
     """The server scripts/setup-test installed (the tests install nothing)."""
@@ -149,9 +148,7 @@ async def test_progress_reaches_the_caller(everything: McpServer) -> None:
 
 
 async def test_elicitation_is_answered_by_the_installed_handler(everything_entry: Path) -> None:
-    server = await connect_mcp(
-        mcp.stdio(name="everything", command="node", args=[str(everything_entry), "stdio"])
-    )
+    server = await connect_mcp(mcp.stdio(name="everything", command="node", args=[str(everything_entry), "stdio"]))
     asked: list[dict[str, object]] = []
 
     async def answer(request: dict[str, object]) -> dict[str, object]:

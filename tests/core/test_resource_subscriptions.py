@@ -18,9 +18,6 @@ LOG_SERVER = str(Path(__file__).parents[1] / "servers" / "log_server.py")
 COUNTER = "demo://counter"
 
 
-
-
-
 @pytest.mark.anyio
 async def test_subscribe_bump_count_and_unsubscribe_on_2026_07_28() -> None:
     demo = mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS)

@@ -136,8 +136,9 @@ async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() 
     async def no_tools(_ctx: object, _params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[])
 
-    server = await connect_mcp(mcp.memory(name="stuck", server=Server("stuck", on_list_tools=no_tools,
-                                                                      on_list_resources=never)))
+    server = await connect_mcp(
+        mcp.memory(name="stuck", server=Server("stuck", on_list_tools=no_tools, on_list_resources=never))
+    )
     try:
         with pytest.raises(ToolTimeoutError, match="stuck did not answer in time while listing resources"):
             await server.resources(timeout_seconds=0.5)

@@ -74,6 +74,7 @@ def test_local_refs_resolve() -> None:
 
 # -- the one validator: compiled once, one format policy, plain words, bounded patterns --------
 
+
 def test_a_schema_is_compiled_once_however_often_it_is_checked() -> None:
     schema = {"type": "object", "properties": {f"f{i}": {"type": "string", "maxLength": i + 1} for i in range(400)}}
     before = compiled_count()
@@ -88,35 +89,47 @@ def test_the_same_arguments_checked_twice_on_one_path_are_validated_once() -> No
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     check = schema_check(schema)
     before = check.validations
-    assert argument_problems(schema, {"n": "x"}) == argument_problems(schema, {"n": "x"}) == [
-        "n: 'x' is not of type 'integer'"]  # %mcp call's check, then call_outcome's
+    assert (
+        argument_problems(schema, {"n": "x"})
+        == argument_problems(schema, {"n": "x"})
+        == ["n: 'x' is not of type 'integer'"]
+    )  # %mcp call's check, then call_outcome's
     assert check.validations - before == 1
     assert argument_problems(schema, {"n": 1}) == [] and check.validations - before == 2
 
 
 def test_the_format_policy_is_one_option_annotations_by_default() -> None:
-    schema = {"type": "object", "properties": {"e": {"type": "string", "format": "email"},
-                                                "d": {"type": "string", "format": "date"}}}
+    schema = {
+        "type": "object",
+        "properties": {"e": {"type": "string", "format": "email"}, "d": {"type": "string", "format": "date"}},
+    }
     odd = {"e": "ada@", "d": "2024-02-30"}
     assert schema_check(schema).problems(odd) == [] == argument_problems(schema, odd)
     asserted = schema_check(schema, formats="assert").problems(odd)
-    assert [p.line(plain=True) for p in asserted] == ["d: is not a date (YYYY-MM-DD)",
-                                                      "e: is not an email address (name@example.com)"]
+    assert [p.line(plain=True) for p in asserted] == [
+        "d: is not a date (YYYY-MM-DD)",
+        "e: is not an email address (name@example.com)",
+    ]
     assert schema_check(schema, formats="assert").problems({"e": "a@b.c", "d": "2024-02-29"}) == []
 
 
 @pytest.mark.parametrize(
     ("schema", "value", "plain"),
-    [({"type": "integer"}, "x", "n: must be an integer"),
-     ({"type": ["string", "null"]}, 1, "n: must be text or null"),
-     ({"minimum": 1}, 0, "n: must be at least 1"),
-     ({"exclusiveMaximum": 5}, 5, "n: must be less than 5"),
-     ({"maxLength": 2}, "abc", "n: must have at most 2 characters"),
-     ({"minItems": 1}, [], "n: needs at least 1 item"),
-     ({"enum": ["a", "b"]}, "c", "n: must be one of: a, b"),
-     ({"pattern": "^[A-Z]{3}$"}, "ab", "n: must match the pattern ^[A-Z]{3}$"),
-     ({"anyOf": [{"type": "object", "properties": {"x": {"maximum": 3}}}, {"type": "null"}]}, {"x": 9},
-      "n.x: must be at most 3")],
+    [
+        ({"type": "integer"}, "x", "n: must be an integer"),
+        ({"type": ["string", "null"]}, 1, "n: must be text or null"),
+        ({"minimum": 1}, 0, "n: must be at least 1"),
+        ({"exclusiveMaximum": 5}, 5, "n: must be less than 5"),
+        ({"maxLength": 2}, "abc", "n: must have at most 2 characters"),
+        ({"minItems": 1}, [], "n: needs at least 1 item"),
+        ({"enum": ["a", "b"]}, "c", "n: must be one of: a, b"),
+        ({"pattern": "^[A-Z]{3}$"}, "ab", "n: must match the pattern ^[A-Z]{3}$"),
+        (
+            {"anyOf": [{"type": "object", "properties": {"x": {"maximum": 3}}}, {"type": "null"}]},
+            {"x": 9},
+            "n.x: must be at most 3",
+        ),
+    ],
 )
 def test_problems_have_plain_words_beside_the_validators_own(schema: dict[str, Any], value: Any, plain: str) -> None:
     whole = {"type": "object", "properties": {"n": schema}, "required": ["n", "m"]}

@@ -14,7 +14,11 @@ from anvia_nb.core.protocol.schema_quick import quick_check
 from tests.helpers.support import examples
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 5), st.floats(-5, 5, allow_nan=False), st.sampled_from([1.0, 0.0]),
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(-5, 5, allow_nan=False),
+    st.sampled_from([1.0, 0.0]),
     st.text(max_size=4),
 )
 values = st.recursive(
@@ -63,14 +67,19 @@ def test_what_the_quick_check_accepts_the_full_validator_accepts(schema: dict[st
 
 
 def test_a_plain_schema_accepts_a_valid_call_without_building_the_validator() -> None:
-    schema = {"type": "object", "properties": {"message": {"type": "string", "title": "Message"}},
-              "required": ["message"], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"message": {"type": "string", "title": "Message"}},
+        "required": ["message"],
+        "additionalProperties": False,
+    }
     check = schema_check(schema)
     assert argument_problems(schema, {"message": "hi"}) == []
     assert check._validator is None  # the valid call needed no jsonschema validator
     assert argument_problems(schema, {"message": 1}) == ["message: 1 is not of type 'string'"]
     assert argument_problems(schema, {"message": "hi", "x": 1}) == [
-        "Additional properties are not allowed ('x' was unexpected)"]
+        "Additional properties are not allowed ('x' was unexpected)"
+    ]
 
 
 def test_schemas_that_are_not_plain_get_no_quick_check() -> None:

@@ -25,9 +25,7 @@ async def test_invalid_notifications_are_counted_in_the_connections_log_not_prin
     caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    noisy = mcp.stdio(
-        name="noisy", command=sys.executable, args=[ROGUE, "noise", str(NOISE)], env={"API_KEY": SECRET}
-    )
+    noisy = mcp.stdio(name="noisy", command=sys.executable, args=[ROGUE, "noise", str(NOISE)], env={"API_KEY": SECRET})
     server = await connect_mcp(noisy, timeout_seconds=BOUND_SECONDS)
     try:
         outcome = await asyncio.wait_for(server.tool("attack").call_outcome({}), BOUND_SECONDS)

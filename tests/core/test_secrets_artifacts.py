@@ -140,9 +140,13 @@ def test_a_recording_stores_a_marker_for_secrets_and_still_replays(
     monkeypatch.setenv("ANVIA_T_RECORDED", secret)
     recording = tmp_path / "demo.jsonl"
     live = mcp.stdio(
-        name="live", command=sys.executable, args=["-X", f"note={secret}", *DEMO_ARGS],
-        env={"NOTE": secret}, from_environ={"ANVIA_T_RECORDED": secret}, record=recording,
-    )  # fmt: skip
+        name="live",
+        command=sys.executable,
+        args=["-X", f"note={secret}", *DEMO_ARGS],
+        env={"NOTE": secret},
+        from_environ={"ANVIA_T_RECORDED": secret},
+        record=recording,
+    )
     runtime.connect(live)
     said = runtime.call("live", "echo", {"message": f"with {secret} inside"}).output
     assert isinstance(said, str)

@@ -65,7 +65,7 @@ STREAMS = {
     "cr then lf at the end": b"data: x\r\n",
     "blank cr at the end": b"data: x\n\r",
     "comments": b": hello\n:\ndata: x\n: inside\n\n:only a comment\n\n",
-    "multi-line data": b"data: {\"a\":\ndata:  1}\ndata\ndata:\n\n",
+    "multi-line data": b'data: {"a":\ndata:  1}\ndata\ndata:\n\n',
     "empty data": b"data:\n\ndata: \n\nid: 3\ndata\n\n",
     "field without colon": b"event\ndata\nid\nretry\nnothing\n\n",
     "id with nul": b"id: 5\ndata: a\n\nid: 6\x007\ndata: b\n\n",
@@ -131,8 +131,24 @@ def test_a_pending_line_past_the_bound_fails_before_it_ends() -> None:
 
 
 TOKENS = [
-    b"data", b"event", b"id", b"retry", b":", b" ", b"\r", b"\n", b"\r\n", b"x", b"7", b"-",
-    b"\x00", "é".encode(), "日".encode(), b"\xe6", b"\xff", b"{}",
+    b"data",
+    b"event",
+    b"id",
+    b"retry",
+    b":",
+    b" ",
+    b"\r",
+    b"\n",
+    b"\r\n",
+    b"x",
+    b"7",
+    b"-",
+    b"\x00",
+    "é".encode(),
+    "日".encode(),
+    b"\xe6",
+    b"\xff",
+    b"{}",
 ]
 ASCII_TOKENS = [t for t in TOKENS if t.isascii()]
 

@@ -48,9 +48,12 @@ def _odd(ident: Any) -> list[bytes]:
         b": a comment first\r\nretry: 50\r\n"
         b"id: prime-1\r\ndata:\r\n\r\n"
         b'event: other\r\ndata: {"ignored": true}\r\n\r\n'
-        + b"data: " + _log("before \u00e9 \x00").replace(b"\\u00e9", "é".encode()).replace(b"\\u0000", b"\xff")
+        + b"data: "
+        + _log("before \u00e9 \x00").replace(b"\\u00e9", "é".encode()).replace(b"\\u0000", b"\xff")
         + b"\r\r"
-        + b"id: 2\nnothing here\ndata: " + answer.replace(b'"id": ', b'"id":\ndata: ') + b"\n\n"
+        + b"id: 2\nnothing here\ndata: "
+        + answer.replace(b'"id": ', b'"id":\ndata: ')
+        + b"\n\n"
     )
     cut = body.index("日".encode()) + 1
     return [body[:cut], body[cut:]]

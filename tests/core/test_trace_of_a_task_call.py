@@ -33,10 +33,18 @@ def test_a_task_call_before_2026_07_28_keeps_its_polls_status_and_result() -> No
     _answer(trace, 1, {"task": {"taskId": TASK, "status": "working"}})  # 2
     _request(trace, 2, "tools/call", {"name": "other", "arguments": {}})  # 3: another call meanwhile
     _answer(trace, 2, {"task": {"taskId": OTHER, "status": "working"}})  # 4
-    trace.record("received", {"jsonrpc": "2.0", "method": "notifications/tasks/status",
-                              "params": {"taskId": TASK, "status": "working", "statusMessage": "half"}})  # 5
-    trace.record("received", {"jsonrpc": "2.0", "method": "notifications/tasks/status",
-                              "params": {"taskId": OTHER, "status": "working"}})  # 6
+    trace.record(
+        "received",
+        {
+            "jsonrpc": "2.0",
+            "method": "notifications/tasks/status",
+            "params": {"taskId": TASK, "status": "working", "statusMessage": "half"},
+        },
+    )  # 5
+    trace.record(
+        "received",
+        {"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": {"taskId": OTHER, "status": "working"}},
+    )  # 6
     _request(trace, 3, "tasks/get", {"taskId": TASK})  # 7
     _answer(trace, 3, {"taskId": TASK, "status": "completed"})  # 8
     _request(trace, 4, "tasks/get", {"taskId": OTHER})  # 9
@@ -52,7 +60,7 @@ def test_a_task_call_before_2026_07_28_keeps_its_polls_status_and_result() -> No
         "result: task task-1 completed",
         'tasks/result {"taskId":"task-1"}',
         "result: text",
-    ]  # fmt: skip
+    ]
 
 
 async def test_a_task_call_on_2026_07_28_shows_its_polls_and_its_result() -> None:

@@ -36,7 +36,7 @@ def test_messages_and_the_model_context_are_server_text() -> None:
     html = app_messages_html(messages, context, [SECRET])
     assert "<script>" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
     assert SECRET not in html and MASK in html
-    assert "count is 4\n{\"count\": 4}" in html
+    assert 'count is 4\n{"count": 4}' in html
     assert "tex2jax_ignore" in html  # never typeset by MathJax
     assert app_messages_html([], None) == ""
 

@@ -106,8 +106,12 @@ def test_render_settings_have_the_documented_defaults_and_refuse_negative_limits
 
 def test_display_imports_only_the_stdlib_errors_core_types_and_itself() -> None:
     allowed_internal = {
-        "anvia_nb.errors", "anvia_nb.core.protocol.types", "anvia_nb.core.protocol.content",
-        "anvia_nb.core.protocol.readings", "anvia_nb.policy", "anvia_nb._visible",
+        "anvia_nb.errors",
+        "anvia_nb.core.protocol.types",
+        "anvia_nb.core.protocol.content",
+        "anvia_nb.core.protocol.readings",
+        "anvia_nb.policy",
+        "anvia_nb._visible",
         "anvia_nb.core.api.dataframes",  # where the DataFrame layer lends r.frame() its table maker
         "anvia_nb.core.protocol.limits",  # the app view bounds, written once there
     }

@@ -68,7 +68,10 @@ def test_no_widget_module_imports_a_private_display_module() -> None:
     private: list[str] = []
     for path in sorted(widgets.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else (
-                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else ([alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            )
             private += [f"{path.name}: {name}" for name in names if name.startswith("anvia_nb.display._")]
     assert private == []

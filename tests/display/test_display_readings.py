@@ -49,8 +49,12 @@ def test_a_hostile_prompt_stays_inert_role_by_role() -> None:
 
 
 def test_blobs_show_their_size_and_how_to_save_them_images_show_when_their_bytes_prove_it(tmp_path: Any) -> None:
-    view = ReadView(read({"uri": "demo://b", "mimeType": "application/octet-stream", "blob": b64(bytes(300))},
-                         {"uri": "demo://i", "mimeType": "image/png", "blob": b64(PNG)}))
+    view = ReadView(
+        read(
+            {"uri": "demo://b", "mimeType": "application/octet-stream", "blob": b64(bytes(300))},
+            {"uri": "demo://i", "mimeType": "image/png", "blob": b64(PNG)},
+        )
+    )
     audit = assert_safe_html(view._repr_mimebundle_()["text/html"])
     assert "300 bytes" in audit.text and ".save(0, PATH)" in audit.text
     assert any(node.tag == "img" for node in audit.elements)
@@ -71,8 +75,16 @@ def test_secrets_are_masked_in_reads_prompts_and_their_reprs() -> None:
     shown = str(view._repr_mimebundle_()) + repr(view)
     assert SECRET not in shown and "••••••" in shown
     assert view.text == f"token={SECRET}"
-    prompt = PromptView(PromptResult("demo", "p", {}, {"messages": [
-        {"role": "user", "content": {"type": "text", "text": SECRET}}]}, 0.1, secrets=(SECRET,)))
+    prompt = PromptView(
+        PromptResult(
+            "demo",
+            "p",
+            {},
+            {"messages": [{"role": "user", "content": {"type": "text", "text": SECRET}}]},
+            0.1,
+            secrets=(SECRET,),
+        )
+    )
     assert SECRET not in str(prompt._repr_mimebundle_())
 
 

@@ -70,8 +70,11 @@ def test_every_form_of_a_secret_is_masked_on_every_display_surface(form: str) ->
 
 def test_a_connection_target_is_masked_by_the_policy_in_its_url_encoded_form_too() -> None:
     token = "tok en/+1"
-    http = mcp.http(name="web", url=f"https://h.example/mcp?api_key={quote(token, safe='')}&x=1",
-                    headers={"Authorization": f"Bearer {token}"})
+    http = mcp.http(
+        name="web",
+        url=f"https://h.example/mcp?api_key={quote(token, safe='')}&x=1",
+        headers={"Authorization": f"Bearer {token}"},
+    )
     assert quote(token, safe="") not in http.target() and MASK in http.target()
     stdio = mcp.stdio(name="s", command="srv", args=["--token", "abc123"], env={"API_TOKEN": "abc123"})
     assert stdio.target() == f"srv --token {MASK}"

@@ -33,6 +33,7 @@ def dd() -> Any:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     import distributed  # imported here: seconds, for the cluster test only
+
     cluster = local_cluster(distributed, {"ANVIA_TEST_TOKEN": SECRET})
     try:
         with distributed.Client(cluster) as dask_client:
@@ -47,9 +48,12 @@ def test_each_partition_is_mapped_on_a_worker_without_the_secret_being_sent(
 ) -> None:
     monkeypatch.setenv("ANVIA_TEST_TOKEN", SECRET)
     connection = mcp.stdio(
-        name="demo", command=sys.executable, args=DEMO_ARGS, env={"ANVIA_TEST_TOKEN": SECRET},
+        name="demo",
+        command=sys.executable,
+        args=DEMO_ARGS,
+        env={"ANVIA_TEST_TOKEN": SECRET},
         secret_env=["ANVIA_TEST_TOKEN"],
-    )  # fmt: skip
+    )
     server = runtime.connect(connection).server
     frame = pd.DataFrame({"name": ["ANVIA_TEST_TOKEN", "NOT_SET_ANYWHERE"] * 3, "row": range(6)})
     ddf = dd.from_pandas(frame, npartitions=2)

@@ -39,6 +39,7 @@ def dd() -> Any:
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     import distributed
+
     cluster = local_cluster(distributed, {VARIABLE: SECRET})
     try:
         with distributed.Client(cluster) as dask_client:

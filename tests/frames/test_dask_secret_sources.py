@@ -87,6 +87,7 @@ def test_a_secret_typed_under_a_plain_name_is_refused_in_one_line_saying_how(mon
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
     import distributed
+
     cluster = local_cluster(distributed, WORKER_ENV)
     try:
         with distributed.Client(cluster) as dask_client:
@@ -101,6 +102,7 @@ def test_a_map_on_worker_processes_reads_every_secret_from_their_environment(
 ) -> None:
     import cloudpickle  # Dask's own serializer
     import dask.dataframe as dd
+
     for name, value in WORKER_ENV.items():
         monkeypatch.setenv(name, value)
     connection = servers_from_config_text(_config(), names=("demo",), environ=WORKER_ENV).connections["demo"]

@@ -66,7 +66,8 @@ def asker(requests: int) -> Server:
             answers = params.input_responses or {}
             if not answers:
                 request = types.ElicitRequest(
-                    params=types.ElicitRequestFormParams(message="again?", requested_schema=schema))
+                    params=types.ElicitRequestFormParams(message="again?", requested_schema=schema)
+                )
                 return types.InputRequiredResult(input_requests={f"q{i}": request for i in range(requests)})
             actions = [getattr(a, "action", "?") for a in answers.values()]
         else:
@@ -91,18 +92,25 @@ def regex_output(pattern: str = "^(a+)+$", value: str = "a" * 40 + "!") -> Serve
     prop = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
 
     async def match(ctx: Any, params: types.CallToolRequestParams) -> Any:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=value)],
-                                    structured_content={"s": value})
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=value)], structured_content={"s": value}
+        )
 
-    tools = [types.Tool(name="match", input_schema={"type": "object"}, output_schema=prop),
-             types.Tool(name="form", input_schema=prop)]
+    tools = [
+        types.Tool(name="match", input_schema={"type": "object"}, output_schema=prop),
+        types.Tool(name="form", input_schema=prop),
+    ]
     return _server("regex", tools, match)
 
 
 def enums(fields: int = 10, values: int = 20_000) -> Server:
     """``choose`` takes ``fields`` arguments, each an enum of ``values`` strings."""
-    schema = {"type": "object", "properties": {
-        f"f{i}": {"type": "string", "enum": [f"value-{i}-{n:06d}" for n in range(values)]} for i in range(fields)}}
+    schema = {
+        "type": "object",
+        "properties": {
+            f"f{i}": {"type": "string", "enum": [f"value-{i}-{n:06d}" for n in range(values)]} for i in range(fields)
+        },
+    }
     return _server("enums", [types.Tool(name="choose", input_schema=schema)])
 
 
@@ -116,8 +124,10 @@ def wide(fields: int = 5_000) -> Server:
 
 def many_tools(count: int, name_chars: int = 20) -> Server:
     """``count`` tools, each named with ``name_chars`` characters and a description of 1,000."""
-    tools = [types.Tool(name=f"t{i:07d}".ljust(name_chars, "x"), description="d" * 1000,
-                        input_schema={"type": "object"}) for i in range(count)]
+    tools = [
+        types.Tool(name=f"t{i:07d}".ljust(name_chars, "x"), description="d" * 1000, input_schema={"type": "object"})
+        for i in range(count)
+    ]
     return _server("many", tools)
 
 
@@ -134,14 +144,18 @@ def secret_echo(secret: str = SECRET) -> Server:
     half = len(secret) // 2
 
     async def echo(ctx: Any, params: types.CallToolRequestParams) -> Any:
-        resource = types.TextResourceContents(uri=f"file:///keys/{secret}.txt", mime_type="text/plain",
-                                              text=f"api_key={secret}\n")
+        resource = types.TextResourceContents(
+            uri=f"file:///keys/{secret}.txt", mime_type="text/plain", text=f"api_key={secret}\n"
+        )
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=f"key: {secret}"),
-                     types.TextContent(type="text", text=f"split {secret[:half]}"),
-                     types.TextContent(type="text", text=f"{secret[half:]} end"),
-                     types.EmbeddedResource(type="resource", resource=resource)],
-            structured_content={"key": secret, "nested": [{"k": f"'{secret}'"}]})
+            content=[
+                types.TextContent(type="text", text=f"key: {secret}"),
+                types.TextContent(type="text", text=f"split {secret[:half]}"),
+                types.TextContent(type="text", text=f"{secret[half:]} end"),
+                types.EmbeddedResource(type="resource", resource=resource),
+            ],
+            structured_content={"key": secret, "nested": [{"k": f"'{secret}'"}]},
+        )
 
     prefill = {"type": "object", "properties": {"token": {"type": "string", "default": secret}}}
     tools = [types.Tool(name="echo", input_schema={"type": "object"}), types.Tool(name="prefill", input_schema=prefill)]
@@ -191,8 +205,9 @@ def read_request(conn: socket.socket) -> bytes:
             return data
         data += chunk
     head, body = data.split(b"\r\n\r\n", 1)
-    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), 0)
+    length = next(
+        (int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0
+    )
     while len(body) < length:
         chunk = conn.recv(65536)
         if not chunk:
@@ -214,9 +229,11 @@ def initialize_with_version(version: str) -> Callable[[bytes, socket.socket, thr
             reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": {"code": -32601, "message": "no method"}}
         body = json.dumps(reply).encode()
         # the socket is closed after this answer: say so, or the client may reuse it and read nothing
-        conn.sendall(f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n"
-                     .encode() + body)
+        conn.sendall(
+            f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
 
     return answer
 
@@ -227,8 +244,11 @@ DRIP_SECONDS = 0.5
 def drip(event_stream: bool) -> Callable[[bytes, socket.socket, threading.Event], None]:
     """Answers every request with a head, then one byte of body (or an SSE keep-alive comment)
     every ``DRIP_SECONDS``, for ever: a server that is slow, not silent."""
-    head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" if event_stream else
-            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{")
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+        if event_stream
+        else b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"
+    )
     piece = b": keep-alive\n\n" if event_stream else b" "
 
     def answer(request: bytes, conn: socket.socket, stopped: threading.Event) -> None:

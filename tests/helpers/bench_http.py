@@ -24,7 +24,7 @@ def bench_http_url() -> Iterator[str]:
         assert process.stderr is not None
         for line in process.stderr:
             if line.startswith(LISTENING):
-                yield line[len(LISTENING):].strip()
+                yield line[len(LISTENING) :].strip()
                 return
         raise RuntimeError(f"the HTTP bench server did not start (exit status {process.wait()})")
     finally:

@@ -22,8 +22,15 @@ import sys
 
 EXIT_LINE = "conformance client exit status:"
 # What a client imports only once it connects (the HTTP transport): imported before forking too.
-WARM = ("httpcore2", "anyio._core._sockets", "anyio._core._streams", "anyio.streams.stapled", "anyio.streams.tls",
-        "concurrent.futures.thread", "encodings.idna")  # fmt: skip
+WARM = (
+    "httpcore2",
+    "anyio._core._sockets",
+    "anyio._core._streams",
+    "anyio.streams.stapled",
+    "anyio.streams.tls",
+    "concurrent.futures.thread",
+    "encodings.idna",
+)
 PASSED_ON = ("MCP_CONFORMANCE_SCENARIO", "MCP_CONFORMANCE_CONTEXT", "MCP_CONFORMANCE_PROTOCOL_VERSION")
 
 

@@ -49,8 +49,11 @@ def conformance_suite(work: Path) -> Iterator[ConformanceSuite]:
     socket_path = work / "clients.sock"
     forks = subprocess.Popen(
         [sys.executable, str(HELPERS / "client_forks.py"), "serve", str(socket_path)],
-        env=env, stdout=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         assert forks.stdout is not None and forks.stdout.readline() == "ready\n", "the client fork server did not start"
         yield ConformanceSuite(root, env, f"{sys.executable} -I -S {HELPERS / 'client_forks.py'} run {socket_path}")

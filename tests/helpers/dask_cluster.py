@@ -15,6 +15,11 @@ LOOPBACK = "127.0.0.1:0"
 def local_cluster(distributed: Any, env: dict[str, str]) -> Any:
     """``distributed.LocalCluster`` with two single-threaded worker processes, ``env`` in theirs."""
     return distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=LOOPBACK, worker_dashboard_address=LOOPBACK, env=env,
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=LOOPBACK,
+        worker_dashboard_address=LOOPBACK,
+        env=env,
     )

@@ -29,16 +29,29 @@ FRAGMENT = "hunter2"
 
 _OBJECT = {"type": "object"}
 TOOLS = [
-    {"name": "echo", "description": "Echo the text.",
-     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
-    {"name": "add", "description": "Add two integers.",
-     "inputSchema": {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-                     "required": ["a", "b"]}},
+    {
+        "name": "echo",
+        "description": "Echo the text.",
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    },
+    {
+        "name": "add",
+        "description": "Add two integers.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+            "required": ["a", "b"],
+        },
+    },
     {"name": "chatter", "description": "Log a little.", "inputSchema": _OBJECT},
     {"name": "fail", "description": "Fail with a JSON-RPC error.", "inputSchema": _OBJECT},
     {"name": "boom", "description": "Answer with an error result.", "inputSchema": _OBJECT},
-    {"name": "drop_tables", "description": "Drop every table.", "inputSchema": _OBJECT,
-     "annotations": {"destructiveHint": True}},
+    {
+        "name": "drop_tables",
+        "description": "Drop every table.",
+        "inputSchema": _OBJECT,
+        "annotations": {"destructiveHint": True},
+    },
 ]
 RESOURCES = [{"uri": "secret://config", "name": "config"}, {"uri": "public://readme", "name": "readme"}]
 TEMPLATES = [{"uriTemplate": "file:///{path}", "name": "files"}]
@@ -66,12 +79,20 @@ def _call(params: dict[str, Any]) -> dict[str, Any] | tuple[int, str]:
         return _text(str(arguments.get("text", "")))
     if name == "add":
         a, b = arguments.get("a"), arguments.get("b")
-        return _text(f"a+b={a + b} (a={a}, b={b})") if isinstance(a, int) and isinstance(b, int) else (
-            -32602, f"bad arguments: {LEAK}")
+        return (
+            _text(f"a+b={a + b} (a={a}, b={b})")
+            if isinstance(a, int) and isinstance(b, int)
+            else (-32602, f"bad arguments: {LEAK}")
+        )
     if name == "chatter":
         for level in ("info", "error"):
-            _send({"jsonrpc": "2.0", "method": "notifications/message",
-                   "params": {"level": level, "logger": "db", "data": f"{level}: {LEAK}"}})
+            _send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/message",
+                    "params": {"level": level, "logger": "db", "data": f"{level}: {LEAK}"},
+                }
+            )
         return _text("done")
     if name == "fail":
         return (-32000, f"echo failed: {LEAK}")
@@ -86,14 +107,23 @@ def _answer(method: str, params: dict[str, Any]) -> dict[str, Any] | tuple[int, 
     if method == "initialize":
         return {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {}, "resources": {}, "prompts": {}, "logging": {},
-                             "experimental": {"leak": {"where": LEAK}}},
+            "capabilities": {
+                "tools": {},
+                "resources": {},
+                "prompts": {},
+                "logging": {},
+                "experimental": {"leak": {"where": LEAK}},
+            },
             "serverInfo": {"name": f"leaky {LEAK}", "version": "1"},
             "instructions": f"Use the password {LEAK}.",
         }
     answers: dict[str, Any] = {
-        "ping": {}, "logging/setLevel": {}, "tools/list": {"tools": TOOLS}, "resources/list": {"resources": RESOURCES},
-        "resources/templates/list": {"resourceTemplates": TEMPLATES}, "prompts/list": {"prompts": PROMPTS},
+        "ping": {},
+        "logging/setLevel": {},
+        "tools/list": {"tools": TOOLS},
+        "resources/list": {"resources": RESOURCES},
+        "resources/templates/list": {"resourceTemplates": TEMPLATES},
+        "prompts/list": {"prompts": PROMPTS},
     }
     if method in answers:
         return dict(answers[method])

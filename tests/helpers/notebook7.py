@@ -64,10 +64,12 @@ _RUN_OVER_JS = f"""(before) => {{
 
 _NUMBERED = re.compile(r"^\[\d+\]:$")
 
-NOTEBOOK7_LOAD_ERRORS = frozenset({
-    "Cannot read properties of undefined (reading 'schema')",
-    "Command 'filebrowser:open-path' not registered.",
-})  # fmt: skip
+NOTEBOOK7_LOAD_ERRORS = frozenset(
+    {
+        "Cannot read properties of undefined (reading 'schema')",
+        "Command 'filebrowser:open-path' not registered.",
+    }
+)
 """Page errors Notebook 7.6.5 raises itself while it loads any notebook, one with only ``print('hi')``
 too, with or without this lab's disabled plugins and settings. JupyterLab's shortcuts plugin reads its
 own settings while they reload (``t.plugins[W.id].schema`` in notebook_core.js); and on a busy

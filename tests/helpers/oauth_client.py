@@ -55,9 +55,11 @@ def settings(scenario: str, context: dict[str, Any], url: str, token_dir: str) -
     if scenario == "auth/client-credentials-jwt":
         os.environ["CONFORMANCE_PRIVATE_KEY"] = context["private_key_pem"]
         return mcp.client_credentials(
-            client_id=context["client_id"], key_env="CONFORMANCE_PRIVATE_KEY",
-            key_alg=context.get("signing_algorithm", "RS256"), token_dir=token_dir,
-        )  # fmt: skip
+            client_id=context["client_id"],
+            key_env="CONFORMANCE_PRIVATE_KEY",
+            key_alg=context.get("signing_algorithm", "RS256"),
+            token_dir=token_dir,
+        )
     if scenario == "auth/wif-jwt-bearer":
         token_file = os.path.join(token_dir, "workload-token")  # where a platform writes it
         with open(token_file, "w") as written:
@@ -67,11 +69,14 @@ def settings(scenario: str, context: dict[str, Any], url: str, token_dir: str) -
         os.environ["CONFORMANCE_CLIENT_SECRET"] = context["client_secret"]
         os.environ["CONFORMANCE_ID_TOKEN"] = context["idp_id_token"]
         return mcp.identity_assertion(
-            client_id=context["client_id"], issuer=authorization_server(url),
-            client_secret_env="CONFORMANCE_CLIENT_SECRET", id_token_env="CONFORMANCE_ID_TOKEN",
-            idp_token_endpoint=context["idp_token_endpoint"], idp_client_id=context.get("idp_client_id"),
+            client_id=context["client_id"],
+            issuer=authorization_server(url),
+            client_secret_env="CONFORMANCE_CLIENT_SECRET",
+            id_token_env="CONFORMANCE_ID_TOKEN",
+            idp_token_endpoint=context["idp_token_endpoint"],
+            idp_client_id=context.get("idp_client_id"),
             token_dir=token_dir,
-        )  # fmt: skip
+        )
     return mcp.oauth(
         client_id=context.get("client_id"),
         client_secret=context.get("client_secret"),

@@ -208,12 +208,17 @@ class OAuthTestServer:
                 "registration_endpoint": f"{self.base}/register",
                 "response_types_supported": ["code"],
                 "grant_types_supported": [
-                    "authorization_code", "refresh_token", "client_credentials",
+                    "authorization_code",
+                    "refresh_token",
+                    "client_credentials",
                     "urn:ietf:params:oauth:grant-type:jwt-bearer",
                 ],
                 "code_challenge_methods_supported": ["S256"],
                 "token_endpoint_auth_methods_supported": [
-                    "none", "client_secret_basic", "client_secret_post", "private_key_jwt"
+                    "none",
+                    "client_secret_basic",
+                    "client_secret_post",
+                    "private_key_jwt",
                 ],
                 "scopes_supported": [SCOPE],
                 **({"dpop_signing_alg_values_supported": ["ES256"]} if self.dpop else {}),
@@ -322,8 +327,9 @@ class OAuthTestServer:
         self.exchanges += 1
         jag = "jag-" + secrets.token_urlsafe(24)
         self.id_jags.add(jag)
-        return JSONResponse({"access_token": jag, "issued_token_type": wanted["requested_token_type"],
-                             "token_type": "N_A"})  # fmt: skip
+        return JSONResponse(
+            {"access_token": jag, "issued_token_type": wanted["requested_token_type"], "token_type": "N_A"}
+        )
 
     def _workload_token(self, form: Any) -> Response:
         """Workload identity: the platform's token is the grant, for the client it names; no secret."""
@@ -362,8 +368,12 @@ class OAuthTestServer:
             assertion = str(form["client_assertion"])
             client_id = str(jwt.decode(assertion, options={"verify_signature": False}).get("iss", ""))
             try:
-                claims = jwt.decode(assertion, self.keys.get(client_id, ""), algorithms=["RS256", "ES256"],
-                                    audience=[self.issuer, self.issuer + "/"])  # fmt: skip
+                claims = jwt.decode(
+                    assertion,
+                    self.keys.get(client_id, ""),
+                    algorithms=["RS256", "ES256"],
+                    audience=[self.issuer, self.issuer + "/"],
+                )
             except jwt.PyJWTError as exc:
                 self.refusals.append(f"assertion: {type(exc).__name__}")
                 return None

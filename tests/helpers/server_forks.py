@@ -56,8 +56,7 @@ class ServerForks:
     begin like one of ``servers`` (e.g. ``["-m", "package.server"]`` or ``["path/server.py"]``),
     after importing each of ``preload`` once (``module``, or ``module:function`` to call it too)."""
 
-    def __init__(self, servers: Sequence[Sequence[str]], preload: Sequence[str] = (),
-                 where: str | None = None) -> None:
+    def __init__(self, servers: Sequence[Sequence[str]], preload: Sequence[str] = (), where: str | None = None) -> None:
         self._servers = [list(server) for server in servers]
         self._preload = list(preload)
         self._folder = tempfile.TemporaryDirectory(prefix="server-forks-")
@@ -66,8 +65,13 @@ class ServerForks:
         self._before: str | None = None
 
     def __enter__(self) -> ServerForks:
-        command = [sys.executable, str(HERE / "server_forks.py"), "serve", self.socket,
-                   json.dumps({"servers": self._servers, "preload": self._preload})]
+        command = [
+            sys.executable,
+            str(HERE / "server_forks.py"),
+            "serve",
+            self.socket,
+            json.dumps({"servers": self._servers, "preload": self._preload}),
+        ]
         self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self._process.stdout is not None
         if self._process.stdout.readline() != "ready\n":
@@ -77,8 +81,9 @@ class ServerForks:
         os.environ[ENV] = self.socket
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if os.environ.get(ENV) == self.socket:
             if self._before is None:
                 os.environ.pop(ENV, None)
@@ -99,12 +104,14 @@ class ServerForks:
 
 # The launcher.
 
+
 def run(where: str, arguments: list[str]) -> int:
     if os.path.exists(where):
         with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.connect(where)
-            request = json.dumps({"arguments": arguments, "env": dict(os.environ), "cwd": os.getcwd(),
-                                  "launcher": os.getpid()}).encode()
+            request = json.dumps(
+                {"arguments": arguments, "env": dict(os.environ), "cwd": os.getcwd(), "launcher": os.getpid()}
+            ).encode()
             socket.send_fds(conn, [_HEADER.pack(len(request))], [0, 1, 2])
             conn.sendall(request)
             answers = conn.makefile("rb")
@@ -133,6 +140,7 @@ def _wait(child: int, answers: Any) -> int:
 
 
 # The fork server.
+
 
 def serve(path: str, servers: list[list[str]], preload: list[str]) -> None:
     for name in preload:
@@ -188,7 +196,7 @@ def _start(conn: socket.socket, servers: list[list[str]], inherited: list[int]) 
     fds: list[int] = []
     try:
         header, fds, _flags, _address = socket.recv_fds(conn, _HEADER.size, 3)
-        size, = _HEADER.unpack(header)
+        (size,) = _HEADER.unpack(header)
         body = b""
         while len(body) < size:
             chunk = conn.recv(size - len(body))

@@ -89,16 +89,41 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=10,
 )
-keywords = st.sampled_from([
-    "type", "properties", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs",
-    "definitions", "required", "default", "title", "description", "format", "minimum", "pattern",
-    "additionalProperties", "prefixItems", "nullable", "enumNames", "minItems", "exclusiveMaximum",
-])
+keywords = st.sampled_from(
+    [
+        "type",
+        "properties",
+        "items",
+        "enum",
+        "const",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "definitions",
+        "required",
+        "default",
+        "title",
+        "description",
+        "format",
+        "minimum",
+        "pattern",
+        "additionalProperties",
+        "prefixItems",
+        "nullable",
+        "enumNames",
+        "minItems",
+        "exclusiveMaximum",
+    ]
+)
 schema_like = st.recursive(
     st.booleans() | st.dictionaries(keywords, json_values, max_size=4),
     lambda inner: st.dictionaries(
         keywords,
-        inner | st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        inner
+        | st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=3)
         | st.sampled_from(["#", "#/$defs/a", "#/properties/a", "object", "string", "array", ["string", "null"]]),
         max_size=5,
     ),

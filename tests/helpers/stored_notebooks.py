@@ -57,4 +57,3 @@ def output_texts(nb: Any) -> list[str]:
             if output.get("output_type") == "error":
                 texts.append(output.get("evalue", ""))
     return texts
-

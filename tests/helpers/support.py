@@ -33,8 +33,13 @@ URL_SERVER = str(SERVERS / "url_server.py")
 INSTRUCTIONS_SERVER = str(SERVERS / "instructions_server.py")
 FORKED_SERVERS = (REAL_DEMO_ARGS, [LOG_SERVER], [URL_SERVER], [INSTRUCTIONS_SERVER])
 FORKS_PRELOAD = (
-    "anvia_nb.demo_server.server", "anvia_nb.demo_server.http", "anvia_nb.demo_server.server:import_jsonschema",
-    "mcp.server.mcpserver", "mcp.server.lowlevel", "mcp.server.stdio", "mcp_types",
+    "anvia_nb.demo_server.server",
+    "anvia_nb.demo_server.http",
+    "anvia_nb.demo_server.server:import_jsonschema",
+    "mcp.server.mcpserver",
+    "mcp.server.lowlevel",
+    "mcp.server.stdio",
+    "mcp_types",
 )
 
 

@@ -84,8 +84,9 @@ def _running(command: list[str], home: Path, root: Path, port: int) -> Iterator[
     """``command`` started in ``root``, yielded once it answers on ``port``; stopped however it ends."""
     log_path = home / "voila.log"
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, env=_environment(home), cwd=root, stdout=log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)  # fmt: skip
+        process = subprocess.Popen(
+            command, env=_environment(home), cwd=root, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
     running = RunningVoila(f"http://127.0.0.1:{port}", root, process, log_path)
 
     def answering() -> bool:
@@ -113,8 +114,17 @@ def served_voila() -> Iterator[tuple[str, Path]]:
         root = home / "root"
         root.mkdir()
         port = free_port()
-        command = [sys.executable, "-c", QUICK_JUPYTER, "voila", str(root), "--no-browser", f"--port={port}",
-                   "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-c",
+            QUICK_JUPYTER,
+            "voila",
+            str(root),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+        ]
         with _running(command, home, root, port) as running:
             yield running.base_url, root
 

@@ -68,6 +68,7 @@ async def wait_until_async(predicate: Callable[[], object], what: Awaited, *, se
 
     Returns the first truthy value; raises ``AssertionError`` naming ``what`` after ``seconds``.
     """
+
     async def poll() -> object:
         while True:
             value = predicate()

@@ -121,9 +121,7 @@ def test_unloading_the_extension_closes_everything_and_loading_brings_it_back(
     assert "mcp" in ip.magics_manager.magics["line"]
 
 
-def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(
-    ip: InteractiveShell
-) -> None:
+def test_servers_says_when_a_stdio_server_exited_on_its_own_until_it_is_closed(ip: InteractiveShell) -> None:
     run(ip, f"connect gone {LITE_STDIO}")
     assert run(ip, "servers").set_index("name").loc["gone", "status"] == "open"
     with contextlib.suppress(Exception):  # the call fails: its server is gone (what it says is tested elsewhere)

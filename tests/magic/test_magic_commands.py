@@ -143,8 +143,16 @@ def test_history_lists_calls_with_status_seconds_and_output_size(ip: Interactive
     run(ip, "call demo.fail message=no")
     frame = run(ip, "history")
     assert list(frame.columns) == [
-        "time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error", "requested_by"
-    ]  # fmt: skip
+        "time",
+        "server",
+        "tool",
+        "arguments",
+        "status",
+        "seconds",
+        "output_chars",
+        "error",
+        "requested_by",
+    ]
     assert list(frame["tool"]) == ["echo", "fail"]
     assert list(frame["status"]) == ["ok", "tool error"]
     assert frame["arguments"][0] == '{"message": "hello"}'
@@ -161,9 +169,7 @@ def test_hide_server_errors_keeps_server_text_out_of_history_and_rendering(ip: I
     assert "internal-path" in str(view.error)
 
 
-def test_log_is_a_frame_of_the_servers_stderr_and_log_messages(
-    ip: InteractiveShell, demo: str
-) -> None:
+def test_log_is_a_frame_of_the_servers_stderr_and_log_messages(ip: InteractiveShell, demo: str) -> None:
     run(ip, "call demo.slow steps=1 delay_seconds=60 --timeout 1")  # the server logs the cancellation
 
     def cancellation_shown() -> bool:  # the server writes it once the cancel reached it, after the call returned

@@ -35,9 +35,7 @@ def everything() -> str:
 
 
 @pytest.fixture
-def every(
-    ip: InteractiveShell, everything: str, live_children: Callable[[], set[int]]
-) -> Iterator[str]:
+def every(ip: InteractiveShell, everything: str, live_children: Callable[[], set[int]]) -> Iterator[str]:
     """server-everything connected as ``every`` for one test: closed after it, and its process gone."""
     before = live_children()
     run(ip, f"connect every --stdio {everything} stdio")
@@ -81,14 +79,20 @@ def test_server_everything_resources_prompts_completion_and_links(ip: Interactiv
 
 
 def test_a_map_over_a_real_dataframe_against_server_everything(ip: InteractiveShell, every: str) -> None:
-    numbers = pd.DataFrame({"a": np.array([1, 2, 3, 4], dtype=np.int64), "b": [0.5, 1.5, 2.5, 3.5],
-                            "who": list("wxyz")}, index=["w", "x", "y", "z"])
+    numbers = pd.DataFrame(
+        {"a": np.array([1, 2, 3, 4], dtype=np.int64), "b": [0.5, 1.5, 2.5, 3.5], "who": list("wxyz")},
+        index=["w", "x", "y", "z"],
+    )
     ip.user_ns["_anvia_test_df"] = numbers
     sums = run(ip, "map every.get-sum --frame _anvia_test_df --concurrency 3")
     assert list(sums.index) == ["w", "x", "y", "z"] and list(sums.columns[:3]) == ["a", "b", "who"]
     assert list(sums["status"]) == ["ok"] * 4
-    assert list(sums["output"]) == ["The sum of 1 and 0.5 is 1.5.", "The sum of 2 and 1.5 is 3.5.",
-                                    "The sum of 3 and 2.5 is 5.5.", "The sum of 4 and 3.5 is 7.5."]
+    assert list(sums["output"]) == [
+        "The sum of 1 and 0.5 is 1.5.",
+        "The sum of 2 and 1.5 is 3.5.",
+        "The sum of 3 and 2.5 is 5.5.",
+        "The sum of 4 and 3.5 is 7.5.",
+    ]
 
     ip.user_ns["_anvia_test_df"] = pd.DataFrame({"a": [1, "two"], "b": [1, 2]})
     invalid = run(ip, "map every.get-sum --frame _anvia_test_df")

@@ -146,7 +146,7 @@ def test_a_json_object_or_list_after_key_equals_reaches_the_server_as_that_json(
     view = run(
         ip,
         f'call {demo}.echo_arguments address={{"city":"Oslo", "zip": "0150"}} tags=["a b","c"] '
-        "name='two words' quote={\"said\":\"it's\"} n=3",
+        'name=\'two words\' quote={"said":"it\'s"} n=3',
     )
     assert view.structured == {
         "address": {"city": "Oslo", "zip": "0150"},

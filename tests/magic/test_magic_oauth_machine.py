@@ -53,18 +53,27 @@ def test_a_service_account_connects_with_its_secret_from_the_environment_and_it_
 def test_client_secret_post_and_a_private_key_from_a_file(
     ip: InteractiveShell, service: OAuthTestServer, token_dir: Path, tmp_path: Path
 ) -> None:
-    run(ip, f"connect post --oauth-client-credentials --client-id svc --secret-env {VARIABLE} "
-            f"--auth-method client_secret_post --http {service.url}")  # fmt: skip
+    run(
+        ip,
+        f"connect post --oauth-client-credentials --client-id svc --secret-env {VARIABLE} "
+        f"--auth-method client_secret_post --http {service.url}",
+    )
     assert run(ip, "call post.add a=2 b=3").output == "5"
     key = ec.generate_private_key(ec.SECP256R1())
     pem = tmp_path / "svc.pem"
-    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                      serialization.NoEncryption()))  # fmt: skip
-    service.keys["svc-key"] = key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    ).decode()
-    run(ip, f"connect signed --oauth-client-credentials --client-id svc-key --key-file {pem} --key-alg ES256 "
-            f"--http {service.url}")  # fmt: skip
+    pem.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    service.keys["svc-key"] = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
+    run(
+        ip,
+        f"connect signed --oauth-client-credentials --client-id svc-key --key-file {pem} --key-alg ES256 "
+        f"--http {service.url}",
+    )
     assert run(ip, "call signed.add a=2 b=3").output == "5"
     assert [client for client, _ in service.issued] == ["svc", "svc-key"] and not service.refusals
     run(ip, "close post")
@@ -120,8 +129,11 @@ def test_enterprise_managed_authorization_from_the_magic(
         run(ip, f"connect ema {common} --http {service.url}")
     with pytest.raises(UsageError, match="give --idp-token-endpoint"):
         run(ip, f"connect ema {common} --issuer {service.base} --http {service.url}")
-    run(ip, f"connect ema {common} --issuer {service.base} --idp-token-endpoint {service.base}/idp/token "
-            f"--idp-client-id notebook --http {service.url}")  # fmt: skip
+    run(
+        ip,
+        f"connect ema {common} --issuer {service.base} --idp-token-endpoint {service.base}/idp/token "
+        f"--idp-client-id notebook --http {service.url}",
+    )
     view = run(ip, "call ema.echo message='id-token-of-grace-8c21d0'")
     assert "id-token-of-grace-8c21d0" not in json.dumps(view._repr_mimebundle_(), ensure_ascii=False)
     assert service.exchanges == 1
@@ -129,9 +141,12 @@ def test_enterprise_managed_authorization_from_the_magic(
 
 
 def test_a_workload_identity_from_the_magic_and_from_a_config_file(
-    ip: InteractiveShell, oauth_server: OAuthTestServer, token_dir: Path, tmp_path: Path,
+    ip: InteractiveShell,
+    oauth_server: OAuthTestServer,
+    token_dir: Path,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     workload = "k8s-projected-token-51c7e0a2"
     oauth_server.workloads[workload] = "nightly"
     token_file = tmp_path / "token"

@@ -35,9 +35,13 @@ def test_an_empty_line_or_help_asks_for_help(line: str) -> None:
 def test_everything_after_stdio_is_the_servers_own_command_line() -> None:
     command = parse_command("connect fs --env LOG=debug --cwd /tmp --stdio npx -y server --env X=1 --cell '/a b'")
     assert command == ConnectCommand(
-        "fs", "stdio", command="npx", args=("-y", "server", "--env", "X=1", "--cell", "/a b"),
-        env={"LOG": "debug"}, cwd="/tmp",
-    )  # fmt: skip
+        "fs",
+        "stdio",
+        command="npx",
+        args=("-y", "server", "--env", "X=1", "--cell", "/a b"),
+        env={"LOG": "debug"},
+        cwd="/tmp",
+    )
 
 
 def test_secret_env_marks_a_name_and_may_also_set_its_value() -> None:
@@ -151,8 +155,15 @@ def test_key_value_pairs_are_json_when_they_parse_else_strings() -> None:
     command = parse_command('call d.t n=3 f=1.5 b=true l=[1,2] s=hello e= q="two words" z=null')
     assert isinstance(command, CallCommand)
     assert command.arguments == {
-        "n": 3, "f": 1.5, "b": True, "l": [1, 2], "s": "hello", "e": "", "q": "two words", "z": None,
-    }  # fmt: skip
+        "n": 3,
+        "f": 1.5,
+        "b": True,
+        "l": [1, 2],
+        "s": "hello",
+        "e": "",
+        "q": "two words",
+        "z": None,
+    }
 
 
 def test_no_arguments_means_none_is_sent() -> None:
@@ -205,8 +216,14 @@ def _json_or_text(text: str) -> object:
 
 json_texts = st.one_of(
     st.text(max_size=8),
-    st.builds(json.dumps, st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
-                                       lambda inner: st.lists(inner, max_size=2), max_leaves=4)),
+    st.builds(
+        json.dumps,
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=3),
+            lambda inner: st.lists(inner, max_size=2),
+            max_leaves=4,
+        ),
+    ),
     st.sampled_from(["NaN", "-Infinity", " 1", "\t[1]", "tru", "nul", "{bad", "0x1", ".5", "+1", "1e", "$x"]),
 )
 

@@ -18,6 +18,7 @@ from tests.helpers.waiting import wait_until
 
 pytestmark = pytest.mark.thirdparty
 
+
 @pytest.fixture(scope="session")
 def time_server() -> str:
     """Path of the ``mcp-server-time`` executable scripts/setup-test installed."""

@@ -44,8 +44,10 @@ def _connect(ip: InteractiveShell, name: str = "leaky") -> None:
     runtime = get_runtime()
     runtime.call(name, "chatter", {})
     server = runtime.server(name)
-    wait_until(lambda: sum(1 for row in server.log.rows(50) if row.source == "server log") >= 2,
-               what="both log messages to arrive")
+    wait_until(
+        lambda: sum(1 for row in server.log.rows(50) if row.source == "server log") >= 2,
+        what="both log messages to arrive",
+    )
 
 
 def test_log_says_how_many_lines_were_written_none_of_them_and_no_error(ip: InteractiveShell) -> None:
@@ -98,8 +100,11 @@ def test_a_result_and_a_form_say_a_server_error_in_plain_words(ip: InteractiveSh
 
 def _views(explorer: Panel) -> dict[str, str]:
     explorer.exchange.refresh()
-    return {"server": explorer.exchange.server_view.value, "log": explorer.exchange.log_view.value,
-            "trace": explorer.exchange.trace_view.value}
+    return {
+        "server": explorer.exchange.server_view.value,
+        "log": explorer.exchange.log_view.value,
+        "trace": explorer.exchange.trace_view.value,
+    }
 
 
 def test_the_panels_server_log_and_trace_tabs_speak_to_a_viewer(ip: InteractiveShell) -> None:
@@ -113,7 +118,8 @@ def test_the_panels_server_log_and_trace_tabs_speak_to_a_viewer(ip: InteractiveS
         assert "capabilities" not in html and "experimental" not in html and "reported an error" not in html
     assert viewer_words("server", "leaky") in views["server"]
     assert "has written" in views["log"] and "they are kept for this notebook’s author" in views["log"].replace(
-        "'", "’").replace("&#x27;", "’")
+        "'", "’"
+    ).replace("&#x27;", "’")
     assert "messages went between this page and the server “leaky”" in views["trace"]
     assert explorer.instructions.value == ""  # written for the model and the author
     _clean(explorer.text(), "panel text")

@@ -71,7 +71,7 @@ def environ(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_dollar_names_expand_from_the_environment_as_a_shell_would() -> None:
     environ = {"A": "x y", "B": "it's"}
     assert expand_environ("--x $A", environ) == ("--x 'x y'", {"A": "x y"})
-    line, taken = expand_environ('--x "${B}/1" \'$A\' \\$A', environ)
+    line, taken = expand_environ("--x \"${B}/1\" '$A' \\$A", environ)
     assert shlex.split(line) == ["--x", "it's/1", "$A", "$A"] and taken == {"B": "it's"}
     with pytest.raises(ValueError, match=r"\$NOPE: the kernel has no environment variable NOPE"):
         expand_environ("--stdio srv $NOPE", environ)
@@ -79,9 +79,11 @@ def test_dollar_names_expand_from_the_environment_as_a_shell_would() -> None:
 
 def test_every_value_from_the_environment_is_a_secret_of_the_connection(environ: None) -> None:
     line = (
-        "connect s --env ANVIA_T_PLAIN --secret-env ANVIA_T_HIDDEN --env GITHUB_PAT=" + GITHUB_PAT
-        + " --stdio srv --note $ANVIA_T_DOLLAR --mode=${ANVIA_T_BRACED} " + ANTHROPIC
-    )  # fmt: skip
+        "connect s --env ANVIA_T_PLAIN --secret-env ANVIA_T_HIDDEN --env GITHUB_PAT="
+        + GITHUB_PAT
+        + " --stdio srv --note $ANVIA_T_DOLLAR --mode=${ANVIA_T_BRACED} "
+        + ANTHROPIC
+    )
     command = parse_command(line)
     assert isinstance(command, ConnectCommand)
     assert command.from_environ == {"ANVIA_T_DOLLAR": DOLLAR, "ANVIA_T_BRACED": BRACED}

@@ -57,7 +57,7 @@ def test_the_url_scripts_lab_prints_opens_the_quickstart_notebook(tmp_path: Path
     command = ["bash", "scripts/lab", "--port", str(free_port()), "--ServerApp.port_retries=0"]
     lab = subprocess.Popen(command, cwd=REPO, env=_environment(tmp_path),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                           text=True, start_new_session=True)  # fmt: skip
+                           text=True, start_new_session=True)
     printed: list[str] = []
     assert lab.stdout is not None
     reader = threading.Thread(target=lambda: printed.extend(iter(lab.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]

@@ -70,7 +70,7 @@ def executed(binder_env: tuple[Path, dict[str, str]], tmp_path_factory: pytest.T
     _run([str(venv / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute", "--allow-errors",
           str(QUICKSTART), str(REAL_SERVERS), "--output-dir", str(out),
           f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}", "--ExecutePreprocessor.kernel_name=python3"],
-         env, 2 * RUN_TIMEOUT_SECONDS + 60)  # fmt: skip
+         env, 2 * RUN_TIMEOUT_SECONDS + 60)
     return out
 
 
@@ -132,14 +132,14 @@ def test_the_teaching_recording_recipe_runs_as_written_in_a_binder_kernel(
     assert "%mcp connect time --record recordings/time.jsonl --stdio mcp-server-time" in recipe
     notebook = tmp_path / "recipe.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("%load_ext anvia_nb"),
-                                                   nbformat.v4.new_code_cell(recipe)]), notebook)  # fmt: skip
+                                                   nbformat.v4.new_code_cell(recipe)]), notebook)
     (tmp_path / "recordings").mkdir()
     # Started the way Binder starts Jupyter: through binder/start, from the class's folder.
     done = subprocess.run(["bash", str(BINDER / "start"), str(venv / "bin" / "jupyter"), "nbconvert", "--to",
                            "notebook", "--execute", str(notebook), "--output-dir", str(tmp_path / "out"),
                            f"--ExecutePreprocessor.timeout={RUN_TIMEOUT_SECONDS}"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                          timeout=RUN_TIMEOUT_SECONDS + 60, check=False)  # fmt: skip
+                          timeout=RUN_TIMEOUT_SECONDS + 60, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     ran = nbformat.read(tmp_path / "out" / "recipe.ipynb", as_version=4)
     shown = json.dumps([cell.outputs for cell in ran.cells])

@@ -56,7 +56,7 @@ def test_a_notebook_a_person_saved_in_the_folder_is_not_collected_and_the_projec
     theirs = [f"Untitled-{uuid.uuid4().hex[:8]}.ipynb", "01-quickstart-Copy1.ipynb"]
     for name in theirs:
         nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("raise SystemExit('mine')")]),
-                       notebooks / name)  # fmt: skip
+                       notebooks / name)
     collected = _collected(tmp_path)
     for name in theirs:
         assert name not in collected

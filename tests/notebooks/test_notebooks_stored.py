@@ -64,7 +64,7 @@ def should_have_output(source: str) -> bool:
 def test_the_notebooks_folder_holds_the_notebooks_and_the_config_file() -> None:
     # What git tracks there: a notebook a person saved in the folder while working is not the project's.
     listed = subprocess.run(["git", "ls-files", "-z", "--", "*.ipynb"], cwd=NOTEBOOK_DIR, capture_output=True,
-                            text=True, timeout=120, check=True).stdout  # fmt: skip
+                            text=True, timeout=120, check=True).stdout
     assert sorted(name for name in listed.split("\0") if name) == NAMES
     config = json.loads((NOTEBOOK_DIR / "servers.json").read_text())
     assert set(config["mcpServers"]) >= {"time", "git", "demo_http"}

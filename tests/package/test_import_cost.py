@@ -71,8 +71,9 @@ assert problems == ["message: 1 is not of type 'string'"], problems
 def loaded() -> list[set[str]]:
     """The top-level modules loaded after the extension's path, the magic's, then connect_mcp's."""
     code = "\n".join(textwrap.dedent(part) for part in (EXTENSION, NOTE, MAGIC, NOTE, CONNECT_MCP, NOTE))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND_SECONDS,
-                          cwd=REPO, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND_SECONDS, cwd=REPO, check=False
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     found = [set(json.loads(line)) for line in done.stdout.splitlines() if line.startswith("[")]
     assert len(found) == 3, done.stdout[-2000:]

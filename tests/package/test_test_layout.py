@@ -157,7 +157,7 @@ def test_tests_wait_only_through_tests_helpers_waiting() -> None:
 
 
 def test_the_wait_check_finds_the_helpers_and_loops_that_came_before() -> None:
-    before = '''
+    before = """
 async def until(predicate, what):
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_SECONDS
@@ -188,7 +188,7 @@ async def told_of_the_cancel(server):
 async def settle():
     for _ in range(10):
         await asyncio.sleep(0)
-'''
+"""
     assert own_waits(before) == [
         "<test>:2: def until",
         "<test>:5: a poll loop",

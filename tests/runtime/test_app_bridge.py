@@ -34,8 +34,15 @@ from tests.helpers.support import DEMO_ARGS
 def runtime() -> Iterator[Runtime]:
     rt = Runtime()
     try:
-        rt.connect(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS, secret_env=["APP_TOKEN"],
-                             env={"APP_TOKEN": "s3cret-app-token-value"}))  # fmt: skip
+        rt.connect(
+            mcp.stdio(
+                name="demo",
+                command=sys.executable,
+                args=DEMO_ARGS,
+                secret_env=["APP_TOKEN"],
+                env={"APP_TOKEN": "s3cret-app-token-value"},
+            )
+        )
         yield rt
     finally:
         rt.shutdown()

@@ -33,7 +33,6 @@ SHORT_SECONDS = 0.25
 Children = Callable[..., set[int]]
 
 
-
 def fault(name: str, mode: str) -> StdioConnection:
     return mcp.stdio(name=name, command=sys.executable, args=[FAULT_SERVERS, mode])
 
@@ -57,7 +56,7 @@ async def lite() -> AsyncIterator[McpServer]:
 
 @pytest.mark.anyio
 async def test_a_connect_to_a_mute_server_cancelled_by_wait_for_leaves_no_process_and_no_task(
-    live_children: Children
+    live_children: Children,
 ) -> None:
     before_children, before_tasks = live_children(), other_tasks()
 
@@ -269,7 +268,7 @@ async def test_as_many_concurrent_calls_as_a_session_allows_run_side_by_side(lit
 
 @pytest.mark.anyio
 async def test_the_first_call_to_a_server_gone_after_the_handshake_says_so_and_where_to_look(
-    live_children: Children
+    live_children: Children,
 ) -> None:
     before = live_children()
     server = await connect_mcp(fault("brief", "exit-after-tools"))

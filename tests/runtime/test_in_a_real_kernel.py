@@ -141,8 +141,8 @@ def _interrupt(kernel: Kernel, msg_id: str) -> tuple[str, list[dict[str, Any]], 
 # A server that never answers the handshake; it writes its pid to the file given, so a test knows
 # when the connect is under way and which process must be gone after it.
 SLOW_START = (
-    '--stdio python -c "import os, sys, time; p = sys.argv[1]; open(p + \'.tmp\', \'w\').write(str(os.getpid())); '
-    'os.replace(p + \'.tmp\', p); time.sleep(120)"'
+    "--stdio python -c \"import os, sys, time; p = sys.argv[1]; open(p + '.tmp', 'w').write(str(os.getpid())); "
+    "os.replace(p + '.tmp', p); time.sleep(120)\""
 )
 
 
@@ -162,9 +162,7 @@ def test_a_kernel_interrupt_during_a_connect_stops_the_server_and_says_so_in_one
     assert "slow" not in kernel.run("print(get_ipython().run_line_magic('mcp', 'servers'))")
 
 
-def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(
-    kernel: Kernel
-) -> None:
+def test_a_kernel_interrupt_stops_a_running_call_and_the_server_is_told(kernel: Kernel) -> None:
     kernel.run(f"%load_ext anvia_nb\n%mcp connect demo {LITE_STDIO}")
     log = kernel.run(
         "from anvia_nb.runtime import get_runtime\nprint(get_runtime().server('demo').client.log.stderr_path)"

@@ -132,13 +132,13 @@ print(" ".join(l for l in os.popen(f"pgrep -P {os.getpid()}").read().split()))
 
 
 @pytest.mark.slow
-def test_interpreter_exit_closes_every_session_and_process(
-    pid_alive: Callable[[int], bool]
-) -> None:
+def test_interpreter_exit_closes_every_session_and_process(pid_alive: Callable[[int], bool]) -> None:
     # Servers that outlive the end of their stdin: only the exit hook's signal ends them.
     done = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(SCRIPT_EXIT), *LITE_ARGS, "--ignore-eof"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     pids = [int(p) for p in done.stdout.split()]

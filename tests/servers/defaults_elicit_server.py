@@ -43,15 +43,24 @@ def main() -> None:
         elif method == "initialize":
             capabilities: dict[str, Any] = {"tools": {}}
             info = {"name": "defaults-elicit", "version": "1"}
-            send({"id": ident, "result": {"protocolVersion": "2025-06-18", "capabilities": capabilities,
-                                          "serverInfo": info}})  # fmt: skip
+            send(
+                {
+                    "id": ident,
+                    "result": {"protocolVersion": "2025-06-18", "capabilities": capabilities, "serverInfo": info},
+                }
+            )
         elif method == "tools/list":
             send({"id": ident, "result": {"tools": [TOOL]}})
         elif method == "tools/call":
             asked = f"elicit-{ident}"
             waiting[asked] = ident
-            send({"id": asked, "method": "elicitation/create",
-                  "params": {"mode": "form", "message": "Register?", "requestedSchema": SCHEMA}})  # fmt: skip
+            send(
+                {
+                    "id": asked,
+                    "method": "elicitation/create",
+                    "params": {"mode": "form", "message": "Register?", "requestedSchema": SCHEMA},
+                }
+            )
         elif ident is not None and method is not None:
             send({"id": ident, "error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}})
 

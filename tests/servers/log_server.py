@@ -10,7 +10,6 @@
   its ``change`` adds the tool ``extra`` (or takes it away) and sends ``tools/list_changed``.
 """
 
-
 import json
 import os
 import sys
@@ -48,7 +47,9 @@ def modern() -> None:
     async def needs_url() -> str:
         """Answer MCP error -32042: the person must sign in first."""
         params = ElicitRequestURLParams(
-            mode="url", message="Sign in to the files service", url=os.environ.get("NEEDS_URL", URL),
+            mode="url",
+            message="Sign in to the files service",
+            url=os.environ.get("NEEDS_URL", URL),
             elicitation_id="sign-in-1",
         )
         raise UrlElicitationRequiredError([params], "MCP error -32042: Authorization required")

@@ -113,19 +113,32 @@ def test_initialize_is_answered_by_the_frame_with_only_what_the_host_does(
     frame_and_sent: tuple[AppFrame, Sent],
 ) -> None:
     frame, sent = frame_and_sent
-    _from_view(frame, {"id": 1, "method": "ui/initialize", "params": {"appInfo": {"name": "weather-view"}}},
-               {"theme": "dark", "width": 640, "locale": "en-GB", "timeZone": "Europe/Oslo"})  # fmt: skip
+    _from_view(
+        frame,
+        {"id": 1, "method": "ui/initialize", "params": {"appInfo": {"name": "weather-view"}}},
+        {"theme": "dark", "width": 640, "locale": "en-GB", "timeZone": "Europe/Oslo"},
+    )
     result = sent.answer(1)["result"]
     assert result["protocolVersion"] == APPS_PROTOCOL_VERSION
     assert result["hostInfo"]["name"] == "anvia_nb"
     capabilities = result["hostCapabilities"]
-    assert set(capabilities) == {"openLinks", "serverTools", "serverResources", "message", "updateModelContext",
-                                 "sandbox"}  # fmt: skip
+    assert set(capabilities) == {
+        "openLinks",
+        "serverTools",
+        "serverResources",
+        "message",
+        "updateModelContext",
+        "sandbox",
+    }
     assert capabilities["sandbox"] == {
         "permissions": {"camera": {}},
-        "csp": {"connectDomains": ["https://api.example.com"], "resourceDomains": [], "frameDomains": [],
-                "baseUriDomains": []},
-    }  # fmt: skip
+        "csp": {
+            "connectDomains": ["https://api.example.com"],
+            "resourceDomains": [],
+            "frameDomains": [],
+            "baseUriDomains": [],
+        },
+    }
     assert result["hostContext"] == {
         "theme": "dark",
         "displayMode": "inline",
@@ -150,8 +163,11 @@ def test_notifications_wait_for_the_view_to_be_initialized_then_reach_every_init
     assert [m["method"] for m in sent.rpc()] == ["ui/notifications/tool-input", "ui/notifications/tool-result"]
     assert {m["view"] for m in sent.messages} == {VIEW}
     frame.notify("ui/notifications/tool-cancelled", {"reason": "user action"})
-    assert sent.rpc()[-1] == {"jsonrpc": "2.0", "method": "ui/notifications/tool-cancelled",
-                              "params": {"reason": "user action"}}  # fmt: skip
+    assert sent.rpc()[-1] == {
+        "jsonrpc": "2.0",
+        "method": "ui/notifications/tool-cancelled",
+        "params": {"reason": "user action"},
+    }
 
 
 def test_other_requests_go_to_the_handler_and_errors_come_back_as_json_rpc_errors(
@@ -216,8 +232,9 @@ def test_requests_waiting_for_the_handler_are_bounded(frame_and_sent: tuple[AppF
     for ident in range(total):
         _from_view(frame, {"id": ident, "method": "tools/call", "params": {"name": "echo"}})
     with sent.changed:
-        assert sent.changed.wait_for(lambda: sum("error" in m for m in sent.rpc()) >= total - APP_PENDING_REQUESTS - 1,
-                                     ANSWER_TIMEOUT_SECONDS)  # fmt: skip
+        assert sent.changed.wait_for(
+            lambda: sum("error" in m for m in sent.rpc()) >= total - APP_PENDING_REQUESTS - 1, ANSWER_TIMEOUT_SECONDS
+        )
     handler.release.set()
     answers = [sent.answer(ident) for ident in range(total)]
     refused = [a for a in answers if "error" in a]

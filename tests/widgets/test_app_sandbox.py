@@ -78,8 +78,12 @@ def test_declared_origins_are_added_to_their_directives_only() -> None:
     ],
 )
 def test_a_declaration_that_is_not_a_plain_origin_is_dropped_and_never_loosens_the_policy(declared: str) -> None:
-    csp = AppCsp(connect_domains=(declared,), resource_domains=(declared,), frame_domains=(declared,),
-                 base_uri_domains=(declared,))  # fmt: skip
+    csp = AppCsp(
+        connect_domains=(declared,),
+        resource_domains=(declared,),
+        frame_domains=(declared,),
+        base_uri_domains=(declared,),
+    )
     assert sandbox_origins([declared]) == ()
     assert content_security_policy(csp) == STRICT
 
@@ -134,7 +138,7 @@ def _first_element(html: str) -> tuple[str, dict[str, str | None]]:
 )  # fmt: skip
 def test_the_policy_comes_first_before_anything_the_server_wrote(html: str, kept: str) -> None:
     out = sandboxed_html("ui://x/view", html, AppCsp(connect_domains=("https://api.example.com",)))
-    assert out.startswith("<!DOCTYPE html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';")
+    assert out.startswith('<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src \'none\';')
     tag, attributes = _first_element(out)
     assert tag == "meta" and attributes["http-equiv"] == "Content-Security-Policy"
     assert attributes["content"] == content_security_policy(AppCsp(connect_domains=("https://api.example.com",)))

@@ -47,9 +47,15 @@ def test_the_will_send_line_masks_secrets_from_the_show_policy_but_the_value_kee
 
 
 def test_an_optional_default_is_a_placeholder_that_is_not_sent_and_a_required_one_is_sent() -> None:
-    schema = {"type": "object", "required": ["n"], "properties": {
-        "n": {"type": "integer", "default": 5}, "m": {"type": "integer", "default": 10},
-        "flag": {"type": "boolean", "default": True}}}
+    schema = {
+        "type": "object",
+        "required": ["n"],
+        "properties": {
+            "n": {"type": "integer", "default": 5},
+            "m": {"type": "integer", "default": 10},
+            "flag": {"type": "boolean", "default": True},
+        },
+    }
     form = ArgumentsForm(schema=schema)
     assert form.field("m").input.value == "" and form.field("m").input.placeholder.startswith("server default: 10")
     assert form.field("flag").input.label == "(not set: server default true)"
@@ -141,8 +147,11 @@ def test_a_json_box_that_remains_suggests_the_shape_and_reports_broken_json_plai
 
 
 def test_each_problem_is_shown_once_in_plain_words() -> None:
-    schema = {"type": "object", "required": ["n", "code"], "properties": {
-        "n": {"type": "integer", "maximum": 3}, "code": {"type": "string", "pattern": "^[A-Z]+$"}}}
+    schema = {
+        "type": "object",
+        "required": ["n", "code"],
+        "properties": {"n": {"type": "integer", "maximum": 3}, "code": {"type": "string", "pattern": "^[A-Z]+$"}},
+    }
     form = ArgumentsForm(schema=schema)
     assert form.summary == "n: a value is required (and 1 more)"  # a fresh form does not scold: a status line says why
     form.field("n").input.value = "7"

@@ -39,7 +39,10 @@ def _sent(runtime: Runtime) -> Any:
     [
         ({"action": "accept"}, DEFAULTS),
         ({"action": "accept", "content": {}}, DEFAULTS),
-        ({"action": "accept", "content": {"name": "Ada", "verified": False}}, {**DEFAULTS, "name": "Ada", "verified": False}),  # noqa: E501
+        (
+            {"action": "accept", "content": {"name": "Ada", "verified": False}},
+            {**DEFAULTS, "name": "Ada", "verified": False},
+        ),
     ],
 )
 def test_a_callbacks_accepted_answer_gets_the_defaults_of_the_fields_it_leaves_out(
@@ -54,9 +57,7 @@ def test_a_declined_answer_gets_no_content(elicit_runtime: Runtime) -> None:
         assert _sent(elicit_runtime) is None
 
 
-def test_the_prompt_sends_the_defaults_also_for_a_field_the_person_cleared(
-    elicit_runtime: Runtime
-) -> None:
+def test_the_prompt_sends_the_defaults_also_for_a_field_the_person_cleared(elicit_runtime: Runtime) -> None:
     router = enable_elicitation("asks", runtime=elicit_runtime)
     register = form("asks.register", runtime=elicit_runtime)
     register.call_button.click()

@@ -37,9 +37,7 @@ def result_text(tool_form: ToolForm) -> str:
     return text
 
 
-def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
-    demo_runtime: Runtime
-) -> None:
+def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(demo_runtime: Runtime) -> None:
     confirm, prompt = ask(demo_runtime, "deploy")
     assert confirm.running and prompt.answer is None  # nothing is sent without the person's choice
     assert prompt.form is not None
@@ -55,9 +53,7 @@ def test_accepting_with_confirm_true_sends_the_answer_and_the_server_confirms(
 
 
 @pytest.mark.parametrize(("button", "verdict"), [("decline_button", "Declined"), ("cancel_button", "Cancelled")])
-def test_decline_and_cancel_reach_the_server_as_such(
-    demo_runtime: Runtime, button: str, verdict: str
-) -> None:
+def test_decline_and_cancel_reach_the_server_as_such(demo_runtime: Runtime, button: str, verdict: str) -> None:
     confirm, prompt = ask(demo_runtime, "drop table")
     getattr(prompt, button).click()
     outcome = confirm.wait(WAIT_SECONDS)
@@ -65,9 +61,7 @@ def test_decline_and_cancel_reach_the_server_as_such(
     assert prompt.answer == {"action": "decline" if verdict == "Declined" else "cancel"}
 
 
-def test_the_prompt_shows_which_server_asks_and_its_message_escaped(
-    demo_runtime: Runtime
-) -> None:
+def test_the_prompt_shows_which_server_asks_and_its_message_escaped(demo_runtime: Runtime) -> None:
     confirm, prompt = ask(demo_runtime, '<img src=x onerror="window.__anvia_pwned=1">')
     header, message = prompt.widget.children[0].value, prompt.widget.children[1].value
     assert "<b>demo</b>" in header and "asks you for input" in header
@@ -98,8 +92,9 @@ def test_accept_is_disabled_with_a_reason_until_the_requested_form_is_valid() ->
 def test_url_mode_shows_the_url_as_escaped_text_without_any_link() -> None:
     url = 'https://example.invalid/"><script>window.__anvia_pwned=1</script>'
     prompt = ElicitationPrompt({"server": "s", "mode": "url", "message": "Sign in", "url": url})
-    markup = " ".join(child.value for child in prompt.widget.children if hasattr(child, "value")
-                      and isinstance(child.value, str))
+    markup = " ".join(
+        child.value for child in prompt.widget.children if hasattr(child, "value") and isinstance(child.value, str)
+    )
     assert prompt.form is None
     assert "<script" not in markup and "&lt;script&gt;" in markup
     assert "<a" not in markup and "href" not in markup
@@ -108,9 +103,7 @@ def test_url_mode_shows_the_url_as_escaped_text_without_any_link() -> None:
     assert prompt.answer == {"action": "accept"}
 
 
-def test_an_unanswered_prompt_is_cancelled_after_its_timeout(
-    demo_runtime: Runtime
-) -> None:
+def test_an_unanswered_prompt_is_cancelled_after_its_timeout(demo_runtime: Runtime) -> None:
     enable_elicitation("demo", runtime=demo_runtime, timeout_seconds=0.3)
     confirm, prompt = ask(demo_runtime, "wait")
     outcome = confirm.wait(WAIT_SECONDS)
@@ -188,9 +181,7 @@ def test_a_request_delivered_outside_the_calls_task_still_finds_the_running_form
     assert _host_for(client) is None
 
 
-def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(
-    demo_runtime: Runtime
-) -> None:
+def test_a_callback_used_as_a_context_manager_is_removed_on_leaving_the_block(demo_runtime: Runtime) -> None:
     with enable_elicitation("demo", runtime=demo_runtime, callback=lambda request: {"action": "decline"}) as router:
         assert router_for(demo_runtime.server("demo")) is router
         assert demo_runtime.call("demo", "confirm_action", {"action": "inside"}).output == "Declined: inside"
@@ -237,21 +228,28 @@ def test_accept_sends_the_defaults_shown_with_what_the_person_typed() -> None:
     prompt = ElicitationPrompt({"server": "s", "mode": "form", "requestedSchema": SEP1034_SCHEMA})
     assert not prompt.accept_button.disabled
     prompt.accept_button.click()
-    assert prompt.answer == {"action": "accept", "content": {
-        "name": "John Doe", "age": 30, "score": 95.5, "status": "active", "verified": True}}
+    assert prompt.answer == {
+        "action": "accept",
+        "content": {"name": "John Doe", "age": 30, "score": 95.5, "status": "active", "verified": True},
+    }
 
     typed = ElicitationPrompt({"server": "s", "mode": "form", "requestedSchema": SEP1034_SCHEMA})
     assert typed.form is not None
     typed.form.field("name").input.value = "Ann"
     typed.form.field("age").input.value = "41"
     typed.accept()
-    assert typed.answer == {"action": "accept", "content": {
-        "name": "Ann", "age": 41, "score": 95.5, "status": "active", "verified": True}}
+    assert typed.answer == {
+        "action": "accept",
+        "content": {"name": "Ann", "age": 41, "score": 95.5, "status": "active", "verified": True},
+    }
 
 
 def test_accept_stays_disabled_while_a_required_field_is_empty() -> None:
-    schema = {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}},
-              "required": ["name"]}
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "note": {"type": "string"}},
+        "required": ["name"],
+    }
     prompt = ElicitationPrompt({"server": "s", "mode": "form", "message": "Who?", "requestedSchema": schema})
     assert prompt.form is not None
     assert prompt.accept_button.disabled and prompt.reason.value == "Cannot accept yet: name: required, but empty"

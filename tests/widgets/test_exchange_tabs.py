@@ -41,8 +41,12 @@ def test_the_tabs_show_the_server_its_log_and_the_exchange(runtime: Runtime, dem
     # the other: each is waited for, not read the moment the first one shows the call.
     wait_until(lambda: "info: hello from the demo server" in tabs.log_view.value, what="the log tab to show the call")
     assert "server log debug demo.logs: debug: hello from the demo server" in tabs.log_view.value
-    wait_until(lambda: all(line in tabs.trace_view.value for line in (
-        "tools/call log_levels", "← notification notifications/message")), what="the trace tab to show the call")
+    wait_until(
+        lambda: all(
+            line in tabs.trace_view.value for line in ("tools/call log_levels", "← notification notifications/message")
+        ),
+        what="the trace tab to show the call",
+    )
 
 
 def test_the_panel_lists_the_tools_again_when_the_server_changes_them(runtime: Runtime) -> None:

@@ -25,15 +25,34 @@ def sent(field: FieldWidget) -> Any:
 
 
 def test_the_dispatch_table_has_a_builder_for_every_kind() -> None:
-    assert set(BUILDERS) == {"string", "number", "integer", "boolean", "choice", "multi_choice", "list",
-                             "object", "union", "json"}
+    assert set(BUILDERS) == {
+        "string",
+        "number",
+        "integer",
+        "boolean",
+        "choice",
+        "multi_choice",
+        "list",
+        "object",
+        "union",
+        "json",
+    }
 
 
 @pytest.mark.parametrize(
     ("name", "control"),
-    [("text", widgets.Text), ("ratio", widgets.Text), ("count", widgets.Text), ("verbose", widgets.Dropdown),
-     ("level", widgets.Dropdown), ("channels", widgets.SelectMultiple), ("birthday", widgets.DatePicker),
-     ("anything", widgets.Textarea), ("tags", widgets.VBox), ("address", widgets.VBox)],
+    [
+        ("text", widgets.Text),
+        ("ratio", widgets.Text),
+        ("count", widgets.Text),
+        ("verbose", widgets.Dropdown),
+        ("level", widgets.Dropdown),
+        ("channels", widgets.SelectMultiple),
+        ("birthday", widgets.DatePicker),
+        ("anything", widgets.Textarea),
+        ("tags", widgets.VBox),
+        ("address", widgets.VBox),
+    ],
 )
 def test_each_kind_gets_the_control_a_person_expects(name: str, control: type) -> None:
     assert type(build_field(SHOWCASE_SPEC.child(name)).input) is control
@@ -141,8 +160,15 @@ def test_an_optional_null_default_leaves_the_null_box_unticked_and_says_so() -> 
 
 
 def test_the_description_is_escaped_wrapping_text_and_required_fields_are_marked() -> None:
-    spec = field_spec_from_schema({"type": "object", "required": ["x"], "properties": {
-        "x": {"type": "string", "description": "<img src=x onerror=alert(1)> " + "long words " * 40}}})
+    spec = field_spec_from_schema(
+        {
+            "type": "object",
+            "required": ["x"],
+            "properties": {
+                "x": {"type": "string", "description": "<img src=x onerror=alert(1)> " + "long words " * 40}
+            },
+        }
+    )
     field = build_field(spec.child("x"))
     assert field.help_label is not None
     assert "&lt;img src=x onerror=alert(1)&gt;" in field.help_label.value

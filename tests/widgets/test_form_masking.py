@@ -28,8 +28,12 @@ SCHEMA: dict[str, Any] = {
         "mode": {"enum": ["a-" + SECRET, "b-\u202e" + SECRET], "title": TITLE, "description": HUGE},
         "tags": {"type": "array", "items": {"enum": [SECRET, "\x1b[2Jx" * 100]}},
         KEY: {"type": "integer"},
-        "nested": {"type": "object", "title": TITLE, "description": HUGE,
-                   "properties": {"inner": {"type": "integer", "title": TITLE, "minimum": 0}}},
+        "nested": {
+            "type": "object",
+            "title": TITLE,
+            "description": HUGE,
+            "properties": {"inner": {"type": "integer", "title": TITLE, "minimum": 0}},
+        },
     },
     "required": ["name", KEY],
 }
@@ -118,8 +122,9 @@ def test_choices_that_look_alike_once_cut_or_masked_stay_apart() -> None:
 
 
 def test_an_elicitation_prompt_masks_the_secrets_of_the_session_that_asks() -> None:
-    prompt = ElicitationPrompt({"server": "s", "mode": "form", "message": "Who? " + SECRET,
-                                "requestedSchema": SCHEMA}, secrets=(SECRET,))
+    prompt = ElicitationPrompt(
+        {"server": "s", "mode": "form", "message": "Who? " + SECRET, "requestedSchema": SCHEMA}, secrets=(SECRET,)
+    )
     assert prompt.form is not None
     fill_badly(prompt.form)
     assert prompt.reason.value == "Cannot accept yet: name: see above (and 2 more)"
@@ -136,8 +141,9 @@ def test_a_tool_form_masks_the_secrets_of_its_connection(
         rt.connect(mcp.http(name="demo", url=demo_http_url, headers={"X-Api-Key": SECRET}))
         server = rt.server("demo")
         assert server.secrets == (SECRET,)
-        hostile = Tool(ToolInfo(server="demo", name="hostile", title=TITLE, description=HUGE,
-                                input_schema=SCHEMA), server)
+        hostile = Tool(
+            ToolInfo(server="demo", name="hostile", title=TITLE, description=HUGE, input_schema=SCHEMA), server
+        )
         tool_form = ToolForm(hostile, runtime=rt)
         assert tool_form.reason.value.startswith("Cannot call yet: ")
         fill_badly(tool_form.arguments)

@@ -39,7 +39,8 @@ async def _ask_many(ctx: Any, params: types.CallToolRequestParams) -> Any:
         answers = params.input_responses or {}
         if not answers:
             request = types.ElicitRequest(
-                params=types.ElicitRequestFormParams(message="again?", requested_schema=SCHEMA))
+                params=types.ElicitRequestFormParams(message="again?", requested_schema=SCHEMA)
+            )
             return types.InputRequiredResult(input_requests={f"q{i}": request for i in range(REQUESTS)})
         actions = [getattr(a, "action", "?") for a in answers.values()]
     else:
@@ -56,9 +57,7 @@ async def _ask_many(ctx: Any, params: types.CallToolRequestParams) -> Any:
     return types.CallToolResult(content=[types.TextContent(type="text", text=repr(counts))])
 
 
-def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_rest(
-    runtime: Runtime
-) -> None:
+def test_many_requests_for_input_show_a_bounded_number_of_prompts_and_count_the_rest(runtime: Runtime) -> None:
     runtime.connect(mcp.memory(name="asker", server=Server("asker", on_list_tools=_list, on_call_tool=_ask_many)))
     asker = form("asker.ask_many", runtime=runtime)
     bound = Limits().prompts

@@ -124,7 +124,8 @@ def test_a_server_listing_thousands_of_resources_and_prompts_gets_bounded_lists_
 
     async def list_resources(_ctx: object, _params: object) -> types.ListResourcesResult:
         return types.ListResourcesResult.model_validate(
-            {"resources": [{"uri": f"many://{i}", "name": f"r{i}"} for i in range(count)]})
+            {"resources": [{"uri": f"many://{i}", "name": f"r{i}"} for i in range(count)]}
+        )
 
     async def read(_ctx: object, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         return types.ReadResourceResult.model_validate({"contents": [{"uri": str(params.uri), "text": "it"}]})
@@ -135,8 +136,13 @@ def test_a_server_listing_thousands_of_resources_and_prompts_gets_bounded_lists_
     async def no_tools(_ctx: object, _params: object) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[])
 
-    server = Server("many", on_list_tools=no_tools, on_list_resources=list_resources, on_read_resource=read,
-                    on_list_prompts=list_prompts)
+    server = Server(
+        "many",
+        on_list_tools=no_tools,
+        on_list_resources=list_resources,
+        on_read_resource=read,
+        on_list_prompts=list_prompts,
+    )
     runtime.connect(mcp.memory(name="many", server=server))
     resources, prompts = ResourcesTab(runtime), PromptsTab(runtime)
     for tab in (resources, prompts):

@@ -182,8 +182,9 @@ def test_the_server_view_shows_its_instructions_escaped_and_bounded(runtime: Run
     assert "instructions from server demo" in explorer.instructions.value
     assert "The demo server bundled with anvia_nb" in explorer.instructions.value
 
-    hostile = Server("hostile", instructions="<script>window.__anvia_pwned=1</script>" + "i" * 100_000,
-                     on_list_tools=no_tools)
+    hostile = Server(
+        "hostile", instructions="<script>window.__anvia_pwned=1</script>" + "i" * 100_000, on_list_tools=no_tools
+    )
     runtime.connect(mcp.memory(name="hostile", server=hostile))
     explorer.connection.value = "hostile"
     shown = explorer.instructions.value
@@ -259,8 +260,9 @@ def test_a_server_with_thousands_of_tools_lists_a_bounded_number_and_the_filter_
     runtime: Runtime,
 ) -> None:
     async def many_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(name=f"tool_{i:05d}", input_schema={"type": "object"})
-                                            for i in range(3_000)])
+        return types.ListToolsResult(
+            tools=[types.Tool(name=f"tool_{i:05d}", input_schema={"type": "object"}) for i in range(3_000)]
+        )
 
     runtime.connect(mcp.memory(name="many", server=Server("many", on_list_tools=many_tools)))
     explorer = panel(runtime=runtime)

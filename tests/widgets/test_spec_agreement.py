@@ -26,9 +26,31 @@ SCHEMA: dict[str, Any] = {
 }
 FORM = ArgumentsForm(schema=SCHEMA)  # one form, typed into again and again, as a person would
 texts = st.one_of(
-    st.sampled_from(["ada@", "ada@example.com", "2024-02-30", "2024-02-29", "12:00", "25:00", "tomorrow",
-                     "example.com", "https://example.com", "AB", "abcd", "ABCD", "", "0", "3", "9", "1e",
-                     "2024-05-01T10:00", "not-a-uuid", "999.1.1.1", "-bad-"]),
+    st.sampled_from(
+        [
+            "ada@",
+            "ada@example.com",
+            "2024-02-30",
+            "2024-02-29",
+            "12:00",
+            "25:00",
+            "tomorrow",
+            "example.com",
+            "https://example.com",
+            "AB",
+            "abcd",
+            "ABCD",
+            "",
+            "0",
+            "3",
+            "9",
+            "1e",
+            "2024-05-01T10:00",
+            "not-a-uuid",
+            "999.1.1.1",
+            "-bad-",
+        ]
+    ),
     st.text(max_size=8),
 )
 
@@ -41,8 +63,9 @@ def agree(form: ArgumentsForm, field: str, text: str) -> None:
     assert form.valid == (argument_problems(SCHEMA, sent) == []), (field, text, form.problems)
 
 
-@pytest.mark.parametrize(("field", "text"), [("email", "ada@"), ("time", "25:00"),
-                                             ("uri", "example.com"), ("date_time", "tomorrow")])
+@pytest.mark.parametrize(
+    ("field", "text"), [("email", "ada@"), ("time", "25:00"), ("uri", "example.com"), ("date_time", "tomorrow")]
+)
 def test_a_form_sends_what_the_magic_sends_whatever_the_format(field: str, text: str) -> None:
     form = ArgumentsForm(schema=SCHEMA)
     form.field("email").input.value = "x"
@@ -59,8 +82,7 @@ def test_a_date_the_picker_cannot_show_is_still_sent_as_the_magic_would() -> Non
 
 
 @settings(max_examples=examples(150), deadline=None)  # the quick set tries fewer (support.examples)
-@given(st.sampled_from(["email", "date_time", "time", "uri", "uuid", "ipv4", "hostname", "code", "count"]),
-       texts)
+@given(st.sampled_from(["email", "date_time", "time", "uri", "uuid", "ipv4", "hostname", "code", "count"]), texts)
 def test_the_form_and_argument_problems_accept_and_refuse_the_same_arguments(field: str, text: str) -> None:
     agree(FORM, field, text)
 

@@ -64,9 +64,13 @@ def test_git_log_omits_its_defaulted_count_and_null_defaulted_timestamp() -> Non
     assert initial_entry(spec.child("max_count")).text == ""  # shown as a placeholder, not a value
     assert arguments(schema, repo_path=typed(".")) == ({"repo_path": "."}, [])
     assert arguments(schema, repo_path=typed("."), start_timestamp=typed("2024-01-01")) == (
-        {"repo_path": ".", "start_timestamp": "2024-01-01"}, [])
+        {"repo_path": ".", "start_timestamp": "2024-01-01"},
+        [],
+    )
     assert arguments(schema, repo_path=typed("."), start_timestamp=null_chosen()) == (
-        {"repo_path": ".", "start_timestamp": None}, [])
+        {"repo_path": ".", "start_timestamp": None},
+        [],
+    )
 
 
 def test_git_commit_sends_an_empty_required_message_as_empty_string() -> None:
@@ -75,8 +79,7 @@ def test_git_commit_sends_an_empty_required_message_as_empty_string() -> None:
 
 def test_time_convert_time_checks_the_hh_mm_pattern_beside_the_field() -> None:
     schema = load_schema("time_convert_time")
-    _, problems = checked(schema, source_timezone=typed("UTC"), time=typed("9:30"),
-                          target_timezone=typed("Asia/Tokyo"))
+    _, problems = checked(schema, source_timezone=typed("UTC"), time=typed("9:30"), target_timezone=typed("Asia/Tokyo"))
     assert problems == ["time: must match the pattern ^([01][0-9]|2[0-3]):[0-5][0-9]$"]
 
 
@@ -91,7 +94,9 @@ def test_fetch_leaves_the_url_format_to_the_server_as_the_magic_does_and_checks_
     _, problems = checked(schema, url=typed("https://example.com"), raw=ticked(True), max_length=typed("0"))
     assert problems == ["max_length: must be more than 0"]
     assert arguments(schema, url=typed("https://example.com"), raw=ticked(False)) == (
-        {"url": "https://example.com", "raw": False}, [])
+        {"url": "https://example.com", "raw": False},
+        [],
+    )
 
 
 def test_github_create_issue_sends_lists_only_when_given() -> None:
@@ -99,8 +104,13 @@ def test_github_create_issue_sends_lists_only_when_given() -> None:
     base = {"owner": typed("o"), "repo": typed("r"), "title": typed("Bug")}
     assert arguments(schema, **base) == ({"owner": "o", "repo": "r", "title": "Bug"}, [])
     value, problems = arguments(schema, **base, labels=rows(typed("bug"), typed("ui")), milestone=typed("3"))
-    assert problems == [] and value == {"owner": "o", "repo": "r", "title": "Bug", "labels": ["bug", "ui"],
-                                        "milestone": 3}
+    assert problems == [] and value == {
+        "owner": "o",
+        "repo": "r",
+        "title": "Bug",
+        "labels": ["bug", "ui"],
+        "milestone": 3,
+    }
 
 
 def test_github_search_issues_offers_sort_and_order_as_optional_choices() -> None:
@@ -108,7 +118,9 @@ def test_github_search_issues_offers_sort_and_order_as_optional_choices() -> Non
     spec = field_spec_from_schema(schema)
     assert spec.child("order").kind == "choice" and not spec.child("order").required
     assert checked(schema, q=typed("is:open"), order=picked(1), per_page=typed("101")) == (
-        {"q": "is:open", "order": "desc", "per_page": 101}, ["per_page: must be at most 100"])
+        {"q": "is:open", "order": "desc", "per_page": 101},
+        ["per_page: must be at most 100"],
+    )
 
 
 def test_postgres_query_takes_json_params_and_a_nullable_row_limit() -> None:
@@ -117,7 +129,9 @@ def test_postgres_query_takes_json_params_and_a_nullable_row_limit() -> None:
     assert spec.child("params").kind == "json"
     assert (spec.child("row_limit").kind, spec.child("row_limit").nullable) == ("integer", True)
     assert arguments(schema, sql=typed("select $1"), params=typed('[1, "a"]'), row_limit=null_chosen()) == (
-        {"sql": "select $1", "params": [1, "a"], "row_limit": None}, [])
+        {"sql": "select $1", "params": [1, "a"], "row_limit": None},
+        [],
+    )
 
 
 class Color(str, Enum):
@@ -152,9 +166,15 @@ def test_pydantic_schema_becomes_the_expected_kinds() -> None:
     spec = field_spec_from_schema(REPORT)
     kinds = {child.name: (child.kind, child.nullable) for child in spec.children}
     assert kinds == {
-        "query": ("string", False), "limit": ("integer", True), "color": ("choice", False),
-        "colors": ("multi_choice", False), "mode": ("choice", False), "tags": ("list", False),
-        "window": ("object", True), "strict": ("boolean", False), "extra": ("union", True),
+        "query": ("string", False),
+        "limit": ("integer", True),
+        "color": ("choice", False),
+        "colors": ("multi_choice", False),
+        "mode": ("choice", False),
+        "tags": ("list", False),
+        "window": ("object", True),
+        "strict": ("boolean", False),
+        "extra": ("union", True),
         "weights": ("json", False),
     }
     assert spec.child("window").child("days").constraints.maximum == 31
@@ -167,9 +187,15 @@ def test_pydantic_untouched_form_sends_only_the_required_query() -> None:
 def test_pydantic_filled_form_validates_and_parses_back_into_the_model() -> None:
     extra = Entry(touched=True, chosen=(1,), items=(Entry(), typed("x")))  # the type "text" chosen
     value, problems = arguments(
-        REPORT, extra=extra, query=typed("q"), limit=typed("5"), colors=picked(1),
+        REPORT,
+        extra=extra,
+        query=typed("q"),
+        limit=typed("5"),
+        colors=picked(1),
         window=group(start=typed("2024-01-01")),
-        strict=ticked(True), mode=picked(1), weights=typed('{"a": 0.5}'),
+        strict=ticked(True),
+        mode=picked(1),
+        weights=typed('{"a": 0.5}'),
     )
     assert problems == []
     assert argument_problems(REPORT, value) == []
@@ -185,8 +211,11 @@ def test_pydantic_nested_constraint_problem_is_reported_by_path() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [{"query": "q"}, {"query": "", "limit": None, "window": {"start": "s", "days": 3}, "tags": ["a"]},
-     {"query": "q", "extra": 3, "weights": {"w": 1.0}, "colors": ["green", "red"]}],
+    [
+        {"query": "q"},
+        {"query": "", "limit": None, "window": {"start": "s", "days": 3}, "tags": ["a"]},
+        {"query": "q", "extra": 3, "weights": {"w": 1.0}, "colors": ["green", "red"]},
+    ],
 )
 def test_pydantic_values_round_trip_through_the_form(value: dict[str, Any]) -> None:
     spec = field_spec_from_schema(REPORT)

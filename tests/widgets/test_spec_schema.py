@@ -41,8 +41,10 @@ def test_simple_types_become_fields_of_their_own_kind(kind: str) -> None:
 
 
 def test_constraints_description_default_and_required_marker_are_kept() -> None:
-    spec = only_field({"type": "integer", "minimum": 1, "maximum": 9, "default": 3,
-                       "description": "how many", "title": "Count"}, required=True)
+    spec = only_field(
+        {"type": "integer", "minimum": 1, "maximum": 9, "default": 3, "description": "how many", "title": "Count"},
+        required=True,
+    )
     assert (spec.constraints.minimum, spec.constraints.maximum) == (1, 9)
     assert (spec.default, spec.description, spec.label, spec.required) == (3, "how many", "Count", True)
 
@@ -113,11 +115,11 @@ def test_arrays_the_list_widget_cannot_show_become_json(schema: dict[str, Any]) 
 
 
 def test_nested_object_becomes_a_group_with_its_own_required_children() -> None:
-    spec = only_field({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
-                       "required": ["b"]})
+    spec = only_field(
+        {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["b"]}
+    )
     assert spec.kind == "object"
-    assert [(c.name, c.kind, c.required) for c in spec.children] == [("a", "string", False),
-                                                                    ("b", "integer", True)]
+    assert [(c.name, c.kind, c.required) for c in spec.children] == [("a", "string", False), ("b", "integer", True)]
 
 
 def test_refs_to_defs_and_definitions_resolve_and_sibling_keywords_win() -> None:
@@ -160,9 +162,13 @@ def test_a_ref_to_the_root_is_recursion_too() -> None:
 
 
 def test_a_ref_graph_that_doubles_at_every_level_stays_bounded() -> None:
-    defs = {f"D{i}": {"type": "object", "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"},
-                                                        "r": {"$ref": f"#/$defs/D{i + 1}"}}}
-            for i in range(40)}
+    defs = {
+        f"D{i}": {
+            "type": "object",
+            "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"}, "r": {"$ref": f"#/$defs/D{i + 1}"}},
+        }
+        for i in range(40)
+    }
     defs["D40"] = {"type": "string"}
     spec = field_spec_from_schema({"$ref": "#/$defs/D0", "$defs": defs})
 
@@ -226,8 +232,9 @@ def test_null_alternatives_make_a_nullable_field_of_the_other_type(schema: dict[
 def test_a_nullable_ref_keeps_the_outer_title_and_default() -> None:
     schema = {
         "type": "object",
-        "properties": {"inner": {"anyOf": [{"$ref": "#/$defs/In"}, {"type": "null"}], "default": None,
-                                 "title": "Inner thing"}},
+        "properties": {
+            "inner": {"anyOf": [{"$ref": "#/$defs/In"}, {"type": "null"}], "default": None, "title": "Inner thing"}
+        },
         "$defs": {"In": {"type": "object", "title": "In", "properties": {"x": {"type": "string"}}}},
     }
     spec = field_spec_from_schema(schema).child("inner")
@@ -235,25 +242,33 @@ def test_a_nullable_ref_keeps_the_outer_title_and_default() -> None:
 
 
 def test_a_single_all_of_wrapper_is_unwrapped() -> None:
-    schema = {"type": "object", "properties": {"m": {"allOf": [{"$ref": "#/$defs/M"}], "default": "a",
-                                                     "description": "mode"}},
-              "$defs": {"M": {"enum": ["a", "b"]}}}
+    schema = {
+        "type": "object",
+        "properties": {"m": {"allOf": [{"$ref": "#/$defs/M"}], "default": "a", "description": "mode"}},
+        "$defs": {"M": {"enum": ["a", "b"]}},
+    }
     spec = field_spec_from_schema(schema).child("m")
     assert (spec.kind, spec.default, spec.description) == ("choice", "a", "mode")
 
 
-@pytest.mark.parametrize(
-    "name", ["shape", "merged", "labels", "anything", "also_anything"]
-)
+@pytest.mark.parametrize("name", ["shape", "merged", "labels", "anything", "also_anything"])
 def test_shapes_the_form_cannot_model_fall_back_to_a_json_field(name: str) -> None:
     assert field_spec_from_schema(load_schema("form_showcase")).child(name).kind == "json"
 
 
 @pytest.mark.parametrize(
     "schema",
-    [{"type": "null"}, {"not": {"type": "string"}}, {"type": "object"},
-     {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
-                {"type": "object", "properties": {"b": {"type": "string"}}}]}],
+    [
+        {"type": "null"},
+        {"not": {"type": "string"}},
+        {"type": "object"},
+        {
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}},
+                {"type": "object", "properties": {"b": {"type": "string"}}},
+            ]
+        },
+    ],
 )
 def test_unknown_shapes_and_unions_nobody_could_tell_apart_are_json_fields(schema: dict[str, Any]) -> None:
     assert only_field(schema).kind == "json"
@@ -274,8 +289,17 @@ def test_a_root_map_without_properties_is_a_json_field() -> None:
 @given(schema_like)
 def test_arbitrary_schema_like_values_never_crash_the_spec_builder(schema: Any) -> None:
     spec = field_spec_from_schema(schema)
-    assert spec.required and spec.kind in {"object", "json", "string", "number", "integer", "boolean",
-                                           "choice", "multi_choice", "list"}
+    assert spec.required and spec.kind in {
+        "object",
+        "json",
+        "string",
+        "number",
+        "integer",
+        "boolean",
+        "choice",
+        "multi_choice",
+        "list",
+    }
 
 
 @settings(max_examples=examples(200), deadline=None)

@@ -26,10 +26,16 @@ def one(schema: dict[str, Any], *, required: bool = False) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "schema",
     [
-        {"type": "string"}, {"type": "number"}, {"type": "integer"}, {"type": "boolean"},
-        {"enum": ["a", "b"]}, {"type": "array", "items": {"enum": ["a"]}},
+        {"type": "string"},
+        {"type": "number"},
+        {"type": "integer"},
+        {"type": "boolean"},
+        {"enum": ["a", "b"]},
+        {"type": "array", "items": {"enum": ["a"]}},
         {"type": "array", "items": {"type": "string"}},
-        {}, {"type": "object", "properties": {"x": {"type": "string"}}}, {"type": ["string", "null"]},
+        {},
+        {"type": "object", "properties": {"x": {"type": "string"}}},
+        {"type": ["string", "null"]},
     ],
 )
 def test_an_untouched_optional_field_is_omitted_whatever_its_kind(schema: dict[str, Any]) -> None:
@@ -42,8 +48,13 @@ def test_the_untouched_showcase_sends_only_its_one_required_string_as_empty() ->
 
 @pytest.mark.parametrize(
     "schema",
-    [{"type": "integer", "default": 10}, {"type": "string", "default": "x"}, {"type": "boolean", "default": False},
-     {"enum": ["a", "b"], "default": "b"}, {"type": ["integer", "null"], "default": None}],
+    [
+        {"type": "integer", "default": 10},
+        {"type": "string", "default": "x"},
+        {"type": "boolean", "default": False},
+        {"enum": ["a", "b"], "default": "b"},
+        {"type": ["integer", "null"], "default": None},
+    ],
 )
 def test_an_optional_default_is_not_a_value_in_the_entry_and_is_not_sent(schema: dict[str, Any]) -> None:
     spec = field_spec_from_schema(one(schema))
@@ -84,9 +95,16 @@ def test_a_required_boolean_sends_false_from_an_unticked_box() -> None:
 
 @pytest.mark.parametrize(
     ("kind", "text", "sent"),
-    [("number", "2", 2), ("number", "2.5", 2.5), ("number", "-1e3", -1000.0), ("number", " 7 ", 7),
-     ("integer", "3.0", 3), ("integer", "-12", -12), ("integer", "1e2", 100),
-     ("number", "123456789012345678901234567890", 123456789012345678901234567890)],
+    [
+        ("number", "2", 2),
+        ("number", "2.5", 2.5),
+        ("number", "-1e3", -1000.0),
+        ("number", " 7 ", 7),
+        ("integer", "3.0", 3),
+        ("integer", "-12", -12),
+        ("integer", "1e2", 100),
+        ("number", "123456789012345678901234567890", 123456789012345678901234567890),
+    ],
 )
 def test_numbers_parse_from_text_and_integers_stay_integers(kind: str, text: str, sent: Any) -> None:
     value, problems = arguments(one({"type": kind}), f=typed(text))
@@ -95,9 +113,14 @@ def test_numbers_parse_from_text_and_integers_stay_integers(kind: str, text: str
 
 @pytest.mark.parametrize(
     ("kind", "text", "problem"),
-    [("number", "1e", "f: '1e' is not a number"), ("integer", "3.5", "f: '3.5' is not an integer"),
-     ("number", "nan", "f: 'nan' is not a number"), ("number", "1e999", "f: '1e999' is too large"),
-     ("integer", "١٢", "f: '١٢' is not an integer"), ("number", "1_000", "f: '1_000' is not a number")],
+    [
+        ("number", "1e", "f: '1e' is not a number"),
+        ("integer", "3.5", "f: '3.5' is not an integer"),
+        ("number", "nan", "f: 'nan' is not a number"),
+        ("number", "1e999", "f: '1e999' is too large"),
+        ("integer", "١٢", "f: '١٢' is not an integer"),
+        ("number", "1_000", "f: '1_000' is not a number"),
+    ],
 )
 def test_text_that_is_not_a_number_is_a_problem_and_not_sent(kind: str, text: str, problem: str) -> None:
     assert arguments(one({"type": kind}), f=typed(text)) == ({}, [problem])
@@ -177,14 +200,17 @@ def test_a_touched_nested_object_sends_its_required_strings_even_if_empty() -> N
 
 
 def test_a_touched_nested_object_reports_its_missing_required_numbers_by_path() -> None:
-    schema = one({"type": "object", "properties": {"n": {"type": "number"}, "s": {"type": "string"}},
-                  "required": ["n"]})
+    schema = one(
+        {"type": "object", "properties": {"n": {"type": "number"}, "s": {"type": "string"}}, "required": ["n"]}
+    )
     assert arguments(schema, f=group(s=typed("x"))) == ({"f": {"s": "x"}}, ["f.n: a value is required"])
 
 
 def test_a_required_object_is_always_sent_with_its_required_strings() -> None:
-    schema = one({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
-                  "required": ["a"]}, required=True)
+    schema = one(
+        {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "required": ["a"]},
+        required=True,
+    )
     assert arguments(schema) == ({"f": {"a": ""}}, [])
 
 
@@ -202,8 +228,15 @@ def test_a_json_field_can_send_null_or_false_when_typed() -> None:
 
 @pytest.mark.parametrize(
     ("name", "text"),
-    [("alarm", "12:00"), ("alarm", "12:00:30Z"), ("alarm", "08:15:00+02:00"), ("meeting", "2024-05-01T10:00"),
-     ("meeting", "2024-05-01 10:00:00Z"), ("homepage", "https://example.com/a?b=c"), ("email", "a@b.c")],
+    [
+        ("alarm", "12:00"),
+        ("alarm", "12:00:30Z"),
+        ("alarm", "08:15:00+02:00"),
+        ("meeting", "2024-05-01T10:00"),
+        ("meeting", "2024-05-01 10:00:00Z"),
+        ("homepage", "https://example.com/a?b=c"),
+        ("email", "a@b.c"),
+    ],
 )
 def test_formats_accept_what_pydantic_servers_accept(name: str, text: str) -> None:
     assert arguments(SHOWCASE, **{name: typed(text)}) == ({"text": "", name: text}, [])
@@ -213,8 +246,15 @@ SHOWCASE_VALUES = [
     {"text": "", "code": "ABC", "count": 3, "verbose": False, "dry_run": True, "level": "info"},
     {"text": "x", "color": "#00ff00", "size": 1, "channels": ["sms"], "tags": ["a", "b"], "scores": [1.5, 2]},
     {"text": "x", "nickname": None, "limit": None, "address": {"city": "Oslo", "zip": "12345"}},
-    {"text": "x", "tree": {"name": "root", "children": [{"name": "leaf"}]}, "shape": {"side": 1},
-     "labels": {"a": "b"}, "anything": [1, {"x": None}], "also_anything": None, "birthday": "2024-01-31"},
+    {
+        "text": "x",
+        "tree": {"name": "root", "children": [{"name": "leaf"}]},
+        "shape": {"side": 1},
+        "labels": {"a": "b"},
+        "anything": [1, {"x": None}],
+        "also_anything": None,
+        "birthday": "2024-01-31",
+    },
     {"text": "x", "address": {"city": ""}},
 ]
 
@@ -229,9 +269,18 @@ def test_any_value_the_fields_can_express_round_trips_through_an_entry(value: di
 
 @pytest.mark.parametrize(
     "value",
-    [{"text": "x", "unknown": 1}, {"text": 5}, {"text": "x", "count": 2.5}, {"text": "x", "level": "loud"},
-     {"text": "x", "email": ""}, {"text": "x", "verbose": 1}, {"text": "x", "count": True}, {},
-     {"text": "x", "channels": ["sms", "sms"]}, {"text": "x", "address": {"street": "no city"}}],
+    [
+        {"text": "x", "unknown": 1},
+        {"text": 5},
+        {"text": "x", "count": 2.5},
+        {"text": "x", "level": "loud"},
+        {"text": "x", "email": ""},
+        {"text": "x", "verbose": 1},
+        {"text": "x", "count": True},
+        {},
+        {"text": "x", "channels": ["sms", "sms"]},
+        {"text": "x", "address": {"street": "no city"}},
+    ],
 )
 def test_a_value_the_fields_cannot_express_exactly_gives_no_entry(value: dict[str, Any]) -> None:
     assert entry_from_value(field_spec_from_schema(SHOWCASE), value) is None

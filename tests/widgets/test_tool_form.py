@@ -150,9 +150,7 @@ def slow_form_running(runtime: Runtime) -> ToolForm:
     return slow
 
 
-def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(
-    demo_runtime: Runtime
-) -> None:
+def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_prompts(demo_runtime: Runtime) -> None:
     from anvia_nb.widgets.prompts.elicitation import _host_for
 
     slow = slow_form_running(demo_runtime)
@@ -169,7 +167,7 @@ def test_a_cancelled_call_has_ended_when_wait_returns_so_the_form_hosts_no_more_
 
 
 def test_a_blocking_call_that_asks_for_input_while_a_form_calls_is_not_prompted_in_that_form(
-    demo_runtime: Runtime
+    demo_runtime: Runtime,
 ) -> None:
     slow = slow_form_running(demo_runtime)
     client = demo_runtime.server("demo").client
@@ -233,9 +231,13 @@ def test_a_destructive_tool_warns_before_it_is_called(demo_runtime: Runtime) -> 
 
 def test_a_servers_title_and_description_are_shown_escaped_in_the_header(demo_runtime: Runtime) -> None:
     server = demo_runtime.server("demo")
-    info = ToolInfo(server="demo", name="echo", title="<b>bold</b>",
-                    description='<img src=x onerror="window.__anvia_pwned=1">\u202eevil',
-                    annotations={"destructiveHint": True})
+    info = ToolInfo(
+        server="demo",
+        name="echo",
+        title="<b>bold</b>",
+        description='<img src=x onerror="window.__anvia_pwned=1">\u202eevil',
+        annotations={"destructiveHint": True},
+    )
     tool_form = ToolForm(Tool(info, server), runtime=demo_runtime)
     header = tool_form.header.value
     assert "<img" not in header and "<b>bold" not in header
@@ -300,9 +302,16 @@ def test_without_widgets_a_form_reads_as_what_it_is_for_with_its_tool_and_server
     try:  # the secret is a header of the connection: a session on the shared HTTP demo server
         rt.connect(mcp.http(name="demo", url=demo_http_url, headers={"X-Api-Key": secret}))
         server = rt.server("demo")
-        hostile = Tool(ToolInfo(server="demo", name="leaky", title="Title\u202e " + secret,
-                                description="Uses " + secret + " " + "d" * 50_000,
-                                input_schema={"type": "object"}), server)
+        hostile = Tool(
+            ToolInfo(
+                server="demo",
+                name="leaky",
+                title="Title\u202e " + secret,
+                description="Uses " + secret + " " + "d" * 50_000,
+                input_schema={"type": "object"},
+            ),
+            server,
+        )
         bundle = ToolForm(hostile, runtime=rt)._repr_mimebundle_()
         text = bundle["text/plain"]
         assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -34,7 +34,7 @@ __all__ = ["app_of", "is_app_mime_type", "read_app"]
 
 def _quoted(text: object) -> str:
     value = str(text)
-    return repr(value if len(value) <= limits.APP_URI_CHARS else value[:limits.APP_URI_CHARS] + "…")
+    return repr(value if len(value) <= limits.APP_URI_CHARS else value[: limits.APP_URI_CHARS] + "…")
 
 
 def is_app_mime_type(mime_type: object) -> bool:

@@ -137,7 +137,7 @@ class ListWatch:
             if change.added or change.removed or change.redefined:  # some servers say so at every start
                 self.listed_at = change.time
                 with self._lock:
-                    self._pending = [*self._pending, change][-limits.CHANGES_KEPT:]
+                    self._pending = [*self._pending, change][-limits.CHANGES_KEPT :]
             self._tell("tools")
             if not self._again:
                 return

@@ -204,9 +204,13 @@ class ServerConnection(ABC):
             )
             opener = RecordingOpener(launch, recorder)
         client = McpClient(
-            self.name, opener, log=log, log_level=log_level, roots=self.roots,
+            self.name,
+            opener,
+            log=log,
+            log_level=log_level,
+            roots=self.roots,
             max_calls_in_flight=self.max_calls_in_flight,
-        )  # fmt: skip
+        )
         if recorder is not None:  # a client closed before it opened leaves no stub file either
             client.on_close(recorder.finish)
         return client
@@ -369,9 +373,12 @@ class HttpConnection(ServerConnection):
 
             auth = oauth_provider(auth, self.name, self.url)
         return HttpLaunch(
-            url=self.url, headers=dict(self.headers), timeout_seconds=self.timeout_seconds, auth=auth,
+            url=self.url,
+            headers=dict(self.headers),
+            timeout_seconds=self.timeout_seconds,
+            auth=auth,
             protocol=self.protocol,
-        )  # fmt: skip
+        )
 
     def client(self, *, log_level: str | None = None) -> McpClient:
         log = ServerLog(self.name, transport="http", secrets=self.secrets())

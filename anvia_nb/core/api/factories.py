@@ -301,7 +301,9 @@ class _Factories:
         """
         protocol = check_protocol(protocol)
         return MemoryConnection(
-            name=_check_name(name), server=server, max_calls_in_flight=_in_flight(max_calls_in_flight),
+            name=_check_name(name),
+            server=server,
+            max_calls_in_flight=_in_flight(max_calls_in_flight),
             protocol=protocol,
         )
 

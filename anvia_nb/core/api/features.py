@@ -68,9 +68,9 @@ def _strings(values: Mapping[str, Any] | None, what: str) -> dict[str, str]:
 
 def _arguments_of(prompt: JsonObject) -> list[JsonObject]:
     found = prompt.get("arguments")
-    return [a for a in found if isinstance(a, dict) and isinstance(a.get("name"), str)] if isinstance(
-        found, list
-    ) else []
+    return (
+        [a for a in found if isinstance(a, dict) and isinstance(a.get("name"), str)] if isinstance(found, list) else []
+    )
 
 
 class ConnectedServer(ListedServer):

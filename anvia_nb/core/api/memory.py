@@ -37,7 +37,9 @@ class MemoryConnection:
     def client(self, *, log_level: str | None = None) -> McpClient:
         """A client for this connection, not yet open."""
         return McpClient(
-            self.name, MemoryLaunch(self.server, self.protocol), log_level=log_level,
+            self.name,
+            MemoryLaunch(self.server, self.protocol),
+            log_level=log_level,
             max_calls_in_flight=self.max_calls_in_flight,
         )
 

@@ -175,7 +175,7 @@ class BackgroundCall:
         if isinstance(status, str):
             self.status = status
         if isinstance(message, str):
-            self.status_message = message[:limits.TASK_MESSAGE_CHARS]
+            self.status_message = message[: limits.TASK_MESSAGE_CHARS]
         self._changed()
 
     async def progress_seen(self, progress: float, total: float | None, message: str | None) -> None:
@@ -188,7 +188,7 @@ class BackgroundCall:
         message : str or None
             As the server's progress notification gave them.
         """
-        self.progress = (progress, total, message[:limits.TASK_MESSAGE_CHARS] if message is not None else None)
+        self.progress = (progress, total, message[: limits.TASK_MESSAGE_CHARS] if message is not None else None)
         self._changed()
 
     # -- waiting and cancelling --------------------------------------------------------------
@@ -361,4 +361,3 @@ class BackgroundCall:
             self.status = "completed" if outcome.error is None else "failed"
         self._finished.set()
         self._changed()
-

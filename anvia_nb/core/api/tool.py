@@ -295,9 +295,13 @@ class Tool(MapsRows):
         )
 
     def start(
-        self, arguments: Mapping[str, Any] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT,
-        as_task: bool | None = None, max_time_seconds: Timeout = limits.DEFAULT,
-    ) -> BackgroundCall:  # fmt: skip
+        self,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout_seconds: Timeout = limits.DEFAULT,
+        as_task: bool | None = None,
+        max_time_seconds: Timeout = limits.DEFAULT,
+    ) -> BackgroundCall:
         """Send the call and return at once; arguments are checked first, so nothing bad is sent.
 
         Parameters
@@ -361,9 +365,12 @@ class Tool(MapsRows):
             The mapping's error, as ``call`` (``TaskCancelledError`` when the task was cancelled).
         """
         outcome = await self.call_outcome(
-            arguments, timeout_seconds=timeout_seconds, as_task=True, validate_arguments=False,
+            arguments,
+            timeout_seconds=timeout_seconds,
+            as_task=True,
+            validate_arguments=False,
             max_time_seconds=max_time_seconds,
-        )  # fmt: skip
+        )
         if outcome.error is not None:
             raise outcome.error
         assert outcome.output is not None
@@ -396,4 +403,3 @@ class Tool(MapsRows):
         if "structuredContent" not in raw:
             return ["the tool declares an outputSchema but sent no structuredContent"]
         return output_problems(self._check("output", schema), raw["structuredContent"])
-

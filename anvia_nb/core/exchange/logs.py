@@ -101,7 +101,7 @@ class ServerLog:
 
     def add(self, level: str, logger: str | None, data: object) -> None:
         """One log message; long strings, lists and objects in it are cut (see ``bounded_json``)."""
-        source = logger if logger is None else str(logger)[:limits.LOG_TAIL_LINE_CHARS]
+        source = logger if logger is None else str(logger)[: limits.LOG_TAIL_LINE_CHARS]
         entry = LogEntry(time.time(), str(level)[:20], source, bounded_json(data), "server log", self._stderr_size())
         self.entries.append(entry)
 

@@ -326,8 +326,18 @@ class ProtocolTrace:
             self.truncated += truncated
             self._append(
                 TraceEntry(
-                    next(self._seq), time.time(), direction, kind, method, ident, size, stored, truncated,
-                    refers_to, target, said,
+                    next(self._seq),
+                    time.time(),
+                    direction,
+                    kind,
+                    method,
+                    ident,
+                    size,
+                    stored,
+                    truncated,
+                    refers_to,
+                    target,
+                    said,
                 )
             )
 

@@ -66,6 +66,7 @@ class SamplingServer(Protocol):
     @property
     def client(self) -> SamplingClient: ...
 
+
 DECLINED_MESSAGE = (
     "anvia_nb declined the sampling request: the notebook's user has not allowed this server to use a model "
     "(anvia_nb.enable_sampling installs a handler)"

@@ -158,13 +158,21 @@ class SchemaCheck:
         from jsonschema.exceptions import SchemaError, UnknownType
 
         try:
-            errors = sorted(self._validator.iter_errors(instance),
-                            key=lambda e: ([str(p) for p in e.absolute_path], e.message))
-        except (referencing.exceptions.Unresolvable, SchemaError, UnknownType, re.error, RecursionError,
-                TypeError, ValueError) as exc:
+            errors = sorted(
+                self._validator.iter_errors(instance), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
+            )
+        except (
+            referencing.exceptions.Unresolvable,
+            SchemaError,
+            UnknownType,
+            re.error,
+            RecursionError,
+            TypeError,
+            ValueError,
+        ) as exc:
             self.unusable = f"the schema cannot be applied: {type(exc).__name__}: {exc}"[:300]
             return None
-        return [problem for error in errors for problem in _problems(error)][:limits.SCHEMA_PROBLEMS]
+        return [problem for error in errors for problem in _problems(error)][: limits.SCHEMA_PROBLEMS]
 
     def verdict(self, instance: object) -> list[Problem] | str:
         """Problems, or the reason the schema cannot be applied."""
@@ -182,8 +190,9 @@ def _problems(error: ValidationError) -> list[Problem]:
         options: dict[Any, list[ValidationError]] = {}
         for inner in error.context:
             options.setdefault(inner.schema_path[0] if inner.schema_path else None, []).append(inner)
-        fitting = [found for found in options.values()
-                   if not any(e.validator == "type" and not e.relative_path for e in found)]
+        fitting = [
+            found for found in options.values() if not any(e.validator == "type" and not e.relative_path for e in found)
+        ]
         if len(fitting) == 1:
             return [problem for inner in fitting[0] for problem in _problems(inner)]
     return [_problem(error)]
@@ -252,8 +261,11 @@ def _check_schema(cls: Any, schema: dict[str, Any]) -> None:
     cls.check_schema({**schema, "properties": {}})
     seen: set[str] = set()
     for sub in properties.values():
-        shape = {key: value for key, value in sub.items() if not _plain_annotation(key, value)} if isinstance(
-            sub, dict) else sub
+        shape = (
+            {key: value for key, value in sub.items() if not _plain_annotation(key, value)}
+            if isinstance(sub, dict)
+            else sub
+        )
         key = json.dumps(shape, sort_keys=True)
         if key not in seen:
             seen.add(key)
@@ -281,8 +293,9 @@ def _bounded_pattern(validator: Validator, pattern: Any, instance: Any, schema: 
         return
     found = search(pattern, instance)
     if found is None:
-        yield ValidationError(f"the pattern {pattern!r} could not be checked in time; the server will judge it",
-                              validator=_UNFINISHED)
+        yield ValidationError(
+            f"the pattern {pattern!r} could not be checked in time; the server will judge it", validator=_UNFINISHED
+        )
     elif not found:
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 

@@ -34,8 +34,13 @@ _EMAIL = re.compile(r"[^@\s]+@[^@\s]+")
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]+")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TYPES = {
-    "string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
-    "array": "a list", "object": "an object", "null": "null",
+    "string": "text",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
 }
 
 

@@ -385,10 +385,7 @@ def _json_fits(value: Any, limit: int) -> bool:
     """Whether ``value``'s JSON (``ensure_ascii=False``) takes at most ``limit`` characters."""
     if isinstance(value, str) and 6 * len(value) + 2 <= limit:  # even if every character were escaped
         return True
-    return (
-        _least_json_chars(value, limit) <= limit
-        and len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
-    )
+    return _least_json_chars(value, limit) <= limit and len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
 
 
 def _least_json_chars(value: Any, limit: int) -> int:
@@ -426,5 +423,5 @@ def _summary_error(error: AnviaError) -> AnviaError:
         elif isinstance(value, str) and len(value) > chars:
             setattr(kept, name, value[:chars])
         elif isinstance(value, list) and len(value) > limits.KEPT_JSON_ITEMS:
-            setattr(kept, name, value[:limits.KEPT_JSON_ITEMS])
+            setattr(kept, name, value[: limits.KEPT_JSON_ITEMS])
     return kept

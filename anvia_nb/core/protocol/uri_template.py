@@ -56,8 +56,12 @@ def variables(template: str) -> list[str]:
 
 def query_variables(template: str) -> list[str]:
     """The variables in ``{?...}`` and ``{&...}`` expressions: optional when expanding."""
-    return [name for operator, spec in _EXPRESSION.findall(template) if operator in _QUERY_OPERATORS
-            for name in _names(spec)]  # fmt: skip
+    return [
+        name
+        for operator, spec in _EXPRESSION.findall(template)
+        if operator in _QUERY_OPERATORS
+        for name in _names(spec)
+    ]
 
 
 def expand(template: str, values: Mapping[str, str]) -> str:

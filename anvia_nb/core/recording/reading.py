@@ -89,8 +89,7 @@ def _bounded_line(file: IO[bytes], where: Path, number: int) -> bytes:
     line = file.readline(largest + 1)
     if len(line.rstrip(b"\r\n")) > largest:
         raise RecordingFileError(
-            f"{where}:{number} is longer than the message limit ({largest} bytes, as for a live connection): "
-            "not read."
+            f"{where}:{number} is longer than the message limit ({largest} bytes, as for a live connection): not read."
         )
     return line
 
@@ -167,11 +166,7 @@ def _is_step(step: Any) -> bool:
     if not isinstance(step, list) or len(step) != 3:
         return False
     value, total, message = step
-    return (
-        _is_number(value)
-        and (total is None or _is_number(total))
-        and (message is None or isinstance(message, str))
-    )
+    return _is_number(value) and (total is None or _is_number(total)) and (message is None or isinstance(message, str))
 
 
 def _is_number(value: object) -> bool:

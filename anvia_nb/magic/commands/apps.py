@@ -87,8 +87,14 @@ def with_app(
     from anvia_nb.widgets.apps.view import open_app
 
     try:
-        view = open_app(tool, arguments, outcome, runtime=magics.runtime, settings=magics.render_settings(),
-                        timeout_seconds=magics.timeout_seconds)  # fmt: skip
+        view = open_app(
+            tool,
+            arguments,
+            outcome,
+            runtime=magics.runtime,
+            settings=magics.render_settings(),
+            timeout_seconds=magics.timeout_seconds,
+        )
     except AnviaError as error:
         said = magics.show_policy(tool.server.secrets).text(str(error))
         print(f"note: the interactive view of {tool.server.name}.{tool.name} is not shown: {said}", file=sys.stderr)

@@ -38,16 +38,28 @@ def run_form(magics: MagicHost, command: FormCommand) -> ToolForm | UnavailableF
     from anvia_nb.widgets import form
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return form(command.server, command.tool, settings=settings, timeout_seconds=timeout,
-                max_time_seconds=magics.call_max_time(timeout))  # unknown names: one line
+    return form(
+        command.server,
+        command.tool,
+        settings=settings,
+        timeout_seconds=timeout,
+        max_time_seconds=magics.call_max_time(timeout),
+    )  # unknown names: one line
 
 
 def run_panel(magics: MagicHost, command: PanelCommand) -> Panel:
     from anvia_nb.widgets import panel
 
     settings, timeout = magics.render_settings(), magics.timeout_seconds
-    return panel(connection=command.name, tools=command.tools, resources=command.resources, prompts=command.prompts,
-                 settings=settings, timeout_seconds=timeout, max_time_seconds=magics.call_max_time(timeout))
+    return panel(
+        connection=command.name,
+        tools=command.tools,
+        resources=command.resources,
+        prompts=command.prompts,
+        settings=settings,
+        timeout_seconds=timeout,
+        max_time_seconds=magics.call_max_time(timeout),
+    )
 
 
 def run_map(magics: MagicHost, command: MapCommand) -> pd.DataFrame:

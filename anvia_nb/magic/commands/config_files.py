@@ -146,8 +146,9 @@ def _connection(
         try:  # "oauth": a grant with no person (oauth_machine), secrets named, never given
             auth = oauth_from_mapping(entry["oauth"]) if "oauth" in entry else None
             url = substitute(url)
-            return mcp.http(name=name, url=url, headers=headers, protocol=protocol, auth=auth,
-                            from_environ=substitute.taken)
+            return mcp.http(
+                name=name, url=url, headers=headers, protocol=protocol, auth=auth, from_environ=substitute.taken
+            )
         except ValueError as exc:
             raise ConfigFileError(f"{where}: {exc}") from exc
     if kind not in ("", "stdio"):

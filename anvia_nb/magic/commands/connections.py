@@ -99,11 +99,13 @@ def described(
     timeout = command.timeout_seconds if command.timeout_seconds is not None else connect_timeout_seconds
     return [
         mcp.http(
-            name=command.name, url=command.url, headers=command.headers, timeout_seconds=timeout,
+            name=command.name,
+            url=command.url,
+            headers=command.headers,
+            timeout_seconds=timeout,
             roots=command.roots,
             record=command.record,
             protocol=command.protocol,
             from_environ=from_environ,
         )
-    ]  # fmt: skip
-
+    ]

@@ -53,8 +53,10 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
             f"use %mcp trace {outcome.server} --call {command.call}."
         )
     if outcome.requested_by is not None:
-        print(f"note: call {command.call} was asked for by a tool's interactive view ({outcome.requested_by}), "
-              "not by a cell; it went through the same connection.")
+        print(
+            f"note: call {command.call} was asked for by a tool's interactive view ({outcome.requested_by}), "
+            "not by a cell; it went through the same connection."
+        )
     if outcome.trace_span is None:
         return []
     first, last = outcome.trace_span
@@ -63,7 +65,6 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
     picked = call_entries(entries, first, last, outcome.tool)
     logs = [e for e in entries if first <= e.seq <= last and e.method == "notifications/message"]
     return sorted({e.seq: e for e in (*picked, *logs)}.values(), key=lambda e: e.seq)
-
 
 
 def _note_app_calls(magics: MagicHost, name: str, entries: list[TraceEntry]) -> None:
@@ -82,8 +83,10 @@ def _note_app_calls(magics: MagicHost, name: str, entries: list[TraceEntry]) -> 
         noted = magics.show_policy().limits.noted_requests
         shown = ", ".join(str(seq) for seq in sorted(asked)[:noted])
         more = f" and {len(asked) - noted} more" if len(asked) > noted else ""
-        print(f"note: {name}: the calls in messages {shown}{more} were asked for by a tool's interactive view "
-              "(%mcp history: requested_by).")
+        print(
+            f"note: {name}: the calls in messages {shown}{more} were asked for by a tool's interactive view "
+            "(%mcp history: requested_by)."
+        )
 
 
 def run_trace(magics: MagicHost, command: TraceCommand) -> pd.DataFrame:

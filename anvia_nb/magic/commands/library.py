@@ -59,8 +59,11 @@ def _listings(magics: MagicHost, command: LibraryCommand) -> list[tuple[str, tup
         runtime.server(name)  # every name is checked before anything is asked
     from anvia_nb.magic.output.tables import note_refused_listings
 
-    read = {"resources": library.resources, "resourceTemplates": library.resource_templates,
-            "prompts": library.prompts}[key]  # fmt: skip
+    read = {
+        "resources": library.resources,
+        "resourceTemplates": library.resource_templates,
+        "prompts": library.prompts,
+    }[key]
     listings = [(name, runtime.server(name).secrets, read(runtime, name)) for name in chosen]
     note_refused_listings([runtime.server(name) for name in chosen], key, magics.show_policy())
     return listings

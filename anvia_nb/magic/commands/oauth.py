@@ -56,8 +56,7 @@ class _Pending:
 
     async def ask(self, authorization_url: str) -> str:
         if self.future is not None and self.future.done():  # a later re-authorization: no cell shows a link
-            raise AuthorizationRequiredError(_authorize_again(self.connection, authorization_url),
-                                             self.connection.name)
+            raise AuthorizationRequiredError(_authorize_again(self.connection, authorization_url), self.connection.name)
         self._loop = asyncio.get_running_loop()
         self._answer = self._loop.create_future()
         self.authorization_url = authorization_url
@@ -111,9 +110,7 @@ def _finish(magics: MagicHost, pending: _Pending) -> str:
     return connect_line(pending.connection, magics.runtime)
 
 
-def run_connect(
-    magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectCommand
-) -> AuthorizationPrompt | None:
+def run_connect(magics: MagicHost, command: OAuthConnectCommand | OAuthRedirectCommand) -> AuthorizationPrompt | None:
     """Start (or finish, with ``--oauth-redirect``) an OAuth connect; returns the prompt while a person must act."""
     if isinstance(command, OAuthRedirectCommand):
         _run_redirect(magics, command)
@@ -131,9 +128,10 @@ def run_connect(
     _KNOWN[connection.name] = connection
     runtime = magics.runtime
     pending.future = runtime.loop.submit(
-        runtime.connect_async(connection, "kernel", timeout_seconds=magics.connect_timeout_seconds,
-                              log_level=magics.log_level)
-    )  # fmt: skip
+        runtime.connect_async(
+            connection, "kernel", timeout_seconds=magics.connect_timeout_seconds, log_level=magics.log_level
+        )
+    )
     pending.future.add_done_callback(lambda _done: pending.asked.set())
     try:
         if not pending.asked.wait(_wait_seconds(magics) + 5):

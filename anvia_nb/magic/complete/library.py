@@ -71,9 +71,9 @@ def complete_prompt(words: list[str], runtime: Runtime) -> list[str]:
         for found in library.listed(runtime, server, "prompts"):
             if found.get("name") == prompt:
                 declared = found.get("arguments")
-                names = [str(a.get("name")) for a in declared if isinstance(a, dict)] if isinstance(
-                    declared, list
-                ) else []
+                names = (
+                    [str(a.get("name")) for a in declared if isinstance(a, dict)] if isinstance(declared, list) else []
+                )
                 return _values(runtime, server, ("prompt", prompt), names, words[1:])
     except AnviaError:
         return []

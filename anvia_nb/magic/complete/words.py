@@ -104,5 +104,12 @@ def complete_connect(words: list[str], _runtime: Runtime) -> list[str]:
         return sorted(os.environ)  # names only: the kernel's values are what keeps them out of the source
     if len(words) > 1 and words[-2] == "--protocol":
         return list(PROTOCOLS)
-    return [*CONNECT_OPTIONS, "--oauth", "--client-id", "--scope", "--oauth-redirect",
-            *MACHINE_FLAGS, *(o for o in MACHINE_OPTIONS if o not in (*CONNECT_OPTIONS, "--client-id", "--scope"))]
+    return [
+        *CONNECT_OPTIONS,
+        "--oauth",
+        "--client-id",
+        "--scope",
+        "--oauth-redirect",
+        *MACHINE_FLAGS,
+        *(o for o in MACHINE_OPTIONS if o not in (*CONNECT_OPTIONS, "--client-id", "--scope")),
+    ]

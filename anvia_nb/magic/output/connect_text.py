@@ -24,7 +24,6 @@ NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --st
 """What ``%mcp tools`` says before any connection: one line, not an empty table."""
 
 
-
 def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:
     """A failed connect in one line: anvia_nb's words, then the server's stderr tail, masked (a
     viewer's sentence instead when server errors are hidden)."""

@@ -87,14 +87,35 @@ class TraceFrame(ServerFrame):
         return self._entry(number).json
 
 
-VIEWER_METHODS = frozenset({
-    "initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read",
-    "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
-    "completion/complete", "logging/setLevel", "sampling/createMessage", "elicitation/create", "roots/list",
-    "notifications/initialized", "notifications/message", "notifications/progress", "notifications/cancelled",
-    "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed",
-    "notifications/prompts/list_changed", "notifications/roots/list_changed",
-})
+VIEWER_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "tools/list",
+        "tools/call",
+        "resources/list",
+        "resources/read",
+        "resources/templates/list",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "prompts/list",
+        "prompts/get",
+        "completion/complete",
+        "logging/setLevel",
+        "sampling/createMessage",
+        "elicitation/create",
+        "roots/list",
+        "notifications/initialized",
+        "notifications/message",
+        "notifications/progress",
+        "notifications/cancelled",
+        "notifications/resources/updated",
+        "notifications/resources/list_changed",
+        "notifications/tools/list_changed",
+        "notifications/prompts/list_changed",
+        "notifications/roots/list_changed",
+    }
+)
 """Methods a viewer may read in a trace: the protocol's own. Any other a server sent is its text."""
 
 

@@ -80,6 +80,9 @@ def help_page(lines: Mapping[str, Sequence[tuple[str, str]]], topic: str = "") -
 def _settings_in_short() -> str:
     """The settings' names, wrapped: their values and meanings are ``%mcp help settings``."""
     names = [line.split()[0] for line in _SETTINGS.splitlines()[1:] if line.strip()]
-    return textwrap.fill(
-        "Settings (%config McpMagics.NAME = VALUE; %mcp help settings): " + ", ".join(names) + ".", width=100
-    ) + "\n"
+    return (
+        textwrap.fill(
+            "Settings (%config McpMagics.NAME = VALUE; %mcp help settings): " + ", ".join(names) + ".", width=100
+        )
+        + "\n"
+    )

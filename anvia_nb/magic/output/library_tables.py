@@ -28,8 +28,17 @@ __all__ = [
 ]
 
 RESOURCE_COLUMNS = [
-    "server", "uri", "name", "title", "mimeType", "size", "description", "annotations", "subscribed", "updates",
-]  # fmt: skip
+    "server",
+    "uri",
+    "name",
+    "title",
+    "mimeType",
+    "size",
+    "description",
+    "annotations",
+    "subscribed",
+    "updates",
+]
 Subscribed = Mapping[tuple[str, str], tuple[bool, int]]
 """``(connection, uri)`` to (subscribed now, updates counted) (core/subscriptions.py)."""
 TEMPLATE_COLUMNS = ["server", "uriTemplate", "name", "title", "mimeType", "description", "annotations"]
@@ -86,12 +95,28 @@ def resources_frame(
             listed.add(str(item.get("uri")))
             on, updates = (subscribed or {}).get((server, str(item.get("uri"))), (False, 0))
             common = _common(item, shown)
-            rows.append({"server": server, "uri": uri, **common, "size": _size(item.get("size")),
-                         "subscribed": on, "updates": updates})  # fmt: skip
+            rows.append(
+                {
+                    "server": server,
+                    "uri": uri,
+                    **common,
+                    "size": _size(item.get("size")),
+                    "subscribed": on,
+                    "updates": updates,
+                }
+            )
         for (where, uri), (on, updates) in (subscribed or {}).items():
             if where == server and uri not in listed:
-                rows.append({"server": server, "uri": _line(uri, shown, shown.limits.line_chars),
-                             **_common({}, shown), "size": None, "subscribed": on, "updates": updates})  # fmt: skip
+                rows.append(
+                    {
+                        "server": server,
+                        "uri": _line(uri, shown, shown.limits.line_chars),
+                        **_common({}, shown),
+                        "size": None,
+                        "subscribed": on,
+                        "updates": updates,
+                    }
+                )
     frame: pd.DataFrame = ServerFrame(rows, columns=RESOURCE_COLUMNS)
     frame["size"] = frame["size"].astype("Int64")
     frame["subscribed"] = frame["subscribed"].astype(bool)
@@ -102,10 +127,13 @@ def resources_frame(
 def templates_frame(listings: Listing, policy: ShowPolicy | None = None) -> pd.DataFrame:
     """One row per listed resource template."""
     rows = [
-        {"server": server, "uriTemplate": _line(item.get("uriTemplate"), shown, shown.limits.line_chars),
-         **_common(item, shown)}
+        {
+            "server": server,
+            "uriTemplate": _line(item.get("uriTemplate"), shown, shown.limits.line_chars),
+            **_common(item, shown),
+        }
         for server, shown, item in _items(listings, policy)
-    ]  # fmt: skip
+    ]
     frame: pd.DataFrame = ServerFrame(rows, columns=TEMPLATE_COLUMNS)
     return frame
 

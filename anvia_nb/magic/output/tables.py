@@ -121,8 +121,12 @@ def servers_frame(entries: Iterable[SessionEntry], policy: ShowPolicy | None = N
     return frame
 
 
-_HINTS = {"readOnly": "readOnlyHint", "destructive": "destructiveHint", "idempotent": "idempotentHint",
-          "openWorld": "openWorldHint"}
+_HINTS = {
+    "readOnly": "readOnlyHint",
+    "destructive": "destructiveHint",
+    "idempotent": "idempotentHint",
+    "openWorld": "openWorldHint",
+}
 
 
 def _objects(values: list[Any]) -> np.ndarray[Any, np.dtype[np.object_]]:

@@ -104,9 +104,17 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     if args_variable is not None and from_json:
         raise CommandLineError("Give --args DICT (with key=value pairs if you like) or JSON arguments, not both.")
     return CallCommand(
-        server, tool, arguments, timeout, has_timeout, tuple(texts), background=background, args_variable=args_variable,
-        max_time_seconds=max_time.get("given"), has_max_time=bool(max_time),
-    )  # fmt: skip
+        server,
+        tool,
+        arguments,
+        timeout,
+        has_timeout,
+        tuple(texts),
+        background=background,
+        args_variable=args_variable,
+        max_time_seconds=max_time.get("given"),
+        has_max_time=bool(max_time),
+    )
 
 
 def _body_arguments(cell: str) -> tuple[dict[str, Any] | None, list[tuple[str, str]]]:
@@ -143,9 +151,7 @@ def _is_pair(word: str) -> bool:
 def parse_app(rest: str, cell: str | None = None) -> CallCommand:
     command = parse_call(rest, cell)
     if command.background:
-        raise CommandLineError(
-            f"%mcp app waits for the result to show it in the view: no --background. {_APP_USAGE}"
-        )
+        raise CommandLineError(f"%mcp app waits for the result to show it in the view: no --background. {_APP_USAGE}")
     return CallCommand(**{**vars(command), "app": True})
 
 

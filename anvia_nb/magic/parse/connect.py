@@ -62,9 +62,21 @@ def expand_environ(text: str, environ: Mapping[str, str] | None = None) -> tuple
 
 
 CONNECT_OPTIONS = (
-    "--stdio", "--http", "--config", "--env", "--secret-env", "--cwd", "--header", "--timeout", "--cell", "--root",
-    "--record", "--replay", "--soft", "--protocol",
-)  # fmt: skip
+    "--stdio",
+    "--http",
+    "--config",
+    "--env",
+    "--secret-env",
+    "--cwd",
+    "--header",
+    "--timeout",
+    "--cell",
+    "--root",
+    "--record",
+    "--replay",
+    "--soft",
+    "--protocol",
+)
 _CONNECT_USAGE = (
     "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
     'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
@@ -152,19 +164,37 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             raise CommandLineError("--header and --timeout are for --http connections; stdio servers take --env.")
         command, *args = options["stdio"]
         return ConnectCommand(
-            name, "stdio", command=command, args=tuple(args), env=env, secret_env=frozenset(secret_env),
-            cwd=options.get("cwd"), cell=cell, inherit_env=tuple(dict.fromkeys(inherit)), roots=tuple(roots),
-            record=record, protocol=options.get("protocol"),
-            soft=soft, from_environ=taken,
-        )  # fmt: skip
+            name,
+            "stdio",
+            command=command,
+            args=tuple(args),
+            env=env,
+            secret_env=frozenset(secret_env),
+            cwd=options.get("cwd"),
+            cell=cell,
+            inherit_env=tuple(dict.fromkeys(inherit)),
+            roots=tuple(roots),
+            record=record,
+            protocol=options.get("protocol"),
+            soft=soft,
+            from_environ=taken,
+        )
     if "http" in options:
         if env or secret_env or "cwd" in options:
             raise CommandLineError("--env, --secret-env and --cwd are for --stdio servers; HTTP servers take --header.")
         return ConnectCommand(
-            name, "http", url=options["http"], headers=headers,
-            timeout_seconds=options.get("timeout"), cell=cell, roots=tuple(roots), record=record, soft=soft,
-            protocol=options.get("protocol"), from_environ=taken,
-        )  # fmt: skip
+            name,
+            "http",
+            url=options["http"],
+            headers=headers,
+            timeout_seconds=options.get("timeout"),
+            cell=cell,
+            roots=tuple(roots),
+            record=record,
+            soft=soft,
+            protocol=options.get("protocol"),
+            from_environ=taken,
+        )
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
 
 

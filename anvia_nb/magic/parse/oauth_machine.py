@@ -133,8 +133,19 @@ def _in_magic_words(message: str) -> str:
     """A factory's message, its keyword arguments named as the magic's options."""
     for keyword in ("client_secret_env", "client_secret_file"):
         message = message.replace(f"{keyword}=", f"--{keyword.removeprefix('client_').replace('_', '-')} ")
-    for keyword in ("key_env", "key_file", "key_alg", "assertion_env", "assertion_file", "id_token_env",
-                    "id_token_file", "idp_token_endpoint", "auth_method", "issuer", "token_env",
-                    "token_file"):  # fmt: skip
+    for keyword in (
+        "key_env",
+        "key_file",
+        "key_alg",
+        "assertion_env",
+        "assertion_file",
+        "id_token_env",
+        "id_token_file",
+        "idp_token_endpoint",
+        "auth_method",
+        "issuer",
+        "token_env",
+        "token_file",
+    ):
         message = message.replace(f"{keyword}=", f"--{keyword.replace('_', '-')} ")
     return message

@@ -264,8 +264,11 @@ class AppFrame(anywidget.AnyWidget):
     def _initialize(self, params: Mapping[str, Any], frontend: Mapping[str, Any]) -> dict[str, Any]:
         info = params.get("appInfo")
         if isinstance(info, dict):  # server text: kept as strings only, each cut
-            self.app_info = {k: v[:APP_INFO_CHARS] for k, v in info.items() if k in ("name", "version", "title")
-                             and isinstance(v, str)}  # fmt: skip
+            self.app_info = {
+                k: v[:APP_INFO_CHARS]
+                for k, v in info.items()
+                if k in ("name", "version", "title") and isinstance(v, str)
+            }
         theme = frontend.get("theme")
         width = frontend.get("width")
         dimensions: dict[str, Any] = {"maxHeight": MAX_HEIGHT_PX}

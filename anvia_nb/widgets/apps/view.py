@@ -80,9 +80,7 @@ class AppView:
         self.resource = resource
         self.secrets = server.secrets
         self.policy = self.settings.policy(self.secrets)
-        self.bridge = AppBridge(
-            self.runtime, server, tool, resource.uri, timeout_seconds=timeout_seconds, offer=offer
-        )
+        self.bridge = AppBridge(self.runtime, server, tool, resource.uri, timeout_seconds=timeout_seconds, offer=offer)
         """Answers the view's requests (the calls it makes are in ``%mcp history``, marked as from the app)."""
         self.bridge.on_change(lambda _what: self._show_notes())
         self.frame = _frame(resource, self.bridge, {**HOST_CONTEXT, **(host_context or {})})
@@ -112,8 +110,7 @@ class AppView:
     def model_context_text(self) -> str:
         """:attr:`model_context` as text for a model: fenced and marked as untrusted data, like
         ``ResultView.model_context()``."""
-        return model_context_from_app(self.server_name, self.tool_name, self.model_context, self.secrets,
-                                      self.settings)
+        return model_context_from_app(self.server_name, self.tool_name, self.model_context, self.secrets, self.settings)
 
     @property
     def offered_links(self) -> list[str]:
@@ -248,10 +245,18 @@ async def app_after_call(
         policy = (settings or RenderSettings()).policy(server.secrets)
         note = f"The interactive view of {policy.name(server.name)}.{policy.name(tool.name)} is not shown: "
         note += policy.text(str(error))
-        return AppShown(outputs=({"output_type": "display_data", "metadata": {},
-                                  "data": {"text/plain": note, "text/html": notice_html(note, warn=True)}},))
-    view = AppView(server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds,
-                   offer=offer)
+        return AppShown(
+            outputs=(
+                {
+                    "output_type": "display_data",
+                    "metadata": {},
+                    "data": {"text/plain": note, "text/html": notice_html(note, warn=True)},
+                },
+            )
+        )
+    view = AppView(
+        server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, offer=offer
+    )
     view.send_input(arguments)
     view.send_result(outcome)
     return AppShown(view, ({"output_type": "display_data", "metadata": {}, "data": view._repr_mimebundle_()},))

@@ -46,8 +46,11 @@ def server_text(server: McpServer, policy: ShowPolicy) -> str:
     """What the Server tab shows, as text (server strings still unmasked: the box masks them)."""
     client = server.client
     if policy.for_viewers:
-        return viewer_words("server", server.name, policy=policy) if server.is_open else policy.viewer_line(
-            None, server.name)
+        return (
+            viewer_words("server", server.name, policy=policy)
+            if server.is_open
+            else policy.viewer_line(None, server.name)
+        )
     try:
         version = client.protocol_version
         info = client.server_info
@@ -128,11 +131,13 @@ class ExchangeTabs:
         self.server_view = widgets.HTML(value="")
         self.log_view = widgets.HTML(value="")
         self.trace_view = widgets.HTML(value="")
-        self.refresh_button = widgets.Button(description="Read again", icon="refresh",
-                                             tooltip="read the server's log and the protocol trace again")
+        self.refresh_button = widgets.Button(
+            description="Read again", icon="refresh", tooltip="read the server's log and the protocol trace again"
+        )
         self.refresh_button.on_click(lambda _b: self.refresh())
-        self.pages = [widgets.VBox([self.refresh_button, view]) for view in (self.server_view, self.log_view,
-                                                                             self.trace_view)]
+        self.pages = [
+            widgets.VBox([self.refresh_button, view]) for view in (self.server_view, self.log_view, self.trace_view)
+        ]
         """One page per tab (titles :data:`TAB_TITLES`), for the panel's tabs."""
 
     def show(self, server: McpServer | None) -> None:
@@ -154,8 +159,11 @@ class ExchangeTabs:
             labels = (f"server {name}", f"log of server {name}", f"messages with server {name}")
         else:
             lines = shown.limits.panel_lines
-            labels = (f"server {name}", f"log of server {name} (last {lines} lines)",
-                      f"protocol trace of {name} (last {lines} messages; all: %mcp trace {name})")
+            labels = (
+                f"server {name}",
+                f"log of server {name} (last {lines} lines)",
+                f"protocol trace of {name} (last {lines} messages; all: %mcp trace {name})",
+            )
         texts = (server_text(server, shown), log_text(server, shown), trace_text(server, shown))
         for view, label, text in zip((self.server_view, self.log_view, self.trace_view), labels, texts, strict=True):
             view.value = server_text_html(label, text, secrets, chars)

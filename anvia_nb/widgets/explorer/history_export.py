@@ -76,15 +76,22 @@ class HistoryExport:
         if for_viewers:  # no file name, no button: nothing a browser could press or fill
             self.widget = widgets.HBox([], layout=widgets.Layout(display="none"))
             return
-        self.path = widgets.Text(value=DEFAULT_FILE, description="Test file",
-                                 tooltip="a .py file name in the notebook's folder")
-        self.button = widgets.Button(description="Save as pytest", icon="save",
-                                     tooltip="write these calls as a pytest file that repeats and checks them")
-        self.replace = widgets.Checkbox(value=False, description="Replace it", indent=False,
-                                        tooltip="replace the file if it exists already")
+        self.path = widgets.Text(
+            value=DEFAULT_FILE, description="Test file", tooltip="a .py file name in the notebook's folder"
+        )
+        self.button = widgets.Button(
+            description="Save as pytest",
+            icon="save",
+            tooltip="write these calls as a pytest file that repeats and checks them",
+        )
+        self.replace = widgets.Checkbox(
+            value=False, description="Replace it", indent=False, tooltip="replace the file if it exists already"
+        )
         self.button.on_click(lambda _b: self.save())
-        self.widget = widgets.HBox([self.path, self.button, self.replace, self.status],
-                                   layout=widgets.Layout(flex_flow="row wrap", width="100%", max_width="100%"))
+        self.widget = widgets.HBox(
+            [self.path, self.button, self.replace, self.status],
+            layout=widgets.Layout(flex_flow="row wrap", width="100%", max_width="100%"),
+        )
 
     def save(self) -> Path | None:
         """Write the file; the status line says where, or why not (nothing is raised into the UI)."""
@@ -99,7 +106,8 @@ class HistoryExport:
             path = export_path(self.path.value)
             if path.exists() and not replace:
                 self.status.value = notice_html(
-                    f"Not saved: {path.name} exists. Tick “Replace it” and save again to replace it.")
+                    f"Not saved: {path.name} exists. Tick “Replace it” and save again to replace it."
+                )
                 return None
             connections = {name: self.runtime.server(name).connection for name in self.runtime.names()}
             secrets = {name: self.runtime.server(name).secrets for name in self.runtime.names()}

@@ -50,7 +50,8 @@ class BoundedList:
         left_out = len(items) - self.limit
         self.note.value = (
             f"{len(items):,} {self.what}; the first {self.limit:,} are listed{f' ({self.how})' if self.how else ''}."
-            if left_out > 0 else ""
+            if left_out > 0
+            else ""
         )
 
     def choose(self, index: int, label: str) -> None:
@@ -66,16 +67,23 @@ class BoundedList:
 
 def item_select(description: str, rows: int) -> widgets.Select:
     """An empty ``Select`` of a listing's items, as wide as the panel lets it be."""
-    return widgets.Select(options=[], rows=rows, description=description,
-                          layout=widgets.Layout(width="auto", max_width="100%"))
+    return widgets.Select(
+        options=[], rows=rows, description=description, layout=widgets.Layout(width="auto", max_width="100%")
+    )
 
 
 class ListingTab:
     """What the Prompts and Resources tabs share: the connection shown, its policy, what is offered,
     the fields of the chosen item and the listing under way."""
 
-    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
-                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        settings: RenderSettings | None = None,
+        timeout_seconds: float | Default | None = DEFAULT,
+        *,
+        offered: frozenset[str] | None = None,
+    ) -> None:
         self.runtime = runtime
         self.settings = settings or RenderSettings()
         self.offered = offered

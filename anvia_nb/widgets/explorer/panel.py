@@ -88,18 +88,27 @@ class Panel:
         """The chosen connection when it closed: kept listed (as closed) until it is connected
         again, another is chosen, or Refresh is pressed."""
         self.connection = widgets.Dropdown(options=[], description="Connection")
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh",
-                                             tooltip="read the open connections and their tools again")
-        self.filter = widgets.Text(value="", placeholder="filter tools by name, title or description",
-                                   description="Filter", continuous_update=True)
+        self.refresh_button = widgets.Button(
+            description="Refresh", icon="refresh", tooltip="read the open connections and their tools again"
+        )
+        self.filter = widgets.Text(
+            value="",
+            placeholder="filter tools by name, title or description",
+            description="Filter",
+            continuous_update=True,
+        )
         self.tools = widgets.Select(options=[], rows=8, description="Tools", layout=fill_layout())
         self.count = text_label(value="")
         self.notice = widgets.HTML(value="")
         self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])
         self.history_select = widgets.Select(options=[], rows=5, description="History", layout=fill_layout())
-        self.rerun_button = widgets.Button(description="Run again", icon="repeat", disabled=True,
-                                           tooltip="refill the form with these arguments and call")
+        self.rerun_button = widgets.Button(
+            description="Run again",
+            icon="repeat",
+            disabled=True,
+            tooltip="refill the form with these arguments and call",
+        )
         self.exchange = ExchangeTabs(settings.policy(()) if settings is not None else None)
         """The Server, Log and Trace tabs of the chosen connection (widgets/explorer/exchange_tabs.py)."""
         self._stop_following: Any = None
@@ -115,31 +124,44 @@ class Panel:
         # beside a button, plus the border and padding, made a horizontal scrollbar). A tab the
         # scope does not offer is not made at all: no widget of it exists for a browser to reach.
         scope = self.scope
-        self._resources = (ResourcesTab(self.runtime, settings, timeout_seconds, offered=scope.resources)
-                           if scope.offers_resources else None)
-        self._prompts = (PromptsTab(self.runtime, settings, timeout_seconds, offered=scope.prompts)
-                         if scope.offers_prompts else None)
+        self._resources = (
+            ResourcesTab(self.runtime, settings, timeout_seconds, offered=scope.resources)
+            if scope.offers_resources
+            else None
+        )
+        self._prompts = (
+            PromptsTab(self.runtime, settings, timeout_seconds, offered=scope.prompts) if scope.offers_prompts else None
+        )
         pages = panel_pages(
-            tools=widgets.VBox([
-                widgets.HBox([self.filter, self.count], layout=row_layout()),
-                self.tools,
-                self.form_box,
-                widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
-                self.export.widget,
-            ]) if scope.offers_tools else None,
+            tools=widgets.VBox(
+                [
+                    widgets.HBox([self.filter, self.count], layout=row_layout()),
+                    self.tools,
+                    self.form_box,
+                    widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
+                    self.export.widget,
+                ]
+            )
+            if scope.offers_tools
+            else None,
             resources=self._resources.widget if self._resources is not None else None,
             prompts=self._prompts.widget if self._prompts is not None else None,
         )
-        self.tabs = widgets.Tab(children=[page for _title, page in pages] + self.exchange.pages,
-                                titles=(*(title for title, _page in pages), *EXCHANGE_TITLES))
+        self.tabs = widgets.Tab(
+            children=[page for _title, page in pages] + self.exchange.pages,
+            titles=(*(title for title, _page in pages), *EXCHANGE_TITLES),
+        )
         self.tabs.add_class(TABS_CLASS)
-        self.widget = widgets.VBox([
-            widgets.HTML(TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
-            widgets.HBox([self.connection, self.refresh_button], layout=row_layout()),
-            self.notice,
-            self.instructions,
-            self.tabs,
-        ], layout=widgets.Layout(border="1px solid #c8c8c8", padding="6px", width="auto", max_width="100%"))
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(TABS_STYLE),  # our own CSS, no server text: tabs wrap in a narrow notebook
+                widgets.HBox([self.connection, self.refresh_button], layout=row_layout()),
+                self.notice,
+                self.instructions,
+                self.tabs,
+            ],
+            layout=widgets.Layout(border="1px solid #c8c8c8", padding="6px", width="auto", max_width="100%"),
+        )
         follow_connections(self.runtime, self._on_connection_event)
         self.refresh()
 
@@ -283,8 +305,9 @@ class Panel:
         assert server is not None
         policy = ShowPolicy().with_secrets(server.secrets)
         label = f"instructions from server {policy.line(server.name, policy.limits.name_chars)}"
-        self.instructions.value = server_text_html(label, policy.mask(text), tuple(policy.secrets),
-                                                   policy.limits.preview_chars)
+        self.instructions.value = server_text_html(
+            label, policy.mask(text), tuple(policy.secrets), policy.limits.preview_chars
+        )
         self.instructions.layout.display = None
 
     def _show_tools(self) -> None:
@@ -331,9 +354,14 @@ class Panel:
         key = (server.name, name)  # a form follows its name across reconnects
         form = self._forms.get(key)
         if form is None:
-            form = ToolForm(server.tool(name), runtime=self.runtime, settings=self.settings,
-                            timeout_seconds=self.timeout_seconds, max_time_seconds=self.max_time_seconds,
-                            app_offer=self.scope.page_offer())
+            form = ToolForm(
+                server.tool(name),
+                runtime=self.runtime,
+                settings=self.settings,
+                timeout_seconds=self.timeout_seconds,
+                max_time_seconds=self.max_time_seconds,
+                app_offer=self.scope.page_offer(),
+            )
             form.on_outcome(self._on_outcome)
             self._forms[key] = form
         self.form = form
@@ -342,8 +370,8 @@ class Panel:
     def _on_outcome(self, form: ToolForm, outcome: CallOutcome | None) -> None:
         if outcome is None:
             return
-        self.history = [*self.history[-(PANEL_CALLS_KEPT - 1):], outcome.summary()]
-        self._sent = [*self._sent[-(PANEL_CALLS_KEPT - 1):], dict(outcome.arguments or {})]
+        self.history = [*self.history[-(PANEL_CALLS_KEPT - 1) :], outcome.summary()]
+        self._sent = [*self._sent[-(PANEL_CALLS_KEPT - 1) :], dict(outcome.arguments or {})]
         self.history_select.options = [
             (history_label(o, o.secrets), index) for index, o in reversed(list(enumerate(self.history)))
         ]
@@ -358,8 +386,10 @@ class Panel:
     def text(self) -> str:
         """What the panel is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
         policy = ShowPolicy()
-        lines = ["anvia_nb panel: an MCP explorer (connections, their tools, the chosen tool's form, "
-                 "results and a history of calls)."]
+        lines = [
+            "anvia_nb panel: an MCP explorer (connections, their tools, the chosen tool's form, "
+            "results and a history of calls)."
+        ]
         shown = []
         for name in self.scope.names(self.runtime.names()):
             try:
@@ -370,11 +400,16 @@ class Panel:
             shown.append(f"{named} ({len(server.tools)} tools)")
         if self.closed_name is not None:
             shown.append(f"{policy.line(self.closed_name, policy.limits.name_chars)} (closed)")
-        lines.append(f"Connections: {', '.join(shown)}." if shown
-                     else self.scope.empty_note(self.runtime, self.policy, HOW_TO_CONNECT))
+        lines.append(
+            f"Connections: {', '.join(shown)}."
+            if shown
+            else self.scope.empty_note(self.runtime, self.policy, HOW_TO_CONNECT)
+        )
         if self.form is not None:
-            lines.append(f"Chosen tool: {self.form.policy.line(self.form.server_name, policy.limits.name_chars)} · "
-                         f"{self.form.policy.line(self.form.tool_name, policy.limits.name_chars)}.")
+            lines.append(
+                f"Chosen tool: {self.form.policy.line(self.form.server_name, policy.limits.name_chars)} · "
+                f"{self.form.policy.line(self.form.tool_name, policy.limits.name_chars)}."
+            )
         if self.history:
             lines.append(f"{len(self.history)} calls made from it.")
         lines.append("Use it in a live notebook (it needs a running kernel and ipywidgets).")
@@ -385,4 +420,3 @@ class Panel:
 
     def __repr__(self) -> str:
         return f"<Panel {len(self.runtime.names())} connections, {len(self.history)} calls>"
-

@@ -36,25 +36,43 @@ def _label(item: JsonObject, policy: ShowPolicy) -> str:
 class PromptsTab(ListingTab):
     """Prompts of the chosen connection (``offered``: the prompt names offered); display ``.widget``."""
 
-    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
-                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        settings: RenderSettings | None = None,
+        timeout_seconds: float | Default | None = DEFAULT,
+        *,
+        offered: frozenset[str] | None = None,
+    ) -> None:
         super().__init__(runtime, settings, timeout_seconds, offered=offered)
         self.prompts: list[JsonObject] = []
         self.last_prompt: PromptView | None = None
         self.prompt_list = item_select("Prompts", 6)
-        self.listed = BoundedList(self.prompt_list, "prompts", "" if self.settings.hide_server_errors
-                                  else "get any other with %mcp prompt NAME.PROMPT")
+        self.listed = BoundedList(
+            self.prompt_list,
+            "prompts",
+            "" if self.settings.hide_server_errors else "get any other with %mcp prompt NAME.PROMPT",
+        )
         self.about = widgets.HTML(value="")
         self.form_box = widgets.VBox([])
-        self.get_button = widgets.Button(description="Get", icon="comments", disabled=True,
-                                         tooltip="get the prompt's messages with these arguments")
+        self.get_button = widgets.Button(
+            description="Get", icon="comments", disabled=True, tooltip="get the prompt's messages with these arguments"
+        )
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
         self.output = widgets.Output()
         self.prompt_list.observe(lambda _c: self._chose(), names="value")
         self.get_button.on_click(lambda _b: self.get())
         self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox([self.prompt_list, self.listed.note, self.about, self.form_box,
-                                    widgets.HBox([self.get_button, self.refresh_button]), self.output])
+        self.widget = widgets.VBox(
+            [
+                self.prompt_list,
+                self.listed.note,
+                self.about,
+                self.form_box,
+                widgets.HBox([self.get_button, self.refresh_button]),
+                self.output,
+            ]
+        )
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
         """List ``server``'s prompts (nothing when ``None``) on the runtime's loop, from any thread;
@@ -100,13 +118,21 @@ class PromptsTab(ListingTab):
         if prompt is not None and self.server is not None:
             description = prompt.get("description")
             if isinstance(description, str) and description:
-                self.about.value = server_text_html(f"description from server {plain(self.server.name)}",
-                                                    description, self.policy, self.policy.limits.preview_chars)
+                self.about.value = server_text_html(
+                    f"description from server {plain(self.server.name)}",
+                    description,
+                    self.policy,
+                    self.policy.limits.preview_chars,
+                )
             declared = prompt.get("arguments")
-            fields = [(str(a.get("name")), a.get("required") is True, str(a.get("description") or ""))
-                      for a in (declared if isinstance(declared, list) else []) if isinstance(a, dict)]
-            self.fields = CompletingFields(self.runtime, self.server, ("prompt", str(prompt.get("name"))), fields,
-                                           self.policy)
+            fields = [
+                (str(a.get("name")), a.get("required") is True, str(a.get("description") or ""))
+                for a in (declared if isinstance(declared, list) else [])
+                if isinstance(a, dict)
+            ]
+            self.fields = CompletingFields(
+                self.runtime, self.server, ("prompt", str(prompt.get("name"))), fields, self.policy
+            )
         self.form_box.children = (self.fields.widget,) if self.fields is not None else ()
         self.get_button.disabled = prompt is None
 

@@ -43,8 +43,14 @@ class ResourcesTab(ListingTab):
     """Resources and templates of the chosen connection (``offered``: the URIs, uriTemplates or
     names offered); display ``.widget``."""
 
-    def __init__(self, runtime: Runtime, settings: RenderSettings | None = None,
-                 timeout_seconds: float | Default | None = DEFAULT, *, offered: frozenset[str] | None = None) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        settings: RenderSettings | None = None,
+        timeout_seconds: float | Default | None = DEFAULT,
+        *,
+        offered: frozenset[str] | None = None,
+    ) -> None:
         super().__init__(runtime, settings, timeout_seconds, offered=offered)
         self.resources: list[JsonObject] = []
         self.templates: list[JsonObject] = []
@@ -52,12 +58,17 @@ class ResourcesTab(ListingTab):
         self.resource_list = item_select("Resources", 6)
         self.template_list = item_select("Templates", 3)
         viewers = self.settings.hide_server_errors  # nothing to type for a viewer
-        self.listed_resources = BoundedList(self.resource_list, "resources",
-                                            "" if viewers else "read any other with %mcp read NAME URI")
+        self.listed_resources = BoundedList(
+            self.resource_list, "resources", "" if viewers else "read any other with %mcp read NAME URI"
+        )
         how = "read from any other with %mcp read NAME TEMPLATE var=value"
         self.listed_templates = BoundedList(self.template_list, "templates", "" if viewers else how)
-        self.read_button = widgets.Button(description="Read", icon="book", disabled=True,
-                                          tooltip="read the chosen resource (or the template with its variables)")
+        self.read_button = widgets.Button(
+            description="Read",
+            icon="book",
+            disabled=True,
+            tooltip="read the chosen resource (or the template with its variables)",
+        )
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
         self.form_box = widgets.VBox([])
         self.output = widgets.Output()
@@ -67,10 +78,18 @@ class ResourcesTab(ListingTab):
         self.template_list.observe(lambda _c: self._chose("template"), names="value")
         self.read_button.on_click(lambda _b: self.read())
         self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox([self.resource_list, self.listed_resources.note, self.template_list,
-                                    self.listed_templates.note, self.form_box,
-                                    widgets.HBox([self.read_button, self.refresh_button]),
-                                    self.subscription.widget, self.output])
+        self.widget = widgets.VBox(
+            [
+                self.resource_list,
+                self.listed_resources.note,
+                self.template_list,
+                self.listed_templates.note,
+                self.form_box,
+                widgets.HBox([self.read_button, self.refresh_button]),
+                self.subscription.widget,
+                self.output,
+            ]
+        )
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
         """List ``server``'s resources and templates (nothing when ``None``), on the runtime's loop:
@@ -98,7 +117,8 @@ class ResourcesTab(ListingTab):
             notes = [server.client.listing_notes.get(key, "") for key in ("resources", "resourceTemplates")]
             shown = [error_output(exc, self.policy) for exc in failed] + [
                 {"output_type": "display_data", "metadata": {}, "data": {"text/plain": self.policy.text(note)}}
-                for note in notes if note
+                for note in notes
+                if note
             ]  # a listing the server refuses (-32601) is empty, and its note says so
             if shown and server is self.server:
                 self.output.outputs = tuple(shown)

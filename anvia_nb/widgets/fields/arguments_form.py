@@ -97,20 +97,32 @@ class ArgumentsForm:
         # paged when it has many fields
         self.root: FieldWidget = root_field(self.spec, self.secrets, self.policy.limits)
         self.root.on_change(self._refresh)
-        self.mode = widgets.ToggleButtons(options=[FORM_MODE, JSON_MODE], value=FORM_MODE,
-                                          tooltips=["edit field by field", "edit the arguments as JSON"],
-                                          style={"button_width": "5em"})
+        self.mode = widgets.ToggleButtons(
+            options=[FORM_MODE, JSON_MODE],
+            value=FORM_MODE,
+            tooltips=["edit field by field", "edit the arguments as JSON"],
+            style={"button_width": "5em"},
+        )
         self.mode.observe(self._on_mode, names="value")
-        self.json_text = widgets.Textarea(value="", rows=8, placeholder="{}",
-                                          layout=widgets.Layout(width="100%", display="none"))
+        self.json_text = widgets.Textarea(
+            value="", rows=8, placeholder="{}", layout=widgets.Layout(width="100%", display="none")
+        )
         self.json_text.observe(lambda _change: self._refresh(), names="value")
         self.mode_note = text_label(value="")
         self.problems_box = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.will_send = widgets.HTML(value="")
-        self.widget = widgets.VBox([self.mode, fixed_box(self.fixed, self.policy), self.root.widget,
-                                    self.json_text, self.mode_note,
-                                    self.problems_box, self.will_send],
-                                   layout=widgets.Layout(max_width="100%", overflow="hidden"))
+        self.widget = widgets.VBox(
+            [
+                self.mode,
+                fixed_box(self.fixed, self.policy),
+                self.root.widget,
+                self.json_text,
+                self.mode_note,
+                self.problems_box,
+                self.will_send,
+            ],
+            layout=widgets.Layout(max_width="100%", overflow="hidden"),
+        )
         self._callbacks: list[Callable[[ArgumentsForm], None]] = []
         self._switching = False
         self._value: dict[str, Any] = {}
@@ -274,7 +286,7 @@ class ArgumentsForm:
             if field is None:
                 break
             if field.touched:
-                best = (field, path[depth + 1:])
+                best = (field, path[depth + 1 :])
         return best
 
     def _show_will_send(self) -> None:

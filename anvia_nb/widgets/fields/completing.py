@@ -30,8 +30,11 @@ def _left_out_line(count: int, most: int, ref: tuple[str, str], for_viewers: boo
     what = "arguments" if ref[0] == "prompt" else "variables"
     if for_viewers:  # nothing to type for a viewer
         return f"{count:,} more {what} are not shown (a form holds at most {most:,})."
-    where = ("%mcp prompt NAME.PROMPT key=value, or server.get_prompt(name, {...})" if ref[0] == "prompt"
-             else "%mcp read NAME TEMPLATE var=value, or server.read_resource(uri)")
+    where = (
+        "%mcp prompt NAME.PROMPT key=value, or server.get_prompt(name, {...})"
+        if ref[0] == "prompt"
+        else "%mcp read NAME TEMPLATE var=value, or server.read_resource(uri)"
+    )
     return f"{count:,} more {what} are not shown (a form holds at most {most:,}); give them with {where}."
 
 
@@ -55,14 +58,20 @@ class CompletingFields:
         self.completing: concurrent.futures.Future[list[str]] | None = None
         """The last suggestions asked for (tests and callers may wait on it)."""
         rows = []
-        for name, required, description in fields[:policy.limits.form_fields]:
-            box = widgets.Combobox(value="", options=[], ensure_option=False, continuous_update=True,
-                                   placeholder=plain(description, policy, policy.limits.option_chars) or "text",
-                                   layout=widgets.Layout(width="auto", flex="1 1 auto", min_width="0"))
+        for name, required, description in fields[: policy.limits.form_fields]:
+            box = widgets.Combobox(
+                value="",
+                options=[],
+                ensure_option=False,
+                continuous_update=True,
+                placeholder=plain(description, policy, policy.limits.option_chars) or "text",
+                layout=widgets.Layout(width="auto", flex="1 1 auto", min_width="0"),
+            )
             box.observe(self._typed(name), names="value")
             self.inputs[name] = box
-            label = text_label(value=f"{plain(name, policy)}{' *' if required else ''}",
-                               layout=widgets.Layout(min_width="8em"))
+            label = text_label(
+                value=f"{plain(name, policy)}{' *' if required else ''}", layout=widgets.Layout(min_width="8em")
+            )
             rows.append(widgets.HBox([label, box], layout=widgets.Layout(width="100%")))
         self.left_out = len(fields) - len(self.inputs)
         """Fields the server listed past the most a form holds: not shown (a line says how to give them)."""

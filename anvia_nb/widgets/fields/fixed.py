@@ -71,11 +71,16 @@ def editable_schema(schema: dict[str, Any], fixed: Mapping[str, Any]) -> dict[st
 def fixed_box(fixed: Mapping[str, Any], policy: ShowPolicy) -> Any:  # any: ipywidgets is untyped
     """The fixed arguments as disabled fields under one line saying they are fixed; hidden when none."""
     rows = [
-        widgets.HBox([
-            text_label(value=policy.name(name), layout=widgets.Layout(min_width="8em")),
-            widgets.Text(value=policy.name(json.dumps(value, ensure_ascii=False)), disabled=True,
-                         tooltip="fixed by this notebook"),
-        ])
+        widgets.HBox(
+            [
+                text_label(value=policy.name(name), layout=widgets.Layout(min_width="8em")),
+                widgets.Text(
+                    value=policy.name(json.dumps(value, ensure_ascii=False)),
+                    disabled=True,
+                    tooltip="fixed by this notebook",
+                ),
+            ]
+        )
         for name, value in fixed.items()
     ]
     note = text_label(value="Fixed by this notebook (always sent as shown):")

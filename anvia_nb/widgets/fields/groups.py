@@ -47,8 +47,9 @@ _ITEM_ROW = widgets.Layout(align_items="flex-start", max_width="100%")
 """The one layout of every list row (the item, then its − button): shared, never changed."""
 
 
-def build_field(spec: FieldSpec, *, show_label: bool = True, root: bool = False,
-                secrets: Sequence[str] = ()) -> FieldWidget:
+def build_field(
+    spec: FieldSpec, *, show_label: bool = True, root: bool = False, secrets: Sequence[str] = ()
+) -> FieldWidget:
     """The field widget for ``spec``, showing its initial entry (empty, or its default).
 
     ``secrets`` are masked in every label, option, tooltip and problem line it shows.
@@ -69,8 +70,7 @@ class ListField(FieldWidget):
         self.rows: list[FieldWidget] = []
         self.remove_buttons: list[Any] = []
         self.rows_box = widgets.VBox([])
-        self.add_button = widgets.Button(description="+", tooltip="add an item",
-                                         layout=widgets.Layout(width="3em"))
+        self.add_button = widgets.Button(description="+", tooltip="add an item", layout=widgets.Layout(width="3em"))
         self.add_button.on_click(lambda _button: self._add_by_person())
         super().__init__(spec, widgets.VBox([self.rows_box, self.add_button]), **kwargs)
 
@@ -91,8 +91,7 @@ class ListField(FieldWidget):
         if entry is not None:
             item.load(entry)
         item.on_change(self._changed)
-        remove = widgets.Button(description="−", tooltip="remove this item",
-                                layout=widgets.Layout(width="3em"))
+        remove = widgets.Button(description="−", tooltip="remove this item", layout=widgets.Layout(width="3em"))
         remove.on_click(lambda _button: self.remove_row(self.rows.index(item)))
         self.rows.append(item)
         self.remove_buttons.append(remove)
@@ -134,14 +133,14 @@ class ListField(FieldWidget):
 class ObjectField(FieldWidget):
     """A bordered group of the object's fields; the root object is the form itself, unbordered."""
 
-    def __init__(self, spec: FieldSpec, *, show_label: bool = True, root: bool = False,
-                 secrets: Sequence[str] = ()) -> None:
+    def __init__(
+        self, spec: FieldSpec, *, show_label: bool = True, root: bool = False, secrets: Sequence[str] = ()
+    ) -> None:
         self.root = root
         self.children: dict[str, FieldWidget] = {
             child.name: build_field(child, secrets=secrets) for child in spec.children
         }
-        layout = widgets.Layout() if root else widgets.Layout(border=_BORDER, padding="4px 8px",
-                                                              margin="2px 0 2px 1em")
+        layout = widgets.Layout() if root else widgets.Layout(border=_BORDER, padding="4px 8px", margin="2px 0 2px 1em")
         box = widgets.VBox([child.widget for child in self.children.values()], layout=layout)
         super().__init__(spec, box, show_label=show_label, secrets=secrets)
         for child in self.children.values():
@@ -156,8 +155,7 @@ class ObjectField(FieldWidget):
         parts: list[Any] = [widgets.HBox(head)] if head else []
         if self.help_label is not None and show_label:
             parts.append(self.help_label)
-        return widgets.VBox([*parts, self.input, self.problem_label],
-                            layout=widgets.Layout(max_width="100%"))
+        return widgets.VBox([*parts, self.input, self.problem_label], layout=widgets.Layout(max_width="100%"))
 
     def _watch(self, control: Any) -> None:
         """Children report their own changes."""
@@ -199,15 +197,24 @@ class UnionField(FieldWidget):
 
     def __init__(self, spec: FieldSpec, *, secrets: Sequence[str] = (), **kwargs: Any) -> None:  # any: to ipywidgets
         self.options = [build_field(option, show_label=False, secrets=secrets) for option in spec.options]
-        labels: list[tuple[str, int]] = [(plain(option.label, secrets, LABEL_CHARS), index)
-                                         for index, option in enumerate(spec.options)]
+        labels: list[tuple[str, int]] = [
+            (plain(option.label, secrets, LABEL_CHARS), index) for index, option in enumerate(spec.options)
+        ]
         if not spec.required:
             labels.insert(0, (unset_label(spec, secrets), -1))
-        self.chooser = widgets.Dropdown(options=labels, value=None if spec.required else -1,
-                                        layout=widgets.Layout(width="auto"), tooltip="the type of the value")
+        self.chooser = widgets.Dropdown(
+            options=labels,
+            value=None if spec.required else -1,
+            layout=widgets.Layout(width="auto"),
+            tooltip="the type of the value",
+        )
         self.chosen_box = widgets.Box([])
-        super().__init__(spec, widgets.HBox([self.chooser, self.chosen_box],
-                                            layout=widgets.Layout(flex_flow="row wrap")), secrets=secrets, **kwargs)
+        super().__init__(
+            spec,
+            widgets.HBox([self.chooser, self.chosen_box], layout=widgets.Layout(flex_flow="row wrap")),
+            secrets=secrets,
+            **kwargs,
+        )
         for option in self.options:
             option.on_change(self._changed)
 
@@ -249,8 +256,10 @@ class UnionField(FieldWidget):
 
     def _entry_parts(self) -> dict[str, Any]:
         index = self.chooser.value
-        return {"chosen": (index,) if isinstance(index, int) and index >= 0 else (),
-                "items": tuple(option.entry() for option in self.options)}
+        return {
+            "chosen": (index,) if isinstance(index, int) and index >= 0 else (),
+            "items": tuple(option.entry() for option in self.options),
+        }
 
     def _load_parts(self, entry: Entry) -> None:
         for index, option in enumerate(self.options):

@@ -110,16 +110,25 @@ class FieldWidget:
     ``secrets`` (the connection's) are masked in everything the field shows.
     """
 
-    def __init__(self, spec: FieldSpec, control: Any, *, show_label: bool = True,  # any: ipywidgets is untyped
-                 secrets: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        spec: FieldSpec,
+        control: Any,  # any: ipywidgets is untyped
+        *,
+        show_label: bool = True,
+        secrets: Sequence[str] = (),
+    ) -> None:
         self.spec = spec
         self.secrets = tuple(secrets)
         self.input = control
         self.touched = False
         self._loading = False
         self._callbacks: list[Callable[[], None]] = []
-        self.null_box = widgets.Checkbox(value=False, description="null", indent=False,
-                                         layout=widgets.Layout(width="auto")) if spec.nullable else None
+        self.null_box = (
+            widgets.Checkbox(value=False, description="null", indent=False, layout=widgets.Layout(width="auto"))
+            if spec.nullable
+            else None
+        )
         self.problem_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         marker = " *" if spec.required and show_label and spec.name else ""
         label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
@@ -128,7 +137,9 @@ class FieldWidget:
         if description:
             self.name_label.tooltip = description
         placeholder_shows_default = isinstance(control, (widgets.Text, widgets.Textarea)) or spec.kind in {
-            "boolean", "choice"}
+            "boolean",
+            "choice",
+        }
         note = "" if placeholder_shows_default else plain(default_note(spec), self.secrets, HELP_CHARS)
         self.help_text = "\n".join(part for part in (description, note and f"({note}, not sent)") if part)
         self.help_label = widgets.HTML(value=wrapped_html(self.help_text, "#555")) if self.help_text else None
@@ -175,8 +186,12 @@ class FieldWidget:
         that does not block the call ("does not look like an email address")."""
         self._problem_text = plain("; ".join(problems), self.secrets, PROBLEM_CHARS) if problems else ""
         self._hint_text = plain(hint, self.secrets, PROBLEM_CHARS) if hint else ""
-        shown = "".join([wrapped_html(self._problem_text, "#b00020") if problems else "",
-                         wrapped_html(self._hint_text, "#8a6d00") if hint else ""])
+        shown = "".join(
+            [
+                wrapped_html(self._problem_text, "#b00020") if problems else "",
+                wrapped_html(self._hint_text, "#8a6d00") if hint else "",
+            ]
+        )
         if shown != self.problem_label.value:
             self.problem_label.value = shown
             self.problem_label.layout.display = None if shown else "none"
@@ -253,7 +268,6 @@ class DateField(FieldWidget):
 class BooleanField(FieldWidget):
     """A checkbox when a value is required; otherwise a dropdown that can say "(not set)"."""
 
-
     def __init__(self, spec: FieldSpec, **kwargs: Any) -> None:  # any: ipywidgets keywords, passed on
         control: Any
         if spec.required:
@@ -275,7 +289,7 @@ class BooleanField(FieldWidget):
 
 
 def unset_label(spec: FieldSpec, secrets: Sequence[str] = ()) -> str:
-    """"(not set)", or "(not set: server default true)" when the server has a default."""
+    """ "(not set)", or "(not set: server default true)" when the server has a default."""
     if not spec.has_default or spec.required:
         return UNSET_LABEL
     shown = next((c.label for c in spec.choices if c.value == spec.default), None)
@@ -324,9 +338,13 @@ class ChoiceField(FieldWidget):
         control: Any
         if len(options) > limit:
             self._typed = {label: index for label, index in options}
-            control = widgets.Combobox(value="", options=[label for label, _index in options[:limit]],
-                                       ensure_option=False, placeholder=_typing_hint(spec, limit, secrets),
-                                       continuous_update=True)
+            control = widgets.Combobox(
+                value="",
+                options=[label for label, _index in options[:limit]],
+                ensure_option=False,
+                placeholder=_typing_hint(spec, limit, secrets),
+                continuous_update=True,
+            )
         else:
             if not spec.required:
                 options.insert(0, (unset_label(spec, secrets), -1))
@@ -364,8 +382,9 @@ class MultiChoiceField(FieldWidget):
         control: Any
         if len(options) > _choice_limit(secrets):
             self._typed = {label: index for label, index in options}
-            control = widgets.Textarea(value="", rows=4,
-                                       placeholder=f"one per line, each one of {len(spec.choices):,} values")
+            control = widgets.Textarea(
+                value="", rows=4, placeholder=f"one per line, each one of {len(spec.choices):,} values"
+            )
         else:
             rows = max(2, min(len(options), 6))
             control = widgets.SelectMultiple(options=options, value=(), rows=rows)
@@ -390,10 +409,9 @@ def text_field(spec: FieldSpec, **kwargs: Any) -> FieldWidget:  # any: ipywidget
         return DateField(spec, **kwargs)
     placeholder = plain(_hint(spec), kwargs.get("secrets", ()), DESCRIPTION_CHARS)  # a default may echo a secret
     if spec.kind == "json":
-        control = widgets.Textarea(value="", placeholder=placeholder, rows=3,
-                                   layout=widgets.Layout(width="32em", max_width="100%"))
+        control = widgets.Textarea(
+            value="", placeholder=placeholder, rows=3, layout=widgets.Layout(width="32em", max_width="100%")
+        )
     else:
         control = widgets.Text(value="", placeholder=placeholder, continuous_update=True)
     return FieldWidget(spec, control, **kwargs)
-
-

@@ -26,7 +26,6 @@ from anvia_nb.widgets.spec import Entry, FieldSpec, Path, initial_entry
 __all__ = ["PagedObjectField", "root_field"]
 
 
-
 def root_field(spec: FieldSpec, secrets: Sequence[str], limits: Limits | None = None) -> FieldWidget:
     """The form's root field: paged (``limits.page_fields`` fields a page) when the object has more
     than two pages of fields, else the plain group."""
@@ -46,8 +45,9 @@ class _Page:
         required = sum(1 for spec in specs if spec.required)
         more = f", {required} required" if required else ""
         self.title = f"fields {first}–{first + len(specs) - 1} of {total}{more}"
-        self.toggle = widgets.ToggleButton(value=False, description=f"▸ {self.title}",
-                                           layout=widgets.Layout(width="auto"), tooltip="show these fields")
+        self.toggle = widgets.ToggleButton(
+            value=False, description=f"▸ {self.title}", layout=widgets.Layout(width="auto"), tooltip="show these fields"
+        )
         self.box = widgets.VBox([], layout=widgets.Layout(display="none"))
         self.built = False
         self.widget = widgets.VBox([self.toggle, self.box])
@@ -66,7 +66,7 @@ class PagedObjectField(ObjectField):
         specs = list(spec.children)
         first = [self._build(child) for child in specs[:page_fields]]
         self.pages: list[_Page] = [
-            _Page(specs[start:start + page_fields], start + 1, len(specs))
+            _Page(specs[start : start + page_fields], start + 1, len(specs))
             for start in range(page_fields, len(specs), page_fields)
         ]
         self._page_of = {child.name: page for page in self.pages for child in page.specs}

@@ -55,8 +55,11 @@ class LinkReads:
         buttons = []
         for index, link in enumerate(links):
             name = plain(link.get("title") or link.get("name") or link["uri"], policy, OPTION_CHARS)
-            button = widgets.Button(description=f"Read link {index}", icon="book",
-                                    tooltip=f"read {name} ({plain(link['uri'], policy, OPTION_CHARS)}) from the server")
+            button = widgets.Button(
+                description=f"Read link {index}",
+                icon="book",
+                tooltip=f"read {name} ({plain(link['uri'], policy, OPTION_CHARS)}) from the server",
+            )
             button.on_click(lambda _b, i=index: self.read(i))
             buttons.append(button)
         self.buttons.children = tuple(buttons)

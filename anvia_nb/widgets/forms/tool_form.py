@@ -49,6 +49,7 @@ from anvia_nb.widgets.prompts.in_form import FormPrompts
 
 __all__ = ["ToolForm", "forget_arguments", "remembered_arguments"]
 
+
 def _display_data(bundle: dict[str, Any]) -> dict[str, Any]:
     return {"output_type": "display_data", "data": bundle, "metadata": {}}
 
@@ -111,25 +112,33 @@ class ToolForm:
             icon="play",
             tooltip=f"call {plain(self.server_name, self.secrets)} · {plain(self.tool_name, self.secrets)}",
         )
-        self.cancel_button = widgets.Button(description="Cancel", icon="stop", disabled=True,
-                                            tooltip="cancel the running call (the server is told)")
+        self.cancel_button = widgets.Button(
+            description="Cancel", icon="stop", disabled=True, tooltip="cancel the running call (the server is told)"
+        )
         self.call_button.on_click(lambda _b: self.call())
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.reason = text_label(value="")
-        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
-                                              layout=widgets.Layout(display="none"))
+        self.progress = widgets.FloatProgress(
+            value=0.0, min=0.0, max=1.0, description="", layout=widgets.Layout(display="none")
+        )
         self.progress_message = text_label(value="")
         self.prompts = FormPrompts(self.policy.limits.prompts)
         self.prompt_area, self.prompt_note = self.prompts.box, self.prompts.note
         self.output = widgets.Output()
         self.links = LinkReads(self.runtime, timeout_seconds)  # a result's resource links, read on request
         self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output, self.links.box])
-        self.widget = widgets.VBox([
-            self.status, self.header, self.warning, self.arguments.widget,
-            widgets.HBox([self.call_button, self.cancel_button]), wrapping_view(self.reason),
-            widgets.HBox([self.progress, self.progress_message]),
-            self.result_area,
-        ])
+        self.widget = widgets.VBox(
+            [
+                self.status,
+                self.header,
+                self.warning,
+                self.arguments.widget,
+                widgets.HBox([self.call_button, self.cancel_button]),
+                wrapping_view(self.reason),
+                widgets.HBox([self.progress, self.progress_message]),
+                self.result_area,
+            ]
+        )
         self.last_outcome: CallOutcome | None = None
         self.result: ResultView | None = None
         self.app = AppShown()
@@ -226,11 +235,22 @@ class ToolForm:
         if self.elicitation:
             ensure_elicitation(tool.server)
         with hosting(tool.server.client, self):
-            outcome = await tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds,
-                                              max_time_seconds=self.max_time_seconds, on_progress=self._on_progress)
+            outcome = await tool.call_outcome(
+                arguments,
+                timeout_seconds=self.timeout_seconds,
+                max_time_seconds=self.max_time_seconds,
+                on_progress=self._on_progress,
+            )
         self.runtime.record(outcome)
-        self.app = await app_after_call(tool, arguments, outcome, runtime=self.runtime, settings=self.settings,
-                                        timeout_seconds=self.timeout_seconds, offer=self.app_offer)  # its view
+        self.app = await app_after_call(
+            tool,
+            arguments,
+            outcome,
+            runtime=self.runtime,
+            settings=self.settings,
+            timeout_seconds=self.timeout_seconds,
+            offer=self.app_offer,
+        )  # its view
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
@@ -263,9 +283,12 @@ class ToolForm:
         outcome: CallOutcome | None = None
         try:
             if future.cancelled():
-                self.output.outputs = (_note_output(
-                    f"Cancelled: the call to {plain(self.server_name, self.secrets)} · "
-                    f"{plain(self.tool_name, self.secrets)} was cancelled on the server."),)
+                self.output.outputs = (
+                    _note_output(
+                        f"Cancelled: the call to {plain(self.server_name, self.secrets)} · "
+                        f"{plain(self.tool_name, self.secrets)} was cancelled on the server."
+                    ),
+                )
                 self.progress.bar_style = "warning"
             elif future.exception() is not None:
                 self._show_error(future.exception())
@@ -305,8 +328,10 @@ class ToolForm:
             try:
                 tool = server.tool(self.tool_name)
             except UnknownToolError:
-                self._say(f"{self.policy.line(name, self.policy.limits.name_chars)} is connected again, but has no "
-                          f"tool {self.policy.line(self.tool_name, self.policy.limits.name_chars)}.")
+                self._say(
+                    f"{self.policy.line(name, self.policy.limits.name_chars)} is connected again, but has no "
+                    f"tool {self.policy.line(self.tool_name, self.policy.limits.name_chars)}."
+                )
             else:
                 self._attach(tool)
         self._refresh()
@@ -341,7 +366,8 @@ class ToolForm:
 
     def _show_tool(self, info: ToolInfo) -> None:
         self.header.value = tool_header_html(info, self.secrets) + app_note_html(
-            self.server_name, info.name, info.app is not None, self.secrets)
+            self.server_name, info.name, info.app is not None, self.secrets
+        )
         warning = destructive_warning_html(info, self.secrets)
         self.warning.value = warning
         self.warning.layout.display = None if warning else "none"

@@ -105,7 +105,7 @@ def _split_target(target: str, runtime: Runtime) -> tuple[str, str]:
     names = set(runtime.names())
     for index, char in enumerate(target):
         if char == "." and target[:index] in names:
-            return target[:index], target[index + 1:]
+            return target[:index], target[index + 1 :]
     name, _, tool = target.partition(".")
     return name, tool
 

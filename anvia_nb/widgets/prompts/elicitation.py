@@ -178,8 +178,15 @@ def in_notebook() -> bool:
 class ElicitationRouter:
     """The elicitation handler of one session: a callback, a prompt, or a cancel."""
 
-    def __init__(self, client: McpClient, *, ui: bool, callback: ElicitationCallback | None,
-                 timeout_seconds: float, secrets: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        client: McpClient,
+        *,
+        ui: bool,
+        callback: ElicitationCallback | None,
+        timeout_seconds: float,
+        secrets: tuple[str, ...],
+    ) -> None:
         self.client = client
         self.ui = ui
         self.callback = callback
@@ -212,7 +219,7 @@ class ElicitationRouter:
             answer = await self._prompt_person(request, [])
         else:
             answer = {"action": "cancel"}
-        self.answers = [*self.answers[-(PROMPTS_KEPT - 1):], (request, answer)]
+        self.answers = [*self.answers[-(PROMPTS_KEPT - 1) :], (request, answer)]
         return answer
 
     async def _ask_callback(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -234,8 +241,7 @@ class ElicitationRouter:
             return {"action": "cancel"}
         host = own if own is not None else _newest_host(self.client)
         if host is None and not in_notebook():
-            logger.warning("elicitation from %r cancelled: no notebook and no callback to ask",
-                           request.get("server"))
+            logger.warning("elicitation from %r cancelled: no notebook and no callback to ask", request.get("server"))
             self.client.record_unanswered_elicitation("no notebook and no callback to ask")
             return {"action": "cancel"}
         if host is None and get_runtime().loop.caller_blocked:
@@ -247,7 +253,7 @@ class ElicitationRouter:
             return {"action": "cancel"}  # as many are shown as a person can answer: counted, visibly
         prompt = ElicitationPrompt(request, secrets=self.secrets, in_cell=host is None)
         shown.append(prompt)
-        self.prompts = [*self.prompts[-(PROMPTS_KEPT - 1):], prompt]
+        self.prompts = [*self.prompts[-(PROMPTS_KEPT - 1) :], prompt]
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[dict[str, Any]] = loop.create_future()
 
@@ -326,8 +332,9 @@ def enable_elicitation(
     """
     server = _server_of(target, runtime)
     client = server.client
-    router = ElicitationRouter(client, ui=ui, callback=callback, timeout_seconds=timeout_seconds,
-                               secrets=server.secrets)
+    router = ElicitationRouter(
+        client, ui=ui, callback=callback, timeout_seconds=timeout_seconds, secrets=server.secrets
+    )
     with _sessions_lock:
         router.previous = client.elicitation_handler
         _session(client).routers.append(router)

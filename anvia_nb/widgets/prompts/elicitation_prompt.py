@@ -41,22 +41,36 @@ class ElicitationPrompt:
         parts: list[Any] = [widgets.HTML(request_header_html(self.server, self.mode, secrets))]
         message = request.get("message")
         if isinstance(message, str) and message:
-            parts.append(widgets.HTML(server_text_html(f"message from server {plain(self.server, secrets)}",
-                                                       message, secrets)))
+            parts.append(
+                widgets.HTML(server_text_html(f"message from server {plain(self.server, secrets)}", message, secrets))
+            )
         self.form: ArgumentsForm | None = None
         if self.mode == "form":
             schema = request.get("requestedSchema")
-            self.form = ArgumentsForm(schema=schema if isinstance(schema, dict) else {"type": "object"},
-                                      secrets=secrets)
+            self.form = ArgumentsForm(
+                schema=schema if isinstance(schema, dict) else {"type": "object"}, secrets=secrets
+            )
             self.form.on_change(lambda _form: self._refresh())
             parts.append(self.form.widget)
         else:
             url = request.get("url")
-            parts.append(widgets.HTML(server_text_html("URL sent by the server (not opened, not fetched)",
-                                                       url if isinstance(url, str) else repr(url), secrets)))
-            parts.append(widgets.HTML(notice_html(
-                "anvia_nb never opens this link. Copy it into a browser yourself only if you trust it, "
-                "then press Accept; or Decline.")))
+            parts.append(
+                widgets.HTML(
+                    server_text_html(
+                        "URL sent by the server (not opened, not fetched)",
+                        url if isinstance(url, str) else repr(url),
+                        secrets,
+                    )
+                )
+            )
+            parts.append(
+                widgets.HTML(
+                    notice_html(
+                        "anvia_nb never opens this link. Copy it into a browser yourself only if you trust it, "
+                        "then press Accept; or Decline."
+                    )
+                )
+            )
         self.accept_button = widgets.Button(description="Accept", button_style="success", icon="check")
         self.decline_button = widgets.Button(description="Decline", icon="times")
         self.cancel_button = widgets.Button(description="Cancel", icon="ban")
@@ -66,13 +80,22 @@ class ElicitationPrompt:
         self.reason = text_label(value="")
         self.status = text_label(value="Waiting for your choice.")
         if in_cell:
-            parts.append(widgets.HTML(notice_html(
-                "If the buttons do not respond, the cell is blocked in a synchronous call: "
-                "call from a form or with await instead.")))
-        parts += [widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]),
-                  wrapping_view(self.reason), self.status]
-        self.widget = widgets.VBox(parts, layout=widgets.Layout(border="2px solid #c77700", padding="4px",
-                                                                margin="4px 0"))
+            parts.append(
+                widgets.HTML(
+                    notice_html(
+                        "If the buttons do not respond, the cell is blocked in a synchronous call: "
+                        "call from a form or with await instead."
+                    )
+                )
+            )
+        parts += [
+            widgets.HBox([self.accept_button, self.decline_button, self.cancel_button]),
+            wrapping_view(self.reason),
+            self.status,
+        ]
+        self.widget = widgets.VBox(
+            parts, layout=widgets.Layout(border="2px solid #c77700", padding="4px", margin="4px 0")
+        )
         self._refresh()
 
     @property
@@ -150,6 +173,9 @@ class ElicitationPrompt:
         self.reason.value = f"Cannot accept yet: {summary}" if problems else ""
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return text_bundle(self.widget, f"anvia_nb prompt: server {plain(self.server, self.secrets)} asks for "
-                                        f"input ({self.mode} mode); answered only with a live kernel and ipywidgets.",
-                           **kwargs)
+        return text_bundle(
+            self.widget,
+            f"anvia_nb prompt: server {plain(self.server, self.secrets)} asks for "
+            f"input ({self.mode} mode); answered only with a live kernel and ipywidgets.",
+            **kwargs,
+        )

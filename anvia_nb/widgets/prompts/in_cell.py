@@ -45,8 +45,10 @@ class CellPrompts:
                 self.note = text_label(value="")
             note, count = self.note, self._refused_here
         plural = count != 1
-        note.value = (f"{count} more request{'s' if plural else ''} for input {'were' if plural else 'was'} "
-                      f"cancelled: at most {self.limit} are shown at once; answer or cancel one to make room.")
+        note.value = (
+            f"{count} more request{'s' if plural else ''} for input {'were' if plural else 'was'} "
+            f"cancelled: at most {self.limit} are shown at once; answer or cancel one to make room."
+        )
         if fresh:
             show_in_cell(note)
         return False

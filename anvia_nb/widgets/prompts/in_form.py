@@ -48,9 +48,11 @@ class FormPrompts:
                 return True
             self.refused += 1
             plural = self.refused != 1
-            self.note.value = (f"{self.refused} more request{'s' if plural else ''} for input "
-                               f"{'were' if plural else 'was'} cancelled: this form shows at most "
-                               f"{self.limit} at once.")
+            self.note.value = (
+                f"{self.refused} more request{'s' if plural else ''} for input "
+                f"{'were' if plural else 'was'} cancelled: this form shows at most "
+                f"{self.limit} at once."
+            )
             self.note.layout.display = None
             return False
 

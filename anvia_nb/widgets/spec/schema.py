@@ -29,14 +29,26 @@ from anvia_nb.widgets.spec.trees import (
 
 __all__ = ["field_spec_from_schema", "resolve_local"]
 
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly",
-                          "writeOnly", "$comment"})
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+)
 _ITEM_KINDS = SIMPLE_KINDS | {"choice", "object", "union"}
 """What a list's rows can be: one value each, a group of fields (``list[Model]``), or a union."""
-_KIND_NAMES = {"string": "text", "number": "number", "integer": "integer", "boolean": "true/false",
-               "choice": "choice", "multi_choice": "choices", "list": "list", "object": "object"}
+_KIND_NAMES = {
+    "string": "text",
+    "number": "number",
+    "integer": "integer",
+    "boolean": "true/false",
+    "choice": "choice",
+    "multi_choice": "choices",
+    "list": "list",
+    "object": "object",
+}
 _SIMPLE_TYPES: dict[str, FieldKind] = {
-    "string": "string", "number": "number", "integer": "integer", "boolean": "boolean"
+    "string": "string",
+    "number": "number",
+    "integer": "integer",
+    "boolean": "boolean",
 }
 
 
@@ -90,9 +102,7 @@ def resolve_local(root: Any, schema: Any) -> Any:  # any: a schema as sent; call
 
 
 def _is_null_schema(option: Any) -> bool:
-    return isinstance(option, Mapping) and option.get("type") == "null" and set(option) <= (
-        _ANNOTATIONS | {"type"}
-    )
+    return isinstance(option, Mapping) and option.get("type") == "null" and set(option) <= (_ANNOTATIONS | {"type"})
 
 
 def _const_of(option: Any) -> Any:
@@ -138,8 +148,12 @@ def _constraints_from(schema: Mapping[str, Any]) -> Constraints:
 
 
 def _label_of(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value) if not isinstance(value, bool) else (
-        "true" if value else "false"
+    return (
+        value
+        if isinstance(value, str)
+        else repr(value)
+        if not isinstance(value, bool)
+        else ("true" if value else "false")
     )
 
 
@@ -152,9 +166,7 @@ class _Builder:
         self.most_depth = limits.form_depth
         self.most_fields = limits.form_fields
 
-    def _flatten(
-        self, schema: Any, refs: tuple[str, ...]
-    ) -> tuple[dict[str, Any] | None, bool, tuple[str, ...]]:
+    def _flatten(self, schema: Any, refs: tuple[str, ...]) -> tuple[dict[str, Any] | None, bool, tuple[str, ...]]:
         """Resolve refs, single wrappers and null options into one schema plus a nullable flag.
 
         ``None`` means "show a JSON field": recursion, an unresolvable ref, or a shape not modelled.
@@ -201,8 +213,10 @@ class _Builder:
                     del current[key]
                     current = {**rest[0], **current}
                     break
-                if rest and (all(_const_of(option) is not NO_DEFAULT for option in rest)
-                             or all(isinstance(option, Mapping) for option in rest)):
+                if rest and (
+                    all(_const_of(option) is not NO_DEFAULT for option in rest)
+                    or all(isinstance(option, Mapping) for option in rest)
+                ):
                     current[key] = rest  # a choice of constants, or a union of types
                     return current, nullable, refs
                 return None, nullable, refs
@@ -236,8 +250,14 @@ class _Builder:
         )
 
     def _classify(
-        self, schema: dict[str, Any], nullable: bool, *, name: str, required: bool,
-        refs: tuple[str, ...], depth: int,
+        self,
+        schema: dict[str, Any],
+        nullable: bool,
+        *,
+        name: str,
+        required: bool,
+        refs: tuple[str, ...],
+        depth: int,
     ) -> FieldSpec:
         common: dict[str, Any] = {"name": name, "required": required}
         type_ = schema.get("type")
@@ -289,14 +309,18 @@ class _Builder:
         return self._spec("json", schema, schema, nullable=nullable, **common)
 
     def _union(
-        self, schema: dict[str, Any], options: list[Any], nullable: bool, common: dict[str, Any],
-        refs: tuple[str, ...], depth: int,
+        self,
+        schema: dict[str, Any],
+        options: list[Any],
+        nullable: bool,
+        common: dict[str, Any],
+        refs: tuple[str, ...],
+        depth: int,
     ) -> FieldSpec:
         """A chooser of the type, then that type's field: each option must be one a form can show,
         and a person must be able to tell them apart (by type, or by their titles)."""
         built = tuple(
-            self.build(option, name="", required=common["required"], refs=refs, depth=depth + 1)
-            for option in options
+            self.build(option, name="", required=common["required"], refs=refs, depth=depth + 1) for option in options
         )
         if len(built) < 2 or any(option.kind in {"json", "union"} or option.nullable for option in built):
             return self._spec("json", schema, schema, nullable=nullable, **common)
@@ -309,8 +333,12 @@ class _Builder:
         return self._spec("union", schema, schema, nullable=nullable, options=labelled, **common)
 
     def _array(
-        self, schema: dict[str, Any], nullable: bool, common: dict[str, Any],
-        refs: tuple[str, ...], depth: int,
+        self,
+        schema: dict[str, Any],
+        nullable: bool,
+        common: dict[str, Any],
+        refs: tuple[str, ...],
+        depth: int,
     ) -> FieldSpec:
         items = schema.get("items")
         if "prefixItems" in schema or not isinstance(items, Mapping):
@@ -319,13 +347,18 @@ class _Builder:
         if item.nullable or item.kind not in _ITEM_KINDS or (item.kind == "object" and not item.children):
             return self._spec("json", schema, schema, nullable=nullable, **common)
         if item.kind == "choice":
-            return self._spec("multi_choice", schema, schema, nullable=nullable, item=item,
-                              choices=item.choices, **common)
+            return self._spec(
+                "multi_choice", schema, schema, nullable=nullable, item=item, choices=item.choices, **common
+            )
         return self._spec("list", schema, schema, nullable=nullable, item=item, **common)
 
     def _object(
-        self, schema: dict[str, Any], nullable: bool, common: dict[str, Any],
-        refs: tuple[str, ...], depth: int,
+        self,
+        schema: dict[str, Any],
+        nullable: bool,
+        common: dict[str, Any],
+        refs: tuple[str, ...],
+        depth: int,
     ) -> FieldSpec:
         properties = schema.get("properties")
         extra = schema.get("additionalProperties")

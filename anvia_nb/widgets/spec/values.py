@@ -84,8 +84,7 @@ def initial_entry(spec: FieldSpec) -> Entry:
         shown = _entry_for(spec, spec.default, touched=False)
         return shown if shown is not None else Entry()
     if not spec.has_default or not spec.required:  # an optional default is a placeholder, not a value
-        return Entry(flag=False if spec.kind == "boolean" and spec.required else None, children=children,
-                     items=items)
+        return Entry(flag=False if spec.kind == "boolean" and spec.required else None, children=children, items=items)
     default = spec.default
     if default is None and spec.nullable:
         return Entry(null=True, children=children)
@@ -150,8 +149,11 @@ def unreadable_entries(spec: FieldSpec, entry: Entry, where: str = "") -> list[t
             return unreadable_entries(spec.options[index], entry.items[index], where)
         return []
     if spec.kind == "list" and spec.item is not None:
-        return [pair for index, item in enumerate(entry.items)
-                for pair in unreadable_entries(spec.item, item, f"{where}[{index}]")]
+        return [
+            pair
+            for index, item in enumerate(entry.items)
+            for pair in unreadable_entries(spec.item, item, f"{where}[{index}]")
+        ]
     if spec.kind not in {"number", "integer", "json"} or not entry.text.strip():
         return []
     _, problems = _READERS[spec.kind](spec, entry, ())

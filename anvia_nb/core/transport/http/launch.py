@@ -79,8 +79,9 @@ class HttpLaunch:
         largest = self.max_message_bytes or limits.MAX_MESSAGE_BYTES
         http = http_client(self.headers, httpx2.Timeout(self.timeout_seconds, read=None), self.auth)
         http.event_hooks = {
-            "request": [_credentials(handlers)], "response": [remember_status, bound_json_bodies(largest)]
-        }  # fmt: skip
+            "request": [_credentials(handlers)],
+            "response": [remember_status, bound_json_bodies(largest)],
+        }
         http = await stack.enter_async_context(http)
         wires = Wires() if handlers.trace is not None else None
         transport = wire_http_client(self.url, http_client=http, max_sse_event_size=largest, wires=wires)

@@ -194,8 +194,13 @@ async def wire_http_client(
             tg.start_soon(transport.handle_get_stream, http_client, read_stream_writer)
 
         tg.start_soon(
-            transport.post_writer, http_client, write_stream_reader, read_stream_writer, write_stream,
-            start_get_stream, tg,
+            transport.post_writer,
+            http_client,
+            write_stream_reader,
+            read_stream_writer,
+            write_stream,
+            start_get_stream,
+            tg,
         )
         try:
             yield read_stream, write_stream

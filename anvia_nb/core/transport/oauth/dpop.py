@@ -59,8 +59,12 @@ class _Key:
     def __init__(self, private: ec.EllipticCurvePrivateKey) -> None:
         self.private = private
         numbers = private.public_key().public_numbers()
-        self.jwk = {"kty": "EC", "crv": "P-256", "x": _b64(numbers.x.to_bytes(32, "big")),
-                    "y": _b64(numbers.y.to_bytes(32, "big"))}  # fmt: skip
+        self.jwk = {
+            "kty": "EC",
+            "crv": "P-256",
+            "x": _b64(numbers.x.to_bytes(32, "big")),
+            "y": _b64(numbers.y.to_bytes(32, "big")),
+        }
 
     @classmethod
     def new(cls) -> _Key:
@@ -80,8 +84,12 @@ class _Key:
         ).decode()
 
     def proof(self, method: str, url: httpx2.URL, *, token: str | None = None, nonce: str | None = None) -> str:
-        claims: dict[str, Any] = {"jti": secrets.token_urlsafe(16), "htm": method, "htu": _target(url),
-                                  "iat": int(time.time())}  # fmt: skip
+        claims: dict[str, Any] = {
+            "jti": secrets.token_urlsafe(16),
+            "htm": method,
+            "htu": _target(url),
+            "iat": int(time.time()),
+        }
         if token is not None:
             claims["ath"] = _b64(hashlib.sha256(token.encode()).digest())
         if nonce is not None:

@@ -136,13 +136,22 @@ class ClientCredentials:
             assert self.secret is not None
             secret = self.secret.read(server)
             return _SecretClient(
-                store, server_url=server_url, client_id=client_id, client_secret=secret,
-                token_endpoint_auth_method=self.auth_method, scope=scope, issuer=self.issuer,
-            )  # fmt: skip
+                store,
+                server_url=server_url,
+                client_id=client_id,
+                client_secret=secret,
+                token_endpoint_auth_method=self.auth_method,
+                scope=scope,
+                issuer=self.issuer,
+            )
         return _KeyClient(
-            store, server_url=server_url, client_id=client_id, assertion_provider=self._assertions(server, client_id),
-            scope=scope, issuer=self.issuer,
-        )  # fmt: skip
+            store,
+            server_url=server_url,
+            client_id=client_id,
+            assertion_provider=self._assertions(server, client_id),
+            scope=scope,
+            issuer=self.issuer,
+        )
 
     def _assertions(self, server: str, client_id: str) -> Callable[[str], Awaitable[str]]:
         if self.assertion is not None:
@@ -180,16 +189,22 @@ class _WorkloadClient(_CachedTokens, ClientCredentialsOAuthProvider):
         super().__init__(store, client_secret="", **kwargs)
         self._token = token
         self._fixed_client_info = OAuthClientInformationFull(
-            redirect_uris=None, client_id=kwargs["client_id"], grant_types=[JWT_BEARER_GRANT_TYPE],
-            token_endpoint_auth_method="none", scope=kwargs.get("scope"),
-        )  # fmt: skip
+            redirect_uris=None,
+            client_id=kwargs["client_id"],
+            grant_types=[JWT_BEARER_GRANT_TYPE],
+            token_endpoint_auth_method="none",
+            scope=kwargs.get("scope"),
+        )
 
     async def _exchange_token_client_credentials(self) -> httpx2.Request:
         _require_metadata_for_configured_issuer(self.context, self._issuer)
         metadata = self.context.oauth_metadata
         audience = str(metadata.issuer) if metadata is not None else self.context.get_resource_url()
-        data = {"grant_type": JWT_BEARER_GRANT_TYPE, "assertion": await self._token(audience),
-                "client_id": self._fixed_client_info.client_id or ""}  # fmt: skip
+        data = {
+            "grant_type": JWT_BEARER_GRANT_TYPE,
+            "assertion": await self._token(audience),
+            "client_id": self._fixed_client_info.client_id or "",
+        }
         if self.context.should_include_resource_param(self.context.protocol_version):
             data["resource"] = self.context.get_resource_url()
         if self.context.client_metadata.scope:
@@ -222,9 +237,13 @@ class WorkloadIdentity:
             return given.read(server) if isinstance(given, Source) else await _called(given, audience)
 
         return _WorkloadClient(
-            store, token=token, server_url=server_url, client_id=settings.client_id or "",
-            scope=" ".join(settings.scopes) or None, issuer=self.issuer,
-        )  # fmt: skip
+            store,
+            token=token,
+            server_url=server_url,
+            client_id=settings.client_id or "",
+            scope=" ".join(settings.scopes) or None,
+            issuer=self.issuer,
+        )
 
 
 @dataclass(frozen=True)
@@ -253,11 +272,15 @@ class IdentityAssertion:
 
     def provider(self, settings: OAuth, server: str, server_url: str, store: TokenFile) -> httpx2.Auth:
         return IdentityAssertionOAuthProvider(
-            server_url=server_url, storage=store, client_id=settings.client_id or "",
-            client_secret=self.secret.read(server), issuer=self.issuer,
-            assertion_provider=self._assertions(server), scope=" ".join(settings.scopes) or None,
+            server_url=server_url,
+            storage=store,
+            client_id=settings.client_id or "",
+            client_secret=self.secret.read(server),
+            issuer=self.issuer,
+            assertion_provider=self._assertions(server),
+            scope=" ".join(settings.scopes) or None,
             token_endpoint_auth_method=self.auth_method,
-        )  # fmt: skip
+        )
 
     def _assertions(self, server: str) -> Callable[[str, str], Awaitable[str]]:
         async def id_jag(audience: str, resource: str) -> str:
@@ -275,9 +298,13 @@ class IdentityAssertion:
         """RFC 8693 at the identity provider: the ID token for an ID-JAG for ``audience``'s ``resource``."""
         assert self.idp_token_endpoint is not None
         data = {
-            "grant_type": TOKEN_EXCHANGE, "subject_token": id_token, "subject_token_type": ID_TOKEN_TYPE,
-            "requested_token_type": ID_JAG_TYPE, "audience": audience, "resource": resource,
-        }  # fmt: skip
+            "grant_type": TOKEN_EXCHANGE,
+            "subject_token": id_token,
+            "subject_token_type": ID_TOKEN_TYPE,
+            "requested_token_type": ID_JAG_TYPE,
+            "audience": audience,
+            "resource": resource,
+        }
         if self.idp_client_id:
             data["client_id"] = self.idp_client_id
         if self.idp_secret is not None:

@@ -285,9 +285,10 @@ def identity_assertion(
         id_token=token,
         idp_token_endpoint=_url(idp_token_endpoint, "idp_token_endpoint"),
         idp_client_id=idp_client_id,
-        idp_secret=source("identity provider's client secret", idp_client_secret_env, None, option="idp_client_secret",
-                          required=False),
-    )  # fmt: skip
+        idp_secret=source(
+            "identity provider's client secret", idp_client_secret_env, None, option="idp_client_secret", required=False
+        ),
+    )
     return OAuth(client_id=client_id, scopes=_scopes(scopes), token_dir=token_dir, grant=grant, wait_seconds=0.0)
 
 

@@ -26,6 +26,7 @@ __all__ = ["USER_REJECTED", "apps_extension", "roots_callback", "sampling_callba
 USER_REJECTED = -1
 """The error code the protocol's examples use for a sampling request the user rejected."""
 
+
 def apps_extension() -> ClientExtension:
     """MCP Apps (``io.modelcontextprotocol/ui``) in the client's capabilities: the client hosts a
     tool's interactive view of type ``text/html;profile=mcp-app``. Only declared: the views

@@ -45,6 +45,7 @@ back here to say which bound an answer passed."""
 
 _SDK_PARSE_FAILURES = ("Failed to parse SSE message", "Failed to parse JSON response")
 
+
 def _server_text(exc: MCPError) -> str:
     """The server's message, without the ``MCP error -32042:`` prefix some SDKs put in it."""
     text = exc.message or ""

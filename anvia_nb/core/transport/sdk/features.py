@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 
-
 async def _pages(
     server: str,
     key: str,

@@ -150,9 +150,7 @@ class SdkSession:
                     return await call_as_task(
                         self._client.session, call.name, call.arguments, capabilities, server=self._server
                     )
-                result = await self._client.call_tool(
-                    call.name, call.arguments, progress_callback=on_progress
-                )
+                result = await self._client.call_tool(call.name, call.arguments, progress_callback=on_progress)
         except AnviaError:
             raise
         except TimeoutError:  # said as the SDK's own request timeout is

@@ -148,7 +148,7 @@ async def _answer_inputs(
     task_id = str(task.get("taskId", ""))
     found = task.get("inputRequests")
     responses: JsonObject = {}
-    for key, request in (found.items() if isinstance(found, dict) else ()):
+    for key, request in found.items() if isinstance(found, dict) else ():
         if key in answered:
             continue  # the server repeats outstanding requests on every poll
         answered.add(key)

@@ -59,7 +59,9 @@ def traced(
 
 @contextlib.asynccontextmanager
 async def traced_transport(
-    transport: Any, trace: ProtocolTrace | None, wires: Wires | None = None  # any: the SDK transport, wrapped untouched
+    transport: Any,  # any: the SDK transport, wrapped untouched
+    trace: ProtocolTrace | None,
+    wires: Wires | None = None,
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A transport (an async context manager yielding read and write streams) whose messages are
     traced (``trace``: ``None`` for one that records them itself), and whose read stream lets go

@@ -24,7 +24,6 @@ from anvia_nb.core.protocol import limits
 __all__ = ["LineReader", "open_line_reader", "wide_pipe"]
 
 
-
 def wide_pipe() -> tuple[int, int]:
     """``(read_end, write_end)`` of a pipe of up to :data:`~anvia_nb.core.protocol.limits.PIPE_BYTES`
     (Linux; elsewhere the default)."""
@@ -82,8 +81,10 @@ class LineReader(asyncio.Protocol):
             if self._pending_bytes > self.limit:
                 self._stop()
                 return
-        if self._transport is not None and not self._paused and (
-            len(self._lines) >= limits.PIPE_WAITING_LINES or self._waiting_bytes >= limits.PIPE_BYTES
+        if (
+            self._transport is not None
+            and not self._paused
+            and (len(self._lines) >= limits.PIPE_WAITING_LINES or self._waiting_bytes >= limits.PIPE_BYTES)
         ):
             self._paused = True
             self._transport.pause_reading()
