@@ -11,10 +11,11 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypeAlias, overload
+from typing import Any, Literal, TypeAlias
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.apps import ToolApp, tool_app, tool_visibility
+from anvia_nb.core.protocol.bounded import bounded_error, bounded_json, json_fits
 from anvia_nb.core.protocol.content import UNSUPPORTED_KINDS
 from anvia_nb.errors import (
     AnviaError,
@@ -240,7 +241,7 @@ class CallOutcome:
             arguments=bounded_json(self.arguments) if self.arguments is not None else None,
             status=self.status,
             shown_status=self.shown_status,
-            error=_summary_error(self.error) if self.error is not None else None,
+            error=bounded_error(self.error) if self.error is not None else None,
             schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
             seconds=self.seconds,
             started_at=self.started_at,
@@ -259,7 +260,7 @@ class CallOutcome:
             ("output", self.output, self.output is not None),
             ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
         ):
-            if present and _json_fits(value, limits.RECORD_SEEN_CHARS):
+            if present and json_fits(value, limits.RECORD_SEEN_CHARS):
                 kept[name] = value
         return kept
 
@@ -352,76 +353,3 @@ class BackgroundState:
     seconds: float
     done: bool
     secrets: tuple[str, ...] = ()
-
-
-@overload
-def bounded_json(value: JsonObject) -> JsonObject: ...
-
-
-@overload
-def bounded_json(value: object, depth: int = 0) -> object: ...
-
-
-def bounded_json(value: object, depth: int = 0) -> object:
-    """``value`` with long strings cut, long lists and objects shortened and deep nesting elided
-    (an object stays an object); a value of no JSON type is given back as it is."""
-    chars, items = limits.KEPT_JSON_CHARS, limits.KEPT_JSON_ITEMS
-    if isinstance(value, str):
-        return value if len(value) <= chars else f"{value[:chars]}… ({len(value) - chars} more)"
-    if depth >= limits.KEPT_JSON_DEPTH and isinstance(value, dict | list):
-        return "…"
-    if isinstance(value, dict):
-        kept = {str(k)[:chars]: bounded_json(v, depth + 1) for k, v in list(value.items())[:items]}
-        if len(value) > items:
-            kept["…"] = f"{len(value) - items} more"
-        return kept
-    if isinstance(value, list):
-        shortened = [bounded_json(v, depth + 1) for v in value[:items]]
-        return [*shortened, f"… {len(value) - items} more"] if len(value) > items else shortened
-    return value
-
-
-def _json_fits(value: Any, limit: int) -> bool:
-    """Whether ``value``'s JSON (``ensure_ascii=False``) takes at most ``limit`` characters."""
-    if isinstance(value, str) and 6 * len(value) + 2 <= limit:  # even if every character were escaped
-        return True
-    return _least_json_chars(value, limit) <= limit and len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
-
-
-def _least_json_chars(value: Any, limit: int) -> int:
-    """At least how many characters ``value``'s JSON takes, counted until it passes ``limit``:
-    deciding that a 20 MB result is too large to keep must not serialize it."""
-    if isinstance(value, str):
-        return len(value) + 2
-    if isinstance(value, dict):
-        total = 2
-        for key, item in value.items():  # "key": value, then ", " before the next
-            total += (2 if total > 2 else 0) + len(str(key)) + 4 + _least_json_chars(item, limit - total)
-            if total > limit:
-                break
-        return total
-    if isinstance(value, list | tuple):
-        total = 2
-        for item in value:
-            total += (2 if total > 2 else 0) + _least_json_chars(item, limit - total)
-            if total > limit:
-                break
-        return total
-    return 1
-
-
-def _summary_error(error: AnviaError) -> AnviaError:
-    """A copy of ``error`` with its message cut and no result, server data or traceback."""
-    kept: AnviaError = type(error).__new__(type(error))
-    kept.__dict__.update(error.__dict__)
-    message = str(error.args[0]) if error.args else ""
-    chars = 2 * limits.KEPT_JSON_CHARS
-    kept.args = (message if len(message) <= chars else f"{message[:chars]}…",)
-    for name, value in list(vars(kept).items()):
-        if name in ("raw", "data", "log"):
-            setattr(kept, name, None)
-        elif isinstance(value, str) and len(value) > chars:
-            setattr(kept, name, value[:chars])
-        elif isinstance(value, list) and len(value) > limits.KEPT_JSON_ITEMS:
-            setattr(kept, name, value[: limits.KEPT_JSON_ITEMS])
-    return kept
