@@ -74,7 +74,8 @@ def item_select(description: str, rows: int) -> widgets.Select:
 
 class ListingTab:
     """What the Prompts and Resources tabs share: the connection shown, its policy, what is offered,
-    the fields of the chosen item and the listing under way."""
+    the fields of the chosen item and the listing under way; each tab makes its own widgets in
+    ``_build``."""
 
     def __init__(
         self,
@@ -93,3 +94,8 @@ class ListingTab:
         self.policy = ShowPolicy()
         self.fields: CompletingFields | None = None
         self.listing: concurrent.futures.Future[None] | None = None
+        self._build()
+
+    def _build(self) -> None:
+        """Make the tab's own lists, buttons and ``.widget`` (each tab says what it shows)."""
+        raise NotImplementedError

@@ -13,13 +13,11 @@ import concurrent.futures
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.display import PromptView, RenderSettings
+from anvia_nb.display import PromptView
 from anvia_nb.display.chrome import OPTION_CHARS, server_text_html
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
-from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import error_output, plain, shown_output
 from anvia_nb.widgets.explorer.listing import BoundedList, ListingTab, item_select
 from anvia_nb.widgets.fields.completing import CompletingFields
@@ -36,15 +34,7 @@ def _label(item: JsonObject, policy: ShowPolicy) -> str:
 class PromptsTab(ListingTab):
     """Prompts of the chosen connection (``offered``: the prompt names offered); display ``.widget``."""
 
-    def __init__(
-        self,
-        runtime: Runtime,
-        settings: RenderSettings | None = None,
-        timeout_seconds: float | Default | None = DEFAULT,
-        *,
-        offered: frozenset[str] | None = None,
-    ) -> None:
-        super().__init__(runtime, settings, timeout_seconds, offered=offered)
+    def _build(self) -> None:
         self.prompts: list[JsonObject] = []
         self.last_prompt: PromptView | None = None
         self.prompt_list = item_select("Prompts", 6)

@@ -18,14 +18,12 @@ import concurrent.futures
 import ipywidgets as widgets
 
 from anvia_nb.core import McpServer
-from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.protocol.uri_template import query_variables, variables
-from anvia_nb.display import ReadView, RenderSettings
+from anvia_nb.display import ReadView
 from anvia_nb.display.chrome import OPTION_CHARS
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
-from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import error_output, plain, shown_output
 from anvia_nb.widgets.explorer.listing import BoundedList, ListingTab, item_select
 from anvia_nb.widgets.explorer.subscribe_toggle import SubscribeToggle
@@ -43,15 +41,7 @@ class ResourcesTab(ListingTab):
     """Resources and templates of the chosen connection (``offered``: the URIs, uriTemplates or
     names offered); display ``.widget``."""
 
-    def __init__(
-        self,
-        runtime: Runtime,
-        settings: RenderSettings | None = None,
-        timeout_seconds: float | Default | None = DEFAULT,
-        *,
-        offered: frozenset[str] | None = None,
-    ) -> None:
-        super().__init__(runtime, settings, timeout_seconds, offered=offered)
+    def _build(self) -> None:
         self.resources: list[JsonObject] = []
         self.templates: list[JsonObject] = []
         self.last_read: ReadView | None = None
@@ -72,7 +62,7 @@ class ResourcesTab(ListingTab):
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
         self.form_box = widgets.VBox([])
         self.output = widgets.Output()
-        self.subscription = SubscribeToggle(runtime, lambda exc: self._error(exc))
+        self.subscription = SubscribeToggle(self.runtime, lambda exc: self._error(exc))
         """The Subscribe toggle and update count of the chosen resource (subscribe_toggle.py)."""
         self.resource_list.observe(lambda _c: self._chose("resource"), names="value")
         self.template_list.observe(lambda _c: self._chose("template"), names="value")
