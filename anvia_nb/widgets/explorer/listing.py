@@ -74,8 +74,8 @@ def item_select(description: str, rows: int) -> widgets.Select:
 
 class ListingTab:
     """What the Prompts and Resources tabs share: the connection shown, its policy, what is offered,
-    the fields of the chosen item and the listing under way; each tab makes its own widgets in
-    ``_build``."""
+    the fields of the chosen item (in ``form_box``), the listing under way, the Refresh button and the
+    output; each tab makes its own lists and buttons in ``_build``."""
 
     def __init__(
         self,
@@ -94,6 +94,11 @@ class ListingTab:
         self.policy = ShowPolicy()
         self.fields: CompletingFields | None = None
         self.listing: concurrent.futures.Future[None] | None = None
+        self.form_box = widgets.VBox([])
+        """Where the chosen item's fields show."""
+        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
+        self.output = widgets.Output()
+        """What a listing, get or read showed last (or its error)."""
         self._build()
 
     def _build(self) -> None:

@@ -44,12 +44,9 @@ class PromptsTab(ListingTab):
             "" if self.settings.hide_server_errors else "get any other with %mcp prompt NAME.PROMPT",
         )
         self.about = widgets.HTML(value="")
-        self.form_box = widgets.VBox([])
         self.get_button = widgets.Button(
             description="Get", icon="comments", disabled=True, tooltip="get the prompt's messages with these arguments"
         )
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
-        self.output = widgets.Output()
         self.prompt_list.observe(lambda _c: self._chose(), names="value")
         self.get_button.on_click(lambda _b: self.get())
         self.refresh_button.on_click(lambda _b: self.show(self.server))

@@ -59,9 +59,6 @@ class ResourcesTab(ListingTab):
             disabled=True,
             tooltip="read the chosen resource (or the template with its variables)",
         )
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
-        self.form_box = widgets.VBox([])
-        self.output = widgets.Output()
         self.subscription = SubscribeToggle(self.runtime, lambda exc: self._error(exc))
         """The Subscribe toggle and update count of the chosen resource (subscribe_toggle.py)."""
         self.resource_list.observe(lambda _c: self._chose("resource"), names="value")
