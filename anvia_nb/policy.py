@@ -11,20 +11,19 @@ dashboard): every message about a server is said in plain words by :meth:`ShowPo
 on the exception objects and in ``%mcp log``. That one switch and that one method are the rule.
 
 Stdlib only (and :mod:`anvia_nb.errors`): core, display, widgets and magic may all import it.
-Core only *discovers* which values are secrets (``connection.secrets``); masking lives here.
+Core only *discovers* which values are secrets (``connection.secrets``); masking lives here (the
+forms a secret takes in output are listed by :mod:`anvia_nb._secret_forms`).
 """
 
 from __future__ import annotations
 
-import html
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, overload
-from urllib.parse import quote
 
+from anvia_nb._secret_forms import secret_forms
 from anvia_nb._visible import SPECIAL, Measure, Prepared, cut, joined_slice, merged_spans
 from anvia_nb.errors import (
     ConnectError,
@@ -119,14 +118,6 @@ def maskable(value: object) -> bool:
     return isinstance(value, str) and len(value.strip()) >= MIN_SECRET_CHARS
 
 
-def _repr_forms(secret: str) -> tuple[str, ...]:
-    """A secret as Python's repr writes it inside a string (a dict of headers, a connection's
-    repr): backslashes doubled, controls escaped, and ``'`` escaped or not, as the quotes the
-    whole string holds decide; and as :func:`ascii` writes it."""
-    both = repr(secret + "'\"")[1:-4]  # a string holding both quotes: ' is escaped
-    return (secret, repr(secret)[1:-1], both, both.replace("\\'", "'"), ascii(secret)[1:-1])
-
-
 def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
     """Each secret as it may appear in output: as is, as Python's repr writes it (quotes and
     backslashes escaped), each of those HTML-escaped, and JSON-escaped, URL-encoded.
@@ -135,17 +126,8 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
     """
     variants: set[str] = set()
     for secret in secrets:
-        if not maskable(secret):
-            continue
-        for form in _repr_forms(secret):
-            variants.update((form, html.escape(form, quote=True), html.escape(form, quote=False)))
-        variants.update(
-            (
-                json.dumps(secret)[1:-1],
-                json.dumps(secret, ensure_ascii=False)[1:-1],
-                quote(secret, safe=""),
-            )
-        )
+        if maskable(secret):
+            variants |= secret_forms(secret)
     return tuple(sorted(variants, key=lambda v: (-len(v), v)))
 
 
