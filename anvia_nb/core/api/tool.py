@@ -12,27 +12,23 @@ import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.maps import MapsRows
 from anvia_nb.core.api.tasks import BackgroundCall
+from anvia_nb.core.api.tool_schemas import ToolSchemas
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
-from anvia_nb.core.protocol.schema import SchemaCheck, argument_problems, output_problems, schema_check
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.core.transport.sdk.tasks import TaskWatch
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
-    ArgumentValidationError,
     OutputSchemaError,
     UnrecordedCallError,
 )
-
-if TYPE_CHECKING:
-    pass  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Tool"]
 
@@ -58,8 +54,7 @@ class Tool(MapsRows):
     def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
         self.info = info
         self._server = server
-        self._checks: dict[str, SchemaCheck] = {}
-        """The compiled checks of this tool's two schemas, looked up once (``"input"``, ``"output"``)."""
+        self._schemas = ToolSchemas(info)
 
     @property
     def name(self) -> str:
@@ -117,26 +112,7 @@ class Tool(MapsRows):
         list of str
             One line per problem; ``[]`` when valid.
         """
-        return argument_problems(self._check("input", self.info.input_schema), dict(arguments or {}))
-
-    def _checked(self, arguments: object) -> JsonObject | None:
-        """``arguments`` as sent; raises :class:`ArgumentValidationError` when they do not match the inputSchema."""
-        sent = arguments_from_input(arguments)
-        problems = self.check_arguments(sent)
-        if problems:
-            raise ArgumentValidationError(
-                f"Arguments for {self._server.name}.{self.name} do not match its inputSchema: " + "; ".join(problems),
-                problems,
-            )
-        return sent
-
-    def _check(self, which: str, schema: JsonObject) -> SchemaCheck:
-        """The schema's compiled check from the one cache (:func:`schema_check`), kept on the tool:
-        finding it again means serializing the schema, on every call."""
-        check = self._checks.get(which)
-        if check is None:
-            check = self._checks[which] = schema_check(schema)
-        return check
+        return self._schemas.argument_problems(arguments)
 
     async def call(
         self,
@@ -237,7 +213,11 @@ class Tool(MapsRows):
         UnrecordedCallError
             A replayed connection's recording does not hold this call.
         """
-        sent = self._checked(arguments) if validate_arguments else arguments_from_input(arguments)
+        sent = (
+            self._schemas.checked(arguments, self._server.name)
+            if validate_arguments
+            else arguments_from_input(arguments)
+        )
         received: collections.deque[tuple[float, float | None, str | None]] = collections.deque(
             maxlen=limits.PROGRESS_KEPT
         )
@@ -275,7 +255,7 @@ class Tool(MapsRows):
         except AnviaError as exc:
             error = exc
             if raw is not None and not raw.get("isError"):
-                schema_problems = self._schema_problems(raw)
+                schema_problems = self._schemas.output_problems(raw)
         return CallOutcome(
             output_schema=self.info.output_schema,
             server=self._server.name,
@@ -322,7 +302,7 @@ class Tool(MapsRows):
         ArgumentError, ArgumentValidationError
             ``arguments`` is not a mapping, or does not match the inputSchema.
         """
-        sent = self._checked(arguments)
+        sent = self._schemas.checked(arguments, self._server.name)
         started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
 
         def run() -> Awaitable[CallOutcome]:
@@ -381,7 +361,7 @@ class Tool(MapsRows):
         only the mapping's errors (a tool error, unsupported content)."""
         self._server.note_links(raw)
         output = output_from_result(raw, server=self._server.name, tool=self.name)
-        schema_problems = self._schema_problems(raw)
+        schema_problems = self._schemas.output_problems(raw)
         if not schema_problems:
             return output, None, schema_problems
         error = OutputSchemaError(
@@ -393,13 +373,3 @@ class Tool(MapsRows):
             raw=raw,
         )
         return output, error, schema_problems
-
-    def _schema_problems(self, raw: JsonObject) -> list[str] | None:
-        schema = self.info.output_schema
-        if schema is None:
-            return None
-        if raw.get("isError"):
-            return None
-        if "structuredContent" not in raw:
-            return ["the tool declares an outputSchema but sent no structuredContent"]
-        return output_problems(self._check("output", schema), raw["structuredContent"])
