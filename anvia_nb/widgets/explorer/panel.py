@@ -32,17 +32,13 @@ from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLE
 from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.explorer.history_export import HistoryExport
 from anvia_nb.widgets.explorer.layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
+from anvia_nb.widgets.explorer.panel_text import HOW_TO_CONNECT, panel_text
 from anvia_nb.widgets.explorer.prompts_tab import PromptsTab
 from anvia_nb.widgets.explorer.resources_tab import ResourcesTab
 from anvia_nb.widgets.explorer.scope import panel_scope
 from anvia_nb.widgets.forms.tool_form import ToolForm
 
 __all__ = ["Panel"]
-
-HOW_TO_CONNECT = (
-    "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… "
-    "or %mcp connect NAME --http URL (after %load_ext anvia_nb): the panel lists it as soon as it is open."
-)
 
 
 def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
@@ -385,35 +381,9 @@ class Panel:
 
     def text(self) -> str:
         """What the panel is, as plain text (shown where widgets are not: GitHub, nbconvert, a terminal)."""
-        policy = ShowPolicy()
-        lines = [
-            "anvia_nb panel: an MCP explorer (connections, their tools, the chosen tool's form, "
-            "results and a history of calls)."
-        ]
-        shown = []
-        for name in self.scope.names(self.runtime.names()):
-            try:
-                server = self.runtime.server(name)
-            except AnviaError:
-                continue
-            named = policy.with_secrets(server.secrets).line(name, policy.limits.name_chars)
-            shown.append(f"{named} ({len(server.tools)} tools)")
-        if self.closed_name is not None:
-            shown.append(f"{policy.line(self.closed_name, policy.limits.name_chars)} (closed)")
-        lines.append(
-            f"Connections: {', '.join(shown)}."
-            if shown
-            else self.scope.empty_note(self.runtime, self.policy, HOW_TO_CONNECT)
+        return panel_text(
+            self.runtime, self.scope, self.policy, closed_name=self.closed_name, form=self.form, calls=len(self.history)
         )
-        if self.form is not None:
-            lines.append(
-                f"Chosen tool: {self.form.policy.line(self.form.server_name, policy.limits.name_chars)} · "
-                f"{self.form.policy.line(self.form.tool_name, policy.limits.name_chars)}."
-            )
-        if self.history:
-            lines.append(f"{len(self.history)} calls made from it.")
-        lines.append("Use it in a live notebook (it needs a running kernel and ipywidgets).")
-        return "\n".join(lines)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return text_bundle(self.widget, self.text(), **kwargs)
