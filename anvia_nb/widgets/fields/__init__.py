@@ -1,7 +1,8 @@
 """The arguments form and its fields: one ipywidgets control per field spec.
 
 - :mod:`~anvia_nb.widgets.fields.leaf`: the fields that hold one value (text, number, date,
-  boolean, choice) and :class:`FieldWidget`, the base of every field;
+  boolean) and :class:`FieldWidget`, the base of every field;
+- :mod:`~anvia_nb.widgets.fields.choices`: the fields that choose from an enum (one value or many);
 - :mod:`~anvia_nb.widgets.fields.groups`: the fields that hold others (object, list, union) and
   :data:`BUILDERS`, the dispatch table from a spec's kind to its field;
 - :mod:`~anvia_nb.widgets.fields.paged`: a root of many fields, built a page at a time;
@@ -17,17 +18,9 @@ The rules behind them (schema to specs, typed text to arguments) are the pure
 
 from __future__ import annotations
 
+from anvia_nb.widgets.fields.choices import ChoiceField, MultiChoiceField
 from anvia_nb.widgets.fields.groups import BUILDERS, ListField, ObjectField, UnionField, build_field
-from anvia_nb.widgets.fields.leaf import (
-    HELP_CHARS,
-    LABEL_CHARS,
-    PROBLEM_CHARS,
-    BooleanField,
-    ChoiceField,
-    DateField,
-    FieldWidget,
-    MultiChoiceField,
-)
+from anvia_nb.widgets.fields.leaf import HELP_CHARS, LABEL_CHARS, PROBLEM_CHARS, BooleanField, DateField, FieldWidget
 
 __all__ = [
     "BUILDERS",

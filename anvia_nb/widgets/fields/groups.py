@@ -29,15 +29,8 @@ import ipywidgets as widgets
 
 from anvia_nb.errors import UnknownFieldError
 from anvia_nb.widgets._chrome import plain
-from anvia_nb.widgets.fields.leaf import (
-    LABEL_CHARS,
-    BooleanField,
-    ChoiceField,
-    FieldWidget,
-    MultiChoiceField,
-    text_field,
-    unset_label,
-)
+from anvia_nb.widgets.fields.choices import ChoiceField, MultiChoiceField
+from anvia_nb.widgets.fields.leaf import LABEL_CHARS, BooleanField, FieldWidget, text_field, unset_label
 from anvia_nb.widgets.spec import Entry, FieldKind, FieldSpec, Path, initial_entry
 
 __all__ = ["BUILDERS", "ListField", "ObjectField", "UnionField", "build_field"]
