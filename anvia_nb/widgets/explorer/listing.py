@@ -9,6 +9,7 @@ re-listing that keeps the choice) choose any item, which then joins the list.
 from __future__ import annotations
 
 import concurrent.futures
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -72,7 +73,7 @@ def item_select(description: str, rows: int) -> widgets.Select:
     )
 
 
-class ListingTab:
+class ListingTab(ABC):
     """What the Prompts and Resources tabs share: the connection shown, its policy, what is offered,
     the fields of the chosen item (in ``form_box``), the listing under way, the Refresh button and the
     output; each tab makes its own lists and buttons in ``_build``."""
@@ -101,6 +102,6 @@ class ListingTab:
         """What a listing, get or read showed last (or its error)."""
         self._build()
 
+    @abstractmethod
     def _build(self) -> None:
         """Make the tab's own lists, buttons and ``.widget`` (each tab says what it shows)."""
-        raise NotImplementedError
