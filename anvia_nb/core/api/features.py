@@ -16,7 +16,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from anvia_nb.core.api.listings import ListedServer
+from anvia_nb._docs import fill_docstring
+from anvia_nb.core.api.listings import ANSWER_TIMEOUT, ListedServer
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.limits import Timeout
@@ -124,6 +125,7 @@ class ConnectedServer(ListedServer):
         hint = f" Did you mean {', '.join(close)}?" if close else " %mcp resources and %mcp templates list what it has."
         raise UnknownResourceError(f"{self.name!r} lists no resource or template for {uri!r}.{hint}", close)
 
+    @fill_docstring(ANSWER_TIMEOUT)
     async def read_resource(self, uri: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> ResourceRead:
         """``resources/read`` of ``uri``, not checked against the listings (a server may
         serve unlisted URIs).
@@ -132,8 +134,7 @@ class ConnectedServer(ListedServer):
         ----------
         uri : str
             The resource URI.
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+        {timeout}
 
         Returns
         -------
@@ -181,19 +182,16 @@ class ConnectedServer(ListedServer):
         UnknownResourceError
             No listed template is called so; ``.suggestions`` holds close ones.
         """
-        templates = await self._listed("resourceTemplates")
-        for found in templates:
-            if template in (found.get("uriTemplate"), found.get("name")):
-                return found
-        templates = await self.resource_templates()  # it may be new
-        for found in templates:
-            if template in (found.get("uriTemplate"), found.get("name")):
-                return found
+        found = await self._find("resourceTemplates", lambda t: template in (t.get("uriTemplate"), t.get("name")))
+        if found is not None:
+            return found
+        templates = self.listings.get("resourceTemplates", [])
         known = [str(t.get("uriTemplate")) for t in templates] + [str(t.get("name")) for t in templates]
         close = difflib.get_close_matches(template, known, n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(close)}?" if close else " %mcp templates lists its templates."
         raise UnknownResourceError(f"{self.name!r} lists no resource template {template!r}.{hint}", close)
 
+    @fill_docstring(ANSWER_TIMEOUT)
     async def read_template(
         self, template: str, variables: Mapping[str, str] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> ResourceRead:
@@ -205,8 +203,7 @@ class ConnectedServer(ListedServer):
             A listed template's ``uriTemplate`` or name.
         variables : mapping of str to str, optional
             The template's variables (``None``: none).
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+        {timeout}
 
         Returns
         -------
@@ -222,6 +219,7 @@ class ConnectedServer(ListedServer):
         uri = expand(uri_template, _strings(variables, "Template variables"))
         return await self._read(uri, timeout_seconds, template=uri_template)
 
+    @fill_docstring(ANSWER_TIMEOUT)
     async def read_link(
         self, outcome: CallOutcome | JsonObject, index: int = 0, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> ResourceRead:
@@ -234,8 +232,7 @@ class ConnectedServer(ListedServer):
             A call's outcome, or its raw result JSON.
         index : int, optional
             Which of its links, from 0 (the default).
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+        {timeout}
 
         Returns
         -------
@@ -275,15 +272,14 @@ class ConnectedServer(ListedServer):
         UnknownPromptError
             No listed prompt has that name; ``.suggestions`` holds close names.
         """
-        for listing in (await self._listed("prompts"), None):
-            prompts = listing if listing is not None else await self.prompts()
-            for found in prompts:
-                if found.get("name") == name:
-                    return found
+        found = await self._find("prompts", lambda p: p.get("name") == name)
+        if found is not None:
+            return found
         names = [str(p.get("name")) for p in self.listings.get("prompts", [])]
         close, hint = unknown_name_hint(name, names, "It has:", "It lists no prompts.", most=20)
         raise UnknownPromptError(f"{self.name!r} has no prompt {name!r}.{hint}", close)
 
+    @fill_docstring(ANSWER_TIMEOUT)
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, timeout_seconds: Timeout = limits.DEFAULT
     ) -> PromptResult:
@@ -295,8 +291,7 @@ class ConnectedServer(ListedServer):
             A listed prompt's name.
         arguments : mapping of str to str, optional
             Its arguments (strings, as the protocol says; ``None``: none).
-        timeout_seconds : float or None, optional
-            Seconds to wait for the answer (default 60 s); ``None``: no limit.
+        {timeout}
 
         Returns
         -------

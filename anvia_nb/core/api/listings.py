@@ -5,6 +5,8 @@ secrets, and the three listings (resources, resource templates, prompts) read an
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.connections import McpConnection
 from anvia_nb.core.protocol import limits
@@ -12,21 +14,28 @@ from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.transport.client import McpClient
 
-__all__ = ["ListedServer"]
+__all__ = ["ANSWER_TIMEOUT", "ListedServer"]
 
-_LISTING = {
-    "listing": """
-Parameters
-----------
+ANSWER_TIMEOUT = {
+    "timeout": """
 timeout_seconds : float or None, optional
     Seconds to wait for the answer (default 60 s); ``None``: no limit.
+"""
+}
+"""The ``timeout_seconds`` of a server's listings, reads and prompts, written once (see ``anvia_nb._docs``)."""
+
+_LISTING = {
+    "listing": f"""
+Parameters
+----------
+{ANSWER_TIMEOUT["timeout"].strip()}
 
 Returns
 -------
 list of dict
 """
 }
-"""What the three listing methods take and return, written once (see ``anvia_nb._docs``)."""
+"""What the three listing methods take and return, written once."""
 
 
 class ListedServer:
@@ -103,3 +112,12 @@ class ListedServer:
         if key not in self.listings:
             await self._listing(key, limits.DEFAULT)
         return self.listings[key]
+
+    async def _find(self, key: str, wanted: Callable[[JsonObject], bool]) -> JsonObject | None:
+        """The first item of a listing that is ``wanted``: in the listing as last read, else in the
+        listing read again (it may be new); ``None`` when neither holds one."""
+        for items in (await self._listed(key), None):
+            for found in items if items is not None else await self._listing(key, limits.DEFAULT):
+                if wanted(found):
+                    return found
+        return None
