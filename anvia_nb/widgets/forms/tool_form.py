@@ -25,7 +25,7 @@ from anvia_nb.core.protocol.limits import DEFAULT, Default
 from anvia_nb.core.protocol.types import CallOutcome, ToolInfo
 from anvia_nb.display import RenderSettings, ResultView, bundle_from_error
 from anvia_nb.display.app_notes import app_note_html
-from anvia_nb.display.chrome import LINE_CHARS, destructive_warning_html, is_destructive, notice_html, tool_header_html
+from anvia_nb.display.chrome import destructive_warning_html, is_destructive, notice_html, tool_header_html
 from anvia_nb.errors import AnviaError, InvalidValueError, UnknownToolError, WaitTimeoutError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import PageOffer
@@ -43,6 +43,7 @@ from anvia_nb.widgets.fields.arguments_form import ArgumentsForm
 from anvia_nb.widgets.fields.fixed import checked_fixed
 from anvia_nb.widgets.fields.leaf import wrapping_view
 from anvia_nb.widgets.forms.argument_memory import forget_arguments, remember_arguments, remembered_arguments
+from anvia_nb.widgets.forms.call_progress import CallProgress
 from anvia_nb.widgets.forms.link_reads import LinkReads
 from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 from anvia_nb.widgets.prompts.in_form import FormPrompts
@@ -118,10 +119,8 @@ class ToolForm:
         self.call_button.on_click(lambda _b: self.call())
         self.cancel_button.on_click(lambda _b: self.cancel())
         self.reason = text_label(value="")
-        self.progress = widgets.FloatProgress(
-            value=0.0, min=0.0, max=1.0, description="", layout=widgets.Layout(display="none")
-        )
-        self.progress_message = text_label(value="")
+        self.call_progress = CallProgress()
+        self.progress, self.progress_message = self.call_progress.bar, self.call_progress.message
         self.prompts = FormPrompts(self.policy.limits.prompts)
         self.prompt_area, self.prompt_note = self.prompts.box, self.prompts.note
         self.output = widgets.Output()
@@ -135,7 +134,7 @@ class ToolForm:
                 self.arguments.widget,
                 widgets.HBox([self.call_button, self.cancel_button]),
                 wrapping_view(self.reason),
-                widgets.HBox([self.progress, self.progress_message]),
+                self.call_progress.widget,
                 self.result_area,
             ]
         )
@@ -207,10 +206,7 @@ class ToolForm:
         remember_arguments(self.server_name, self.tool_name, arguments)
         self.output.outputs = ()
         self.prompts.clear()
-        self.progress.value, self.progress.max, self.progress.bar_style = 0.0, 1.0, ""
-        self.progress.description = ""
-        self.progress.layout.display = "none"
-        self.progress_message.value = "Calling…"
+        self.call_progress.start()
         self._refresh()
         self._call = self._run(tool, arguments)
         self.runtime.loop.submit(self._call).add_done_callback(self._finished)
@@ -254,17 +250,8 @@ class ToolForm:
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
-        if not self.running:
-            return
-        if total is not None and total > 0:
-            self.progress.max = float(total)
-            self.progress.description = f"{progress:g}/{total:g}"
-        else:
-            self.progress.max = max(float(progress), self.progress.max, 1.0)
-            self.progress.description = f"{progress:g}"
-        self.progress.value = min(float(progress), self.progress.max)
-        self.progress.layout.display = None
-        self.progress_message.value = plain(message, self.secrets, LINE_CHARS) if message else ""
+        if self.running:
+            self.call_progress.show(progress, total, message, self.secrets)
 
     @property
     def refused_prompts(self) -> int:
