@@ -4,8 +4,9 @@
     python -m benchmarks.attacks --quick    # small sizes, no kernel, in this process (the full suite runs it)
     python -m benchmarks.attacks --markdown # the table as Markdown (for docs/safety.md)
 
-Each attack (see ``attacks_faults`` and ``attacks_shown``) uses the real servers: the test fault
-servers (``tests/servers/rogue_server.py``, ``tests/helpers/rogue_http.py``, ``tests/servers/fault_servers.py``),
+Each attack (see ``attacks_faults``, ``attacks_shown`` and ``attacks_server_text``) uses the real
+servers: the test fault servers (``tests/servers/rogue_server.py``, ``tests/helpers/rogue_http.py``,
+``tests/servers/fault_servers.py``),
 the demo server, in-memory hostile servers and, where a cell matters, a real ipykernel. For each
 it reports whether the safe behaviour was observed (held), the peak resident memory of the
 process that was attacked (the attack's own process, or the kernel), the characters a person
@@ -30,7 +31,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 
-from benchmarks import attacks_faults, attacks_shown  # noqa: F401  (they register the attacks)
+from benchmarks import attacks_faults, attacks_server_text, attacks_shown  # noqa: F401  (they register the attacks)
 from benchmarks.attacks_common import ATTACKS, REPO, Attack, Result
 
 __all__ = ["Row", "main", "run"]
