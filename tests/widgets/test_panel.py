@@ -16,7 +16,7 @@ from anvia_nb.core.protocol.types import CallOutcome
 from anvia_nb.demo_server.handlers import build_server
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets import panel
-from anvia_nb.widgets.explorer.panel import HOW_TO_CONNECT
+from anvia_nb.widgets.explorer.panel_text import HOW_TO_CONNECT
 from anvia_nb.widgets.forms.tool_form import ToolForm
 from tests.helpers.waiting import WAIT_SECONDS
 
