@@ -13,7 +13,7 @@ any field past a depth or a total size, become JSON fields too.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -157,6 +157,22 @@ def _label_of(value: Any) -> str:
     )
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where a field being built stands: its name and whether it is required (what its spec
+    carries), the refs being expanded above it, and its depth."""
+
+    name: str
+    required: bool
+    refs: tuple[str, ...]
+    depth: int
+
+    @property
+    def common(self) -> dict[str, Any]:
+        """The spec's own keywords: ``name`` and ``required``."""
+        return {"name": self.name, "required": self.required}
+
+
 class _Builder:
     """One pass over one schema; counts fields so the total stays bounded."""
 
@@ -237,6 +253,10 @@ class _Builder:
         except RecursionError:  # pragma: no cover - bounded above; kept as a last guard
             return self._spec("json", flat, flat, name=name, required=required, nullable=nullable)
 
+    def _child(self, schema: Any, parent: _Place, *, name: str, required: bool) -> FieldSpec:
+        """The field of ``schema`` one level below ``parent`` (the refs being expanded go down with it)."""
+        return self.build(schema, name=name, required=required, refs=parent.refs, depth=parent.depth + 1)
+
     def _spec(self, kind: FieldKind, schema: Mapping[str, Any], raw: Any, **fields: Any) -> FieldSpec:
         title, description = schema.get("title"), schema.get("description")
         return FieldSpec(
@@ -259,18 +279,19 @@ class _Builder:
         refs: tuple[str, ...],
         depth: int,
     ) -> FieldSpec:
-        common: dict[str, Any] = {"name": name, "required": required}
+        place = _Place(name, required, refs, depth)
+        common = place.common
         type_ = schema.get("type")
         if isinstance(type_, list):
             kinds = [t for t in type_ if t != "null"]
             nullable = nullable or len(kinds) < len(type_)
             if len(kinds) > 1 and all(isinstance(t, str) for t in kinds):
                 rest = {k: v for k, v in schema.items() if k not in _ANNOTATIONS}
-                return self._union(schema, [{**rest, "type": t} for t in kinds], nullable, common, refs, depth)
+                return self._union(schema, [{**rest, "type": t} for t in kinds], nullable, place)
             type_ = kinds[0] if len(kinds) == 1 else "union"
         union = schema.get("anyOf", schema.get("oneOf"))
         if isinstance(union, list) and any(_const_of(option) is NO_DEFAULT for option in union):
-            return self._union(schema, union, nullable, common, refs, depth)
+            return self._union(schema, union, nullable, place)
 
         values: list[Any] | None = None
         labels: list[str] = []
@@ -303,77 +324,52 @@ class _Builder:
         if simple is not None:
             return self._spec(simple, schema, schema, nullable=nullable, **common)
         if type_ == "array" or (type_ is None and "items" in schema):
-            return self._array(schema, nullable, common, refs, depth)
+            return self._array(schema, nullable, place)
         if type_ == "object" or (type_ is None and "properties" in schema):
-            return self._object(schema, nullable, common, refs, depth)
+            return self._object(schema, nullable, place)
         return self._spec("json", schema, schema, nullable=nullable, **common)
 
-    def _union(
-        self,
-        schema: dict[str, Any],
-        options: list[Any],
-        nullable: bool,
-        common: dict[str, Any],
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> FieldSpec:
+    def _union(self, schema: dict[str, Any], options: list[Any], nullable: bool, place: _Place) -> FieldSpec:
         """A chooser of the type, then that type's field: each option must be one a form can show,
         and a person must be able to tell them apart (by type, or by their titles)."""
-        built = tuple(
-            self.build(option, name="", required=common["required"], refs=refs, depth=depth + 1) for option in options
-        )
+        built = tuple(self._child(option, place, name="", required=place.required) for option in options)
         if len(built) < 2 or any(option.kind in {"json", "union"} or option.nullable for option in built):
-            return self._spec("json", schema, schema, nullable=nullable, **common)
+            return self._spec("json", schema, schema, nullable=nullable, **place.common)
         labelled = tuple(
             option if option.title else replace(option, title=_KIND_NAMES.get(option.kind, option.kind))
             for option in built
         )
         if len({option.title for option in labelled}) < len(labelled):
-            return self._spec("json", schema, schema, nullable=nullable, **common)  # no way to tell them apart
-        return self._spec("union", schema, schema, nullable=nullable, options=labelled, **common)
+            return self._spec("json", schema, schema, nullable=nullable, **place.common)  # no way to tell them apart
+        return self._spec("union", schema, schema, nullable=nullable, options=labelled, **place.common)
 
-    def _array(
-        self,
-        schema: dict[str, Any],
-        nullable: bool,
-        common: dict[str, Any],
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> FieldSpec:
+    def _array(self, schema: dict[str, Any], nullable: bool, place: _Place) -> FieldSpec:
         items = schema.get("items")
         if "prefixItems" in schema or not isinstance(items, Mapping):
-            return self._spec("json", schema, schema, nullable=nullable, **common)
-        item = self.build(items, name="", required=True, refs=refs, depth=depth + 1)
+            return self._spec("json", schema, schema, nullable=nullable, **place.common)
+        item = self._child(items, place, name="", required=True)
         if item.nullable or item.kind not in _ITEM_KINDS or (item.kind == "object" and not item.children):
-            return self._spec("json", schema, schema, nullable=nullable, **common)
+            return self._spec("json", schema, schema, nullable=nullable, **place.common)
         if item.kind == "choice":
             return self._spec(
-                "multi_choice", schema, schema, nullable=nullable, item=item, choices=item.choices, **common
+                "multi_choice", schema, schema, nullable=nullable, item=item, choices=item.choices, **place.common
             )
-        return self._spec("list", schema, schema, nullable=nullable, item=item, **common)
+        return self._spec("list", schema, schema, nullable=nullable, item=item, **place.common)
 
-    def _object(
-        self,
-        schema: dict[str, Any],
-        nullable: bool,
-        common: dict[str, Any],
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> FieldSpec:
+    def _object(self, schema: dict[str, Any], nullable: bool, place: _Place) -> FieldSpec:
         properties = schema.get("properties")
         extra = schema.get("additionalProperties")
         if not isinstance(properties, Mapping) or not properties:
-            plain = depth == 0 and (extra is None or extra is False) and "patternProperties" not in schema
+            plain = place.depth == 0 and (extra is None or extra is False) and "patternProperties" not in schema
             kind: FieldKind = "object" if plain else "json"
-            return self._spec(kind, schema, schema, nullable=nullable, **common)
+            return self._spec(kind, schema, schema, nullable=nullable, **place.common)
         if len(properties) > self.most_fields - self.fields:
             # More fields than the form has left: one JSON field for the whole object, not thousands
             # of fields (each a widget the browser must draw) that nobody could fill.
-            return self._spec("json", schema, schema, nullable=nullable, **common)
+            return self._spec("json", schema, schema, nullable=nullable, **place.common)
         wanted = schema.get("required")
         required_names = {r for r in wanted if isinstance(r, str)} if isinstance(wanted, list) else set()
         children = tuple(
-            self.build(sub, name=str(key), required=key in required_names, refs=refs, depth=depth + 1)
-            for key, sub in properties.items()
+            self._child(sub, place, name=str(key), required=key in required_names) for key, sub in properties.items()
         )
-        return self._spec("object", schema, schema, nullable=nullable, children=children, **common)
+        return self._spec("object", schema, schema, nullable=nullable, children=children, **place.common)
