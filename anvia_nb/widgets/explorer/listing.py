@@ -98,10 +98,24 @@ class ListingTab(ABC):
         self.form_box = widgets.VBox([])
         """Where the chosen item's fields show."""
         self.refresh_button = widgets.Button(description="Refresh", icon="refresh", tooltip="list them again")
+        self.refresh_button.on_click(lambda _b: self.show(self.server))
         self.output = widgets.Output()
         """What a listing, get or read showed last (or its error)."""
         self._build()
 
     @abstractmethod
+    def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
+        """List ``server``'s items (nothing when ``None``); the Refresh button lists them again."""
+
+    @abstractmethod
     def _build(self) -> None:
         """Make the tab's own lists, buttons and ``.widget`` (each tab says what it shows)."""
+
+    def _layout(
+        self, lists: list[widgets.Widget], action: widgets.Button, below: list[widgets.Widget] | None = None
+    ) -> widgets.VBox:
+        """The tab as shown: its ``lists``, the chosen item's fields, its ``action`` button beside
+        Refresh, what goes ``below`` them, then the output."""
+        return widgets.VBox(
+            [*lists, self.form_box, widgets.HBox([action, self.refresh_button]), *(below or []), self.output]
+        )

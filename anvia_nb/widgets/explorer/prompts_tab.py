@@ -49,17 +49,7 @@ class PromptsTab(ListingTab):
         )
         self.prompt_list.observe(lambda _c: self._chose(), names="value")
         self.get_button.on_click(lambda _b: self.get())
-        self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox(
-            [
-                self.prompt_list,
-                self.listed.note,
-                self.about,
-                self.form_box,
-                widgets.HBox([self.get_button, self.refresh_button]),
-                self.output,
-            ]
-        )
+        self.widget = self._layout([self.prompt_list, self.listed.note, self.about], self.get_button)
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
         """List ``server``'s prompts (nothing when ``None``) on the runtime's loop, from any thread;

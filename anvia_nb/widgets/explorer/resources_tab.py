@@ -64,19 +64,8 @@ class ResourcesTab(ListingTab):
         self.resource_list.observe(lambda _c: self._chose("resource"), names="value")
         self.template_list.observe(lambda _c: self._chose("template"), names="value")
         self.read_button.on_click(lambda _b: self.read())
-        self.refresh_button.on_click(lambda _b: self.show(self.server))
-        self.widget = widgets.VBox(
-            [
-                self.resource_list,
-                self.listed_resources.note,
-                self.template_list,
-                self.listed_templates.note,
-                self.form_box,
-                widgets.HBox([self.read_button, self.refresh_button]),
-                self.subscription.widget,
-                self.output,
-            ]
-        )
+        lists = [self.resource_list, self.listed_resources.note, self.template_list, self.listed_templates.note]
+        self.widget = self._layout(lists, self.read_button, below=[self.subscription.widget])
 
     def show(self, server: McpServer | None) -> concurrent.futures.Future[None] | None:
         """List ``server``'s resources and templates (nothing when ``None``), on the runtime's loop:
