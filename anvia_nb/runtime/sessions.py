@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import atexit
 import collections
+import functools
 import logging
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Concatenate, Literal, NamedTuple, ParamSpec, TypeVar
 
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
 from anvia_nb.core.api.features import unknown_name_hint
@@ -30,6 +31,7 @@ from anvia_nb.runtime.loop import BackgroundLoop
 __all__ = ["Connected", "ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 Scope = Literal["kernel", "cell"]
 ConnectionListener = Callable[[str, "McpServer | None"], None]
 """``listener(name, server)``: the new session after ``name`` connects, ``None`` after it closes."""
@@ -52,6 +54,22 @@ class Connected(NamedTuple):
 
     server: McpServer
     warnings: list[str]
+
+
+def _blocking(
+    method: Callable[Concatenate[Runtime, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[Runtime, P], T]:
+    """The blocking door to an async method of :class:`Runtime` (``connect`` to ``connect_async``):
+    the same parameters, run on the background loop by :meth:`Runtime.run`. Its signature, and so
+    ``?``, is the async method's (``__wrapped__``); its name drops ``_async``; no docstring of its own."""
+
+    def blocking(self: Runtime, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.run(method(self, *args, **kwargs))
+
+    functools.update_wrapper(blocking, method, assigned=("__module__",), updated=())
+    blocking.__name__ = method.__name__.removesuffix("_async")
+    blocking.__qualname__ = method.__qualname__.removesuffix("_async")
+    return blocking
 
 
 class Runtime:
@@ -124,15 +142,7 @@ class Runtime:
             warnings += await self.loop.run_async(self._close_quietly(replaced))
         return Connected(server, warnings)
 
-    def connect(
-        self,
-        connection: McpConnection,
-        scope: Scope = "kernel",
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        log_level: str | None = None,
-    ) -> Connected:
-        return self.run(self.connect_async(connection, scope, timeout_seconds=timeout_seconds, log_level=log_level))
+    connect = _blocking(connect_async)
 
     async def _remember_failure(self, name: str, opening: Coroutine[Any, Any, McpServer]) -> McpServer:
         try:
