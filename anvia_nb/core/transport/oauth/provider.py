@@ -1,8 +1,8 @@
 """The ``httpx2.Auth`` one connection hands the SDK for ``auth=mcp.oauth(...)``.
 
 It is the SDK's provider for the settings' grant: a person's sign-in
-(:mod:`.oauth_person`) or a grant that needs nobody (:mod:`.oauth_grants`), wrapped for DPoP
-(:mod:`.oauth_dpop`), which acts where the authorization server offers it. All three share one
+(:mod:`.person`) or a grant that needs nobody (:mod:`.grants`), wrapped for DPoP
+(:mod:`.dpop`), which acts where the authorization server offers it. All three share one
 token store, so DPoP's key is written in the same write as the tokens it binds.
 """
 
