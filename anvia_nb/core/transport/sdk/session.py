@@ -94,6 +94,8 @@ class SdkSession:
 
     @property
     def handshake(self) -> Handshake:
+        """What the server said when the session opened, read from the SDK's client (each read
+        dumps ``serverInfo``: this session's own methods read only the field they need)."""
         info = self._client.server_info
         return Handshake(
             protocol_version=self._client.protocol_version,
@@ -145,8 +147,8 @@ class SdkSession:
             # When the deadline passes the task is cancelled (the SDK tells the server,
             # notifications/cancelled) and the scope says it caught the cancellation.
             with clock.scope:
-                if call.as_task and not has_tasks_extension(self.handshake.protocol_version):
-                    capabilities = self.handshake.capabilities
+                if call.as_task and not has_tasks_extension(self._client.protocol_version):
+                    capabilities = capabilities_of(self._client)
                     return await call_as_task(
                         self._client.session, call.name, call.arguments, capabilities, server=self._server
                     )
@@ -162,7 +164,9 @@ class SdkSession:
         return wire_json(result)
 
     async def list_items(self, key: str, timeout_seconds: float | None) -> list[JsonObject]:
-        return await features.list_items(self._client, self._server, self.handshake.capabilities, key, timeout_seconds)
+        return await features.list_items(
+            self._client, self._server, capabilities_of(self._client), key, timeout_seconds
+        )
 
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         return await features.read_resource(self._client, self._server, uri, timeout_seconds)
@@ -171,7 +175,7 @@ class SdkSession:
         return await features.get_prompt(self._client, self._server, request)
 
     async def complete(self, request: CompletionRequest) -> list[str]:
-        return await features.complete(self._client, self._server, self.handshake.capabilities, request)
+        return await features.complete(self._client, self._server, capabilities_of(self._client), request)
 
     async def subscribe_resource(self, uri: str) -> None:
         try:
