@@ -25,6 +25,7 @@ from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from anvia_nb.core.exchange.logs import LOG_LEVELS
 from anvia_nb.core.protocol.elicitation import with_defaults
 from anvia_nb.core.protocol.versions import sends_log_level_per_request
 from anvia_nb.core.transport.handlers import LogHandler, SessionHandlers
@@ -45,8 +46,6 @@ __all__ = ["ClientTarget", "ConnectFacts", "MakeTransport", "open_sdk_session"]
 
 ClientTarget: TypeAlias = "Transport | Server[Any] | MCPServer"
 """What the SDK's ``Client`` connects over: a transport, or an SDK server object in this process."""
-
-_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 
 @dataclass
@@ -157,7 +156,7 @@ def _client_notes(handlers: SessionHandlers) -> LogHandler | None:
 
 
 def _log_level(level: str | None) -> Any:
-    return level if level in _LOG_LEVELS else None
+    return level if level in LOG_LEVELS else None
 
 
 async def _ask_for_logs(client: Client, level: str | None) -> None:
