@@ -41,7 +41,8 @@ from anvia_nb.core.protocol.apps import (
     AppRequestRefused,
     is_offered_link,
 )
-from anvia_nb.core.protocol.types import CallOutcome, JsonObject, bounded_json
+from anvia_nb.core.protocol.bounded import bounded_json
+from anvia_nb.core.protocol.types import CallOutcome, JsonObject
 from anvia_nb.errors import AnviaError, ArgumentError, ArgumentValidationError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime.sessions import Runtime

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.types import bounded_json
+from anvia_nb.core.protocol.bounded import bounded_json
 from anvia_nb.policy import ShowPolicy
 
 __all__ = ["CLIENT_LOGGER", "LOG_LEVELS", "LogEntry", "LogRow", "ServerLog"]

@@ -38,7 +38,6 @@ __all__ = [
     "MappedPart",
     "ProgressHandler",
     "ToolInfo",
-    "bounded_json",
     "status_of",
 ]
 
