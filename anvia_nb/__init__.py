@@ -16,7 +16,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from anvia_nb import _docs
 from anvia_nb._version import __version__
 from anvia_nb.core.api import dataframes as _dataframes
 from anvia_nb.errors import (
@@ -129,32 +128,26 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-_SHELL = """
-Parameters
-----------
-ipython : InteractiveShell
-    The shell IPython passes when the extension is {}.
-"""
-_EXTENSION = {"loaded": _SHELL.format("loaded"), "unloaded": _SHELL.format("unloaded")}
-"""The extension hooks' one parameter, written once (filled by :func:`anvia_nb._docs.fill_docstring`)."""
-
-
-@_docs.fill_docstring(_EXTENSION)
 def load_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now).
 
-    {loaded}
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is loaded.
     """
     from anvia_nb.magic import load_ipython_extension as load
 
     load(ipython)
 
 
-@_docs.fill_docstring(_EXTENSION)
 def unload_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
     """``%unload_ext anvia_nb``: close every connection the magic opened.
 
-    {unloaded}
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is unloaded.
     """
     from anvia_nb.magic import unload_ipython_extension as unload
 
