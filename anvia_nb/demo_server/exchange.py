@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from anvia_nb.core.protocol.versions import listens
 from anvia_nb.demo_server.hostile import hostile_log_messages
-from anvia_nb.demo_server.tool_objects import READ_ONLY
+from anvia_nb.demo_server.tool_objects import tool
 
 __all__ = [
     "BONUS",
@@ -47,12 +47,15 @@ BONUS = "bonus"
 COUNTER_URI = "demo://counter"
 
 
+_CHANGES = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
+_NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
+
 EXCHANGE_TOOLS: list[JsonObject] = [
-    {
-        "name": "log_levels",
-        "title": "Log at every level",
-        "description": "Sends a log message at each level from debug to error, then answers.",
-        "inputSchema": {
+    tool(
+        "log_levels",
+        "Log at every level",
+        "Sends a log message at each level from debug to error, then answers.",
+        {
             "type": "object",
             "properties": {
                 "message": {"type": "string", "default": "hello from the demo server"},
@@ -60,43 +63,24 @@ EXCHANGE_TOOLS: list[JsonObject] = [
             },
             "additionalProperties": False,
         },
-        "annotations": {"title": "Log at every level", **READ_ONLY},
-    },
-    {
-        "name": "change_tools",
-        "title": "Change the tool list",
-        "description": f"Adds the tool {BONUS!r} to the list, or removes it, and tells the client the list changed.",
-        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
-        "annotations": {
-            "title": "Change the tool list",
-            "readOnlyHint": False,
-            "destructiveHint": False,
-            "idempotentHint": False,
-            "openWorldHint": False,
-        },
-    },
-    {
-        "name": "bump",
-        "title": "Bump the counter",
-        "description": f"Adds one to the resource {COUNTER_URI} and tells the clients subscribed to it.",
-        "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
-        "annotations": {
-            "title": "Bump the counter",
-            "readOnlyHint": False,
-            "destructiveHint": False,
-            "idempotentHint": False,
-            "openWorldHint": False,
-        },
-    },
+    ),
+    tool(
+        "change_tools",
+        "Change the tool list",
+        f"Adds the tool {BONUS!r} to the list, or removes it, and tells the client the list changed.",
+        _NO_ARGUMENTS,
+        annotations=_CHANGES,
+    ),
+    tool(
+        "bump",
+        "Bump the counter",
+        f"Adds one to the resource {COUNTER_URI} and tells the clients subscribed to it.",
+        _NO_ARGUMENTS,
+        annotations=_CHANGES,
+    ),
 ]
 
-_BONUS_TOOL: JsonObject = {
-    "name": BONUS,
-    "title": "Bonus",
-    "description": "Listed only after change_tools added it.",
-    "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False},
-    "annotations": {"title": "Bonus", **READ_ONLY},
-}
+_BONUS_TOOL = tool(BONUS, "Bonus", "Listed only after change_tools added it.", _NO_ARGUMENTS)
 
 BUS = InMemorySubscriptionBus()
 LISTEN = ListenHandler(BUS)

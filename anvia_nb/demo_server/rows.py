@@ -17,7 +17,7 @@ from typing import Any
 
 import anyio
 
-from anvia_nb.demo_server.tool_objects import READ_ONLY
+from anvia_nb.demo_server.tool_objects import tool
 
 __all__ = ["ROW_HANDLERS", "ROW_TOOLS"]
 
@@ -27,11 +27,11 @@ logger = logging.getLogger("anvia_nb.demo_server")
 
 
 ROW_TOOLS: list[JsonObject] = [
-    {
-        "name": "jitter",
-        "title": "Jitter",
-        "description": "Returns its value after a random delay (fails on request): rows of a map finish out of order.",
-        "inputSchema": {
+    tool(
+        "jitter",
+        "Jitter",
+        "Returns its value after a random delay (fails on request): rows of a map finish out of order.",
+        {
             "type": "object",
             "properties": {
                 "value": {"type": ["string", "number", "integer", "boolean"], "description": "Sent back"},
@@ -41,23 +41,22 @@ ROW_TOOLS: list[JsonObject] = [
             "required": ["value"],
             "additionalProperties": False,
         },
-        "outputSchema": {
+        output_schema={
             "type": "object",
             "properties": {"value": {}, "delay_seconds": {"type": "number"}},
             "required": ["value", "delay_seconds"],
         },
-        "annotations": {"title": "Jitter", **READ_ONLY},
-    },
-    {
-        "name": "records",
-        "title": "Records",
-        "description": "Returns count records {id, name, price, in_stock} as structuredContent, typed by outputSchema.",
-        "inputSchema": {
+    ),
+    tool(
+        "records",
+        "Records",
+        "Returns count records {id, name, price, in_stock} as structuredContent, typed by outputSchema.",
+        {
             "type": "object",
             "properties": {"count": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 3}},
             "additionalProperties": False,
         },
-        "outputSchema": {
+        output_schema={
             "type": "object",
             "properties": {
                 "records": {
@@ -76,8 +75,7 @@ ROW_TOOLS: list[JsonObject] = [
             },
             "required": ["records"],
         },
-        "annotations": {"title": "Records", **READ_ONLY},
-    },
+    ),
 ]
 
 
