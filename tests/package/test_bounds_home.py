@@ -19,6 +19,7 @@ import pytest
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.policy import Limits
+from tests.helpers.package_source import tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anvia_nb"
@@ -71,7 +72,7 @@ def bounds_outside_their_home(package: Path = PACKAGE, root: Path = ROOT) -> lis
     for path in sorted(package.rglob("*.py")):
         if path in HOMES or SEPARATE_PROGRAM in path.parents:
             continue
-        for statement in ast.parse(path.read_text(encoding="utf-8")).body:
+        for statement in tree(path).body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
                 target, value = statement.targets[0], statement.value
             elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
@@ -113,7 +114,7 @@ def test_the_scan_finds_a_bound_written_elsewhere(tmp_path: Path) -> None:
 def test_no_exception_names_a_constant_that_is_gone() -> None:
     present: set[tuple[str, str]] = set()
     for path in PACKAGE.rglob("*.py"):
-        for statement in ast.parse(path.read_text(encoding="utf-8")).body:
+        for statement in tree(path).body:
             if isinstance(statement, ast.Assign):
                 present.update((path.name, t.id) for t in statement.targets if isinstance(t, ast.Name))
     assert set(NOT_BOUNDS) <= present, "an entry of NOT_BOUNDS names a constant that no longer exists"

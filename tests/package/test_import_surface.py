@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import anvia_nb
+from tests.helpers.package_source import tree
 
 HEAVY = ("IPython", "ipywidgets", "pandas", "mcp", "mcp_types", "jsonschema", "httpx2")
 STEPS = {
@@ -89,15 +90,15 @@ def test_every_module_says_its_public_names_in_all() -> None:
     modules = sorted(package.rglob("*.py"))
     for path in modules:
         name = str(path.relative_to(package))
-        tree = ast.parse(path.read_text(encoding="utf-8"), name)
+        module = tree(path)
         listed = [
             node.value
-            for node in tree.body
+            for node in module.body
             if isinstance(node, ast.Assign | ast.AnnAssign) and "__all__" in _top_level_names([node])
         ]
         if not listed or not isinstance(listed[0], ast.List | ast.Tuple):
             found.append(f"{name}: no literal __all__")
             continue
-        missing = {str(e.value) for e in listed[0].elts if isinstance(e, ast.Constant)} - _top_level_names(tree.body)
+        missing = {str(e.value) for e in listed[0].elts if isinstance(e, ast.Constant)} - _top_level_names(module.body)
         found += [f"{name}: __all__ names {n!r}, which it does not bind" for n in sorted(missing)]
     assert found == [], f"{len(found)} problems in {len(modules)} modules:\n" + "\n".join(found)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.helpers.package_source import tree
+
 REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
 HELPERS = "tests.helpers"
@@ -17,7 +19,7 @@ HELPERS = "tests.helpers"
 def imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) of every absolute import in ``path``."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -77,7 +79,7 @@ def installer_calls(path: Path) -> list[int]:
     """Lines of ``path`` with a command line (a list or tuple) holding the word ``install``."""
     return [
         node.lineno
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        for node in ast.walk(tree(path))
         if isinstance(node, ast.List | ast.Tuple)
         and any(isinstance(item, ast.Constant) and item.value == "install" for item in node.elts)
     ]
