@@ -94,6 +94,8 @@ class ArgumentsForm:
         disabled, left out of the fields, and checked with the rest against the whole schema."""
         self.check = schema_check(schema)
         self.spec = field_spec_from_schema(editable_schema(schema, self.fixed), self.policy.limits)
+        self._order: dict[str | int, int] = {child.name: index for index, child in enumerate(self.spec.children)}
+        """Each top field's place in the form, read once: problems are sorted by it on every change."""
         # paged when it has many fields
         self.root: FieldWidget = root_field(self.spec, self.secrets, self.policy.limits)
         self.root.on_change(self._refresh)
@@ -243,8 +245,7 @@ class ArgumentsForm:
     def _field_order(self, problem: tuple[Path, str]) -> int:
         """Problems in the order of the form's fields (what could not be read first, per field)."""
         path = problem[0]
-        names = [child.name for child in self.spec.children]
-        return names.index(path[0]) if path and path[0] in names else -1
+        return self._order.get(path[0], -1) if path else -1
 
     def _place(self, found: Found, notes: Found, in_json: bool) -> None:
         """Each problem shown once: beside the touched field it belongs to, else under the form."""
