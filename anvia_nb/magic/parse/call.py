@@ -152,7 +152,7 @@ def parse_app(rest: str, cell: str | None = None) -> CallCommand:
     command = parse_call(rest, cell)
     if command.background:
         raise CommandLineError(f"%mcp app waits for the result to show it in the view: no --background. {_APP_USAGE}")
-    return CallCommand(**{**vars(command), "app": True})
+    return replace(command, app=True)
 
 
 def parse_form(rest: str, _cell: str | None = None) -> FormCommand:
