@@ -9,12 +9,10 @@ tests/runtime/test_bounded_memory.py, ...), and this run keeps the attack run fr
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
-from tests.helpers.support import REPO
+from tests.helpers.support import run_module
 
 pytestmark = pytest.mark.slow
 
@@ -22,14 +20,7 @@ BOUND_SECONDS = 900  # proves only that nothing hangs
 
 
 def test_every_quick_attack_holds() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.attacks", "--quick"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=BOUND_SECONDS,
-        check=False,
-    )
+    done = run_module("benchmarks.attacks", "--quick", seconds=BOUND_SECONDS)
     failed = [line for line in done.stdout.splitlines() if " FAILED " in line]
     assert not failed, "attacks that did not hold:\n" + "\n".join(failed)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from tests.helpers.support import REPO, cache_dir, in_ci, setup_missing
+from tests.helpers.support import REPO, cache_dir, in_ci, run_module, setup_missing
 
 pytestmark = pytest.mark.slow
 
@@ -52,14 +52,7 @@ def row(rows: list[str], contender: str) -> str:
 
 
 def test_the_quick_benchmark_prints_every_row() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--quick"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=BOUND_SECONDS,
-        check=False,
-    )
+    done = run_module("benchmarks", "--quick", seconds=BOUND_SECONDS)
     assert done.returncode == 0, done.stderr[-3000:]
     table = done.stdout
     assert table.startswith("Machine: ") and "cores" in table.splitlines()[0]
@@ -118,14 +111,7 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
     )
     paths = listed.stdout.splitlines()
     assert paths
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.instructions", "--check"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=BOUND_SECONDS,
-        check=False,
-    )
+    done = run_module("benchmarks.instructions", "--check", seconds=BOUND_SECONDS)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == [f"ran: {path}" for path in paths]
 
@@ -134,14 +120,7 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
 def test_each_benchmark_command_explains_its_options(command: str) -> None:
     """``--help`` is how a reader finds the options; a path named ``%mcp call`` once broke it
     (argparse formats help text with ``%``)."""
-    done = subprocess.run(
-        [sys.executable, "-m", command, "--help"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=BOUND_SECONDS,
-        check=False,
-    )
+    done = run_module(command, "--help", seconds=BOUND_SECONDS)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.startswith("usage:")
     assert "--" in done.stdout

@@ -7,12 +7,10 @@ Nothing about time is asserted: this only keeps the side-by-side run from rottin
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
-from tests.helpers.support import REPO
+from tests.helpers.support import REPO, run_module
 
 pytestmark = pytest.mark.slow
 
@@ -21,24 +19,8 @@ CONTENDERS = ["SDK ClientSession", "anvia_nb async API", "anvia_nb sync runtime"
 
 
 def test_two_checkouts_side_by_side_give_every_contender_a_figure_and_a_ratio() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.side_by_side",
-            f"before={REPO}",
-            f"after={REPO}",
-            "--rounds",
-            "1",
-            "--calls",
-            "2",
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=BOUND_SECONDS,
-        check=False,
-    )
+    before, after = f"before={REPO}", f"after={REPO}"
+    done = run_module("benchmarks.side_by_side", before, after, "--rounds", "1", "--calls", "2", seconds=BOUND_SECONDS)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "| contender | before | after |" in done.stdout
     for contender in CONTENDERS:

@@ -1,6 +1,6 @@
 """What several test folders share (``tests.helpers.support``):
-the demo server's command line, the /proc process walker, and where
-scripts/setup-test caches what the tests need.
+the demo server's command line, the /proc process walker, where
+scripts/setup-test caches what the tests need, and ``run_module`` (``python -m`` from the repository).
 
 ``DEMO_ARGS`` (and ``forked(...)`` for the other test servers that import the MCP SDK) start a
 server over stdio forked from a process that imported it and the SDK once (server_forks.py;
@@ -17,6 +17,7 @@ reason names the setup command, or, under ``CI=true``, into a failure.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -143,3 +144,10 @@ def examples(full: int) -> int:
 
     quick = settings.get_profile("quick")
     return min(full, QUICK_EXAMPLES) if settings.default is quick else full
+
+
+def run_module(module: str, *arguments: str, seconds: float) -> subprocess.CompletedProcess[str]:
+    """``python -m module arguments...`` run from the repository, its output captured as text, its
+    exit status left to the test; ``seconds`` only proves that nothing hangs."""
+    command = [sys.executable, "-m", module, *arguments]
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=seconds, check=False)
