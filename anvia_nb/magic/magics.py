@@ -20,6 +20,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
 from traitlets import Bool, Enum, Float, Int, observe
 
+from anvia_nb.core.exchange.logs import LOG_LEVELS
 from anvia_nb.core.protocol import limits
 from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
@@ -79,12 +80,12 @@ class McpMagics(Magics):
         config=True
     )
     max_calls_in_flight = Int(
-        16,
+        limits.DEFAULT_MAX_CALLS_IN_FLIGHT,
         help="Tool calls sent at once on each connection opened from now on (cells and forms share them; "
         "a map sends its own --concurrency).",
     ).tag(config=True)
     log_level = Enum(
-        ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"),
+        LOG_LEVELS,
         "info",
         allow_none=True,
         help="The least severe log message asked of servers, shown by %mcp log (None: ask for none).",
