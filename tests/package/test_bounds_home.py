@@ -19,7 +19,7 @@ import pytest
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.policy import Limits
-from tests.helpers.package_source import tree
+from tests.helpers.package_source import section, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anvia_nb"
@@ -120,13 +120,7 @@ def test_no_exception_names_a_constant_that_is_gone() -> None:
     assert set(NOT_BOUNDS) <= present, "an entry of NOT_BOUNDS names a constant that no longer exists"
 
 
-def _section(text: str, title: str) -> str:
-    start = text.index(f"## {title}\n")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else len(text)]
-
-
-BOUNDS = _section((ROOT / "docs" / "safety.md").read_text(encoding="utf-8"), "Bounds")
+BOUNDS = section(ROOT / "docs" / "safety.md", "## Bounds")
 NAMED = re.findall(r"`(\w+)`,?\s+\(?(\d[\d,]*)", BOUNDS)
 """(name, value as written) for each limit the section names: ``name`` (1,000) or ``name``, 1,000."""
 
