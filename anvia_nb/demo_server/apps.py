@@ -23,7 +23,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 
-from anvia_nb.demo_server.tool_objects import tool
+from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
 __all__ = [
     "APP_CONTENTS",
@@ -79,7 +79,7 @@ APP_TOOLS: list[JsonObject] = [
         "counter_reset",
         "Counter reset (cells only)",
         "Returns a count of zero; cells may call it, the counter's view may not.",
-        {"type": "object", "properties": {}, "additionalProperties": False},
+        NO_ARGUMENTS,
         output_schema=_OUTPUT,
         meta={"ui": {"visibility": ["model"], "resourceUri": COUNTER_URI}},
     ),

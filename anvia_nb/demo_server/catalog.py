@@ -15,15 +15,13 @@ from anvia_nb.demo_server.hostile import hostile_names
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_TOOLS
 from anvia_nb.demo_server.media import IMAGE_MIME_TYPES
 from anvia_nb.demo_server.rows import ROW_TOOLS
-from anvia_nb.demo_server.tool_objects import tool
+from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
 __all__ = ["LARGE_MAX_CHARS", "TOOLS", "TOOLS_BY_NAME"]
 
 JsonObject = dict[str, Any]
 
 LARGE_MAX_CHARS = 60_000_000
-
-_NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 def _object(properties: JsonObject, required: list[str] | None = None) -> JsonObject:
@@ -136,25 +134,25 @@ TOOLS: list[JsonObject] = [
         "Returns a caption and a small valid image of the chosen type.",
         _object({"kind": {"type": "string", "enum": list(IMAGE_MIME_TYPES), "default": "png"}}, ["kind"]),
     ),
-    tool("audio", "Audio", "Returns a short WAV tone as an audio item.", _NO_ARGUMENTS),
-    tool("resource_link", "Resource link", "Returns a resource_link to demo://notes/1.", _NO_ARGUMENTS),
+    tool("audio", "Audio", "Returns a short WAV tone as an audio item.", NO_ARGUMENTS),
+    tool("resource_link", "Resource link", "Returns a resource_link to demo://notes/1.", NO_ARGUMENTS),
     tool(
         "embedded_text_resource",
         "Embedded text resource",
         "Returns an embedded text resource.",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
     ),
     tool(
         "embedded_blob_resource",
         "Embedded blob resource",
         "Returns an embedded binary resource (base64 blob).",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
     ),
     tool(
         "structured_only",
         "Structured only",
         "Returns empty content with structuredContent.",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
         output_schema={
             "type": "object",
             "properties": {"temperature": {"type": "number"}, "unit": {"type": "string", "enum": ["C", "F"]}},
@@ -165,7 +163,7 @@ TOOLS: list[JsonObject] = [
         "schema_mismatch",
         "Schema mismatch",
         'Declares {count: integer} as outputSchema but sends {count: "three"}, on purpose.',
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
         output_schema={"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
     ),
     tool(
@@ -174,7 +172,7 @@ TOOLS: list[JsonObject] = [
         "Returns isError: true with the message as text.",
         _object({"message": {"type": "string", "default": "the demo tool failed on purpose"}}),
     ),
-    tool("fail_silently", "Fail silently", "Returns isError: true with no content at all.", _NO_ARGUMENTS),
+    tool("fail_silently", "Fail silently", "Returns isError: true with no content at all.", NO_ARGUMENTS),
     tool(
         "slow",
         "Slow",
@@ -227,7 +225,7 @@ TOOLS: list[JsonObject] = [
         "crash",
         "Crash",
         "Exits the server process abruptly (exit code 3), to test dead servers.",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
         annotations=_DESTRUCTIVE,
     ),
     *EXCHANGE_TOOLS,

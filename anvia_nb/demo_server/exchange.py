@@ -25,7 +25,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from anvia_nb.core.protocol.versions import listens
 from anvia_nb.demo_server.hostile import hostile_log_messages
-from anvia_nb.demo_server.tool_objects import tool
+from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
 __all__ = [
     "BONUS",
@@ -48,7 +48,6 @@ COUNTER_URI = "demo://counter"
 
 
 _CHANGES = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False, "openWorldHint": False}
-_NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 
 EXCHANGE_TOOLS: list[JsonObject] = [
     tool(
@@ -68,19 +67,19 @@ EXCHANGE_TOOLS: list[JsonObject] = [
         "change_tools",
         "Change the tool list",
         f"Adds the tool {BONUS!r} to the list, or removes it, and tells the client the list changed.",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
         annotations=_CHANGES,
     ),
     tool(
         "bump",
         "Bump the counter",
         f"Adds one to the resource {COUNTER_URI} and tells the clients subscribed to it.",
-        _NO_ARGUMENTS,
+        NO_ARGUMENTS,
         annotations=_CHANGES,
     ),
 ]
 
-_BONUS_TOOL = tool(BONUS, "Bonus", "Listed only after change_tools added it.", _NO_ARGUMENTS)
+_BONUS_TOOL = tool(BONUS, "Bonus", "Listed only after change_tools added it.", NO_ARGUMENTS)
 
 BUS = InMemorySubscriptionBus()
 LISTEN = ListenHandler(BUS)

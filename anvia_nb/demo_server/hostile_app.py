@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from anvia_nb.demo_server.tool_objects import tool
+from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
 __all__ = [
     "HOSTILE_APP_NAMES",
@@ -45,7 +45,6 @@ _INPUT: JsonObject = {
     },
     "additionalProperties": False,
 }
-_NONE: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
 
 HOSTILE_APP_TOOLS: list[JsonObject] = [
     tool(
@@ -59,14 +58,14 @@ HOSTILE_APP_TOOLS: list[JsonObject] = [
         "hostile_model_only",
         "Model only",
         "Visible to the model only: a view must not call it.",
-        _NONE,
+        NO_ARGUMENTS,
         meta={"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["model"]}},
     ),
     tool(
         "hostile_app_only",
         "App only",
         "Visible to apps only: the hostile view calls it, and it answers.",
-        _NONE,
+        NO_ARGUMENTS,
         meta={"ui": {"resourceUri": HOSTILE_APP_URI, "visibility": ["app"]}},
     ),
 ]

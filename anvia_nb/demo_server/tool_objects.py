@@ -1,13 +1,17 @@
-"""The wire ``Tool`` objects the demo server lists, written one way: :func:`tool` and the
-annotations its read-only tools share (``READ_ONLY``, the ``ToolAnnotations`` hints)."""
+"""The wire ``Tool`` objects the demo server lists, written one way: :func:`tool`, the
+schema of a tool without arguments (``NO_ARGUMENTS``) and the annotations its read-only tools share
+(``READ_ONLY``, the ``ToolAnnotations`` hints)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["READ_ONLY", "tool"]
+__all__ = ["NO_ARGUMENTS", "READ_ONLY", "tool"]
 
 JsonObject = dict[str, Any]
+
+NO_ARGUMENTS: JsonObject = {"type": "object", "properties": {}, "additionalProperties": False}
+"""The input schema of a tool that takes no arguments."""
 
 READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
 
