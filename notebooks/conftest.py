@@ -2,7 +2,8 @@
 clean environment for the kernel.
 
 Only the project's notebooks are tested: those git tracks (or has staged), or, outside a git
-checkout, those named like ``01-quickstart.ipynb``. A notebook a person saves in this folder while
+checkout, those named like ``01-quickstart.ipynb`` (tests/helpers/project_notebooks.py, the one rule
+the tests of the stored notebooks follow too). A notebook a person saves in this folder while
 working in it (``Untitled.ipynb``, ``01-quickstart-Copy1.ipynb``) is theirs, not a test.
 
 nbval starts each notebook's kernel in the notebook collector's ``setup``, which pytest runs after
@@ -17,46 +18,18 @@ installed (``ANVIA_NB_SERVERS_VENV`` tells its first cell where) and install not
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.helpers.project_notebooks import is_project_notebook
 from tests.helpers.support import servers_venv
 
 SANITIZE_FILE = Path(__file__).with_name("nbval_sanitize.cfg")
 _NBVAL_STARTUP_DEFAULT = 60
 KERNEL_STARTUP_SECONDS = 240.0
-
-
-_PROJECT_NAME = re.compile(r"\d\d-[a-z0-9-]+\.ipynb")
-_COPY = re.compile(r"-copy\d*\.ipynb$", re.IGNORECASE)
-
-
-@cache
-def _tracked() -> frozenset[str] | None:
-    """The notebooks of this folder git tracks or has staged; None outside a git checkout."""
-    here = Path(__file__).parent
-    try:
-        listed = subprocess.run(["git", "ls-files", "--cached", "-z", "--", "*.ipynb"], cwd=here,
-                                capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if listed.returncode != 0:
-        return None
-    return frozenset(Path(name).name for name in listed.stdout.split("\0") if name and "/" not in name)
-
-
-def is_project_notebook(path: Path) -> bool:
-    """Whether ``path`` (a notebook in this folder) is one of the project's, to be tested."""
-    tracked = _tracked()
-    if tracked is not None:
-        return path.name in tracked
-    return bool(_PROJECT_NAME.fullmatch(path.name)) and not _COPY.search(path.name)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
