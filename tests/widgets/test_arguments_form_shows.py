@@ -63,13 +63,18 @@ def test_an_optional_default_is_a_placeholder_that_is_not_sent_and_a_required_on
     assert will_send(form) == {"n": 5} == form.value
 
 
-def test_a_required_array_left_untouched_or_with_an_empty_row_is_empty_and_its_min_items_says_no() -> None:
+def test_a_required_array_left_untouched_or_with_an_empty_row_cannot_be_sent() -> None:
     form = ArgumentsForm(schema=load_schema("filesystem_read_multiple_files"))
-    assert not form.valid and form.problems == ["paths: needs at least 1 item"]
+    assert not form.valid and form.problems == [
+        "paths: a value is required: add an item (+ then − sends an empty list)"
+    ]
     paths = form.field("paths")
     assert isinstance(paths, ListField)
     paths.add_button.click()
-    assert not form.valid and form.field("paths").problem_text == "needs at least 1 item"  # not [""]
+    assert (
+        not form.valid
+        and form.field("paths").problem_text == "a value is required: add an item (+ then − sends an empty list)"
+    )  # not [""] nor []
     paths.rows[0].input.value = "/tmp/a"
     paths.add_button.click()  # a second row, left empty: not sent
     assert form.valid and will_send(form) == {"paths": ["/tmp/a"]}
@@ -113,7 +118,9 @@ def test_a_pydantic_list_of_models_is_groups_whose_problems_are_shown_in_plain_w
     row = groups.rows[0]
     assert isinstance(row, ObjectField)
     row.field("entityName").input.value = "ada"
-    assert form.problems == ["observations[0].contents: needs at least 1 item"]  # [] is a value; min_length says no
+    assert form.problems == [
+        "observations[0].contents: a value is required: add an item (+ then − sends an empty list)"
+    ]  # untouched: never sent as []
     contents = row.field("contents")
     assert isinstance(contents, ListField)
     contents.add_button.click()

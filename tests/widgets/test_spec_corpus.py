@@ -53,8 +53,15 @@ def test_filesystem_edit_file_takes_its_edits_as_groups_of_fields_and_omits_the_
 
 def test_filesystem_read_multiple_files_needs_at_least_one_path() -> None:
     schema = load_schema("filesystem_read_multiple_files")
-    assert checked(schema) == ({"paths": []}, ["paths: needs at least 1 item"])  # [] is sent only if minItems allows
-    assert checked(schema, paths=rows(typed(""))) == ({"paths": []}, ["paths: needs at least 1 item"])
+    assert checked(schema) == ({}, ["paths: a value is required: add an item (+ then − sends an empty list)"])
+    assert checked(schema, paths=rows(typed(""))) == (
+        {},
+        ["paths: a value is required: add an item (+ then − sends an empty list)"],
+    )  # a blank row is not an answer
+    assert checked(schema, paths=rows()) == (
+        {"paths": []},
+        ["paths: needs at least 1 item"],
+    )  # emptied: minItems says no
     assert checked(schema, paths=rows(typed("a"), typed("b"))) == ({"paths": ["a", "b"]}, [])
 
 

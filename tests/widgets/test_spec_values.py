@@ -162,19 +162,29 @@ def test_an_empty_list_row_is_never_sent() -> None:
     assert arguments(SHOWCASE, tags=rows(Entry())) == ({"text": ""}, [])  # + pressed, row left alone
 
 
-def test_a_required_list_with_nothing_in_it_is_sent_empty() -> None:
-    # [] is a valid value of a required array (server-memory's entity without observations),
-    # as "" is of a required string; a schema's minItems is what says it is too few.
+def test_a_required_list_nobody_filled_is_a_problem_and_one_the_person_emptied_is_sent_empty() -> None:
+    # server-memory's open_nodes with an untouched names list must not look up no names
     schema = one({"type": "array", "items": {"type": "string"}}, required=True)
-    assert arguments(schema) == ({"f": []}, [])
-    assert arguments(schema, f=rows(typed(""))) == ({"f": []}, [])  # not [""]
-    assert arguments(schema, f=rows()) == ({"f": []}, [])
+    assert arguments(schema) == (
+        {},
+        ["f: a value is required: add an item (+ then − sends an empty list)"],
+    )  # untouched: not []
+    assert arguments(schema, f=rows(typed(""))) == (
+        {},
+        ["f: a value is required: add an item (+ then − sends an empty list)"],
+    )  # a blank row: not [""] nor []
+    assert arguments(schema, f=rows(Entry())) == (
+        {},
+        ["f: a value is required: add an item (+ then − sends an empty list)"],
+    )  # + pressed, row left alone
+    assert arguments(schema, f=rows()) == ({"f": []}, [])  # every row removed by the person
     assert arguments(schema, f=rows(typed("a"))) == ({"f": ["a"]}, [])
 
 
-def test_a_required_multi_choice_with_nothing_picked_is_sent_empty() -> None:
+def test_a_required_multi_choice_nobody_picked_is_a_problem_and_one_unpicked_is_sent_empty() -> None:
     schema = one({"type": "array", "items": {"enum": ["a", "b"]}}, required=True)
-    assert arguments(schema) == ({"f": []}, [])
+    assert arguments(schema) == ({}, ["f: a value is required"])
+    assert arguments(schema, f=picked()) == ({"f": []}, [])
     assert arguments(schema, f=picked(1)) == ({"f": ["b"]}, [])
 
 

@@ -8,9 +8,10 @@ The rules, which decide what a server receives:
 - an optional text or number field left empty is left out too; a *required* string is sent as
   typed, so an empty one is sent as ``""``; a required field with a default shows and sends it;
 - a list (or multiple choice) follows the same rules: its empty rows are never sent, an
-  optional one with nothing in it is left out, and a required one with nothing in it is sent
-  as ``[]``, as a required empty string is sent as ``""`` (a schema's ``minItems`` says when
-  that is too few; server-memory's ``create_entities`` takes an entity without observations);
+  optional one with nothing in it is left out, and a required one nobody filled is a problem,
+  never ``[]`` (server-memory's ``open_nodes`` would look up no names); ``[]`` is sent only
+  when the person emptied it (pressed − on every row, or unpicked every choice), and a
+  schema's ``minItems`` says when even that is too few;
 - an optional multiple choice shows its ``default`` selected (it has no placeholder); untouched
   it is left out, and emptied by the person it is sent as ``[]``;
 - ``null`` is sent only for a nullable field whose "null" box the user ticked (or that a
@@ -218,7 +219,7 @@ def _read_multi_choice(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any,
     values = [spec.choices[i].value for i in entry.chosen if 0 <= i < len(spec.choices)]
     if not values and spec.has_default and spec.default:
         return [], []  # the person emptied the default shown selected: leaving it out would bring it back
-    return (values, []) if values else _empty_list(spec)
+    return (values, []) if values else _empty_list(spec, where, emptied=entry.touched)
 
 
 def _blank(spec: FieldSpec, entry: Entry) -> bool:
@@ -248,13 +249,22 @@ def _read_list(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
         if value is not OMITTED:
             values.append(value)
     if not values and not problems:
-        return _empty_list(spec)
+        return _empty_list(spec, where, emptied=entry.touched and not entry.items)
     return values, problems
 
 
-def _empty_list(spec: FieldSpec) -> tuple[Any, Found]:
-    """A list with nothing in it: ``[]`` when required (a valid value), else left out."""
-    return ([] if spec.required else OMITTED), []
+_EMPTY_LIST_HINT = "a value is required: add an item (+ then − sends an empty list)"
+
+
+def _empty_list(spec: FieldSpec, where: Path, *, emptied: bool) -> tuple[Any, Found]:
+    """A list with nothing in it: left out when optional; when required, ``[]`` only if the
+    person ``emptied`` it, else a problem: an untouched required field is never sent empty."""
+    if not spec.required:
+        return OMITTED, []
+    if emptied:
+        return [], []
+    message = _EMPTY_LIST_HINT if spec.kind == "list" else "a value is required"
+    return OMITTED, [(where, message)]
 
 
 def _read_union(spec: FieldSpec, entry: Entry, where: Path) -> tuple[Any, Found]:
