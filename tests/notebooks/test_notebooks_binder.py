@@ -162,7 +162,8 @@ def test_binder_pins_every_requirement_but_the_package_itself() -> None:
     requirements = [ln for ln in lines if ln and not ln.startswith("#")]
     assert requirements[0] == "-e ."
     assert all("==" in ln for ln in requirements[1:]), [ln for ln in requirements[1:] if "==" not in ln]
-    assert {"jupyterlab", "ipywidgets", "jupyterlab-widgets", "ipykernel", "mcp"} <= set(_pins())
+    # notebook: without it a rebuilt Binder image has no Notebook 7 (its /tree), only JupyterLab
+    assert {"jupyterlab", "notebook", "ipywidgets", "jupyterlab-widgets", "ipykernel", "mcp"} <= set(_pins())
 
 
 def test_the_readme_launches_the_quickstart_on_binder() -> None:

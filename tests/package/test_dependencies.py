@@ -124,3 +124,10 @@ def test_the_test_extra_is_composed_from_the_other_extras() -> None:
         _requirement_name(item) for item in extras["test"]
     }
     assert copied == set(), "listed in the test extra and in another: name the extra instead"
+
+
+def test_the_lab_environment_runs_the_file_history_to_pytest_writes() -> None:
+    # `%mcp history --to-pytest FILE` prints `python -m pytest ... FILE`: the environment scripts/lab
+    # makes (the lab extra) must have pytest, or the printed command fails with "No module named pytest".
+    lab = {_requirement_name(item) for item in _pyproject()["project"]["optional-dependencies"]["lab"]}
+    assert "pytest" in lab
