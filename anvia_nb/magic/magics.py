@@ -28,7 +28,13 @@ from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic.commands.apps import tool_for_cells, with_app
 from anvia_nb.magic.commands.connections import described
 from anvia_nb.magic.output.cell import report_warnings, show_in_cell
-from anvia_nb.magic.output.connect_text import connect_error_line, connect_error_text, connect_line, restart_line
+from anvia_nb.magic.output.connect_text import (
+    connect_error_line,
+    connect_error_text,
+    connect_line,
+    in_magic_words,
+    restart_line,
+)
 from anvia_nb.magic.parse.arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic.parse.commands import CallCommand, ConfigConnectCommand, ConnectCommand
 from anvia_nb.magic.parse.variables import resolve_arguments
@@ -212,10 +218,12 @@ class McpMagics(Magics):
         soft = command.soft or self.hide_server_errors  # a page for viewers goes on past a failed server
         # A config file's servers are connected each on its own: a failure is one line, and the rest go on.
         failures: list[str] | None = [] if isinstance(command, ConfigConnectCommand) else None
+        given = command.timeout_seconds if isinstance(command, ConnectCommand) else None
+        timeout = self.connect_timeout_seconds if given is None else given  # --timeout S, else the setting
         for connection in connections:
             if connection.name in runtime.names():
                 print(restart_line(connection))
-            opened_now = self._open(connection, scope, soft=soft, failures=failures)
+            opened_now = self._open(connection, scope, soft=soft, failures=failures, timeout=timeout)
             if opened_now is None:
                 continue
             report_warnings(opened_now.warnings)
@@ -233,7 +241,13 @@ class McpMagics(Magics):
         return opened
 
     def _open(
-        self, connection: McpConnection, scope: Scope, *, soft: bool = False, failures: list[str] | None = None
+        self,
+        connection: McpConnection,
+        scope: Scope,
+        *,
+        soft: bool = False,
+        failures: list[str] | None = None,
+        timeout: float | None = None,
     ) -> Connected | None:
         """One connect, failing in words a person can act on.
 
@@ -247,13 +261,14 @@ class McpMagics(Magics):
         name = connection.name
         try:
             opened = runtime.run(
-                self._bounded_connect(connection, scope), meanwhile=lambda: warm_first_call(self.shell)
+                self._bounded_connect(connection, scope, timeout), meanwhile=lambda: warm_first_call(self.shell)
             )
         except KeyboardInterrupt:
             if self.show_tracebacks:
                 raise
             raise UsageError(f"connect to {name} was interrupted; the server was stopped.") from None
         except ConnectError as exc:
+            in_magic_words(exc)
             if self.show_tracebacks and not soft:
                 raise
             policy = self.show_policy(self._known_secrets())
@@ -272,9 +287,8 @@ class McpMagics(Magics):
             raise UsageError(text) from None
         return opened
 
-    async def _bounded_connect(self, connection: McpConnection, scope: Scope) -> Connected:
+    async def _bounded_connect(self, connection: McpConnection, scope: Scope, timeout: float | None) -> Connected:
         runtime = self.runtime
-        timeout = self.connect_timeout_seconds
         return await runtime.connect_async(connection, scope, timeout_seconds=timeout, log_level=self.log_level)
 
     def _connect_for_cell(self, command: ConnectCommand | ConfigConnectCommand, cell: str) -> object:

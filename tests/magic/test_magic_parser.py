@@ -122,7 +122,7 @@ def test_config_connect_takes_a_file_and_optional_names() -> None:
         ("call --timeout=0 demo.echo", "more than 0"),
         ("connect a --header NoColon --http http://h", '"Name: value"'),
         ("connect a --timeout soon --http http://h", "number of seconds"),
-        ("connect a --header 'A: b' --stdio srv", "are for --http"),
+        ("connect a --header 'A: b' --stdio srv", "is for --http"),
         ("connect a --env A=b --http http://h", "are for --stdio"),
         ("connect a --bogus 1 --stdio srv", "Unknown option '--bogus'"),
         ("connect a --stdio 'unclosed", "check your quotes"),

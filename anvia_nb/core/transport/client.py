@@ -25,7 +25,11 @@ from anvia_nb.core.transport.server_traffic import ServerTraffic
 from anvia_nb.core.transport.session import Session, SessionOpener
 from anvia_nb.errors import AnviaError, ConnectError, ConnectionClosedError
 
-__all__ = ["McpClient"]
+__all__ = ["CONNECT_TIMEOUT_ADVICE", "McpClient"]
+
+# How to allow more time, in a connect that ran past its limit: the Python API's setting (the magic
+# names its own, --timeout and connect_timeout_seconds, in place of these words).
+CONNECT_TIMEOUT_ADVICE = "allow more time with connect(timeout_seconds=S) (None: no limit)"
 
 
 class McpClient(ServerTraffic, ClientRequests):
@@ -141,7 +145,7 @@ class McpClient(ServerTraffic, ClientRequests):
             raise self.explained(
                 ConnectError(
                     f"{self.name!r} did not finish connecting within {timeout_seconds:g} s; check the command or "
-                    "URL, or allow more time.",
+                    f"URL, or {CONNECT_TIMEOUT_ADVICE}.",
                     self.name,
                 )
             ) from None

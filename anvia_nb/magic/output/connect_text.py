@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from anvia_nb.core.transport.client import CONNECT_TIMEOUT_ADVICE
 from anvia_nb.errors import ConnectError
 from anvia_nb.policy import ShowPolicy
 
@@ -17,11 +18,26 @@ __all__ = [
     "connect_error_line",
     "connect_error_text",
     "connect_line",
+    "in_magic_words",
     "restart_line",
 ]
 
+_MAGIC_TIMEOUT_ADVICE = (
+    "allow more time with --timeout S on the connect line, or %config McpMagics.connect_timeout_seconds = S "
+    "for every connect (None: no limit)"
+)
+
 NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --stdio COMMAND ... or --http URL)."
 """What ``%mcp tools`` says before any connection: one line, not an empty table."""
+
+
+def in_magic_words(error: ConnectError) -> ConnectError:
+    """``error`` (changed in place) naming the magic's settings where the core names the Python
+    API's: a connect that ran past its limit says ``--timeout S`` and ``connect_timeout_seconds``."""
+    message = str(error)
+    if CONNECT_TIMEOUT_ADVICE in message:
+        error.args = (message.replace(CONNECT_TIMEOUT_ADVICE, _MAGIC_TIMEOUT_ADVICE), *error.args[1:])
+    return error
 
 
 def connect_error_line(error: ConnectError, policy: ShowPolicy) -> str:

@@ -78,7 +78,7 @@ CONNECT_OPTIONS = (
     "--protocol",
 )
 _CONNECT_USAGE = (
-    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--root PATH] [--cell] --stdio "
+    "Usage: %mcp connect NAME [--env K=V] [--secret-env K] [--cwd DIR] [--timeout S] [--root PATH] [--cell] --stdio "
     'COMMAND [ARGS...], %mcp connect NAME [--header "K: V"] [--timeout S] [--root PATH] [--cell] --http URL, '
     "or %mcp connect --config FILE [NAME ...]; --record FILE saves a live connection, --replay FILE answers from one; "
     f"--soft shows a failed connect as a notice; --protocol {PROTOCOL_CHOICES} speaks only that generation"
@@ -109,6 +109,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             i += 1
             continue
         if word not in CONNECT_OPTIONS:
+            if word.startswith("-") and len(positional) > 1:  # `connect fs python -m server`: --stdio forgotten
+                raise CommandLineError(_without_stdio(positional, words[i:]))
             if word.startswith("-"):
                 raise CommandLineError(f"Unknown option {word!r}. {close_words(word, CONNECT_OPTIONS)}{_CONNECT_USAGE}")
             positional.append(word)
@@ -150,6 +152,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
         if "stdio" in options or "http" in options or env or inherit or headers or "cwd" in options or roots:
             raise CommandLineError("--config takes only a file and server names; other options go in the file.")
         return ConfigConnectCommand(options["config"], tuple(positional), cell, soft=soft)
+    if len(positional) > 1 and not {"stdio", "http", "replay"} & set(options):
+        raise CommandLineError(_without_stdio(positional, []))
     if len(positional) != 1:
         raise CommandLineError(f"connect takes one connection NAME before the options. {_CONNECT_USAGE}")
     name = positional[0]
@@ -160,8 +164,8 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
     if "stdio" in options and "http" in options:
         raise CommandLineError("Choose one transport: --stdio or --http, not both.")
     if "stdio" in options:
-        if headers or "timeout" in options:
-            raise CommandLineError("--header and --timeout are for --http connections; stdio servers take --env.")
+        if headers:
+            raise CommandLineError("--header is for --http connections; stdio servers take --env.")
         command, *args = options["stdio"]
         return ConnectCommand(
             name,
@@ -178,6 +182,7 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             protocol=options.get("protocol"),
             soft=soft,
             from_environ=taken,
+            timeout_seconds=options.get("timeout"),  # the connect's limit (a first npx download is slow)
         )
     if "http" in options:
         if env or secret_env or "cwd" in options:
@@ -196,6 +201,13 @@ def parse_connect(rest: str, _cell: str | None = None) -> ConnectCommand | Confi
             from_environ=taken,
         )
     raise CommandLineError(f"Say how to reach {name!r}: --stdio COMMAND ... or --http URL. {_CONNECT_USAGE}")
+
+
+def _without_stdio(positional: list[str], rest: list[str]) -> str:
+    """A connect line whose server command has no ``--stdio`` before it: the line that works, in one line."""
+    name, *command = positional
+    fixed = shlex.join([*command, *rest])
+    return f"A server's command goes after --stdio: %mcp connect {name} --stdio {fixed}"
 
 
 def _replay_command(name: str, options: dict[str, Any], live_options: bool, cell: bool) -> ConnectCommand:
