@@ -1,8 +1,14 @@
 """OAuth tokens cached per server URL, client and grant, in one file each, readable only by the user.
 
 The directory is ``$ANVIA_NB_OAUTH_DIR`` or ``~/.cache/anvia_nb/oauth`` (made mode 0700); a file
-is written whole to a temporary name with mode 0600 and then renamed over the old one, so a
-reader never sees half a file and no other user can read it at any moment. A file holds the
+is written whole to a new temporary name (``mkstemp``: created exclusively, never through a link,
+mode 0600) and then renamed over the old one, so a reader never sees half a file and no other user
+can read it at any moment. A folder that is not the user's own, or that others may write in (a
+0777 folder made beforehand, ``/tmp``), is refused with one line saying how to fix it
+(:func:`folder_problem`): nothing is written there, and nothing planted there is read, since
+whoever can write in it could plant a link that receives the tokens or a file of their own tokens;
+it is not tightened silently, as it may be open on purpose and may already hold what was planted.
+A file is read only if it is a regular file of the user's (never through a link). A file holds the
 tokens, the absolute time the access token expires (``expires_in`` alone loses its meaning once
 the kernel restarts) and the client registration. Nothing here prints or logs a value.
 
@@ -17,6 +23,8 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -25,7 +33,18 @@ from urllib.parse import urlsplit
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
-__all__ = ["GRANTS", "MEMORY", "OAUTH_DIR_ENV", "MemoryTokens", "TokenFile", "oauth_dir", "token_path"]
+from anvia_nb.errors import AuthorizationError
+
+__all__ = [
+    "GRANTS",
+    "MEMORY",
+    "OAUTH_DIR_ENV",
+    "MemoryTokens",
+    "TokenFile",
+    "folder_problem",
+    "oauth_dir",
+    "token_path",
+]
 
 OAUTH_DIR_ENV = "ANVIA_NB_OAUTH_DIR"
 MEMORY = ":memory:"
@@ -38,6 +57,31 @@ def oauth_dir() -> Path:
     """Where token files live: ``$ANVIA_NB_OAUTH_DIR``, else ``~/.cache/anvia_nb/oauth``."""
     configured = os.environ.get(OAUTH_DIR_ENV)
     return Path(configured).expanduser() if configured else Path.home() / ".cache" / "anvia_nb" / "oauth"
+
+
+def _own(info: os.stat_result) -> bool:
+    return not hasattr(os, "getuid") or info.st_uid == os.getuid()
+
+
+def folder_problem(folder: Path) -> str:
+    """Why token files must not go in ``folder`` (one line saying what to do), or ``""``: it is not
+    a folder of this user's, or others may write in it (group or others have write permission)."""
+    try:
+        info = folder.lstat()
+    except OSError:
+        return ""  # not there yet: it is made 0700
+    if not stat.S_ISDIR(info.st_mode):
+        return f"The OAuth token folder {folder} is not a folder: remove it, or set {OAUTH_DIR_ENV} to another."
+    if not _own(info):
+        return f"The OAuth token folder {folder} belongs to another user: set {OAUTH_DIR_ENV} to a folder of yours."
+    mode = stat.S_IMODE(info.st_mode)
+    if hasattr(os, "getuid") and mode & 0o022:
+        return (
+            f"The OAuth token folder {folder} is open to other users (mode {mode:04o}), who could plant a "
+            f"link there to receive the tokens: run chmod 700 {folder}, or set {OAUTH_DIR_ENV} to a folder "
+            "only you can open."
+        )
+    return ""
 
 
 def token_path(server_url: str, client_id: str | None, directory: Path | None = None, grant: str = "") -> Path:
@@ -57,25 +101,38 @@ class TokenFile:
         self._binding: tuple[str | None] | None = None  # see bind_next_tokens
 
     def _read(self) -> dict[str, Any]:
+        if folder_problem(self.path.parent):
+            return {}  # what another user may have planted is not read; writing says why
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            descriptor = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
             return {}
+        with os.fdopen(descriptor, "rb") as file:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode) or not _own(info):
+                return {}
+            try:
+                data = json.loads(file.read().decode("utf-8"))
+            except (OSError, ValueError):
+                return {}
         return data if isinstance(data, dict) else {}
 
     def _write(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        folder = self.path.parent
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        problem = folder_problem(folder)
+        if problem:
+            raise AuthorizationError(f"{problem} No token was written.")
+        # mkstemp: a new name, O_CREAT | O_EXCL | O_NOFOLLOW, mode 0600 whatever the umask
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
         try:
-            os.fchmod(descriptor, 0o600)  # the umask cannot widen it, an old file cannot keep its mode
             with os.fdopen(descriptor, "w", encoding="utf-8") as file:
                 json.dump(data, file)
+            os.replace(temporary, self.path)  # replaces a link planted at the name, never follows it
         except BaseException:
             with contextlib.suppress(OSError):
-                temporary.unlink()
+                os.unlink(temporary)
             raise
-        os.replace(temporary, self.path)
 
     def expires_at(self) -> float | None:
         value = self._read().get("expires_at")
