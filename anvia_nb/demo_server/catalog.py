@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.account_app import ACCOUNT_APP_TOOLS
 from anvia_nb.demo_server.apps import APP_TOOLS
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS
 from anvia_nb.demo_server.exchange import EXCHANGE_TOOLS
@@ -235,5 +236,6 @@ TOOLS += CAPABILITY_TOOLS  # ask_model (sampling) and long_job (a task)
 TOOLS.extend(ROW_TOOLS)  # jitter and records, for maps and tables
 TOOLS.extend(APP_TOOLS)  # counter_app and its view (MCP Apps): apps.py
 TOOLS.extend(HOSTILE_APP_TOOLS)  # hostile_view (an MCP App that attacks its host), for the sandbox tests
+TOOLS.extend(ACCOUNT_APP_TOOLS)  # account_view (an MCP App that attacks a page for viewers)
 
 TOOLS_BY_NAME: dict[str, JsonObject] = {listed["name"]: listed for listed in TOOLS}

@@ -24,6 +24,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core.protocol.versions import has_input_rounds
+from anvia_nb.demo_server.account_app import ACCOUNT_APP_NAMES, account_app_error, call_account_app_tool
 from anvia_nb.demo_server.apps import call_app_tool, is_app_tool
 from anvia_nb.demo_server.capabilities import CAPABILITY_TOOLS, ToolAnswer, call_capability_tool, install
 from anvia_nb.demo_server.catalog import TOOLS, TOOLS_BY_NAME
@@ -199,6 +200,11 @@ async def _call_tool(ctx: _Context, params: types.CallToolRequestParams) -> Tool
         return call_app_tool(ctx, name, arguments)
     if name in HOSTILE_APP_NAMES:
         return _wire(call_hostile_app_tool(name, arguments))
+    if name in ACCOUNT_APP_NAMES:
+        refusal = account_app_error(name, arguments)
+        if refusal is not None:  # the server's own words, as a JSON-RPC error
+            raise MCPError(code=types.INVALID_PARAMS, message=refusal)
+        return _wire(call_account_app_tool(name, arguments))
     if name in ROW_HANDLERS:
         return _wire(await ROW_HANDLERS[name](arguments))
     return _wire(SIMPLE_TOOLS[name](arguments))

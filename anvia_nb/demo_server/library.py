@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
+from anvia_nb.demo_server.account_app import ACCOUNT_APP_RESOURCES
 from anvia_nb.demo_server.apps import APP_CONTENTS, APP_RESOURCES
 from anvia_nb.demo_server.exchange import COUNTER_URI, counter_text
 from anvia_nb.demo_server.hostile import HOSTILE_PROMPT_MESSAGES, HOSTILE_RESOURCES
@@ -76,8 +77,10 @@ _COUNTER: JsonObject = {"uri": COUNTER_URI, "name": "counter", "title": "A count
 RESOURCES: list[JsonObject] = [listed for listed, _ in _OWN] + [_COUNTER] + [listed for listed, _ in HOSTILE_RESOURCES]
 RESOURCES += APP_RESOURCES  # the views of MCP Apps (apps.py)
 RESOURCES += [listed for listed, _ in HOSTILE_APP_RESOURCES]  # the hostile MCP App's view
+RESOURCES += [listed for listed, _ in ACCOUNT_APP_RESOURCES]  # the view that attacks a page for viewers
 _CONTENTS: dict[str, JsonObject] = {
-    listed["uri"]: content for listed, content in [*_OWN, *HOSTILE_RESOURCES, *HOSTILE_APP_RESOURCES]
+    listed["uri"]: content
+    for listed, content in [*_OWN, *HOSTILE_RESOURCES, *HOSTILE_APP_RESOURCES, *ACCOUNT_APP_RESOURCES]
 }
 _CONTENTS.update(APP_CONTENTS)
 

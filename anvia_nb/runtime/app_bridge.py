@@ -6,8 +6,11 @@ to :meth:`AppBridge.handle` (an :class:`~anvia_nb.core.protocol.apps.AppHandler`
 
 - ``tools/call``: a tool of the view's own server whose visibility includes ``"app"``, through the
   connection's client exactly as a cell's call (argument checks, the call timeout, masking), kept in
-  the runtime's history marked ``requested_by="app ui://..."`` (``%mcp history`` shows it);
-- ``resources/read``: from the view's own server only;
+  the runtime's history marked ``requested_by="app ui://..."`` (``%mcp history`` shows it). The
+  arguments a form's author fixed (``readonly_arguments``) are sent as fixed, whatever the view sent
+  or left out (:func:`~anvia_nb.core.protocol.values.with_fixed`, the form's own rule);
+- ``resources/read``: from the view's own server only; on a page for viewers only what the page
+  offers and the view's own ``ui://`` resource;
 - ``ui/open-link``: an http or https URL is kept in :attr:`AppBridge.links`, for the person to follow
   or not; nothing is opened by itself;
 - ``ui/message`` and ``ui/update-model-context``: kept (bounded) in :attr:`AppBridge.messages` and
@@ -19,6 +22,8 @@ with -32602 (:class:`~anvia_nb.errors.AppRequestRefused`). What a view stores is
 server input (:data:`~anvia_nb.core.protocol.limits.APP_MESSAGES_KEPT` entries of at most
 :data:`~anvia_nb.core.protocol.limits.APP_MESSAGE_CHARS` characters each), and every answer it gets is
 masked with the connection's secrets and at most :data:`~anvia_nb.core.protocol.limits.APP_REPLY_CHARS`.
+Every answer, failures included, goes through the widget's :class:`~anvia_nb.policy.ShowPolicy`: on a
+page for viewers (``hide_server_errors``) a view reads no server error text, as the page around it.
 """
 
 from __future__ import annotations
@@ -43,8 +48,9 @@ from anvia_nb.core.protocol.apps import (
 )
 from anvia_nb.core.protocol.bounded import bounded_json
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject
+from anvia_nb.core.protocol.values import with_fixed
 from anvia_nb.errors import AnviaError, ArgumentError, ArgumentValidationError, UnknownToolError
-from anvia_nb.policy import ShowPolicy
+from anvia_nb.policy import HIDDEN_SERVER_ERROR, ShowPolicy
 from anvia_nb.runtime.sessions import Runtime
 
 __all__ = ["AppBridge", "PageOffer", "app_requester"]
@@ -73,8 +79,9 @@ def _json_chars(value: Any) -> int:
 class PageOffer:
     """What a page served to viewers (a scoped panel, a form under viewer mode) lets a view reach:
     the tools and resource URIs its author named. A tool its server shows only to views stays
-    callable, and the view's own ``ui://`` resources readable; nothing else. Without an offer (the
-    author's own notebook) a view reaches every tool and resource its server shows to views."""
+    callable, and the view's own ``ui://`` resource readable (not another view's); nothing else.
+    Without an offer (the author's own notebook) a view reaches every tool and resource its server
+    shows to views."""
 
     tools: frozenset[str] = frozenset()
     resources: frozenset[str] = frozenset()
@@ -92,15 +99,21 @@ class AppBridge:
         *,
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         offer: PageOffer | None = None,
+        policy: ShowPolicy | None = None,
+        fixed: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> None:
         self.runtime = runtime
         self.offer = offer
         """On a page served to viewers, what its author named (see :class:`PageOffer`)."""
+        self.fixed: dict[str, dict[str, Any]] = {name: dict(values) for name, values in (fixed or {}).items()}
+        """Per tool, the arguments its author fixed: sent as fixed whatever the view sends."""
         self.server = server
         self.tool = tool
         self.resource_uri = resource_uri
         self.timeout_seconds = timeout_seconds
-        self.policy = ShowPolicy().with_secrets(server.secrets)
+        self.policy = (policy or ShowPolicy()).with_secrets(server.secrets)
+        """The widget's policy (the one that shows the view): masking, and on a page for viewers no
+        server error text in any answer."""
         self.links: collections.deque[str] = collections.deque(maxlen=limits.APP_MESSAGES_KEPT)
         """The links the view offered, newest last (masked): for the person to follow, or not."""
         self.messages: collections.deque[JsonObject] = collections.deque(maxlen=limits.APP_MESSAGES_KEPT)
@@ -182,6 +195,8 @@ class AppBridge:
             raise AppRequestRefused(INVALID_PARAMS, f"this page does not offer the tool {_cut(name)!r}")
         if arguments is not None and not isinstance(arguments, Mapping):
             raise AppRequestRefused(INVALID_PARAMS, "tools/call arguments are an object")
+        if name in self.fixed:  # the form's rule: the fixed ones are sent, whatever came
+            arguments = with_fixed(arguments, self.fixed[name])
         try:
             outcome = self.runtime.run(tool.call_outcome(arguments, timeout_seconds=self.timeout_seconds))
         except (ArgumentError, ArgumentValidationError) as error:
@@ -202,9 +217,12 @@ class AppBridge:
         return f"{outcome.tool} failed: {_cut(said)}"
 
     def for_view(self, value: JsonObject) -> JsonObject:
-        """``value`` as a view may receive it: masked with the connection's secrets; raises
-        :class:`AppRequestRefused` when its JSON is larger than
+        """``value`` as a view may receive it: masked with the connection's secrets, and on a page
+        for viewers a tool's error result (``isError``, all of it server text) as the viewer's
+        line; raises :class:`AppRequestRefused` when its JSON is larger than
         :data:`~anvia_nb.core.protocol.limits.APP_REPLY_CHARS`."""
+        if value.get("isError") is True and self.policy.hides():
+            return {"content": [{"type": "text", "text": HIDDEN_SERVER_ERROR}], "isError": True}
         masked: JsonObject = self.policy.mask_json(value)
         size = _json_chars(masked)
         if size > limits.APP_REPLY_CHARS:
@@ -217,7 +235,7 @@ class AppBridge:
         uri = params.get("uri")
         if not isinstance(uri, str) or not uri:
             raise AppRequestRefused(INVALID_PARAMS, "resources/read needs a uri")
-        if self.offer is not None and not uri.startswith("ui://") and uri not in self.offer.resources:
+        if self.offer is not None and uri != self.resource_uri and uri not in self.offer.resources:
             raise AppRequestRefused(INVALID_PARAMS, f"this page does not offer the resource {_cut(uri)!r}")
         server = self._open_server()
         try:

@@ -12,6 +12,7 @@ this module imports neither NumPy nor pandas.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import decimal
 import math
@@ -22,7 +23,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject, JsonValue
 from anvia_nb.errors import ArgumentError
 
-__all__ = ["json_value"]
+__all__ = ["json_value", "with_fixed"]
 
 _MISSING_TYPES = ("NAType", "NaTType")
 
@@ -103,3 +104,27 @@ def _plain(value: Any) -> Any:
             except (TypeError, ValueError):
                 continue
     return value
+
+
+def with_fixed(arguments: Mapping[str, Any] | None, fixed: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What is sent for a tool whose author fixed some arguments (``form(..., readonly_arguments=)``):
+    ``arguments`` with each fixed one set to its fixed value, whatever was given for it or left out.
+
+    The one rule for a form's fields, its JSON mode and its interactive view's ``tools/call``.
+
+    Parameters
+    ----------
+    arguments : Mapping or None
+        What a person typed, or a view sent (``None``: nothing).
+    fixed : Mapping or None
+        The fixed arguments (``None`` or empty: none).
+
+    Returns
+    -------
+    dict
+        A new dict; the fixed values are deep copies.
+    """
+    sent = dict(arguments or {})
+    if fixed:
+        sent.update(copy.deepcopy(dict(fixed)))
+    return sent

@@ -11,6 +11,11 @@ It sends the view the call's input (``ui/notifications/tool-input``) and its res
 without one (``ui/notifications/tool-cancelled``); it is torn down (``ui/resource-teardown``) when
 its connection closes or :meth:`AppView.teardown` is called. Where no kernel runs (nbconvert,
 GitHub) it reads as one line: the tool has an interactive view that needs a live kernel.
+
+A view belongs to the widget that shows it, and is held to what that widget is held to: the same
+settings (:func:`~anvia_nb.widgets.viewer_page.page_settings`: on a page for viewers, no server
+error text in anything the view is told), the form's fixed arguments (``fixed``), and the page's
+offer (a scoped panel's; under viewer mode, its own tool).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from anvia_nb.errors import AnviaError, InvalidValueError
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from anvia_nb.widgets._chrome import follow_connections, text_bundle
+from anvia_nb.widgets.viewer_page import page_settings
 
 if TYPE_CHECKING:
     from anvia_nb.widgets.apps.frame import AppFrame
@@ -70,9 +76,10 @@ class AppView:
         timeout_seconds: float | Default | None = DEFAULT,
         host_context: Mapping[str, Any] | None = None,
         offer: PageOffer | None = None,
+        fixed: Mapping[str, Any] | None = None,
     ) -> None:
         self.runtime = runtime or get_runtime()
-        self.settings = settings or RenderSettings()
+        self.settings = page_settings(settings)
         if offer is None and self.settings.hide_server_errors:  # a page for viewers: this tool only
             offer = PageOffer(tools=frozenset({tool}))
         self.server_name = server.name
@@ -80,7 +87,16 @@ class AppView:
         self.resource = resource
         self.secrets = server.secrets
         self.policy = self.settings.policy(self.secrets)
-        self.bridge = AppBridge(self.runtime, server, tool, resource.uri, timeout_seconds=timeout_seconds, offer=offer)
+        self.bridge = AppBridge(
+            self.runtime,
+            server,
+            tool,
+            resource.uri,
+            timeout_seconds=timeout_seconds,
+            offer=offer,
+            policy=self.policy,
+            fixed={tool: fixed} if fixed else None,
+        )
         """Answers the view's requests (the calls it makes are in ``%mcp history``, marked as from the app)."""
         self.bridge.on_change(lambda _what: self._show_notes())
         self.frame = _frame(resource, self.bridge, {**HOST_CONTEXT, **(host_context or {})})
@@ -233,18 +249,19 @@ async def app_after_call(
     settings: RenderSettings | None = None,
     timeout_seconds: float | Default | None = DEFAULT,
     offer: PageOffer | None = None,
+    fixed: Mapping[str, Any] | None = None,
 ) -> AppShown:
     """On the runtime's loop, after a form's call: the view of ``tool`` (when it has one), shown the
-    call's ``arguments`` and ``outcome``."""
+    call's ``arguments`` and ``outcome``, its calls of ``tool`` held to the form's ``fixed`` arguments."""
     server = tool.server
     if tool.info.app is None or not isinstance(server, McpServer):
         return AppShown()
     try:
         resource = await server.app(tool.name, timeout_seconds=timeout_seconds)
     except AnviaError as error:
-        policy = (settings or RenderSettings()).policy(server.secrets)
+        policy = page_settings(settings).policy(server.secrets)
         note = f"The interactive view of {policy.name(server.name)}.{policy.name(tool.name)} is not shown: "
-        note += policy.text(str(error))
+        note += policy.error_line(error, policy.limits.text_chars)
         return AppShown(
             outputs=(
                 {
@@ -255,7 +272,14 @@ async def app_after_call(
             )
         )
     view = AppView(
-        server, tool.name, resource, runtime=runtime, settings=settings, timeout_seconds=timeout_seconds, offer=offer
+        server,
+        tool.name,
+        resource,
+        runtime=runtime,
+        settings=settings,
+        timeout_seconds=timeout_seconds,
+        offer=offer,
+        fixed=fixed,
     )
     view.send_input(arguments)
     view.send_result(outcome)

@@ -37,6 +37,7 @@ from anvia_nb.widgets.explorer.prompts_tab import PromptsTab
 from anvia_nb.widgets.explorer.resources_tab import ResourcesTab
 from anvia_nb.widgets.explorer.scope import panel_scope
 from anvia_nb.widgets.forms.tool_form import ToolForm
+from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["Panel"]
 
@@ -65,8 +66,8 @@ class Panel:
         max_time_seconds: float | Default | None = DEFAULT,
     ) -> None:
         self.runtime = runtime or get_runtime()
-        self.settings = settings
-        self.policy = (settings or RenderSettings()).policy()
+        self.settings = settings = page_settings(settings)  # the kernel's viewer switch, however it was built
+        self.policy = settings.policy()
         self.scope = panel_scope(self.runtime, connection, tools, resources, prompts)
         """Which connection, tools, resources and prompts it offers (see :mod:`anvia_nb.widgets.explorer.scope`)."""
         self.timeout_seconds = timeout_seconds
@@ -105,7 +106,7 @@ class Panel:
             disabled=True,
             tooltip="refill the form with these arguments and call",
         )
-        self.exchange = ExchangeTabs(settings.policy(()) if settings is not None else None)
+        self.exchange = ExchangeTabs(settings.policy(()))
         """The Server, Log and Trace tabs of the chosen connection (widgets/explorer/exchange_tabs.py)."""
         self._stop_following: Any = None
         self.connection.observe(lambda _c: self._on_connection(), names="value")

@@ -40,6 +40,7 @@ import ipywidgets as widgets
 from anvia_nb.core.protocol.schema import dotted, schema_check
 from anvia_nb.core.protocol.schema_words import FORMAT_NAMES, format_ok
 from anvia_nb.core.protocol.types import ToolInfo
+from anvia_nb.core.protocol.values import with_fixed
 from anvia_nb.errors import ArgumentValidationError, UnknownFieldError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.widgets._chrome import text_label
@@ -231,7 +232,7 @@ class ArgumentsForm:
         in_json = self.json_mode
         value, found = self._read_json() if in_json else self._read_fields()
         if self.fixed and isinstance(value, dict):
-            value = {**value, **copy.deepcopy(self.fixed)}  # whatever was typed, the fixed ones are sent
+            value = with_fixed(value, self.fixed)  # whatever was typed, the fixed ones are sent (as a view's calls)
         found, notes = check_value(self.check, value, found)  # the one validation of this change
         found.sort(key=self._field_order)
         self._value = value if isinstance(value, dict) else {}

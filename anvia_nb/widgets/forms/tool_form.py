@@ -47,6 +47,7 @@ from anvia_nb.widgets.forms.call_progress import CallProgress
 from anvia_nb.widgets.forms.link_reads import LinkReads
 from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 from anvia_nb.widgets.prompts.in_form import FormPrompts
+from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["ToolForm", "forget_arguments", "remembered_arguments"]
 
@@ -80,7 +81,7 @@ class ToolForm:
             target = f"{tool.server.name}.{tool.name}"
             raise InvalidValueError(f"{target} is for its interactive view only: no form calls it.")
         self.runtime = runtime or get_runtime()
-        self.settings = settings or RenderSettings()
+        self.settings = page_settings(settings)  # the kernel's viewer switch, however the form was built
         self.timeout_seconds = timeout_seconds
         """Bounds each call: by default ``DEFAULT_CALL_TIMEOUT_SECONDS`` (see ``core.limits``),
         as every call in the package; ``None`` only when given: no limit."""
@@ -246,7 +247,8 @@ class ToolForm:
             settings=self.settings,
             timeout_seconds=self.timeout_seconds,
             offer=self.app_offer,
-        )  # its view
+            fixed=self.readonly_arguments,
+        )  # its view, held to the same fixed arguments
         return outcome
 
     async def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:

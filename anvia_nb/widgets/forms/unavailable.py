@@ -22,6 +22,7 @@ from anvia_nb.errors import AnviaError, InvalidTypeError, UnknownToolError
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import follow_connections, never_opened_note, text_bundle
 from anvia_nb.widgets.forms.tool_form import ToolForm
+from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["FormMaker", "UnavailableForm", "form_for", "never_opened"]
 
@@ -55,10 +56,10 @@ class UnavailableForm:
     ) -> None:
         self.runtime = runtime
         self.server_name, self.tool_name = server_name, tool_name
-        self.settings = settings
+        self.settings = page_settings(settings)  # the kernel's viewer switch, however it was built
         self._make = make
         """Makes the real form (``form()`` passes its options this way); without it, a plain one."""
-        self.policy = (settings or RenderSettings()).policy()
+        self.policy = self.settings.policy()
         self.message = never_opened_note(server_name, self.policy)
         self.notice = widgets.HTML(notice_html(self.message, warn=True))
         self.widget = widgets.VBox([self.notice])
