@@ -10,11 +10,13 @@ that failed to open stays readable (:meth:`Runtime.log`) until that name is conn
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import collections
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -25,7 +27,7 @@ from anvia_nb.core.api.features import unknown_name_hint
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ProgressHandler
-from anvia_nb.errors import AnviaError, ConnectError, UnknownConnectionError
+from anvia_nb.errors import AnviaError, ConnectError, TaskCancelledError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
 
 __all__ = ["Connected", "ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
@@ -251,15 +253,44 @@ class Runtime:
         on_progress: ProgressHandler | None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> CallOutcome:
-        outcome = (
-            await self.server(name)
-            .tool(tool)
-            .call_outcome(
-                arguments, timeout_seconds=timeout_seconds, on_progress=on_progress, max_time_seconds=max_time_seconds
+        started_at, start = datetime.now(timezone.utc), time.perf_counter()
+        try:
+            outcome = (
+                await self.server(name)
+                .tool(tool)
+                .call_outcome(
+                    arguments,
+                    timeout_seconds=timeout_seconds,
+                    on_progress=on_progress,
+                    max_time_seconds=max_time_seconds,
+                )
             )
-        )
+        except asyncio.CancelledError:  # interrupted (the kernel's stop button): a call of the history too
+            self.record(self._interrupted(name, tool, arguments, started_at, time.perf_counter() - start))
+            raise
         self.record(outcome)
         return outcome
+
+    def _interrupted(
+        self, name: str, tool: str, arguments: Mapping[str, Any] | None, started_at: datetime, seconds: float
+    ) -> CallOutcome:
+        """The outcome of a call interrupted before its answer: cancelled, the server told."""
+        error = TaskCancelledError(
+            f"{name}.{tool} was interrupted; the server was told (notifications/cancelled).", server=name, tool=tool
+        )
+        server = self.sessions.get(name)
+        return CallOutcome(
+            server=name,
+            tool=tool,
+            arguments=dict(arguments or {}),
+            raw=None,
+            output=None,
+            error=error,
+            schema_problems=None,
+            seconds=seconds,
+            started_at=started_at,
+            secrets=server.server.secrets if server is not None else (),
+        )
 
     def record(self, outcome: CallOutcome) -> None:
         """Add one call to the history (from any thread): its summary, never its result, so a

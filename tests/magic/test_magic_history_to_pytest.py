@@ -85,7 +85,7 @@ def test_only_the_named_connections_are_written(ip: InteractiveShell, tmp_path: 
     with pytest.raises(UsageError, match="The history has no calls to 'other'"):
         run(ip, f"history --to-pytest {written} other")
     run(ip, "close one")
-    with pytest.raises(UsageError, match="one is not connected now"):
+    with pytest.raises(UsageError, match="No call can be written: one is closed"):
         run(ip, f"history --to-pytest {written}")
 
 

@@ -21,8 +21,11 @@ from anvia_nb.magic.parse.commands import HistoryCommand, LogCommand
 from anvia_nb.magic.parse.exchange import TraceCommand
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import pandas as pd
 
+    from anvia_nb.core.protocol.types import CallRecord
     from anvia_nb.magic.commands.host import MagicHost
 
 __all__ = ["run_history", "run_log", "run_trace"]
@@ -48,10 +51,7 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
             f"There is no call {command.call} in %mcp history ({len(calls)} calls kept); -1 is the last one."
         ) from None
     if outcome.server != command.name:
-        raise InvalidValueError(
-            f"Call {command.call} of %mcp history went to {outcome.server!r}, not {command.name!r}: "
-            f"use %mcp trace {outcome.server} --call {command.call}."
-        )
+        raise InvalidValueError(_other_server_hint(magics, command.name, command.call, outcome.server, calls))
     if outcome.requested_by is not None:
         print(
             f"note: call {command.call} was asked for by a tool's interactive view ({outcome.requested_by}), "
@@ -65,6 +65,17 @@ def _call_messages(magics: MagicHost, command: TraceCommand, entries: list[Trace
     picked = call_entries(entries, first, last, outcome.tool)
     logs = [e for e in entries if first <= e.seq <= last and e.method == "notifications/message"]
     return sorted({e.seq: e for e in (*picked, *logs)}.values(), key=lambda e: e.seq)
+
+
+def _other_server_hint(magics: MagicHost, name: str, call: int, went_to: str, calls: list[CallRecord]) -> str:
+    """Call ``call`` went to ``went_to``, not ``name``: the trace to read, never a closed connection's."""
+    said = f"Call {call} of %mcp history went to {went_to!r}, not {name!r}"
+    if went_to in magics.runtime.names():
+        return f"{said}: use %mcp trace {went_to} --call {call}."
+    ours = [index - len(calls) for index, record in enumerate(calls) if record.server == name]
+    if ours:  # the last call that went to `name`, counted from the end as --call -1 is
+        return f"{said} (closed since, its trace gone): the last call to {name} is %mcp trace {name} --call {ours[-1]}."
+    return f"{said} (closed since, its trace gone), and none went to {name!r}: %mcp trace {name} shows its messages."
 
 
 def _note_app_calls(magics: MagicHost, name: str, entries: list[TraceEntry]) -> None:
@@ -130,6 +141,7 @@ def run_history(magics: MagicHost, command: HistoryCommand) -> pd.DataFrame | No
         )
     connections = {name: runtime.server(name).connection for name in runtime.names()}
     secrets = {name: runtime.server(name).secrets for name in runtime.names()}  # refreshed tokens too
+    calls, left_out = _of_open_connections(calls, connections)
     words = ["%mcp history --to-pytest", command.to_pytest, *command.names]
     if command.loose:
         words += ["--loose", ",".join(command.loose)]
@@ -143,7 +155,28 @@ def run_history(magics: MagicHost, command: HistoryCommand) -> pd.DataFrame | No
     except OSError as exc:
         raise CommandLineError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
     print(f"wrote {path}: {len(calls)} call{'s' if len(calls) != 1 else ''} as tests; run it with: {run_command(path)}")
+    if left_out:
+        print(f"note: {left_out}")
     note = pytest_note()
     if note:
         print(note)
     return None
+
+
+def _of_open_connections(calls: list[CallRecord], connections: Mapping[str, object]) -> tuple[list[CallRecord], str]:
+    """The calls a test file can repeat (their connection is open: how to reach it is known), and
+    a sentence naming those left out and why; every call left out is a one-line error."""
+    closed = list(dict.fromkeys(c.server for c in calls if c.server not in connections))
+    if not closed:
+        return calls, ""
+    kept = [c for c in calls if c.server in connections]
+    left = len(calls) - len(kept)
+    names = ", ".join(closed)
+    one = len(closed) == 1
+    why = f"{names} {'is' if one else 'are'} closed, so how to reach {'it' if one else 'them'} is unknown"
+    if not kept:
+        raise CommandLineError(f"No call can be written: {why}. Connect again as before, then write the file.")
+    return kept, (
+        f"left out {left} call{'s' if left != 1 else ''} to {names}: {why}; connect again as before and write "
+        "the file again to test them too."
+    )
