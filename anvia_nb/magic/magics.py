@@ -367,8 +367,7 @@ class McpMagics(Magics):
             print(
                 f"note: {command.server} asked for input during this call and %mcp call cannot show a prompt, "
                 f"so the request was cancelled; use %mcp form {target} to answer it.",
-                file=sys.stderr,
-            )
+            )  # stdout: guidance, not an error (a notebook's Run All shows stderr in pink)
         if server.client.declined_samplings > declined:
             print(
                 f"note: {command.server} asked for sampling (a completion from your model) during this call and "

@@ -195,3 +195,10 @@ def test_the_run_all_rule_follows_closes_reconnects_and_comments() -> None:
     assert open_names_after_run_all(
         cells("%mcp connect a --stdio x\n%mcp close --all", "%mcp connect a --stdio x")
     ) == {"a"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_run_all_leaves_nothing_on_stderr_that_a_student_reads_as_an_error(name: str) -> None:
+    # Jupyter shows stderr in pink: a note that guides (say, a call that cannot show a prompt) is stdout.
+    pink = [o.text for cell in code_cells(read(name)) for o in cell.outputs if o.get("name") == "stderr"]
+    assert pink == []
