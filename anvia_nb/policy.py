@@ -111,6 +111,12 @@ class Limits:
     """Message numbers one ``%mcp trace`` note names (the calls a tool's interactive view asked for)."""
     variable_names: int = 200
     """Kernel variables Tab offers after ``key=$``."""
+    evidence_chars: int = 400
+    """Characters of one audit finding's evidence (the offending text made visible); the rest is counted."""
+    evidence_context_chars: int = 60
+    """Characters of a definition's text an audit finding quotes either side of what it found."""
+    evidence_places: int = 3
+    """Places in one item an audit finding quotes before "and N more"; a capability flow's tools per role."""
 
 
 def maskable(value: object) -> bool:

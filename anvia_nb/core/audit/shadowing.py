@@ -1,0 +1,165 @@
+"""Shadowing: one server's definitions reaching for another's tools.
+
+- ``shadowing-reference``: an item's text names a tool of another connected server (or that server)
+  where its own server has no such tool: high in a sentence that tells the model what to do
+  ("always", "instead", "before", "must"), medium otherwise; a tool named with "call ... first" or
+  "instead of the ... tool" that no connected server has is low. Naming the item's own server's
+  tools is documentation ("You must call list_files before read_file").
+- ``confusable-name``: a tool whose name looks like another's (``reаd_file`` with a Cyrillic
+  ``а``): high for the name that is not plain ASCII, medium for digits passing for letters, low for
+  the same name on two servers or one differing only in case or separators; a name mixing scripts
+  with no other to imitate is medium.
+
+Looks across all connected servers at once; one pass over each text, one dictionary lookup a word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from anvia_nb.core.audit.confusables import as_read, scripts_of, skeleton
+from anvia_nb.core.audit.definitions import Definition, Finding, Severity
+from anvia_nb.core.audit.evidence import excerpt, spelled
+from anvia_nb.core.audit.found import Hit, finding
+from anvia_nb.core.audit.texts import texts_of
+
+__all__ = ["ADVICE", "SHADOWING_CHECKS", "check_confusable_names", "check_references"]
+
+ADVICE = {
+    "shadowing-reference": "An item that speaks of another server's tools can steer how the model uses them: "
+    "read the sentence; accept with a reason if the servers are meant to work together.",
+    "confusable-name": "A name that looks like another tool's can be called in its place: "
+    "disconnect the server that imitates; accept with a reason if both are yours.",
+}
+"""Each check's one line of advice: why it matters, and how to accept it."""
+
+SHADOWING_CHECKS = tuple(ADVICE)
+"""The ids of the checks of this module."""
+
+_WORD = re.compile(r"[A-Za-z_][\w.\-/:]*")
+_IDENTIFIER = re.compile(r"[_.\-/]|\d|[a-z][A-Z]")
+_STEER = re.compile(
+    r"\b(?:must|always|never|instead|before|after|first|whenever|do\s+not|don'?t|should|required|ensure"
+    r"|make\s+sure|only|rather|prefer)\b",
+    re.IGNORECASE,
+)
+_AS_TOOL = re.compile(r"\s*(?:tool\b|\(|server\b|mcp\b)", re.IGNORECASE)
+_AS_SERVER = re.compile(r"\s*(?:server|mcp)\b", re.IGNORECASE)
+_QUALIFIED = re.compile(r"[./:]|__")
+_CALL_VERB = re.compile(r"(?:call|use|invoke|run|using|calling|invoking|via|with)\s+(?:the\s+)?$", re.IGNORECASE)
+_UNKNOWN = re.compile(
+    r"\b(?:call|use|invoke|run)\s+(?:the\s+)?[`'\"]?(?P<a>[A-Za-z_][\w.-]{2,63})[`'\"]?\s+(?:tool\s+)?"
+    r"(?:first|before|instead)\b|\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?[`'\"]?(?P<b>[A-Za-z_][\w.-]{2,63})"
+    r"[`'\"]?\s+tool\b",
+    re.IGNORECASE,
+)
+
+
+def _is_reference(read: str, start: int, end: int, word: str) -> bool:
+    """Whether ``word`` at ``read[start:end]`` names a tool: it looks like an identifier, or it is
+    quoted, followed by "tool" or ``(``, or follows "call", "use" ..."""
+    if _IDENTIFIER.search(word):
+        return True
+    before = read[start - 1 : start]
+    if before in ("`", "'", '"'):
+        return True
+    return _AS_TOOL.match(read, end) is not None or _CALL_VERB.search(read[max(0, start - 16) : start]) is not None
+
+
+def _sentence_steers(read: str, start: int, end: int) -> bool:
+    left = read[max(0, start - 160) : start]  # the sentence's reach, as in addressed.py
+    left = left[max(left.rfind(m) for m in ".!?\n") + 1 :]
+    right = read[end : end + 160]
+    stops = [i for i in (right.find(m) for m in ".!?\n") if i >= 0]
+    return _STEER.search(left + " " + right[: min(stops, default=len(right))]) is not None
+
+
+def check_references(definitions: Sequence[Definition]) -> list[Finding]:
+    """``shadowing-reference`` over every item of every server in ``definitions``."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    own: dict[str, set[str]] = defaultdict(set)
+    for definition in definitions:
+        own[definition.server].add(definition.name.casefold())
+        if definition.kind == "tool":
+            owners[definition.name.casefold()].add(definition.server)
+    servers = {d.server.casefold(): d.server for d in definitions}
+    found = []
+    for definition in definitions:
+        hits = list(_reference_hits(definition, owners, own[definition.server], servers))
+        if hits:
+            found.append(finding(definition, "shadowing-reference", hits, ADVICE["shadowing-reference"]))
+    return found
+
+
+def _reference_hits(
+    definition: Definition, owners: dict[str, set[str]], own: set[str], servers: dict[str, str]
+) -> Iterable[Hit]:
+    home = definition.server.casefold()
+    for text in texts_of(definition):
+        if text.field.endswith("name") or text.field.startswith("serverInfo") or text.field == "uri":
+            continue  # an item's own name, its server's, a URI: not words to the model
+        read = as_read(text.value)
+        for match in _WORD.finditer(read):
+            word = match.group().rstrip(".-/:")
+            key = word.casefold()
+            start, end = match.start(), match.start() + len(word)
+            parts = _QUALIFIED.split(key, maxsplit=1)
+            qualified = len(parts) == 2 and parts[0] in servers and parts[0] != home  # other.tool
+            name = parts[1] if qualified else key
+            others = owners.get(name, set()) - {definition.server}
+            if others and name not in own and (qualified or _is_reference(read, start, end, word)):
+                what = f"names {', '.join(sorted(others))}'s tool {word}"
+            elif qualified or (key in servers and key != home and _AS_SERVER.match(read, end)):
+                what = f"names the server {servers[parts[0]]}"
+            else:
+                continue
+            severity: Severity = "high" if _sentence_steers(read, start, end) else "medium"
+            yield Hit(severity, text.field, f"{what}: {excerpt(read, start, end)}")
+        for match in _UNKNOWN.finditer(read):
+            word = match.group("a") or match.group("b")
+            if word.casefold() not in own and word.casefold() not in owners:
+                shown = excerpt(read, match.start(), match.end())
+                yield Hit("low", text.field, f"names a tool no connected server has, {word}: {shown}")
+
+
+def check_confusable_names(definitions: Sequence[Definition]) -> list[Finding]:
+    """``confusable-name`` over the tools of every server in ``definitions``."""
+    tools = [d for d in definitions if d.kind == "tool"]
+    groups: dict[str, list[Definition]] = defaultdict(list)
+    for tool in tools:
+        groups[skeleton(tool.name)].append(tool)
+    found = []
+    for tool in tools:
+        hits = [*_lookalike_hits(tool, groups[skeleton(tool.name)]), *_mixed_script_hits(tool)]
+        if hits:
+            found.append(finding(tool, "confusable-name", hits, ADVICE["confusable-name"]))
+    return found
+
+
+def _lookalike_hits(tool: Definition, group: list[Definition]) -> Iterable[Hit]:
+    for other in group:
+        if other is tool or (other.server == tool.server and other.name == tool.name):
+            continue
+        if other.name == tool.name:
+            yield Hit("low", "name", f"the same name as {other.server}'s tool: a model may call the wrong one")
+            continue
+        severity: Severity
+        if not tool.name.isascii():
+            severity = "high"
+        elif _plain(tool.name) != _plain(other.name):
+            severity = "medium"
+        else:
+            severity = "low"
+        yield Hit(severity, "name", f"{spelled(tool.name)} looks like {other.server}'s tool {spelled(other.name)}")
+
+
+def _plain(name: str) -> str:
+    return name.casefold().replace("-", "_").replace(".", "_")
+
+
+def _mixed_script_hits(tool: Definition) -> Iterable[Hit]:
+    scripts = scripts_of(tool.name)
+    if len(scripts) > 1:
+        yield Hit("medium", "name", f"{spelled(tool.name)} mixes letters of {', '.join(sorted(scripts))}")
