@@ -19,6 +19,8 @@ import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb.errors import CommandLineError
+from anvia_nb.magic.parse.arguments import value_words
 from anvia_nb.magic.subcommands import TABLE
 from anvia_nb.policy import Limits
 
@@ -35,13 +37,34 @@ _MAGIC_LINE = re.compile(r"^\s*(?:[A-Za-z_][\w., ]*=\s*)?(%{1,2}mcp(?:\s.*)?)$",
 
 
 def _words(line: str) -> list[str]:
-    try:
-        words = shlex.split(line)
-    except ValueError:
+    """The line's words, the last one still being typed (a quote it opened counts as closed)."""
+    for closing in ("", '"', "'"):
+        try:
+            words = shlex.split(line + closing)
+            break
+        except ValueError:
+            continue
+    else:
         words = line.split()
     if line[-1:].isspace() or not words:
         words.append("")
     return words
+
+
+def _read(word: str) -> str:
+    """A word as the line's reader gives it back (``location='New Y`` is ``location=New Y``)."""
+    for closing in ("", '"', "'"):
+        try:
+            return "".join(value_words(word + closing))
+        except CommandLineError:
+            continue
+    return word
+
+
+def _offered(candidate: str, typed: str) -> bool:
+    """Whether Tab offers ``candidate`` for the word typed so far: as typed, or as read
+    (``location=New`` offers ``location='New York'``)."""
+    return candidate.startswith(typed) or _read(candidate).startswith(_read(typed))
 
 
 def completions_for_line(line: str, runtime: Runtime) -> list[str]:
@@ -53,13 +76,26 @@ def completions_for_line(line: str, runtime: Runtime) -> list[str]:
     entry = TABLE.get(words[1])
     if entry is None:
         return []
-    current = words[-1]
-    return [c for c in entry.complete(words[2:], runtime) if c.startswith(current)]
+    typed = _typed_word(line)
+    return [c for c in entry.complete(words[2:], runtime) if _offered(c, typed)]
 
 
 def _typed_word(line: str) -> str:
-    """The text Tab replaces: everything after the last blank before the cursor."""
-    return re.split(r"\s", line)[-1]
+    """The text Tab replaces: the word before the cursor, from the last blank outside quotes."""
+    start, quote, index = 0, "", 0
+    while index < len(line):
+        char = line[index]
+        if char == "\\" and quote != "'":
+            index += 2
+            continue
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char.isspace():
+            start = index + 1
+        index += 1
+    return line[start:]
 
 
 def _variables(typed: str, namespace: Callable[[], dict[str, Any]] | None) -> list[str]:
@@ -85,7 +121,7 @@ def make_matcher(
             return {"completions": [], "suppress": False}
         line = found.group(1)
         typed = _typed_word(line)
-        offered = [c for c in completions_for_line(line, runtime_factory()) if c.startswith(typed)]
+        offered = completions_for_line(line, runtime_factory())
         if not offered and "=" in typed:
             offered = _variables(typed, namespace)
         if not offered and "=" in typed:

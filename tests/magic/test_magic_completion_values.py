@@ -8,7 +8,7 @@ import pytest
 from IPython.core.completer import provisionalcompleter
 from IPython.core.interactiveshell import InteractiveShell
 
-from anvia_nb.magic.parse.arguments import schema_values
+from anvia_nb.magic.parse.choices import schema_values
 
 
 def _complete(ip: InteractiveShell, line: str) -> list[tuple[str, int]]:
@@ -46,14 +46,14 @@ def test_a_dollar_value_completes_the_kernels_variable_names(ip: InteractiveShel
         del ip.user_ns["anvia_test_count"]
 
 
-def test_schema_values_are_plain_words_of_enums_consts_and_booleans() -> None:
+def test_schema_values_are_the_words_of_enums_consts_and_booleans() -> None:
     schema = {"properties": {
         "level": {"enum": ["debug", "two words", 3, None]},
         "colour": {"oneOf": [{"const": "red", "title": "Red"}, {"const": "blue"}]},
         "on": {"type": "boolean"},
         "text": {"type": "string"},
     }}  # fmt: skip
-    assert schema_values(schema, "level") == ["debug", "3", "null"]  # "two words" is not one word
+    assert schema_values(schema, "level") == ["debug", "'two words'", "3", "null"]  # quoted: the line reads it back
     assert schema_values(schema, "colour") == ["red", "blue"]
     assert schema_values(schema, "on") == ["true", "false"]
     assert schema_values(schema, "text") == [] and schema_values(schema, "missing") == []

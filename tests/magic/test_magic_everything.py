@@ -107,6 +107,18 @@ def test_a_map_over_a_real_dataframe_against_server_everything(ip: InteractiveSh
     assert weather["humidity"][:2].notna().all() and weather["humidity"][2:].isna().all()
 
 
+def test_tab_offers_every_city_of_get_structured_content_and_each_one_calls(ip: InteractiveShell, every: str) -> None:
+    line = "%mcp call every.get-structured-content location="
+    offered = completions_for_line(line, get_runtime())
+    assert offered == [
+        "location='New York'",
+        "location=Chicago",
+        "location='Los Angeles'",
+    ]  # issue 40: not Chicago alone
+    for word in offered:
+        assert run(ip, f"call every.get-structured-content {word}").arguments == {"location": word[9:].strip("'")}
+
+
 def test_interrupting_a_map_on_server_everything_cancels_its_calls_and_keeps_the_rows_done(
     ip: InteractiveShell, every: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from anvia_nb.core.protocol.uri_template import variables
 from anvia_nb.errors import AnviaError
+from anvia_nb.magic.parse.choices import value_word
 
 if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
@@ -34,7 +35,7 @@ def _values(runtime: Runtime, server: str, ref: tuple[str, str], names: list[str
         found = library.complete(runtime, server, ref, key, value, typed)
     except AnviaError:
         return []
-    return [f"{key}={v}" for v in found if " " not in v]
+    return [f"{key}={value_word(v)}" for v in found]  # quoted as the line reads it back
 
 
 def complete_read(words: list[str], runtime: Runtime) -> list[str]:

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from anvia_nb.core.protocol.versions import PROTOCOLS
-from anvia_nb.magic.parse.arguments import schema_values
 from anvia_nb.magic.parse.call import CALL_FLAGS, CALL_OPTIONS, MAP_OPTIONS, MAP_VALUED
+from anvia_nb.magic.parse.choices import schema_values
 from anvia_nb.magic.parse.connect import CONNECT_OPTIONS
 from anvia_nb.magic.parse.oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
 

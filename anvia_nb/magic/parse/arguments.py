@@ -21,8 +21,8 @@ __all__ = [
     "arguments_from_json",
     "call_words",
     "json_prefix",
+    "property_schema",
     "python_escapes",
-    "schema_values",
     "typed_for_schema",
     "unknown_names",
     "value_from_text",
@@ -45,35 +45,13 @@ _JSON_STARTS = frozenset('{["-0123456789tfnNI')
 """The first characters of a JSON value as ``json.loads`` reads it (``NaN`` and ``Infinity`` too)."""
 
 
-def _property_schema(schema: dict[str, Any], key: str) -> Any:
+def property_schema(schema: dict[str, Any], key: str) -> Any:  # any: a JSON Schema as the server sent it
     """What the inputSchema says of one argument: its property, else additionalProperties (or None)."""
     properties = schema.get("properties")
     if isinstance(properties, dict) and key in properties:
         return properties[key]
     extra = schema.get("additionalProperties")
     return extra if isinstance(extra, dict) else None
-
-
-def schema_values(schema: object, key: str) -> list[str]:
-    """The values Tab may offer for ``key=``: its ``enum`` (or ``const``) as typed in a line, and
-    ``true``/``false`` for a boolean; nothing for anything else (a value cannot be guessed)."""
-    prop = _property_schema(schema, key) if isinstance(schema, dict) else None
-    if not isinstance(prop, dict):
-        return []
-    choices: list[Any] = []
-    enum = prop.get("enum")
-    if isinstance(enum, list):
-        choices = enum
-    elif "const" in prop:
-        choices = [prop["const"]]
-    else:  # oneOf / anyOf of consts: titled choices
-        options = prop.get("oneOf", prop.get("anyOf"))
-        listed = options if isinstance(options, list) else []
-        choices = [o["const"] for o in listed if isinstance(o, dict) and "const" in o]
-    if not choices and prop.get("type") == "boolean":
-        choices = [True, False]
-    texts = [c if isinstance(c, str) else json.dumps(c) for c in choices[:200]]
-    return [t for t in texts if t and not any(ch.isspace() or ch in "'\"\\" for ch in t)]  # one plain word each
 
 
 def _fits(root: dict[str, Any], prop: Any, value: Any) -> bool:
@@ -97,7 +75,7 @@ def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: o
         return arguments
     typed = dict(arguments)
     for key, text in texts.items():
-        prop = _property_schema(schema, key)
+        prop = property_schema(schema, key)
         value = typed.get(key)
         if prop is None or isinstance(value, str) or _fits(schema, prop, value):
             continue
