@@ -41,8 +41,23 @@ def json_value(value: object, root: str = "the value", path: str = "") -> JsonVa
 
     An error names ``argument 'path'`` (``a.b``, ``rows[2]``), or ``root`` for the value itself.
     """
+    if type(value) is dict and _flat_and_plain(value):
+        return dict(value)  # what _convert gives for it, without a call per item: a call's usual arguments
     converted: JsonValue = _convert(value, root, path, 0)
     return converted
+
+
+_PLAIN_TYPES = frozenset({str, int, bool, type(None)})
+
+
+def _flat_and_plain(value: dict[Any, Any]) -> bool:
+    """Whether every key is a ``str`` and every item a ``str``, ``int``, ``bool``, ``None`` or finite
+    ``float`` (exactly those types: a subclass goes through :func:`_convert`)."""
+    for key, item in value.items():
+        kind = type(item)
+        if type(key) is not str or (kind not in _PLAIN_TYPES and not (kind is float and math.isfinite(item))):
+            return False
+    return True
 
 
 def _where(root: str, path: str) -> str:

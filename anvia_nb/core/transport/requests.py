@@ -172,13 +172,15 @@ class ClientRequests:
         {sent}
         """
         session = self._live_session()
-
-        def start() -> Coroutine[Any, Any, JsonObject]:
-            sent = session.call_tool(call)
-            return sent if watch is None else watched(sent, watch)
-
         try:
-            return await self._on_owner_loop(self._in_turn(start))
+
+            def start() -> Coroutine[Any, Any, JsonObject]:
+                sent = session.call_tool(call)
+                return sent if watch is None else watched(sent, watch)
+
+            if self._on_other_loop():
+                return await self._on_owner_loop(self._in_turn(start))
+            return await self._in_turn(start)  # the common case: no hop, one coroutine fewer
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
@@ -242,6 +244,11 @@ class ClientRequests:
             return await start()
 
     # -- loops -------------------------------------------------------------------------------
+
+    def _on_other_loop(self) -> bool:
+        """Whether the running loop is not the owner's (a call from another thread's loop hops)."""
+        owner = self._loop
+        return owner is not None and owner is not asyncio.get_running_loop() and not owner.is_closed()
 
     async def _on_owner_loop(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` on the owner's loop, hopping threads when called from another loop."""

@@ -54,15 +54,16 @@ class CallClock:
     def __init__(self, idle: float | None, ceiling: float | None) -> None:
         self.idle = idle
         self.ceiling = ceiling
-        now = anyio.current_time()
+        now = anyio.current_time()  # read once: each read asks anyio which loop runs
         self._last_deadline = math.inf if ceiling is None else now + ceiling
-        self.scope = anyio.CancelScope()
-        self.alive()
+        self.scope = anyio.CancelScope(deadline=self._deadline(now))
+
+    def _deadline(self, now: float) -> float:
+        return self._last_deadline if self.idle is None else min(now + self.idle, self._last_deadline)
 
     def alive(self) -> None:
         """Move the deadline: ``idle`` seconds from now, within the ceiling."""
-        moved = math.inf if self.idle is None else anyio.current_time() + self.idle
-        self.scope.deadline = min(moved, self._last_deadline)
+        self.scope.deadline = self._deadline(anyio.current_time())
 
     @property
     def hit_ceiling(self) -> bool:
