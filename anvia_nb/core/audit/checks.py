@@ -25,7 +25,7 @@ __all__ = ["CHANGED_SINCE_PINNED", "CHECKS", "audit_definitions", "order_finding
 
 CHANGED_SINCE_PINNED = "changed-since-pinned"
 """The id of the pins' finding: a definition differs from the one a person pinned (made by the pins,
-not by :func:`audit_definitions`)."""
+not by :func:`audit_definitions`, as are ``added-since-pinned`` and ``removed-since-pinned``)."""
 
 CHECKS: tuple[str, ...] = (
     *HIDDEN_CHECKS,
@@ -35,6 +35,8 @@ CHECKS: tuple[str, ...] = (
     EXFILTRATION,
     FLOWS,
     CHANGED_SINCE_PINNED,
+    "added-since-pinned",
+    "removed-since-pinned",
 )
 """Every check id, in the order ``docs/audit.md`` tells them."""
 

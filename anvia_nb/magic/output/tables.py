@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from anvia_nb.core.api.server import McpServer
+from anvia_nb.core.audit.tokens import tool_tokens
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ToolInfo
 from anvia_nb.display import display_status
 from anvia_nb.errors import AnviaError
@@ -64,6 +65,8 @@ TOOL_COLUMNS = [
     "output_schema",
     "task",
     "app",
+    "tokens",
+    "server_tokens",
 ]
 HISTORY_COLUMNS = ["time", "server", "tool", "arguments", "status", "seconds", "output_chars", "error", "requested_by"]
 
@@ -154,7 +157,9 @@ def _app_column(info: ToolInfo) -> str | None:
 
 
 def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) -> pd.DataFrame:
-    """One row per tool: names, hints (``None`` when the server gave none) and argument names.
+    """One row per tool: names, hints (``None`` when the server gave none) and argument names;
+    ``tokens``, what its definition costs a model's context, and ``server_tokens``, its server's
+    tools together (estimates: :func:`~anvia_nb.core.audit.tokens.estimate_tokens`).
 
     Built column by column (one DataFrame construction, no per-row dicts or casts afterwards):
     a frame of a few dozen tools costs about what a plain DataFrame of the same rows does.
@@ -182,6 +187,9 @@ def tools_frame(servers: Iterable[McpServer], policy: ShowPolicy | None = None) 
             task = info.task_support  # "required": only as a task
             columns["task"].append(name(task) if isinstance(task, str) else None)
             columns["app"].append(_app_column(info))
+            columns["tokens"].append(tool_tokens(info))
+        tokens = columns["tokens"][len(columns["server_tokens"]) :]  # this server's tools
+        columns["server_tokens"] += [sum(tokens)] * len(tokens)
     data: dict[str, Any] = {
         column: _objects(values) if column in _HINTS or column in ("required", "arguments") else values
         for column, values in columns.items()
