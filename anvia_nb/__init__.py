@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ToolInfo
     from anvia_nb.core.transport.client import McpClient
     from anvia_nb.display import RenderSettings, ResultView
+    from anvia_nb.frames.audit import accept, audit, pin
     from anvia_nb.widgets import app, enable_elicitation, form, panel
 
 
@@ -78,7 +79,9 @@ __all__ = [
     "UnsupportedContentError",
     "UrlElicitationRequiredError",
     "__version__",
+    "accept",
     "app",
+    "audit",
     "connect_mcp",
     "disable_sampling",
     "enable_elicitation",
@@ -87,6 +90,7 @@ __all__ = [
     "load_ipython_extension",
     "mcp",
     "panel",
+    "pin",
     "unload_ipython_extension",
 ]
 
@@ -110,6 +114,9 @@ _LAZY = {
     "enable_elicitation": "anvia_nb.widgets",
     "form": "anvia_nb.widgets",
     "panel": "anvia_nb.widgets",
+    "audit": "anvia_nb.frames.audit",
+    "pin": "anvia_nb.frames.audit",
+    "accept": "anvia_nb.frames.audit",
 }
 
 

@@ -34,9 +34,11 @@ __all__ = [
     "ConfigFileError",
     "ConnectError",
     "ConnectionClosedError",
+    "DefinitionChangedError",
     "InputRequiredError",
     "InvalidTypeError",
     "InvalidValueError",
+    "LockFileError",
     "LoopMisuseError",
     "NotOfferedError",
     "NotTabularError",
@@ -136,6 +138,20 @@ class WaitTimeoutError(AnviaError, TimeoutError):
 
 class RecordingFileError(AnviaError, ValueError):
     """A recording file (JSON Lines written by ``--record``) is missing or cannot be read."""
+
+
+class LockFileError(AnviaError, ValueError):
+    """A lock file of pinned definitions (``mcp-lock.json``) that does not parse, or whose pin does
+    not match its hash: one line naming the line or item; the file is left as it is."""
+
+
+class DefinitionChangedError(AnviaError):
+    """A tool whose definition changed since it was pinned: refused until pinned again (``%mcp pin``)."""
+
+    def __init__(self, message: str, server: str = "", tool: str = "") -> None:
+        super().__init__(message)
+        self.server = server
+        self.tool = tool
 
 
 class ConnectError(AnviaError):

@@ -11,16 +11,19 @@ dicts); here a frame becomes rows and the outcomes become a frame again. See doc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from anvia_nb.core.api import dataframes
 from anvia_nb.frames._map import map_frame, map_sync
 from anvia_nb.frames._result import result_frame
+from anvia_nb.frames.audit import findings_frame
 from anvia_nb.frames.server_frame import ServerFrame
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.batch import MapOptions, RowOutcome
     from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
+    from anvia_nb.core.audit.report import Reviewed
 
 __all__ = ["PandasFrames", "ServerFrame", "map_frame", "map_sync", "result_frame"]
 
@@ -34,6 +37,10 @@ class PandasFrames:
     @staticmethod
     def map_sync(tool: FrameTool, data: object, options: MapOptions, /) -> list[RowOutcome] | DataFrameLike:
         return map_sync(tool, data, options)
+
+    @staticmethod
+    def findings_frame(reviewed: Sequence[Reviewed], /) -> DataFrameLike:
+        return findings_frame(reviewed)
 
 
 dataframes.provide(PandasFrames())

@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
-from traitlets import Bool, Enum, Float, Int, observe
+from traitlets import Bool, Enum, Float, Int, Unicode, observe
 
+from anvia_nb.core.audit.pins import LOCK_FILE_NAME
 from anvia_nb.core.exchange.logs import LOG_LEVELS
 from anvia_nb.core.protocol import limits
 from anvia_nb.dashboard import ServerNotice, failed_notice
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic.commands.apps import tool_for_cells, with_app
+from anvia_nb.magic.commands.audit import note_pins
 from anvia_nb.magic.commands.connections import described
 from anvia_nb.magic.output.cell import report_warnings, show_in_cell
 from anvia_nb.magic.output.connect_text import (
@@ -95,6 +97,9 @@ class McpMagics(Magics):
         "info",
         allow_none=True,
         help="The least severe log message asked of servers, shown by %mcp log (None: ask for none).",
+    ).tag(config=True)
+    lock_file = Unicode(
+        LOCK_FILE_NAME, help="The lock file of %mcp pin and %mcp audit --accept (relative: to the kernel's folder)."
     ).tag(config=True)
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:  # any: IPython's shell and Magics keywords, passed on
@@ -229,6 +234,7 @@ class McpMagics(Magics):
             report_warnings(opened_now.warnings)
             opened.append(connection.name)
             print(connect_line(connection, runtime, for_viewers=bool(self.hide_server_errors)))
+            note_pins(self, connection.name)  # what changed since pinned, if it was (docs/audit.md)
             from anvia_nb.core.api.secrets import unmasked_note
 
             note = unmasked_note(connection)  # values named as secrets but too short to mask

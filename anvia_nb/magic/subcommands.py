@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from anvia_nb.core.protocol.versions import PROTOCOL_CHOICES
 from anvia_nb.magic.commands.apps import run_app
+from anvia_nb.magic.commands.audit import run_audit, run_diff, run_pin
 from anvia_nb.magic.commands.calls import run_call, run_form, run_map, run_panel
 from anvia_nb.magic.commands.connections import run_close, run_connect, run_servers
 from anvia_nb.magic.commands.exchange import run_history, run_log, run_trace
@@ -39,6 +40,7 @@ from anvia_nb.magic.complete.words import (
     nothing,
 )
 from anvia_nb.magic.output.help import TOPICS, help_page
+from anvia_nb.magic.parse.audit import AUDIT_OPTIONS, DIFF_OPTIONS, PIN_OPTIONS, parse_audit, parse_diff, parse_pin
 from anvia_nb.magic.parse.call import parse_app, parse_call, parse_form, parse_map
 from anvia_nb.magic.parse.commands import HelpCommand, ServersCommand
 from anvia_nb.magic.parse.connect import parse_close
@@ -287,6 +289,25 @@ _ENTRIES = (
         (("panel [NAME] [--tools a,b] [--resources u,v] [--prompts p,q]",
           "explorer of servers, tools, results and history; for a dashboard only what is named"),),
         parse_panel, run_panel, names("--tools", "--resources", "--prompts"),
+    ),
+    Subcommand(
+        "audit",
+        (
+            ("audit [NAME ...] [--sarif FILE] [--json FILE]", "DataFrame of findings in definitions (docs/audit.md)"),
+            ('audit [NAME ...] --accept ROW ... --reason "..."', "accept findings until their item changes"),
+        ),
+        parse_audit, run_audit, names(*AUDIT_OPTIONS),
+    ),
+    Subcommand(
+        "pin",
+        (("pin NAME ... [--lock FILE]", "keep every definition and its hash in mcp-lock.json; changes are refused"),),
+        parse_pin, run_pin, names(*PIN_OPTIONS),
+    ),
+    Subcommand(
+        "diff",
+        (("diff A B  |  diff NAME --lock [FILE]  |  diff NAME --recording FILE",
+          "DataFrame of items added, removed and changed, with the difference"),),
+        parse_diff, run_diff, names(*DIFF_OPTIONS),
     ),
     Subcommand(
         "history",

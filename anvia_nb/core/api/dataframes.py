@@ -28,6 +28,7 @@ from anvia_nb.errors import AnviaError
 if TYPE_CHECKING:
     import asyncio
 
+    from anvia_nb.core.audit.report import Reviewed
     from anvia_nb.core.protocol.types import CallOutcome, JsonObject, ToolInfo
 
 __all__ = [
@@ -110,6 +111,10 @@ class FrameSupport(Protocol):
 
     def result_frame(self, outcome: CallOutcome, /) -> DataFrameLike:
         """``ResultView.frame()``: a result's structured content as a DataFrame."""
+        ...
+
+    def findings_frame(self, reviewed: Sequence[Reviewed], /) -> DataFrameLike:
+        """``await server.audit()``: one row per finding, every server string through the policy."""
         ...
 
 

@@ -57,6 +57,9 @@ class ListedServer:
         """The last ``resources``, ``resourceTemplates`` and ``prompts`` listings read."""
         self.offered_links: set[str] = set()
         """URIs of the resource links its results offered (reading one is on request)."""
+        self.refused: dict[str, str] = {}
+        """Tools changed since they were pinned, refused when called: name to the one line why
+        (core/api/audit.py; pinning again accepts them)."""
 
     @property
     def name(self) -> str:

@@ -12,11 +12,15 @@ import asyncio
 import difflib
 
 from anvia_nb.core.api.apps import app_of, read_app
+from anvia_nb.core.api.audit import LockPath, audit_servers, check_pins, pin_servers
 from anvia_nb.core.api.changes import ListWatch
 from anvia_nb.core.api.connections import McpConnection, connect_timeout
+from anvia_nb.core.api.dataframes import DataFrameLike, frames
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.subscriptions import ResourceSubscriptions, ResourceUpdates
 from anvia_nb.core.api.tool import Tool
+from anvia_nb.core.audit.diff import DefinitionChange
+from anvia_nb.core.audit.pins import LOCK_FILE_NAME
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
@@ -197,6 +201,49 @@ class McpServer(ConnectedServer):
             Per subscribed URI: ``count`` and ``last``.
         """
         return self.subscriptions.updates()
+
+    async def audit(self, *, lock: LockPath | None = None) -> DataFrameLike:
+        """This server's findings: one row per finding (docs/audit.md).
+
+        Parameters
+        ----------
+        lock : str or path, optional
+            A lock file: adds what changed since it was pinned and marks the accepted findings.
+
+        Returns
+        -------
+        DataFrame
+            ``server``, ``kind``, ``item``, ``check``, ``severity``, ``evidence``, ``advice``,
+            ``accepted`` and ``hash``, every server string shown through the policy.
+        """
+        return frames().findings_frame(await audit_servers([self], lock=lock))
+
+    async def pin(self, lock: LockPath = LOCK_FILE_NAME) -> None:
+        """Pin every item this server defines in the lock file (``mcp-lock.json`` here by default);
+        a tool refused since it changed is accepted. See :func:`~anvia_nb.core.api.audit.pin_servers`.
+
+        Parameters
+        ----------
+        lock : str or path, optional
+            The lock file.
+        """
+        await pin_servers([self], lock)
+
+    async def check_pins(self, lock: LockPath = LOCK_FILE_NAME) -> list[DefinitionChange] | None:
+        """Compare with the pins; a changed tool is refused until pinned again
+        (:func:`~anvia_nb.core.api.audit.check_pins`).
+
+        Parameters
+        ----------
+        lock : str or path, optional
+            The lock file.
+
+        Returns
+        -------
+        list of DefinitionChange or None
+            The items changed, added and removed since pinned; ``None`` when never pinned.
+        """
+        return await check_pins(self, lock)
 
     async def close(self) -> None:
         """Close the session and stop a stdio server with its whole process group.

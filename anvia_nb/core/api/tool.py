@@ -26,6 +26,7 @@ from anvia_nb.core.transport.sdk.tasks import TaskWatch
 from anvia_nb.errors import (
     AnviaError,
     ArgumentError,
+    DefinitionChangedError,
     OutputSchemaError,
     UnrecordedCallError,
 )
@@ -99,6 +100,11 @@ class Tool(MapsRows):
     def __repr__(self) -> str:
         return f"<Tool {self._server.name}.{self.info.name}>"
 
+    def _refuse_if_changed(self) -> None:
+        refusal = self._server.refused.get(self.name)
+        if refusal is not None:
+            raise DefinitionChangedError(refusal, self._server.name, self.name)
+
     def check_arguments(self, arguments: Mapping[str, Any] | None) -> list[str]:
         """Problems of ``arguments`` against the inputSchema, checked here: nothing is sent.
 
@@ -153,6 +159,7 @@ class Tool(MapsRows):
         --------
         >>> await server.tool("echo").call({"message": "hi"})
         """
+        self._refuse_if_changed()
         raw = await self._server.client.call_tool(
             self.name,
             arguments_from_input(arguments),
@@ -212,7 +219,10 @@ class Tool(MapsRows):
             With ``validate_arguments``, ``arguments`` do not match the inputSchema; nothing is sent.
         UnrecordedCallError
             A replayed connection's recording does not hold this call.
+        DefinitionChangedError
+            The tool changed since it was pinned (``%mcp pin NAME`` accepts it); nothing is sent.
         """
+        self._refuse_if_changed()
         sent = (
             self._schemas.checked(arguments, self._server.name)
             if validate_arguments
@@ -302,6 +312,7 @@ class Tool(MapsRows):
         ArgumentError, ArgumentValidationError
             ``arguments`` is not a mapping, or does not match the inputSchema.
         """
+        self._refuse_if_changed()
         sent = self._schemas.checked(arguments, self._server.name)
         started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
 

@@ -46,6 +46,7 @@ __all__ = [
     "DEFAULT_MAP_CONCURRENCY",
     "DEFAULT_MAX_CALLS_IN_FLIGHT",
     "DEFAULT_PROMPT_TIMEOUT_SECONDS",
+    "DEFINITION_DIFF_LINES",
     "HISTORY_CALLS_KEPT",
     "HTTP_READ_BYTES",
     "KEPT_JSON_CHARS",
@@ -54,6 +55,7 @@ __all__ = [
     "LINKS_KEPT",
     "LISTED_ITEMS",
     "LISTING_PAGES",
+    "LOCK_FILE_BYTES",
     "LOG_ENTRIES_KEPT",
     "LOG_RECORD_CHARS",
     "LOG_TAIL_LINES",
@@ -149,6 +151,11 @@ CHANGES_KEPT = 20
 
 CHANGE_NAMES_SHOWN = 10
 """Names one list-change line spells out before "and N more" (one line of the log)."""
+
+DEFINITION_DIFF_LINES = 400
+"""Lines of a changed definition's difference (``%mcp diff``, a pin that changed) kept; the rest counted."""
+LOCK_FILE_BYTES = 64 * 1024 * 1024
+"""The most read of a lock file of pinned definitions (``mcp-lock.json``): untrusted, edited by hand."""
 
 LOG_ENTRIES_KEPT = 500
 """A server's log messages a connection keeps (``%mcp log``): the last ones, as a ring."""

@@ -40,6 +40,11 @@ class MagicHost(Protocol):
     @property
     def log_level(self) -> str | None: ...
 
+    @property
+    def lock_file(self) -> str:
+        """Where pins and accepted findings are kept (``mcp-lock.json`` beside the notebook)."""
+        ...
+
     # -- the kernel --------------------------------------------------------------------------
 
     @property

@@ -41,6 +41,7 @@ _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
   log_chars = 20000                at most this much stderr is read by %mcp log
   log_level = 'info'               least severe server log message asked for; None = none
   max_calls_in_flight = 16         calls sent at once per connection (forms, cells)
+  lock_file = 'mcp-lock.json'      pins and accepted findings (%mcp pin, %mcp audit --accept)
 """
 
 _NOTES = """
