@@ -2,20 +2,44 @@
 
 ``tools/call echo {"message":"hi"}``, ``progress 3/5``, ``result: 21 tools (more pages)``: made
 from the message's fields (wire keys) by :class:`anvia_nb.core.exchange.trace.TraceEntry` when first read.
+Only the start of each value is read (:func:`_clipped`): a 250 MB log message or argument costs the
+line its first characters, never a copy of itself.
 """
 
 from __future__ import annotations
 
 import collections
+import itertools
 import json
 from typing import Any
+
+from anvia_nb.core.protocol import limits
 
 __all__ = ["refers_to", "summary", "target"]
 
 
+def _clipped(value: Any, budget: int, depth: int = 0) -> Any:
+    """As much of a JSON value as a line of ``budget`` characters can show: strings cut, at most
+    ``budget`` items of a list or object, nesting cut, so what follows costs the line, not the value."""
+    if isinstance(value, str):
+        return value[:budget]
+    if depth >= budget // 4 or not isinstance(value, list | tuple | dict):
+        return value if isinstance(value, int | float | bool) or value is None else str(value)[:budget]
+    if isinstance(value, dict):
+        return {str(k)[:budget]: _clipped(v, budget, depth + 1) for k, v in itertools.islice(value.items(), budget)}
+    return [_clipped(item, budget, depth + 1) for item in value[:budget]]
+
+
 def _compact(value: Any, limit: int = 100) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))
+    text = json.dumps(_clipped(value, limit), ensure_ascii=False, default=str, separators=(",", ":"))
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _text(value: Any) -> str:
+    """A string field (a log message, a progress message, a reason) as the line shows it: its start."""
+    if isinstance(value, str):
+        return value[: limits.TRACE_SUMMARY_CHARS * 2]  # what the line keeps (see trace.py)
+    return str(value) if isinstance(value, int | float | bool) or value is None else _compact(value)
 
 
 def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[str, Any]) -> str:
@@ -23,20 +47,21 @@ def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[
     if kind == "request":
         if method == "tools/call":
             extra = " (with input responses)" if params.get("inputResponses") else ""
-            return f"tools/call {params.get('name')} {_compact(params.get('arguments') or {})}{extra}"
+            return f"tools/call {_text(params.get('name'))} {_compact(params.get('arguments') or {})}{extra}"
         shown = {k: v for k, v in params.items() if k != "_meta"}
         return f"{method} {_compact(shown)}" if shown else str(method)
     if kind == "notification":
         if method == "notifications/progress":
             total = params.get("total")
-            said = f" {params['message']}" if isinstance(params.get("message"), str) else ""
-            return f"progress {params.get('progress')}{'' if total is None else f'/{total}'}{said}"
+            said = f" {_text(params['message'])}" if isinstance(params.get("message"), str) else ""
+            total_said = "" if total is None else f"/{_text(total)}"
+            return f"progress {_text(params.get('progress'))}{total_said}{said}"
         if method == "notifications/message":
-            logger = f" {params['logger']}" if isinstance(params.get("logger"), str) else ""
+            logger = f" {_text(params['logger'])}" if isinstance(params.get("logger"), str) else ""
             data = params.get("data")
-            return f"log {params.get('level')}{logger}: {data if isinstance(data, str) else _compact(data)}"
+            return f"log {_text(params.get('level'))}{logger}: {_text(data)}"
         if method == "notifications/cancelled":
-            reason = f": {params['reason']}" if isinstance(params.get("reason"), str) else ""
+            reason = f": {_text(params['reason'])}" if isinstance(params.get("reason"), str) else ""
             return f"cancelled request {params.get('requestId')}{reason}"
         if method == "notifications/tasks/status":
             return _task_summary(params)
@@ -45,7 +70,7 @@ def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[
     if kind == "error":
         error = fields.get("error")
         error = error if isinstance(error, dict) else {}
-        return f"error {error.get('code')}: {error.get('message')}"
+        return f"error {_text(error.get('code'))}: {_text(error.get('message'))}"
     return _result_summary(method, fields.get("result"))
 
 
@@ -92,8 +117,8 @@ def _task_of(result: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _task_summary(task: dict[str, Any]) -> str:
-    said = f": {task['statusMessage']}" if isinstance(task.get("statusMessage"), str) else ""
-    return f"task {task.get('taskId')} {task.get('status')}{said}"
+    said = f": {_text(task['statusMessage'])}" if isinstance(task.get("statusMessage"), str) else ""
+    return f"task {_text(task.get('taskId'))} {_text(task.get('status'))}{said}"
 
 
 def target(params: dict[str, Any]) -> str | None:

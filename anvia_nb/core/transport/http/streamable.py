@@ -34,11 +34,11 @@ from mcp_types import (
     JSONRPCMessage,
     JSONRPCRequest,
     JSONRPCResponse,
-    jsonrpc_message_adapter,
 )
 from pydantic import ValidationError
 
 from anvia_nb.core.transport.http.sse_bytes import ByteEvent, byte_events, reads_as_utf8
+from anvia_nb.core.transport.sdk.messages import parse_message
 from anvia_nb.core.transport.sdk.trace_streams import Wires
 
 __all__ = ["WireTransport", "wire_http_client"]
@@ -60,7 +60,7 @@ class WireTransport(StreamableHTTPTransport):
         """The body's bytes, joined once and not kept on the response, validated in one parse."""
         try:
             body = b"".join([chunk async for chunk in response.aiter_bytes()])
-            message = jsonrpc_message_adapter.validate_json(body, by_name=False)
+            message = parse_message(body)
         except (httpx2.StreamError, ValidationError) as exc:  # as the SDK answers it
             error = ErrorData(code=PARSE_ERROR, message=f"Failed to parse JSON response: {exc}")
             await read_stream_writer.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
@@ -166,11 +166,11 @@ def _parse(data: str | bytes) -> JSONRPCMessage:
     would have made of them (invalid UTF-8 replaced), so what parsed then parses now, and what
     failed fails with the same words."""
     try:
-        return jsonrpc_message_adapter.validate_json(data, by_name=False)
+        return parse_message(data)
     except ValidationError:
         if isinstance(data, str):
             raise
-    return jsonrpc_message_adapter.validate_json(data.decode("utf-8", "replace"), by_name=False)
+    return parse_message(data.decode("utf-8", "replace"))
 
 
 @asynccontextmanager
