@@ -63,7 +63,8 @@ class LogRow:
     """One line of ``%mcp log``: a stderr line, a server's log message or a note of the client."""
 
     time: float | None
-    """When it arrived; ``None`` for a stderr line (the server writes it to a file, untimed)."""
+    """When it arrived. A stderr line (the server writes it to a file, untimed): when anvia_nb first
+    saw the file hold it, so it was written no later; ``None`` only if never seen before."""
     source: str
     """``"stderr"``, ``"server log"`` or ``"client"``."""
     level: str | None
@@ -91,6 +92,8 @@ class ServerLog:
         self.sdk_records = 0
         """How many records the SDK logged about this connection (only the last ones are kept)."""
         self.stderr_path: str | None = _new_stderr_file(name) if stderr else None
+        self._seen_sizes: list[tuple[int, float]] = [(0, time.time())]
+        """(size of stderr, when it was seen), growing: a stderr line's time is the first that held it."""
         if self.stderr_path is not None and not keep:
             with _files_lock:
                 _files_to_remove.add(self.stderr_path)
@@ -155,6 +158,7 @@ class ServerLog:
                 start = max(0, size - max_chars * 4)
                 handle.seek(start)
                 data = handle.read()
+            self._saw(size, start)
             offset = start
             for raw in data.split(b"\n"):
                 line = raw.decode("utf-8", errors="replace")
@@ -168,10 +172,24 @@ class ServerLog:
             where = entry.stderr_offset if entry.stderr_offset is not None else 0
             row = LogRow(entry.time, entry.source, entry.level, entry.logger, self.policy.mask(body))
             merged.append((where, 1, row))
-        merged.extend((end, 0, LogRow(None, "stderr", None, None, line)) for end, line in stderr)
+        merged.extend((end, 0, LogRow(self._written_by(end), "stderr", None, None, line)) for end, line in stderr)
         # A line that ended at or before the size seen when a message arrived was written before it.
         merged.sort(key=lambda item: (item[0], item[1]))
         return [row for _, _, row in merged][-count:] if count > 0 else []
+
+    def _saw(self, size: int, window_start: int) -> None:
+        """Note the stderr file's ``size`` now; forget sizes before the shown window (none is read)."""
+        seen = self._seen_sizes
+        if size > seen[-1][0]:
+            seen.append((size, time.time()))
+        while len(seen) > 1 and seen[1][0] <= window_start:
+            del seen[0]
+
+    def _written_by(self, end: int) -> float | None:
+        """When stderr was first seen holding ``end`` bytes (a message's arrival counts too)."""
+        times = [at for size, at in self._seen_sizes if size >= end]
+        times += [e.time for e in list(self.entries) if e.stderr_offset is not None and e.stderr_offset >= end]
+        return min(times, default=None)
 
     def remove(self) -> None:
         """Delete the stderr file, unless it is to be kept; idempotent."""
