@@ -56,7 +56,12 @@ def test_choosing_a_connection_lists_its_tools_and_the_filter_narrows_them(runti
     for_cells = [tool.name for tool in runtime.server("beta").tools if tool.info.for_cells]
     views_only = {tool.name for tool in runtime.server("beta").tools if not tool.info.for_cells}
     assert explorer.tool_names() == for_cells and views_only == {"counter_step", "hostile_app_only"}
-    assert explorer.count.value == f"{len(for_cells)} of {len(for_cells)} tools"
+    # connect counted every tool: the panel says why it lists fewer (tools/list's app-only ones)
+    assert (
+        explorer.count.value
+        == f"{len(for_cells)} of {len(for_cells)} tools ({len(views_only)} only a view may call: hidden)"
+    )
+    assert explorer.history_select.description == "Panel calls" and "%mcp history" in explorer.history_select.tooltip
 
     explorer.filter.value = "ECHO"  # names, titles and descriptions, any case
     assert explorer.tool_names() == ["echo", "echo_arguments", "form_showcase"]

@@ -99,7 +99,8 @@ class Panel:
         self.notice = widgets.HTML(value="")
         self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])
-        self.history_select = widgets.Select(options=[], rows=5, description="History", layout=fill_layout())
+        self.history_select = widgets.Select(options=[], rows=5, description="Panel calls", layout=fill_layout())
+        self.history_select.tooltip = "the calls made from this panel, to run again; %mcp history lists every call"
         self.rerun_button = widgets.Button(
             description="Run again",
             icon="repeat",
@@ -316,7 +317,8 @@ class Panel:
         server = self.server
         offered = server is not None and self.scope.offers_tools
         tools = [t for t in server.tools if self.scope.allows(t.name)] if server is not None and offered else []
-        tools = [t for t in tools if t.info.for_cells]  # not a tool only its interactive view may call
+        views_only = sum(1 for t in tools if not t.info.for_cells)  # only its interactive view may call it
+        tools = [t for t in tools if t.info.for_cells]
         words = self.filter.value.strip().lower()
         secrets = server.secrets if server is not None else ()
 
@@ -334,7 +336,8 @@ class Panel:
             self.tools.value = previous if previous in names else None
         finally:
             self._updating = False
-        count = f"{len(matching)} of {len(tools)} tools"
+        hidden = f" ({views_only} only a view may call: hidden)" if views_only else ""
+        count = f"{len(matching)} of {len(tools)} tools{hidden}"
         if len(shown) < len(matching):
             count += f"; the first {len(shown)} listed, type in the filter to find the others"
         self.count.value = count if server is not None else ""
