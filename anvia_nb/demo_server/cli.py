@@ -35,6 +35,11 @@ def arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar='"NAME: VALUE"',
         help="HTTP only: answer 401 to requests without this header",
     )
+    parser.add_argument(
+        "--poisoned",
+        action="store_true",
+        help="serve the poisoned definitions of the tool-poisoning workshop instead (never by default)",
+    )
     args = parser.parse_args(argv)
     if args.require_header is not None and not args.http:
         parser.error("--require-header needs --http")

@@ -11,8 +11,11 @@ from __future__ import annotations
 import hmac
 import socket
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import uvicorn
+from mcp.server.lowlevel import Server
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -60,9 +63,15 @@ class _AnnouncingServer(uvicorn.Server):
         print(LISTENING_PREFIX + url_for(self.config.host, port), file=sys.stderr, flush=True)
 
 
-def serve_http(host: str, port: int, required_header: tuple[str, str] | None = None) -> None:
-    """Serve streamable HTTP at ``/mcp`` until SIGINT or SIGTERM."""
-    app: ASGIApp = build_server().streamable_http_app(host=host)
+def serve_http(
+    host: str,
+    port: int,
+    required_header: tuple[str, str] | None = None,
+    build: Callable[[], Server[Any]] = build_server,
+) -> None:
+    """Serve streamable HTTP at ``/mcp`` until SIGINT or SIGTERM (``build``: the server, the demo
+    server unless told the poisoned one)."""
+    app: ASGIApp = build().streamable_http_app(host=host)
     if required_header is not None:
         app = RequireHeader(app, *required_header)
     config = uvicorn.Config(

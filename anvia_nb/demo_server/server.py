@@ -10,10 +10,11 @@ import argparse
 import logging
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import anyio
-from mcp.server.lowlevel import NotificationOptions
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 from anvia_nb.core.protocol.schema import import_jsonschema
@@ -27,9 +28,10 @@ __all__ = ["LISTENING_PREFIX", "main", "run", "serve_stdio"]
 logger = logging.getLogger("anvia_nb.demo_server")
 
 
-async def serve_stdio() -> None:
-    """Serve one client over this process's stdin and stdout until stdin closes."""
-    server = build_server()
+async def serve_stdio(build: Callable[[], Server[Any]] = build_server) -> None:
+    """Serve one client over this process's stdin and stdout until stdin closes (``build``: the
+    server, the demo server unless told the poisoned one)."""
+    server = build()
     async with stdio_server() as (read_stream, write_stream):
         options = server.create_initialization_options(NotificationOptions(tools_changed=True))
         await server.run(read_stream, write_stream, options)
@@ -47,12 +49,15 @@ def run(args: argparse.Namespace) -> None:
     # The first argument check needs jsonschema: load it while the client is still connecting,
     # without the IRI grammar that no demo tool's format uses (two seconds of CPU to build).
     threading.Thread(target=import_jsonschema, daemon=True).start()
+    build = build_server
+    if args.poisoned:  # the workshop's poisoned definitions, only when asked
+        from anvia_nb.demo_server.poisoned_server import build_poisoned_server as build
     try:
         if args.http:
             from anvia_nb.demo_server.http import serve_http  # uvicorn: only for HTTP
 
-            serve_http(args.host, args.port, args.require_header)
+            serve_http(args.host, args.port, args.require_header, build)
         else:
-            anyio.run(serve_stdio)
+            anyio.run(serve_stdio, build)
     except KeyboardInterrupt:
         pass

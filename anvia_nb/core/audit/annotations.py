@@ -20,7 +20,7 @@ from anvia_nb.core.audit.definitions import Definition, Finding, Severity
 from anvia_nb.core.audit.evidence import visible
 from anvia_nb.core.audit.found import Hit, finding
 
-__all__ = ["ADVICE", "CHECK", "VERBS", "check_annotations", "verb_of"]
+__all__ = ["ADVICE", "CHECK", "VERBS", "check_annotations", "opening_verb", "verb_of"]
 
 CHECK = "annotation-contradiction"
 ADVICE = (
@@ -94,7 +94,9 @@ def verb_of(name: str) -> tuple[str, str] | None:
     return first, _ACTION[first]
 
 
-def _description_verb(description: str) -> tuple[str, str] | None:
+def opening_verb(description: str) -> tuple[str, str] | None:
+    """``(verb, what)`` for the verb a description opens with ("Deletes ...", "Permanently removes
+    ...", "Use this to send ..."), or ``None`` (a verb that is a noun too says nothing here)."""
     match = _OPENING.match(description[:200])
     if match is None:
         return None
@@ -104,11 +106,11 @@ def _description_verb(description: str) -> tuple[str, str] | None:
 
 def _hits(name: str, description: str, hints: Mapping[str, object]) -> Iterable[Hit]:
     said = [("name", found, visible(name)) for found in [verb_of(name)] if found]
-    said += [("description", found, visible(description[:120])) for found in [_description_verb(description)] if found]
+    said += [("description", found, visible(description[:120])) for found in [opening_verb(description)] if found]
     if hints.get("readOnlyHint") is True:
         for field, (verb, what), shown in said:
             if what != "reads":
-                severity: Severity = "medium" if what == "writes" else "high"
+                severity: Severity = "high" if what == "deletes" or (what == "sends" and field == "name") else "medium"
                 yield Hit(severity, field, f"readOnlyHint is true, but it {what} ({verb}): {shown}")
         if hints.get("destructiveHint") is True:
             yield Hit("medium", "annotations", "readOnlyHint and destructiveHint are both true")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from anvia_nb.core.audit.annotations import verb_of
+from anvia_nb.core.audit.annotations import opening_verb, verb_of
 from anvia_nb.core.audit.definitions import Definition, Finding, canonical_hash
 from anvia_nb.core.audit.evidence import spelled
 from anvia_nb.policy import Limits
@@ -50,7 +50,7 @@ _UNTRUSTED = re.compile(
     r"|rss|feeds?|issues?|comments?|inbox|tweets?|reviews?|pull\s+requests?|posts?|external|online)\b",
     re.IGNORECASE,
 )
-_SENDS = re.compile(r"\b(?:webhook|send(?:s)?|upload(?:s)?|publish(?:es)?|post(?:s)?\s+(?:to|a|the)\b)", re.IGNORECASE)
+_SENDS = re.compile(r"\b(?:webhook|smtp|outbox)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
@@ -66,17 +66,17 @@ def roles_of(tool: Definition) -> set[str]:
     """The roles of :data:`ROLES` ``tool`` has, from its name, hints and first sentence."""
     hints = tool.body.get("annotations")
     hints = hints if isinstance(hints, dict) else {}
-    words = " ".join(_WORDS.findall(tool.name)) + " " + _first_sentence(tool.body.get("description"))
-    verb = verb_of(tool.name) or verb_of(_first_sentence(tool.body.get("description")))
+    opening = _first_sentence(tool.body.get("description"))
+    words = " ".join(_WORDS.findall(tool.name)) + " " + opening
+    verb = verb_of(tool.name) or opening_verb(opening)
     action = verb[1] if verb else ""
+    open_world = hints.get("openWorldHint") is True
     roles = set()
     if action == "reads" and _PRIVATE.search(words):
         roles.add(ROLES[0])
-    if (action == "reads" or action == "") and (
-        _UNTRUSTED.search(words) or (hints.get("openWorldHint") is True and hints.get("readOnlyHint") is True)
-    ):
+    if (action == "reads" and _UNTRUSTED.search(words)) or (open_world and hints.get("readOnlyHint") is True):
         roles.add(ROLES[1])
-    if action == "sends" or _SENDS.search(words) or (hints.get("openWorldHint") is True and action == "writes"):
+    if action == "sends" or _SENDS.search(" ".join(_WORDS.findall(tool.name))) or (open_world and action == "writes"):
         roles.add(ROLES[2])
     return roles
 

@@ -1,0 +1,80 @@
+"""The poisoned demo server: ``python -m anvia_nb.demo_server --poisoned`` serves
+:mod:`anvia_nb.demo_server.poisoned`'s definitions (and nothing of the default demo server), over
+stdio or ``--http`` like the demo server. Its tools do nothing but say what they are; its prompt
+and resources answer plainly: what is poisoned is what the server says of itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from anvia_nb.demo_server.poisoned import INSTRUCTIONS, PROMPTS, RESOURCES, SERVER_NAME, TEMPLATES, TOOLS
+
+__all__ = ["build_poisoned_server"]
+
+_Context = ServerRequestContext[Any]
+_TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS)
+_PROMPT_NAMES = frozenset(prompt["name"] for prompt in PROMPTS)
+
+
+async def _list_tools(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    return types.ListToolsResult.model_validate({"tools": TOOLS})
+
+
+async def _call_tool(_ctx: _Context, params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name not in _TOOL_NAMES:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+    text = f"{params.name} is a poisoned example of the workshop: it does nothing."
+    return types.CallToolResult.model_validate({"content": [{"type": "text", "text": text}]})
+
+
+async def _list_prompts(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+    return types.ListPromptsResult.model_validate({"prompts": PROMPTS})
+
+
+async def _get_prompt(_ctx: _Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    if params.name not in _PROMPT_NAMES:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
+    message = {"role": "user", "content": {"type": "text", "text": f"The {params.name} prompt."}}
+    return types.GetPromptResult.model_validate({"messages": [message]})
+
+
+async def _list_resources(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+    return types.ListResourcesResult.model_validate({"resources": RESOURCES})
+
+
+async def _list_templates(
+    _ctx: _Context, _params: types.PaginatedRequestParams | None
+) -> types.ListResourceTemplatesResult:
+    return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": TEMPLATES})
+
+
+async def _read(_ctx: _Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+    uri = str(params.uri)
+    if not uri.startswith("notes://"):
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource: {uri}")
+    return types.ReadResourceResult.model_validate({"contents": [{"uri": uri, "text": "A note.\n"}]})
+
+
+def build_poisoned_server() -> Server[Any]:
+    """A fresh poisoned demo server, ready for ``run`` on any transport."""
+    from anvia_nb._version import __version__
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        title="Anvia demo server, poisoned",
+        instructions=INSTRUCTIONS,
+        on_list_tools=_list_tools,
+        on_call_tool=_call_tool,
+        on_list_prompts=_list_prompts,
+        on_get_prompt=_get_prompt,
+        on_list_resources=_list_resources,
+        on_list_resource_templates=_list_templates,
+        on_read_resource=_read,
+    )
