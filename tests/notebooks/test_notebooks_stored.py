@@ -202,3 +202,12 @@ def test_run_all_leaves_nothing_on_stderr_that_a_student_reads_as_an_error(name:
     # Jupyter shows stderr in pink: a note that guides (say, a call that cannot show a prompt) is stdout.
     pink = [o.text for cell in code_cells(read(name)) for o in cell.outputs if o.get("name") == "stderr"]
     assert pink == []
+
+
+def test_after_run_all_notebook_08s_counter_view_is_still_live() -> None:
+    # Its last section shows a teardown on a connection of its own: closing `demo` would leave the
+    # view a reader scrolls back to saying only that it "was closed".
+    cells = code_cells(read("08-apps.ipynb"))
+    assert not [cell.source for cell in cells if re.search(r"%mcp close demo\b(?!\d)", cell.source)]
+    printed = "".join(output.text for output in cells[-1].outputs if output.output_type == "stream")
+    assert "<AppView demo2.counter_app torn down>" in printed and "<AppView demo.counter_app open>" in printed
