@@ -61,8 +61,9 @@ APP_TOOLS: list[JsonObject] = [
     tool(
         "counter_app",
         "Counter (with a view)",
-        "Returns the count it is given; comes with an interactive view (MCP Apps) whose Step "
-        "button counts on. Open it with %mcp app NAME.counter_app start=3.",
+        # The server's words reach every reader (a dashboard's viewers, a model): how to open the
+        # view in a notebook is anvia_nb's to say (the `app` column of %mcp tools, docs/apps.md).
+        "Returns the count it is given; comes with an interactive view (MCP Apps) whose Step button counts on.",
         _count_schema("start", "Where to start counting"),
         output_schema=_OUTPUT,
         meta={"ui": {"resourceUri": COUNTER_URI}},

@@ -380,3 +380,9 @@ def test_a_wrong_option_is_refused_before_the_sdk_is_imported(argv: list[str]) -
     assert done.returncode == 2 and "usage: anvia-demo-server" in done.stderr
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "argparse" in imported and not {"mcp", "mcp_types", "anyio"} & imported
+
+
+def test_no_tool_description_addresses_the_notebook_author() -> None:
+    # A description reaches every reader of the server's words (a dashboard's viewers, a model):
+    # "Open it with %mcp app ..." is the client's to say, not the server's.
+    assert [tool["name"] for tool in TOOLS if "%mcp" in str(tool.get("description", ""))] == []
