@@ -171,11 +171,12 @@ def _severity(family: str, low: str, match: re.Match[str]) -> Severity | None:
         taken = _TAKES.search(_sentence(low, match.start(), match.end())) is not None
         return "high" if taken else ("medium" if match.re is _SECRET_FILE else None)
     if family == "data through a parameter":
-        sentence = _sentence(low, match.start(), match.end())
-        if _PUTS.search(sentence) is None:
+        before = _sentence(low[: match.start()], match.start(), match.start())  # up to "in the x parameter"
+        puts = [put.end() for put in _PUTS.finditer(before)]
+        if not puts:
             return None
         param = next(group for group in match.groups() if group)
-        data = [d.group() for d in _DATA.finditer(sentence)]
+        data = [d.group() for d in _DATA.finditer(before[puts[-1] :])]  # what is put there
         return "high" if any(word.split()[0].rstrip("s") not in param for word in data) else None
     return _FAMILIES[family][1]
 
