@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,35 @@ def _cut(text: str) -> str:
 
 def _json_chars(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+_END = object()
+
+
+def _surely_over(value: Any, most: int) -> bool:
+    """Whether ``value``'s JSON has more than ``most`` characters for certain, counted from its
+    strings and items without writing it (no copy of a 200 MB answer) and stopping as soon as it
+    does: every string is at least its characters and two quotes, every other item one."""
+    count = 0
+    pending: list[Iterator[Any]] = [iter((value,))]
+    while pending:
+        item = next(pending[-1], _END)
+        if item is _END:
+            pending.pop()
+            continue
+        if isinstance(item, str):
+            count += len(item) + 2
+        elif isinstance(item, dict):
+            count += 2
+            pending.append(itertools.chain.from_iterable(item.items()))
+        elif isinstance(item, list | tuple):
+            count += 2
+            pending.append(iter(item))
+        else:
+            count += 1
+        if count > most:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -223,6 +253,9 @@ class AppBridge:
         :data:`~anvia_nb.core.protocol.limits.APP_REPLY_CHARS`."""
         if value.get("isError") is True and self.policy.hides():
             return {"content": [{"type": "text", "text": HIDDEN_SERVER_ERROR}], "isError": True}
+        if _surely_over(value, limits.APP_REPLY_CHARS):  # before masking or writing a copy of it
+            said = f"the answer is larger than a view is sent (at most {limits.APP_REPLY_CHARS:,} characters)"
+            raise AppRequestRefused(INTERNAL_ERROR, said)
         masked: JsonObject = self.policy.mask_json(value)
         size = _json_chars(masked)
         if size > limits.APP_REPLY_CHARS:

@@ -2,9 +2,13 @@
 
 The pipe is made as wide as Linux allows (1 MiB instead of 64 KiB), so a large answer arrives in
 a few large reads; the bytes of each read are split into lines where they arrive (an asyncio
-protocol, no stream buffer copying them again), the pieces of an unfinished line are kept as
-received and joined once when its newline arrives. A line longer than the limit stops the reading
-(what came before it is still delivered). Reading pauses while lines wait to be taken.
+protocol, no stream buffer copying them again), and an unfinished line is copied once into one
+growing buffer (:class:`io.BytesIO`, whose ``getvalue`` hands over its bytes without a copy) that
+becomes the line when its newline arrives: a 200 MB line is held once while it arrives, never as
+its pieces and their join beside them, and as one memory mapping of its own, given back to the
+system when it is freed (pieces of a megabyte would stay in the heap, the process's size).
+A line longer than the limit stops the reading (what came before it is still delivered). Reading
+pauses while lines wait to be taken.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import io
 import os
 
 try:
@@ -42,8 +47,7 @@ class LineReader(asyncio.Protocol):
         self.limit = limit
         self.too_large = False
         self._ended = False
-        self._pending: list[bytes] = []
-        self._pending_bytes = 0
+        self._pending = io.BytesIO()
         self._lines: collections.deque[bytes] = collections.deque()
         self._waiting_bytes = 0
         self._waiter: asyncio.Future[None] | None = None
@@ -60,14 +64,12 @@ class LineReader(asyncio.Protocol):
         start = 0
         newline = data.find(b"\n")
         while newline != -1:
-            if self._pending_bytes + newline - start > self.limit:
+            if self._pending.tell() + newline - start > self.limit:
                 self._stop()
                 return
-            if self._pending:
-                self._pending.append(data[start:newline])
-                line = b"".join(self._pending)
-                self._pending.clear()
-                self._pending_bytes = 0
+            if self._pending.tell():
+                self._pending.write(memoryview(data)[start:newline])
+                line, self._pending = self._pending.getvalue(), io.BytesIO()
             else:
                 line = data[start:newline]
             if line and not line.isspace():
@@ -76,11 +78,10 @@ class LineReader(asyncio.Protocol):
             start = newline + 1
             newline = data.find(b"\n", start)
         if start < len(data):
-            self._pending.append(data[start:] if start else data)
-            self._pending_bytes += len(data) - start
-            if self._pending_bytes > self.limit:
+            if self._pending.tell() + len(data) - start > self.limit:
                 self._stop()
                 return
+            self._pending.write(memoryview(data)[start:])
         if (
             self._transport is not None
             and not self._paused
@@ -92,8 +93,7 @@ class LineReader(asyncio.Protocol):
 
     def _stop(self) -> None:
         self.too_large = True
-        self._pending.clear()
-        self._pending_bytes = 0
+        self._pending = io.BytesIO()
         if self._transport is not None and not self._paused:
             self._paused = True
             self._transport.pause_reading()
