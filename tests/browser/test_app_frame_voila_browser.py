@@ -6,6 +6,7 @@ Voilà runs every cell, shows the outputs and keeps the kernel: the view talks t
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,11 @@ from typing import Any
 import nbformat
 import pytest
 
+from anvia_nb.demo_server.account_app import ACCOUNT_LEAK
+from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
+from anvia_nb.policy import HIDDEN_SERVER_ERROR
 from tests.helpers.app_cells import (
+    FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
     REPORT_WAIT_MS,
@@ -23,7 +28,8 @@ from tests.helpers.app_cells import (
     report_problems,
     sized_views,
 )
-from tests.helpers.lab import eval_global, record_page_events, screenshot
+from tests.helpers.lab import POLL_MS, eval_global, record_page_events, screenshot
+from tests.helpers.support import REPO
 
 pytestmark = pytest.mark.browser
 
@@ -62,5 +68,75 @@ def test_in_voila_the_view_loads_offline_and_the_hostile_view_is_refused_everyth
         foreign = [u for u in requests if urllib.parse.urlsplit(u).scheme not in ("data", "blob", "about")]
         assert [u for u in foreign if urllib.parse.urlsplit(u).netloc != origin] == []  # no CDN, no outside
         assert [u for u in requests if "anvia-hostile-probe" in u] == []
+    finally:
+        page.close()
+
+
+VIEWER_SETUP_CELL = (
+    "%load_ext anvia_nb\n"
+    "%config McpMagics.hide_server_errors = True\n"
+    f"%mcp connect demo --cwd {REPO} --stdio python -m anvia_nb.demo_server"
+)
+"""A page for viewers as the README builds it: the one switch, then forms without ``settings=``."""
+
+
+def _view_report(page: Any, nth: int) -> dict[str, Any]:
+    """The account view's report (JSON in its ``#report``) once its body says it is done: in the
+    ``nth`` app frame, or in the frame inside it where the frame is the host's sandbox proxy."""
+    outer = page.frame_locator(FRAME).nth(nth)
+    done = "body[data-done='true']"
+    inner = outer.frame_locator("iframe").first
+    outer.locator("body").wait_for(state="attached", timeout=REPORT_WAIT_MS)
+    for _ in range(REPORT_WAIT_MS // POLL_MS):
+        for frame in (outer, inner):
+            if frame.locator(done).count():
+                report: dict[str, Any] = json.loads(frame.locator("#report").text_content())
+                return report
+        page.wait_for_timeout(POLL_MS)
+    raise AssertionError(f"the account view {nth} never finished")
+
+
+def _called_form_cell(name: str, fixed: dict[str, Any]) -> str:
+    return (
+        "from anvia_nb.widgets import form\n"
+        f"{name} = form('demo.account_view', readonly_arguments={fixed!r})\n"
+        f"{name}.call()\n{name}.wait()\n{name}"
+    )
+
+
+def test_on_a_viewer_page_a_forms_view_is_held_to_the_forms_fixed_arguments_and_hears_no_server_text(
+    voila: tuple[str, Path], voila_context: Any
+) -> None:
+    """Issue 39: the hostile account view asks for mallory's statement and for one without an
+    account, reads another view's ui:// resource and a resource the page does not offer, and makes
+    calls that fail with the server's words (a path and a token); a second form's opening call fails
+    with them. The account stays fixed, nothing else is read, and none of the server's text reaches
+    either view or the page."""
+    base, root = voila
+    page = voila_context.new_page()
+    cells = [
+        VIEWER_SETUP_CELL,
+        _called_form_cell("statement", {"account": "alice"}),
+        _called_form_cell("failing", {"account": "alice", "fail": True}),
+    ]
+    try:
+        page.goto(base + _serve(root, cells), wait_until="commit", timeout=REPORT_WAIT_MS)
+        report = _view_report(page, 0)
+        failed = _view_report(page, 1)
+        screenshot(page, "app_frame_voila_viewer_page")
+        for name in ("call_as_mallory", "call_without_account"):
+            assert report[name]["structuredContent"] == {"account": "alice"}, report[name]
+        assert report["call_failing"] == f"refused: -32603 account_view failed: {HIDDEN_SERVER_ERROR}"
+        assert report["call_error_result"] == {
+            "content": [{"type": "text", "text": HIDDEN_SERVER_ERROR}],
+            "isError": True,
+        }
+        for name, uri in (("read_other_view", HOSTILE_APP_URI), ("read_not_offered", "demo://notes/1")):
+            assert report[name] == f"refused: -32602 this page does not offer the resource {uri!r}"
+        assert report["read_own_view"] == "read"
+        assert failed["cancelled"] == {"reason": f"account_view failed: {HIDDEN_SERVER_ERROR}"}
+        shown = json.dumps([report, failed]) + page.content()
+        assert "LEAKED-ledger" not in shown and "/srv/ledger" not in shown
+        assert ACCOUNT_LEAK not in shown
     finally:
         page.close()
