@@ -14,7 +14,7 @@ import mcp_types
 import pydantic
 
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.core.transport.sdk.messages import reason
+from anvia_nb.core.transport.sdk.messages import json_value, reason
 from anvia_nb.errors import RecordingFileError
 
 __all__ = ["checked_capabilities", "checked_items", "checked_result", "parse_line"]
@@ -31,9 +31,15 @@ _ANY_JSON: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(Any)
 
 
 def parse_line(line: bytes) -> Any:  # any: the SDK's JSON-RPC message model
-    """One line's JSON value, by the SDK's own parser (too deep, not UTF-8, not JSON: a problem)."""
+    """One line's JSON value, by the SDK's own parser, pydantic-core's ``from_json`` (too deep, not
+    UTF-8, not JSON: a problem, said in the words of pydantic's ``validate_json``, which holds a
+    line of millions of small values twice as large: see benchmarks/README.md)."""
     try:
-        return _ANY_JSON.validate_json(line)
+        return json_value(line)
+    except ValueError:
+        pass
+    try:
+        return _ANY_JSON.validate_json(line)  # not JSON after all: its words
     except pydantic.ValidationError as exc:
         raise RecordingFileError(f"not JSON ({reason(exc)})") from None
 
