@@ -119,7 +119,9 @@ def soft_connect(
     runtime : Runtime, optional
         The runtime to open it in; ``None``: the kernel's, so forms and the panel follow it.
     settings : RenderSettings, optional
-        How the notice shows; with ``hide_server_errors`` it is in a viewer's words. ``None``: the defaults.
+        How the notice shows; with ``hide_server_errors`` it is in a viewer's words, as it is whenever
+        the kernel's switch is on (``%config McpMagics.hide_server_errors = True``). ``None``: the
+        kernel's ``%mcp`` settings, else the defaults.
     timeout_seconds : float or None, optional
         As for ``connect_mcp`` (by default the connection's own, else 30 s); ``None``: no limit.
     log_level : str, optional
@@ -141,11 +143,11 @@ def soft_connect(
     >>> demo = soft_connect(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
     >>> demo.ok
     """
-    from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import get_runtime
+    from anvia_nb.widgets.viewer_page import page_settings
 
     rt = runtime or get_runtime()
-    settings = settings or RenderSettings()
+    settings = page_settings(settings)  # the kernel's viewer switch, however it was called
     if settings.hide_server_errors:
         refuse_a_persons_sign_in(connection)
     policy = settings.policy(connection.secrets())

@@ -16,6 +16,7 @@ from typing import Any
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.display.background import background_html, background_text
+from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["BackgroundCallView"]
 
@@ -31,7 +32,7 @@ class BackgroundCallView:
         import ipywidgets as widgets
 
         self.call = call
-        self.settings = settings if settings is not None else RenderSettings()
+        self.settings = page_settings(settings)  # the kernel's viewer switch, however it was built
         self.result: ResultView | None = None
         self._lock = threading.Lock()
         self.status_line = widgets.HTML()

@@ -55,7 +55,7 @@ def test_choosing_a_connection_lists_its_tools_and_the_filter_narrows_them(runti
     assert explorer.server is not None and explorer.server.name == "beta"
     for_cells = [tool.name for tool in runtime.server("beta").tools if tool.info.for_cells]
     views_only = {tool.name for tool in runtime.server("beta").tools if not tool.info.for_cells}
-    assert explorer.tool_names() == for_cells and views_only == {"counter_step", "hostile_app_only"}
+    assert explorer.tool_names() == for_cells and views_only == {"counter_step", "hostile_app_only", "account_ledger"}
     # connect counted every tool: the panel says why it lists fewer (tools/list's app-only ones)
     assert (
         explorer.count.value

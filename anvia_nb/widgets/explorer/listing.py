@@ -22,6 +22,7 @@ from anvia_nb.policy import Limits, ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import text_label
 from anvia_nb.widgets.fields.completing import CompletingFields
+from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["BoundedList", "ListingTab", "item_select"]
 
@@ -87,7 +88,7 @@ class ListingTab(ABC):
         offered: frozenset[str] | None = None,
     ) -> None:
         self.runtime = runtime
-        self.settings = settings or RenderSettings()
+        self.settings = page_settings(settings)  # the kernel's viewer switch, however it was built
         self.offered = offered
         """What the tab offers (``None``: all the server lists); checked again at each use."""
         self.timeout_seconds = timeout_seconds
