@@ -39,6 +39,7 @@ from anvia_nb.demo_server.hostile_app import HOSTILE_APP_NAMES, call_hostile_app
 from anvia_nb.demo_server.library import HANDLERS as LIBRARY_HANDLERS
 from anvia_nb.demo_server.results import SIMPLE_TOOLS, argument_problems, error_result, text_result
 from anvia_nb.demo_server.rows import ROW_HANDLERS
+from anvia_nb.demo_server.skills import install as install_skills
 
 __all__ = ["CONFIRM_INPUT_KEY", "CONFIRM_SCHEMA", "PAGE_SIZE", "SERVER_NAME", "build_server"]
 
@@ -234,4 +235,5 @@ def build_server() -> Server[Any]:
         on_subscriptions_listen=LISTEN,
     )
     install(server)  # tasks/get and tasks/cancel for long_job
+    install_skills(server)  # skills/list, skills/get and the skill:// files (SEP-2640)
     return server

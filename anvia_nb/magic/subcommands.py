@@ -29,7 +29,9 @@ from anvia_nb.magic.commands.library import (
     run_templates,
     run_tools,
 )
+from anvia_nb.magic.commands.skills import run_skill, run_skills
 from anvia_nb.magic.complete.library import complete_prompt, complete_read, complete_subscribe
+from anvia_nb.magic.complete.skills import complete_skill
 from anvia_nb.magic.complete.words import (
     complete_app,
     complete_call,
@@ -56,6 +58,7 @@ from anvia_nb.magic.parse.library import (
     parse_tools,
     parse_unsubscribe,
 )
+from anvia_nb.magic.parse.skills import parse_skill, parse_skills
 from anvia_nb.magic.parse.words import CommandLineError, close_words, no_arguments, split, split_first_word
 
 if TYPE_CHECKING:
@@ -256,18 +259,20 @@ _ENTRIES = (
     ),
     Subcommand(
         "resources",
-        (("resources | %mcp templates | %mcp prompts [NAME ...]", "DataFrames of each"),),
+        (("resources | %mcp templates | %mcp prompts | %mcp skills [NAME ...]", "DataFrames of each"),),
         parse_resources, run_resources, names(),
     ),
     Subcommand("templates", (), parse_templates, run_templates, names()),  # help: see resources
     Subcommand("prompts", (), parse_prompts, run_prompts, names()),  # help: see resources
     Subcommand(
         "read",
-        (("read NAME URI|TEMPLATE [k=v ...]  ·  %mcp prompt NAME.PROMPT [k=v ...]",
-          "a resource's contents, a prompt's messages"),),
+        (("read NAME URI|TEMPLATE [k=v ...]  ·  %mcp prompt NAME.PROMPT [k=v ...]  ·  %mcp skill NAME.SKILL [FILE]",
+          "a resource's contents, a prompt's messages, a skill (checked against its listing)"),),
         parse_read, run_read, complete_read,
     ),
     Subcommand("prompt", (), parse_prompt, run_prompt, complete_prompt),  # help: see read
+    Subcommand("skills", (), parse_skills, run_skills, names()),  # help: see resources
+    Subcommand("skill", (), parse_skill, run_skill, complete_skill),  # help: see read
     Subcommand(
         "subscribe",
         (("subscribe NAME URI  ·  %mcp unsubscribe NAME URI", "count a resource's updates (see %mcp resources)"),),

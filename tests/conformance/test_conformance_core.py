@@ -1,6 +1,6 @@
 """The MCP conformance suite's core client scenarios (``@modelcontextprotocol/conformance``, every
-client scenario but ``auth/*``, which test_conformance_auth.py runs, and the ``sep-2640`` skills
-extension), run against anvia_nb's public API (tests/helpers/conformance_client.py), each on the
+client scenario but ``auth/*``, which test_conformance_auth.py runs), the ``sep-2640`` skills
+extension's among them, run against anvia_nb's public API (tests/helpers/conformance_client.py), each on the
 protocol version it targets (the suite's ``MCP_CONFORMANCE_PROTOCOL_VERSION``, which the client pins),
 and those that list 2026-07-28 beside an older version on 2026-07-28 as well.
 
@@ -19,7 +19,7 @@ import pytest
 
 from anvia_nb.core.protocol.versions import MODERN
 from tests.helpers.client_forks import EXIT_LINE
-from tests.helpers.conformance_client import REFUSED
+from tests.helpers.conformance_client import REFUSED, SKILL_REFUSED
 from tests.helpers.conformance_suite import ConformanceSuite, conformance_suite
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.slow]
@@ -36,6 +36,12 @@ PASSING = [
     "json-schema-2020-12-preservation",
     "http-custom-headers",
     "elicitation-sep1034-client-defaults",  # a handler that accepts with {} gets the request's defaults
+    # the Skills extension (SEP-2640): skills listed without reading a file, a loaded skill checked
+    # against its listing (digest, size, frontmatter) and refused, with nothing more of it read
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
     # the scenarios that also list 2026-07-28, on that wire too (the suite runs them on 2025-11-25 by default)
     f"tools_call@{MODERN}",
     f"json-schema-2020-12-preservation@{MODERN}",
@@ -113,3 +119,22 @@ def test_null_for_a_boolean_header_is_refused_before_sending_unless_overridden(s
     assert len(refusals) == 1 and "verbose" in refusals[0] and "test_custom_headers_null" in refusals[0], said[-4000:]
     omitted = [check for check in checks if check["id"] == "sep-2243-client-omit-null"]
     assert omitted and all(check["status"] == "SUCCESS" for check in omitted), json.dumps(omitted)[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "check"),
+    [
+        ("sep-2640-client-no-prefetch", "sep-2640-host-no-prefetch"),
+        ("sep-2640-client-verify-digest", "sep-2640-host-verify-digest"),
+        ("sep-2640-client-verify-size", "sep-2640-host-size-mismatch-failure"),
+        ("sep-2640-client-verify-frontmatter", "sep-2640-host-frontmatter-comparison"),
+    ],
+)
+def test_each_skills_scenario_is_judged_and_passed_not_skipped(suite: Suite, scenario: str, check: str) -> None:
+    """A skills check is SKIPPED when the client never listed or loaded a skill: passing means the
+    suite watched anvia_nb list the skills, and (verify-*) load one, refuse it and read nothing more."""
+    checks, said = suite.run(scenario)
+    judged = [found for found in checks if found["id"] == check]
+    assert judged and all(found["status"] == "SUCCESS" for found in judged), json.dumps(checks)[-3000:] + said[-2000:]
+    if "verify" in scenario:
+        assert f"{SKILL_REFUSED} Skill 'pdf-processing'" in said, said[-2000:]

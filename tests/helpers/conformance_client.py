@@ -7,7 +7,8 @@ wire it targets) and, for some, the calls to make in ``MCP_CONFORMANCE_CONTEXT``
 Without listed calls the client calls every tool it was given once, with arguments made from the
 tool's inputSchema (a ``schema`` object argument gets the other tool's inputSchema, verbatim, as
 ``json-schema-2020-12-preservation`` asks), lists and reads resources and prompts when the server
-has them, and answers an elicitation by accepting it with no content. Exit status 0 when every
+has them, lists a server's skills (and loads one where the scenario has a person load one:
+:func:`skills`), and answers an elicitation by accepting it with no content. Exit status 0 when every
 step went through. A call whose arguments do not match the tool's inputSchema is refused before
 sending (anvia_nb's rule); the client prints that refusal and sends the call again with
 ``validate_arguments=False``, the override a user has for a server that wants such arguments."""
@@ -20,11 +21,12 @@ import os
 import sys
 from typing import Any
 
-from anvia_nb import connect_mcp, mcp
+from anvia_nb import McpServer, connect_mcp, mcp
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.errors import AnviaError, ArgumentValidationError
+from anvia_nb.errors import AnviaError, ArgumentValidationError, InvalidValueError
 
 REFUSED = "refused before sending, then sent with validate_arguments=False:"
+SKILL_REFUSED = "skill refused:"
 _SAMPLE = {"string": "x", "number": 1, "integer": 1, "boolean": True, "object": {}, "array": []}
 
 
@@ -49,6 +51,28 @@ def arguments_for(schema: JsonObject, others: list[JsonObject]) -> JsonObject:
 async def accept(request: JsonObject) -> JsonObject:
     """An elicitation callback that accepts and leaves every field to the request's defaults."""
     return {"action": "accept", "content": {}}
+
+
+async def skills(server: McpServer, scenario: str) -> None:
+    """The Skills extension (SEP-2640) as a person uses it: list the skills (no file is read);
+    where the scenario has a person load one (``sep-2640-client-verify-*``), load the first and,
+    when it checks out against its listing, read the files it lists. A skill that does not check
+    out is refused in one line and nothing more of it is read."""
+    entries = await server.skills()
+    print(f"skills: {[entry.get('uri') for entry in entries]}", flush=True)
+    if not entries or not scenario.startswith("sep-2640-client-verify"):
+        return
+    name = str(entries[0].get("uri"))
+    try:
+        await server.skill(name)
+    except InvalidValueError as exc:
+        print(f"{SKILL_REFUSED} {exc}", flush=True)
+        return
+    root = name.removesuffix("SKILL.md")
+    for record in entries[0].get("resources") or []:
+        path = str(record.get("uri", "")).removeprefix(root)
+        if path != "SKILL.md":
+            await server.skill_file(name, path)
 
 
 async def main(url: str) -> int:
@@ -77,6 +101,7 @@ async def main(url: str) -> int:
         if "prompts" in capabilities:
             for prompt in await server.prompts():
                 await server.get_prompt(prompt["name"], {})
+        await skills(server, os.environ.get("MCP_CONFORMANCE_SCENARIO", ""))
     except AnviaError as exc:
         print(f"failed: {exc}", flush=True)
         return 1

@@ -16,7 +16,7 @@ from anvia_nb.core.api.audit import LockPath, audit_servers, check_pins, pin_ser
 from anvia_nb.core.api.changes import ListWatch
 from anvia_nb.core.api.connections import McpConnection, connect_timeout
 from anvia_nb.core.api.dataframes import DataFrameLike, frames
-from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.api.skills import SkilledServer
 from anvia_nb.core.api.subscriptions import ResourceSubscriptions, ResourceUpdates
 from anvia_nb.core.api.tool import Tool
 from anvia_nb.core.audit.diff import DefinitionChange
@@ -38,7 +38,7 @@ from anvia_nb.errors import (
 __all__ = ["McpServer", "Tool", "connect_mcp"]
 
 
-class McpServer(ConnectedServer):
+class McpServer(SkilledServer):
     """A connected server: its name, its adapted tools, its resources and prompts, and ``close()``.
 
     Made by :func:`connect_mcp`, not by hand. ``server.tools`` lists its :class:`Tool` objects;

@@ -20,6 +20,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.transport.sdk.errors import error_from_exception
 from anvia_nb.core.transport.sdk.model_json import wire_json as _json
+from anvia_nb.core.transport.sdk.skills import list_skills
 from anvia_nb.core.transport.session import CompletionRequest, PromptRequest
 
 __all__ = [
@@ -71,8 +72,10 @@ error says was being done."""
 async def list_items(
     client: Client, server: str, capabilities: JsonObject, key: str, timeout_seconds: float | None
 ) -> list[JsonObject]:
-    """Every page of one listing of :data:`LISTINGS` (``[]``, asking nothing, when the server did
-    not declare its capability in ``capabilities``, wire keys)."""
+    """Every page of one listing of :data:`LISTINGS`, or ``skills`` (``[]``, asking nothing, when
+    the server did not declare its capability or extension in ``capabilities``, wire keys)."""
+    if key == "skills":  # an extension's listing: no method of the SDK's own
+        return await list_skills(client, server, capabilities, timeout_seconds)
     capability, method, during = LISTINGS[key]
     if capability not in capabilities:
         return []
