@@ -204,6 +204,8 @@ class AppBridge:
 
     def _open_server(self) -> McpServer:
         if not self.server.is_open:
+            if self.policy.for_viewers:  # a viewer's words: no exit status, nothing to type
+                raise AppRequestRefused(INTERNAL_ERROR, self.policy.viewer_line(None, self.server.name))
             raise AppRequestRefused(INTERNAL_ERROR, f"the connection {self.server.name!r} is {self.server.status}")
         return self.server
 

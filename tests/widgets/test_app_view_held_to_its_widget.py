@@ -4,6 +4,7 @@ a page for viewers no server error text in any answer the kernel sends the view.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -18,9 +19,11 @@ from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
 from anvia_nb.display import RenderSettings
 from anvia_nb.policy import HIDDEN_SERVER_ERROR
 from anvia_nb.runtime import Runtime
-from anvia_nb.runtime.app_bridge import PageOffer
+from anvia_nb.runtime.app_bridge import AppBridge, PageOffer
 from anvia_nb.widgets import ToolForm, form
 from anvia_nb.widgets.apps.view import AppView
+from tests.helpers.support import DEMO_ARGS
+from tests.helpers.waiting import wait_until
 
 VIEWERS = RenderSettings(hide_server_errors=True)
 
@@ -95,3 +98,17 @@ def test_on_a_viewer_page_a_view_reads_its_own_ui_resource_and_no_other_views(de
         assert _refused(view, "resources/read", {"uri": uri}) == f"this page does not offer the resource {uri!r}"
     author = anvia_nb.app("demo.account_view", {"account": "alice"}, runtime=demo)
     assert author.bridge.handle("resources/read", {"uri": HOSTILE_APP_URI})["contents"][0]["uri"] == HOSTILE_APP_URI
+
+
+def test_for_viewers_a_server_that_exited_is_said_in_a_viewers_words(runtime: Runtime) -> None:
+    runtime.connect(mcp.stdio(name="gone", command=sys.executable, args=DEMO_ARGS))
+    server = runtime.server("gone")
+    for_viewers = AppBridge(runtime, server, "counter_app", COUNTER_URI, policy=VIEWERS.policy())
+    for_author = AppBridge(runtime, server, "counter_app", COUNTER_URI)
+    runtime.run(server.tool("crash").call_outcome({}))
+    wait_until(lambda: not server.is_open, "the crashed server to be seen as gone")
+    with pytest.raises(AppRequestRefused) as viewer:
+        for_viewers.handle("tools/call", {"name": "counter_step", "arguments": {"count": 1}})
+    assert viewer.value.message == "The server “gone” is not available right now."
+    with pytest.raises(AppRequestRefused, match=r"is server exited \(status"):
+        for_author.handle("tools/call", {"name": "counter_step", "arguments": {"count": 1}})
