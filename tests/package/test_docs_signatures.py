@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+import anvia_nb
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
 from anvia_nb.core.api.tool import Tool
@@ -37,7 +38,14 @@ DOCS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
 
 # -- calls and their defaults ----------------------------------------------------------------
 
-OWNERS: dict[str, object] = {"mcp": mcp, "tool": Tool, "Tool": Tool, "server": McpServer, "McpClient": McpClient}
+OWNERS: dict[str, object] = {
+    "mcp": mcp,
+    "tool": Tool,
+    "Tool": Tool,
+    "server": McpServer,
+    "McpClient": McpClient,
+    "anvia_nb": anvia_nb,
+}
 """What the first word of a documented call names (``tool.call`` is ``Tool.call``)."""
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {

@@ -10,7 +10,8 @@ folder. An accepted finding carries a ``suppressions`` entry with its reason; ev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from anvia_nb._version import __version__
@@ -18,13 +19,16 @@ from anvia_nb.core.audit.definitions import SEVERITIES
 from anvia_nb.core.audit.report import Reviewed
 from anvia_nb.core.protocol.types import JsonObject
 
-__all__ = ["DOCS_URL", "LEVELS", "json_report", "sarif_log"]
+__all__ = ["DOCS_URL", "LEVELS", "Mask", "json_report", "sarif_log"]
 
 DOCS_URL = "https://github.com/anvia/anvia_nb/blob/main/docs/audit.md"
 """Where each check is explained (a rule's ``helpUri`` adds the check's anchor)."""
 
 LEVELS = {"high": "error", "medium": "warning", "low": "note", "info": "note"}
 """SARIF's level for each severity."""
+
+Mask = Callable[[str], str]
+"""What hides secrets in a server's text before it is written (``ShowPolicy.mask``)."""
 
 _LOGICAL_KINDS = {
     "server": "module",
@@ -60,6 +64,16 @@ def _rules(reviewed: Sequence[Reviewed]) -> tuple[list[JsonObject], dict[str, in
     return rules, {check: n for n, check in enumerate(checks)}
 
 
+def _same(text: str) -> str:
+    return text
+
+
+def _masked(r: Reviewed, mask: Mask) -> Reviewed:
+    f = r.finding
+    shown = replace(f, item=mask(f.item), evidence=mask(f.evidence), advice=mask(f.advice))
+    return Reviewed(shown, None if r.accepted is None else mask(r.accepted))
+
+
 def _result(r: Reviewed, index: int, artifact: str) -> JsonObject:
     f = r.finding
     result: JsonObject = {
@@ -88,7 +102,7 @@ def _result(r: Reviewed, index: int, artifact: str) -> JsonObject:
     return result
 
 
-def sarif_log(reviewed: Sequence[Reviewed], *, artifact: str | Path | None = None) -> JsonObject:
+def sarif_log(reviewed: Sequence[Reviewed], *, artifact: str | Path | None = None, mask: Mask = _same) -> JsonObject:
     """The findings as a SARIF 2.1.0 log with one run.
 
     Parameters
@@ -97,12 +111,15 @@ def sarif_log(reviewed: Sequence[Reviewed], *, artifact: str | Path | None = Non
         The audit's findings with their acceptance.
     artifact : str or path, optional
         The file the servers were configured in (or the lock file): every result's artifact.
+    mask : callable, optional
+        Applied to every server text (the policy's ``mask``: a secret a server echoes stays out).
 
     Returns
     -------
     dict
         The log, ready for ``json.dump``.
     """
+    reviewed = [_masked(r, mask) for r in reviewed]
     rules, index = _rules(reviewed)
     uri = _uri(artifact)
     return {
@@ -124,7 +141,7 @@ def sarif_log(reviewed: Sequence[Reviewed], *, artifact: str | Path | None = Non
     }
 
 
-def json_report(reviewed: Sequence[Reviewed]) -> JsonObject:
+def json_report(reviewed: Sequence[Reviewed], *, mask: Mask = _same) -> JsonObject:
     """The findings as plain JSON: ``{"findings": [{server, kind, item, check, severity, evidence,
     advice, hash, accepted}]}`` (``accepted``: the reason, or ``null``).
 
@@ -132,11 +149,14 @@ def json_report(reviewed: Sequence[Reviewed]) -> JsonObject:
     ----------
     reviewed : sequence of Reviewed
         The audit's findings with their acceptance.
+    mask : callable, optional
+        Applied to every server text (the policy's ``mask``).
 
     Returns
     -------
     dict
     """
+    reviewed = [_masked(r, mask) for r in reviewed]
     return {
         "findings": [
             {

@@ -67,13 +67,16 @@ def run_audit(magics: MagicHost, command: AuditCommand) -> pd.DataFrame:
         held, added = accept_findings(lock, [reviewed[row].finding for row in command.accept], command.reason)
         reviewed = review([r.finding for r in reviewed], held)
         print(f"accepted {len(added)} finding{'s' * (len(added) != 1)} in {held.path}")
+    policy = _policy(magics, servers)
     if command.sarif:
-        write_whole(Path(command.sarif), json.dumps(sarif_log(reviewed, artifact=lock), indent=2) + "\n")
+        log = sarif_log(reviewed, artifact=lock, mask=policy.mask)
+        write_whole(Path(command.sarif), json.dumps(log, indent=2) + "\n")
         print(f"wrote SARIF 2.1.0 to {command.sarif}")
     if command.json:
-        write_whole(Path(command.json), json.dumps(json_report(reviewed), indent=2, ensure_ascii=False) + "\n")
+        report = json_report(reviewed, mask=policy.mask)
+        write_whole(Path(command.json), json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         print(f"wrote JSON to {command.json}")
-    return findings_frame(reviewed, _policy(magics, servers))
+    return findings_frame(reviewed, policy)
 
 
 def pin_lines(name: str, changes: list[DefinitionChange], lock: Path, policy: ShowPolicy) -> list[str]:
