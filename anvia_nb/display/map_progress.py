@@ -13,7 +13,11 @@ from typing import Any
 from anvia_nb.display._html import element
 from anvia_nb.policy import NOT_MATH_CLASSES, ShowPolicy
 
-__all__ = ["MapProgress", "progress_bundle", "progress_text"]
+__all__ = ["CLIENT_BOUND_SHARE", "MapProgress", "progress_bundle", "progress_text"]
+
+CLIENT_BOUND_SHARE = 0.8
+"""A map during which the client's process was on the CPU for more than this share of the time is
+bound by the client, not by the tool: its progress line says so (more concurrency will not help)."""
 
 _BAR_CELLS = 24
 
@@ -29,6 +33,8 @@ class MapProgress:
     seconds: float
     finished: bool = False
     stopped: bool = False
+    client_busy: float = 0.0
+    """The share of the time the client's process was on the CPU (``MapRun.client_busy``)."""
 
 
 def _duration(seconds: float) -> str:
@@ -40,7 +46,8 @@ def _duration(seconds: float) -> str:
 
 
 def progress_text(progress: MapProgress, policy: ShowPolicy | None = None) -> str:
-    """``demo.add [██████░░░░] 37/64 · 2 failed · 12.5 rows/s · about 2 s left``."""
+    """``demo.add [██████░░░░] 37/64 · 2 failed · 12.5 rows/s · about 2 s left``; a map whose client
+    was on the CPU most of the time says it is ``bound by this client (93% CPU), not the tool``."""
     shown = policy or ShowPolicy()
     total = max(progress.total, 0)
     filled = _BAR_CELLS if total == 0 else round(_BAR_CELLS * progress.done / total)
@@ -51,6 +58,8 @@ def progress_text(progress: MapProgress, policy: ShowPolicy | None = None) -> st
     rate = progress.done / progress.seconds if progress.seconds > 0 else 0.0
     if progress.done:
         parts.append(f"{rate:.1f} rows/s")
+    if progress.done and progress.client_busy >= CLIENT_BOUND_SHARE:
+        parts.append(f"bound by this client ({progress.client_busy:.0%} CPU), not the tool")
     if progress.stopped:
         parts.append("stopped")
     elif progress.finished:

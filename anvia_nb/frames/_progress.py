@@ -41,7 +41,14 @@ class ProgressLine:
             return
         self._last = now
         state = MapProgress(
-            self.target, run.total, run.done, run.failed, run.elapsed, finished=final, stopped=stopped or run.stopped
+            self.target,
+            run.total,
+            run.done,
+            run.failed,
+            run.elapsed,
+            finished=final,
+            stopped=stopped or run.stopped,
+            client_busy=run.client_busy,
         )
         bundle = progress_bundle(state, self.policy)
         from IPython.display import display

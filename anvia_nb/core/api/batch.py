@@ -111,6 +111,8 @@ class MapRun:
         self.rows: list[RowOutcome | None] = [None] * len(rows)
         self.started = time.monotonic()
         self.finished_at: float | None = None
+        self._cpu_started = time.process_time()
+        self._cpu_finished: float | None = None
         self.stopped = False
         self._sendable: list[tuple[int, JsonObject]] = []
         shared = dict(self.options.constants or {})
@@ -157,6 +159,14 @@ class MapRun:
     def elapsed(self) -> float:
         return (self.finished_at or time.monotonic()) - self.started
 
+    @property
+    def client_busy(self) -> float:
+        """The share of the map's time this process spent on the CPU (all its threads): near 1, the
+        client is the bottleneck, not the tool (:data:`~anvia_nb.display.map_progress.CLIENT_BOUND_SHARE`)."""
+        elapsed = self.elapsed
+        cpu = (self._cpu_finished or time.process_time()) - self._cpu_started
+        return cpu / elapsed if elapsed > 0 else 0.0
+
     def outcomes(self) -> list[RowOutcome]:
         """Every row's outcome in row order; rows without one (yet) are ``not run``."""
         return [row if row is not None else RowOutcome(i, NOT_RUN) for i, row in enumerate(self.rows)]
@@ -166,6 +176,7 @@ class MapRun:
     async def run(self) -> list[RowOutcome]:
         """Call every valid row; returns :meth:`outcomes`. Cancelling this cancels every call in flight."""
         self.started = time.monotonic()
+        self._cpu_started = time.process_time()
         queue = list(reversed(self._sendable))
         workers: list[asyncio.Task[None]] = []
 
@@ -188,6 +199,7 @@ class MapRun:
             raise
         finally:
             self.finished_at = time.monotonic()
+            self._cpu_finished = time.process_time()
             self._tell()
         return self.outcomes()
 

@@ -259,12 +259,10 @@ class ProtocolTrace:
             else:
                 wire = wire.decode("utf-8", "replace")
         if hasattr(message, "model_dump_json"):
-            if wire is None:  # a transport that serializes it itself (HTTP's sent messages): once, here
-                wire = message.model_dump_json(by_alias=True, exclude_unset=True)
-            if size is None and len(wire) <= self.max_message_chars:
-                self._keep(direction, wire, message)  # the common case: made an entry when read
+            text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
+            if size is None and len(text) <= self.max_message_chars:  # HTTP's sent ones too, serialized here
+                self._keep(direction, text, message)  # the common case: made an entry when read
                 return
-            text = wire
             fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
             error: Any = fields.get("error")
             if hasattr(error, "model_dump"):
