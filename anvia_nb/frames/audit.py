@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.audit import LockPath, audit_servers, pin_servers
 from anvia_nb.core.audit.definitions import KINDS, SEVERITIES, Finding
 from anvia_nb.core.audit.diff import DefinitionChange
-from anvia_nb.core.audit.pins import LOCK_FILE_NAME, Accepted, Lock, accept_findings
+from anvia_nb.core.audit.pins import LOCK_FILE_NAME, WRITTEN, Accepted, Lock, accept_findings
 from anvia_nb.core.audit.report import Reviewed
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.frames.server_frame import ServerFrame
@@ -161,6 +162,7 @@ def audit(*names_or_servers: str | McpServer, lock: LockPath | None = LOCK_FILE_
     return findings_frame(runtime.run(audit_servers(servers, lock=lock)), policy)
 
 
+@fill_docstring(WRITTEN)
 def pin(*names_or_servers: str | McpServer, lock: LockPath = LOCK_FILE_NAME) -> Lock:
     """Pin every item of these connections in the lock file (``%mcp pin NAME``).
 
@@ -171,15 +173,7 @@ def pin(*names_or_servers: str | McpServer, lock: LockPath = LOCK_FILE_NAME) -> 
     lock : str or path, optional
         The lock file (``mcp-lock.json`` here by default).
 
-    Returns
-    -------
-    Lock
-        The lock file as written.
-
-    Raises
-    ------
-    LockFileError
-        The file there does not parse or does not match its hashes: it is left as it is.
+    {written}
     """
     runtime = get_runtime()
     return runtime.run(pin_servers(servers_of(runtime, names_or_servers), lock))

@@ -14,19 +14,20 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.api.changes import ListWatch
 from anvia_nb.core.audit.checks import audit_definitions
 from anvia_nb.core.audit.definitions import Definition, Finding, definitions_of
 from anvia_nb.core.audit.diff import DefinitionChange
-from anvia_nb.core.audit.pins import LOCK_FILE_NAME, Lock, pin_definitions, read_lock
+from anvia_nb.core.audit.pins import LOCK_FILE_NAME, WRITTEN, Lock, pin_definitions, read_lock
 from anvia_nb.core.audit.report import Reviewed, pin_findings, review, with_digests
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.transport.client import McpClient
-from anvia_nb.errors import AnviaError, LockFileError, NotOfferedError
+from anvia_nb.errors import AnviaError, NotOfferedError
 
 __all__ = [
     "AuditedServer",
@@ -82,16 +83,17 @@ class AuditedServer(Protocol):
     async def resource_templates(self) -> list[JsonObject]: ...
 
 
-async def _offered(server: AuditedServer, capability: str, listing: Callable[[], object]) -> list[JsonObject]:
+async def _offered(
+    server: AuditedServer, capability: str, listing: Callable[[], Awaitable[list[JsonObject]]]
+) -> list[JsonObject]:
     """A listing the server offers (by its capabilities); ``[]`` for one it does not, or that a
     recording does not hold."""
     if capability not in server.client.capabilities:
         return []
     try:
-        found = await listing()  # type: ignore[misc]  # each listing is an async method of the server
+        return await listing()
     except NotOfferedError:
         return []
-    return list(found)
 
 
 async def server_definitions(server: AuditedServer) -> list[Definition]:
@@ -199,6 +201,7 @@ async def check_pins(server: AuditedServer, lock: Lock | LockPath = LOCK_FILE_NA
     return changes
 
 
+@fill_docstring(WRITTEN)
 async def pin_servers(servers: Sequence[AuditedServer], lock: LockPath = LOCK_FILE_NAME) -> Lock:
     """Pin every item of ``servers`` in the lock file; their refused tools are accepted.
 
@@ -209,17 +212,7 @@ async def pin_servers(servers: Sequence[AuditedServer], lock: LockPath = LOCK_FI
     lock : path, optional
         The lock file (default ``mcp-lock.json`` in the working directory).
 
-    Returns
-    -------
-    Lock
-        The lock file as written.
-
-    Raises
-    ------
-    LockFileError
-        The file there does not parse or does not match its hashes: it is left as it is.
-    InvalidValueError
-        A definition holds one of its connection's secret values.
+    {written}
     """
     every: list[Definition] = []
     for server in servers:
@@ -251,7 +244,7 @@ def watch_pins(
         await server.changes.settled()
         try:
             changes = await check_pins(server, path)
-        except (LockFileError, AnviaError) as exc:
+        except AnviaError as exc:
             server.client.log.note("warning", f"comparing with the pins failed: {exc}")
             return
         if changes is not None:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from anvia_nb._docs import fill_docstring
 from anvia_nb.core.audit.definitions import KINDS, Definition, Finding, Kind, canonical_hash
 from anvia_nb.core.audit.diff import DefinitionChange, compare_definitions
 from anvia_nb.core.protocol import limits
@@ -28,6 +29,7 @@ from anvia_nb.errors import InvalidValueError, LockFileError
 __all__ = [
     "FORMAT",
     "LOCK_FILE_NAME",
+    "WRITTEN",
     "Accepted",
     "Lock",
     "accept_findings",
@@ -35,6 +37,23 @@ __all__ = [
     "read_lock",
     "write_whole",
 ]
+
+WRITTEN = {
+    "written": """
+Returns
+-------
+Lock
+    The lock file as written.
+
+Raises
+------
+LockFileError
+    The file there does not parse or does not match its hashes: it is left as it is.
+InvalidValueError
+    A definition holds a secret value of its connection.
+"""
+}
+"""What the functions that pin return and raise, written once (``anvia_nb._docs``)."""
 
 LOCK_FILE_NAME = "mcp-lock.json"
 """The lock file's name beside the notebook (the kernel's working directory) by default."""
@@ -221,6 +240,7 @@ def _no_secret(definitions: Iterable[Definition], secrets: Iterable[str]) -> Non
             )
 
 
+@fill_docstring(WRITTEN)
 def pin_definitions(
     path: str | os.PathLike[str], definitions: Sequence[Definition], *, secrets: Iterable[str] = ()
 ) -> Lock:
@@ -235,17 +255,7 @@ def pin_definitions(
     secrets : iterable of str, optional
         The connections' secret values: a definition holding one is refused.
 
-    Returns
-    -------
-    Lock
-        The lock file as written.
-
-    Raises
-    ------
-    LockFileError
-        The file there does not parse or does not match its hashes: it is left as it is.
-    InvalidValueError
-        A definition holds a secret value.
+    {written}
     """
     _no_secret(definitions, secrets)
     lock = read_lock(path)
@@ -295,4 +305,3 @@ def accept_findings(
     lock.accepted += [a for a in added if (a.server, a.item, a.check, a.digest) not in known]
     write_whole(lock.path, lock.text())
     return lock, added
-

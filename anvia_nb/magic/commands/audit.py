@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from anvia_nb.errors import InvalidValueError, LockFileError, UnknownConnectionError
+from anvia_nb.errors import AnviaError, InvalidValueError, UnknownConnectionError
 from anvia_nb.magic.output.connect_text import NOTHING_CONNECTED
 from anvia_nb.magic.parse.audit import AuditCommand, DiffCommand, PinCommand
 
@@ -114,8 +114,8 @@ def note_pins(magics: MagicHost, name: str) -> None:
     server = magics.runtime.server(name)
     try:
         changes = magics.runtime.run(check_pins(server, lock))
-    except LockFileError as exc:
-        print(f"pins: {exc}")
+    except AnviaError as exc:  # a lock file that cannot be trusted, a listing that failed: the connect stands
+        print(f"pins: {magics.show_policy(server.secrets).error_line(exc)}")
         return
     if changes is None:
         return
