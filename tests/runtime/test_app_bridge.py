@@ -185,7 +185,8 @@ def test_a_torn_down_view_is_answered_nothing(bridge: AppBridge) -> None:
 def test_on_a_page_for_viewers_a_view_reaches_only_what_the_author_named(runtime: Runtime, demo: McpServer) -> None:
     """A view shown by a scoped panel (or under viewer mode) is held to the page's offer: a viewer's
     browser can speak for the view, so the view must not reach a tool or resource the page did not
-    offer. Tools only for views, and the view's own ``ui://`` resources, stay within reach."""
+    offer. Tools only for views, and the view's own ``ui://`` resource (not another view's), stay
+    within reach."""
     offer = PageOffer(tools=frozenset({"counter_app", "add"}), resources=frozenset({"demo://notes/2"}))
     page = AppBridge(runtime, demo, "counter_app", COUNTER_URI, offer=offer)
     before = len(runtime.calls())
@@ -198,3 +199,5 @@ def test_on_a_page_for_viewers_a_view_reaches_only_what_the_author_named(runtime
     assert stepped["structuredContent"]["count"] == 2
     assert page.handle("resources/read", {"uri": "demo://notes/2"})["contents"][0]["text"] == "Water the plants.\n"
     assert page.handle("resources/read", {"uri": COUNTER_URI})["contents"][0]["text"] == COUNTER_HTML
+    other_view = "ui://anvia-demo/hostile-view.html"
+    assert "does not offer the resource" in refused(page, "resources/read", {"uri": other_view}).message
