@@ -14,7 +14,8 @@ exactly the arguments the magic accepts. Each problem is shown once: beside the 
 belongs to once that field was touched, else in the list under the form. A format the form can
 recognise (email, uri, date, time) that does not look right gives a hint that never blocks,
 since formats are annotations for the validator. Under every form, "will send: {…}" shows
-exactly what Call sends, with the connection's secrets masked.
+exactly what Call sends, with the connection's secrets masked ("so far: {…}" while a problem
+holds it back: the problem itself is said once, where it is).
 
 The JSON mode is the way out for anything the fields cannot say (an explicit ``""`` for an
 optional field, ``[]`` for a required list, extra keys): it edits the whole arguments object as
@@ -293,11 +294,8 @@ class ArgumentsForm:
 
     def _show_will_send(self) -> None:
         sent = json.dumps(self._value, ensure_ascii=False)
-        if self._problems:
-            count = len(self._problems)
-            text = f"cannot send yet ({count} problem{'s' if count > 1 else ''}); so far: {sent}"
-        else:
-            text = f"will send: {sent}"
+        # while a problem holds it back, the problem is said where it is (and by Call), not again here
+        text = f"so far: {sent}" if self._problems else f"will send: {sent}"
         self.will_send_text = self.policy.line(text, self.policy.limits.preview_chars)
         self.will_send.value = wrapped_html(self.will_send_text, _GREY)
 

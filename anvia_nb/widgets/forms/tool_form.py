@@ -45,6 +45,7 @@ from anvia_nb.widgets.fields.leaf import wrapping_view
 from anvia_nb.widgets.forms.argument_memory import forget_arguments, remember_arguments, remembered_arguments
 from anvia_nb.widgets.forms.call_progress import CallProgress
 from anvia_nb.widgets.forms.link_reads import LinkReads
+from anvia_nb.widgets.forms.previous_result import PreviousResult
 from anvia_nb.widgets.prompts.elicitation import ElicitationPrompt, ensure_elicitation, hosting
 from anvia_nb.widgets.prompts.in_form import FormPrompts
 from anvia_nb.widgets.viewer_page import page_settings
@@ -126,6 +127,7 @@ class ToolForm:
         self.prompt_area, self.prompt_note = self.prompts.box, self.prompts.note
         self.output = widgets.Output()
         self.links = LinkReads(self.runtime, timeout_seconds)  # a result's resource links, read on request
+        self.previous = PreviousResult(self)  # a note over the last result once the values differ
         self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output, self.links.box])
         self.widget = widgets.VBox(
             [
@@ -136,6 +138,7 @@ class ToolForm:
                 widgets.HBox([self.call_button, self.cancel_button]),
                 wrapping_view(self.reason),
                 self.call_progress.widget,
+                self.previous.note,
                 self.result_area,
             ]
         )
@@ -367,6 +370,7 @@ class ToolForm:
         return arguments
 
     def _refresh(self) -> None:
+        self.previous.update()
         if self.running:
             self.call_button.disabled, self.cancel_button.disabled = True, False
             self.reason.value = "A call is running…"
