@@ -6,17 +6,19 @@ The file is committed and edited by hand, so it is read as untrusted input: at m
 hash to the hash written beside it. Anything else is one :class:`~anvia_nb.errors.LockFileError`
 naming the line or the item, and the file is never written over while it stands. It is written
 whole or not at all (a temporary file in the same folder, then ``os.replace``), so two kernels
-pinning at once leave one whole file. It holds definitions only, never a connection's command,
+pinning at once leave one whole file (and, holding the folder's ``flock`` meanwhile, keep both
+kernels' pins). It holds definitions only, never a connection's command,
 URL, headers or environment; a definition holding one of the connection's secret values is
 refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,11 @@ from anvia_nb.core.audit.definitions import KINDS, Definition, Finding, Kind, ca
 from anvia_nb.core.audit.diff import DefinitionChange, compare_definitions
 from anvia_nb.core.protocol import limits
 from anvia_nb.errors import InvalidValueError, LockFileError
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the file is still replaced whole
+    fcntl = None  # type: ignore[assignment]  # the module, or None where the system has none
 
 __all__ = [
     "FORMAT",
@@ -229,6 +236,22 @@ def write_whole(path: Path, text: str) -> None:
         raise
 
 
+@contextlib.contextmanager
+def _one_writer(path: Path) -> Iterator[None]:
+    """Hold the lock file's folder (``flock``, where the system has it) while the file is read,
+    changed and replaced: two kernels pinning other servers at once both keep their pins. No file
+    of its own is made; without ``fcntl`` (Windows) the file is still written whole."""
+    if fcntl is None:
+        yield
+        return
+    folder = os.open(path.parent if str(path.parent) else ".", os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(folder)  # closing releases the lock
+
+
 def _no_secret(definitions: Iterable[Definition], secrets: Iterable[str]) -> None:
     values = [s for s in secrets if s]
     for definition in definitions:
@@ -258,12 +281,13 @@ def pin_definitions(
     {written}
     """
     _no_secret(definitions, secrets)
-    lock = read_lock(path)
     servers: dict[str, list[Definition]] = {}
     for definition in definitions:
         servers.setdefault(definition.server, []).append(definition)
-    lock.pins.update(servers)
-    write_whole(lock.path, lock.text())
+    with _one_writer(Path(path)):
+        lock = read_lock(path)
+        lock.pins.update(servers)
+        write_whole(lock.path, lock.text())
     return lock
 
 
@@ -300,8 +324,9 @@ def accept_findings(
         if not finding.digest:
             raise InvalidValueError(f"The finding {finding.check} on {finding.item} has no definition hash to accept.")
         added.append(Accepted(finding.server, f"{finding.kind}:{finding.item}", finding.check, finding.digest, reason))
-    lock = read_lock(path)
-    known = {(a.server, a.item, a.check, a.digest) for a in lock.accepted}
-    lock.accepted += [a for a in added if (a.server, a.item, a.check, a.digest) not in known]
-    write_whole(lock.path, lock.text())
+    with _one_writer(Path(path)):
+        lock = read_lock(path)
+        known = {(a.server, a.item, a.check, a.digest) for a in lock.accepted}
+        lock.accepted += [a for a in added if (a.server, a.item, a.check, a.digest) not in known]
+        write_whole(lock.path, lock.text())
     return lock, added
