@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+import string
+from collections.abc import Iterable, Sequence
 
 from anvia_nb.core.audit.confusables import as_read
 from anvia_nb.core.audit.definitions import Definition, Finding, Severity
@@ -100,13 +101,11 @@ _TAKES = re.compile(
     r"\b(?:read|reads|cat|open|load|include|send|pass|provide|upload|attach|copy|print|output|append|insert|put"
     r"|embed|encode|forward|leak|extract|collect|gather|dump|paste|contents?\s+of)\b"
 )
-_PARAMETER = re.compile(
-    _each(
-        "in|into|as|through|via|inside|within|using",
-        r"\s+(?:the\s+)?[`'\"]?([a-z_][\w-]{0,63})[`'\"]?\s+(?:parameter|param|argument|arg|field)\b",
-    )
+_PARAMETER = re.compile(r"(?:parameter|param|argument|arg|field)\b")
+"""The word data is put "in the ``x`` parameter" with; :data:`_PARAMETER_HEAD` reads back from it."""
+_PARAMETER_HEAD = re.compile(
+    r"\b(?:in|into|as|through|via|inside|within|using)\s+(?:the\s+)?[`'\"]?([a-z_][\w-]{0,63})[`'\"]?\s+\Z"
 )
-"""Data put "in the ``x`` parameter" (one group per branch: the parameter's name)."""
 _PUTS = re.compile(r"\b(?:pass|put|send|include|add|insert|place|provide|write|copy|append|store|encode|embed)\b")
 _DATA = re.compile(
     r"\b(?:contents?|conversation|history|messages?|secrets?|passwords?|credentials?|tokens?|api\s+keys?|ssh"
@@ -171,11 +170,14 @@ def _severity(family: str, low: str, match: re.Match[str]) -> Severity | None:
         taken = _TAKES.search(_sentence(low, match.start(), match.end())) is not None
         return "high" if taken else ("medium" if match.re is _SECRET_FILE else None)
     if family == "data through a parameter":
-        before = _sentence(low[: match.start()], match.start(), match.start())  # up to "in the x parameter"
+        head = _PARAMETER_HEAD.search(low, max(0, match.start() - 100), match.start())
+        if head is None:
+            return None
+        before = _sentence(low[: head.start()], head.start(), head.start())  # up to "in the x parameter"
         puts = [put.end() for put in _PUTS.finditer(before)]
         if not puts:
             return None
-        param = next(group for group in match.groups() if group)
+        param = head.group(1)
         data = [d.group() for d in _DATA.finditer(before[puts[-1] :])]  # what is put there
         return "high" if any(word.split()[0].rstrip("s") not in param for word in data) else None
     return _FAMILIES[family][1]
@@ -192,14 +194,48 @@ _FAMILIES: dict[str, tuple[tuple[re.Pattern[str], ...], Severity]] = {
 }
 """Each family: its patterns, and its severity when nothing else decides it (see :func:`_severity`)."""
 
+_GATES: dict[str, frozenset[str]] = {
+    family: frozenset(words.split())
+    for family, words in {
+        "ignore instructions": "ignore disregard forget override bypass",
+        "hide from the user": "user secretly covertly secret",
+        "read secrets": "prompt history messages conversation key keys phrase password passwords credentials tokens "
+        "secrets variables",
+        "data through a parameter": "parameter param argument arg field",
+        "words to the model": "ai assistant llm model chatbot agent claude chatgpt gemini copilot now instruction "
+        "instructions prompt message",
+        "urgency": "important mandatory crucial critical otherwise else",
+        "secret files": "ssh rsa dsa ecdsa ed25519 env passwd shadow aws npmrc netrc pgpass credentials docker kube "
+        "mcp claude cursor wallet keychain",
+    }.items()
+}
+"""Words (whole, lower case, punctuation as spaces) a family's patterns cannot match without: an
+item with none of them skips the family (``secret files``: the secret files' half of ``read
+secrets``; a block needs ``<`` or ``[``)."""
+_SPACES = str.maketrans({char: " " for char in string.punctuation})
 
-def _families(read: str) -> Iterable[tuple[str, Severity, int, int]]:
-    """``(family, severity, start, end)`` for places in ``read`` (text as a model reads it), at
-    most the policy's ``evidence_places`` of each family (``start`` is -1 once there are more)."""
+
+def _wanted(low: str) -> frozenset[str]:
+    """The families worth running on ``low`` (an item's texts as read, lower-cased)."""
+    words = set(low.translate(_SPACES).split())
+    wanted = {family for family, gate in _GATES.items() if not gate.isdisjoint(words)}
+    if "secret files" in wanted:
+        wanted.add("read secrets")
+    if "<" in low or "[" in low:
+        wanted.add("a block addressed to a model")
+    return frozenset(wanted)
+
+
+def _families(read: str, wanted: frozenset[str]) -> Iterable[tuple[str, Severity, int, int]]:
+    """``(family, severity, start, end)`` for places in ``read`` (text as a model reads it) of the
+    ``wanted`` families, at most the policy's ``evidence_places`` of each (``start`` is -1 once
+    there are more)."""
     low = read.lower()
     if len(low) != len(read):
         low = read  # a letter that lower-cases to two: read as sent (rare, and never ASCII)
     for family, (patterns, _) in _FAMILIES.items():
+        if family not in wanted:
+            continue
         kept = 0
         for pattern in patterns:
             for match in _words(pattern, low):
@@ -213,10 +249,10 @@ def _families(read: str) -> Iterable[tuple[str, Severity, int, int]]:
                 yield family, severity, match.start(), match.end()
 
 
-def _text_hits(text: Text) -> Iterable[tuple[str, Hit | None]]:
+def _text_hits(text: Text, wanted: frozenset[str]) -> Iterable[tuple[str, Hit | None]]:
     read = as_read(text.value)
     same = len(read) == len(text.value)
-    for family, severity, start, end in _families(read):
+    for family, severity, start, end in _families(read, wanted):
         if start < 0:
             yield family, None
             continue
@@ -224,15 +260,19 @@ def _text_hits(text: Text) -> Iterable[tuple[str, Hit | None]]:
         yield family, Hit(severity, text.field, f"{family}: {shown}")
 
 
-def check_addressed(definition: Definition) -> list[Finding]:
+def check_addressed(definition: Definition, texts: Sequence[Text] | None = None) -> list[Finding]:
     """``addressed-to-model`` on one item: one finding with every place found, or none. Two
     families at medium in the same item make it high (a block addressed to the model that also
     names a secret file is an attack, not a style)."""
+    read = texts_of(definition) if texts is None else texts
+    wanted = _wanted(as_read("\n".join(text.value for text in read)).lower())
+    if not wanted:
+        return []
     hits: list[Hit] = []
     medium: set[str] = set()
     more = False
-    for text in texts_of(definition):
-        for family, hit in _text_hits(text):
+    for text in read:
+        for family, hit in _text_hits(text, wanted):
             if hit is None:
                 more = True
                 continue

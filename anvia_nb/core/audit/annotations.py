@@ -105,19 +105,21 @@ def opening_verb(description: str) -> tuple[str, str] | None:
 
 
 def _hits(name: str, description: str, hints: Mapping[str, object]) -> Iterable[Hit]:
-    said = [("name", found, visible(name)) for found in [verb_of(name)] if found]
-    said += [("description", found, visible(description[:120])) for found in [opening_verb(description)] if found]
-    if hints.get("readOnlyHint") is True:
-        for field, (verb, what), shown in said:
-            if what != "reads":
+    read_only, destructive = hints.get("readOnlyHint"), hints.get("destructiveHint")
+    if read_only is not True and destructive is not False:
+        return
+    named = verb_of(name)
+    if read_only is True:
+        said = [("name", named, name), ("description", opening_verb(description), description[:120])]
+        for field, found, text in said:
+            if found is not None and found[1] != "reads":
+                verb, what = found
                 severity: Severity = "high" if what == "deletes" or (what == "sends" and field == "name") else "medium"
-                yield Hit(severity, field, f"readOnlyHint is true, but it {what} ({verb}): {shown}")
-        if hints.get("destructiveHint") is True:
+                yield Hit(severity, field, f"readOnlyHint is true, but it {what} ({verb}): {visible(text)}")
+        if destructive is True:
             yield Hit("medium", "annotations", "readOnlyHint and destructiveHint are both true")
-    if hints.get("destructiveHint") is False:
-        for field, (verb, what), shown in said[:1]:
-            if what == "deletes" and field == "name":
-                yield Hit("medium", field, f"destructiveHint is false, but it {what} ({verb}): {shown}")
+    if destructive is False and named is not None and named[1] == "deletes":
+        yield Hit("medium", "name", f"destructiveHint is false, but it deletes ({named[0]}): {visible(name)}")
 
 
 def check_annotations(definition: Definition) -> list[Finding]:

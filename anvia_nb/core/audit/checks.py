@@ -20,6 +20,7 @@ from anvia_nb.core.audit.flows import check_flows
 from anvia_nb.core.audit.found import RANK
 from anvia_nb.core.audit.hidden import HIDDEN_CHECKS, check_hidden
 from anvia_nb.core.audit.shadowing import SHADOWING_CHECKS, check_confusable_names, check_references
+from anvia_nb.core.audit.texts import texts_of
 
 __all__ = ["CHANGED_SINCE_PINNED", "CHECKS", "audit_definitions", "order_findings"]
 
@@ -77,12 +78,13 @@ def audit_definitions(definitions: Sequence[Definition]) -> list[Finding]:
         is linear in the definitions' text: every pattern is bounded.
     """
     found: list[Finding] = []
-    for definition in definitions:
-        found += check_hidden(definition)
-        found += check_addressed(definition)
+    texts = [texts_of(definition) for definition in definitions]  # read once, for every check
+    for definition, read in zip(definitions, texts, strict=True):
+        found += check_hidden(definition, read)
+        found += check_addressed(definition, read)
         found += check_annotations(definition)
-        found += check_exfiltration(definition)
-    found += check_references(definitions)
+        found += check_exfiltration(definition, read)
+    found += check_references(definitions, texts)
     found += check_confusable_names(definitions)
     found += check_flows(definitions)
     return order_findings(found)

@@ -56,6 +56,8 @@ def skeleton(name: str) -> str:
 def scripts_of(name: str) -> set[str]:
     """The scripts of ``name``'s letters, by the first word of their Unicode names
     (``LATIN``, ``CYRILLIC``, ``GREEK`` ...): more than one in a name is how a look-alike is made."""
+    if name.isascii():
+        return {"LATIN"} if any(char.isalpha() for char in name) else set()
     found = set()
     for char in name:
         if char.isalpha() and not char.isascii():

@@ -15,7 +15,7 @@ A bare URL template in prose is not fetched by anything and is not a finding.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from anvia_nb.core.audit.definitions import Definition, Finding, Severity
 from anvia_nb.core.audit.evidence import excerpt
@@ -67,7 +67,8 @@ def _hits(text: Text) -> Iterable[Hit]:
         yield Hit(severity, text.field, f"{what}: {excerpt(text.value, start, end)}")
 
 
-def check_exfiltration(definition: Definition) -> list[Finding]:
+def check_exfiltration(definition: Definition, texts: Sequence[Text] | None = None) -> list[Finding]:
     """``exfiltration-link`` on one item: one finding with each link and image found, or none."""
-    hits = [hit for text in texts_of(definition) if "](" in text.value or "<" in text.value for hit in _hits(text)]
+    read = texts_of(definition) if texts is None else texts
+    hits = [hit for text in read if "](" in text.value or "<" in text.value for hit in _hits(text)]
     return [finding(definition, CHECK, hits, ADVICE)] if hits else []

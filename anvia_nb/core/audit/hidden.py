@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from anvia_nb.core.audit.definitions import Definition, Finding, Severity
 from anvia_nb.core.audit.evidence import excerpt, visible
@@ -57,7 +57,7 @@ _SCAN = re.compile(
     r"|(?P<mark>[\u200e\u200f\u061c])"
     r"|(?P<selectors>[\ufe00-\ufe0f\U000e0100-\U000e01ef]+)"
     r"|(?P<invisible>[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f"
-    r"\u3164\ufeff\uffa0\ufff9-\ufffb])"
+    r"\u3164\ufeff\uffa0\ufff9-\ufffb]+)"
     r"|(?P<private>[\ue000-\uf8ff\U000f0000-\U0010ffff])"
     r"|(?P<escape>\x1b(?:\[[0-?]{0,32}[ -/]{0,8}[@-~]|\][^\x07\x1b]{0,256}(?:\x07|\x1b\\)?|[@-Z\\-_])?)"
     r"|(?P<control>[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]|\r(?!\n))"
@@ -65,6 +65,7 @@ _SCAN = re.compile(
 """Every hidden character or run, named by group; plain ASCII text never matches but for escapes."""
 
 _WHITESPACE = re.compile(r"\s+")
+_LONG_WHITESPACE = re.compile(rf"\s{{{_PADDING_BREAKS}}}")  # the quick test: no padding without it
 _RTL = re.compile(r"[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\U00010800-\U00010fff\U0001e800-\U0001efff]")
 _FLAG_TAGS = re.compile(r"[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,6}\U000e007f")
 _BLACK_FLAG = "\U0001f3f4"
@@ -107,7 +108,8 @@ def _invisible_allowed(text: str, start: int) -> bool:
 
 def _text_hits(text: Text) -> Iterable[tuple[str, Hit]]:
     value = text.value
-    invisible: list[int] = []
+    invisible: list[int] = []  # the first and last place of each run found
+    unseen = 0  # how many characters in them
     private: list[int] = []
     rtl: bool | None = None
     for match in _SCAN.finditer(value):
@@ -121,8 +123,9 @@ def _text_hits(text: Text) -> Iterable[tuple[str, Hit]]:
             if end - start >= 2:
                 yield "hidden-invisible", Hit("high", text.field, excerpt(value, start, end))
         elif kind == "invisible":
-            if not _invisible_allowed(value, start):
-                invisible.append(start)
+            if end - start > 1 or not _invisible_allowed(value, start):
+                invisible += [start, end - 1]
+                unseen += end - start
         elif kind == "private":
             private.append(start)
         elif kind == "escape":
@@ -140,7 +143,7 @@ def _text_hits(text: Text) -> Iterable[tuple[str, Hit]]:
                 severity = "info" if rtl else "low"
             yield "hidden-bidi", Hit(severity, text.field, excerpt(value, start, end))
     if invisible:
-        many = len(invisible) >= _ENCODED
+        many = unseen >= _ENCODED
         evidence = excerpt(value, invisible[0], invisible[-1] + 1 if many else invisible[0] + 1)
         yield "hidden-invisible", Hit("high" if many else "medium", text.field, evidence)
     if private:
@@ -170,11 +173,11 @@ def _padding_hits(text: Text) -> Iterable[Hit]:
         yield Hit("medium", text.field, f"⟨{len(run):,} whitespace characters, {breaks:,} line breaks⟩ then: {after}")
 
 
-def check_hidden(definition: Definition) -> list[Finding]:
-    """The findings of this module's checks on one item: at most one per check, each with the
-    places found (the worst first)."""
+def check_hidden(definition: Definition, texts: Sequence[Text] | None = None) -> list[Finding]:
+    """The findings of this module's checks on one item (``texts``: its :func:`texts_of`, when
+    already read): at most one per check, each with the places found (the worst first)."""
     hits: dict[str, list[Hit]] = {}
-    for text in texts_of(definition):
+    for text in texts_of(definition) if texts is None else texts:
         if not text.value.isascii():
             for check, hit in _text_hits(text):
                 hits.setdefault(check, []).append(hit)
@@ -184,7 +187,7 @@ def check_hidden(definition: Definition) -> list[Finding]:
                     hits.setdefault(check, []).append(hit)
         if "<!--" in text.value:
             hits.setdefault("hidden-html-comment", []).extend(_comment_hits(text))
-        if len(text.value) >= _PADDING_BREAKS:
+        if _LONG_WHITESPACE.search(text.value) is not None:
             padding = list(_padding_hits(text))
             if padding:
                 hits.setdefault("hidden-padding", []).extend(padding)

@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from anvia_nb.core.audit.confusables import as_read, scripts_of, skeleton
 from anvia_nb.core.audit.definitions import Definition, Finding, Severity
 from anvia_nb.core.audit.evidence import excerpt, spelled
 from anvia_nb.core.audit.found import Hit, finding
-from anvia_nb.core.audit.texts import texts_of
+from anvia_nb.core.audit.texts import Text, texts_of
 
 __all__ = ["ADVICE", "SHADOWING_CHECKS", "check_confusable_names", "check_references"]
 
@@ -39,6 +40,8 @@ SHADOWING_CHECKS = tuple(ADVICE)
 """The ids of the checks of this module."""
 
 _WORD = re.compile(r"[A-Za-z_][\w.\-/:]*")
+_PARTS = re.compile(r"[a-z_][\w-]*")
+"""The words of lower-cased text, a qualified name (``mail.send_email``) in its parts: the quick test."""
 _IDENTIFIER = re.compile(r"[_.\-/]|\d|[a-z][A-Z]")
 _STEER = re.compile(
     r"\b(?:must|always|never|instead|before|after|first|whenever|do\s+not|don'?t|should|required|ensure"
@@ -50,8 +53,8 @@ _AS_SERVER = re.compile(r"\s*(?:server|mcp)\b", re.IGNORECASE)
 _QUALIFIED = re.compile(r"[./:]|__")
 _CALL_VERB = re.compile(r"(?:call|use|invoke|run|using|calling|invoking|via|with)\s+(?:the\s+)?$", re.IGNORECASE)
 _UNKNOWN = re.compile(
-    r"\b(?:call|use|invoke|run)\s+(?:the\s+)?[`'\"]?(?P<a>[A-Za-z_][\w.-]{2,63})[`'\"]?\s+(?:tool\s+)?"
-    r"(?:first|before|instead)\b|\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?[`'\"]?(?P<b>[A-Za-z_][\w.-]{2,63})"
+    r"\b(?:call|use|invoke|run)\s+(?:the\s+)?[`'\"]?(?P<called>[A-Za-z_][\w.-]{2,63})[`'\"]?\s+(?:tool\s+)?"
+    r"(?:first|before|instead)\b|\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?[`'\"]?(?P<replaced>[A-Za-z_][\w.-]{2,63})"
     r"[`'\"]?\s+tool\b",
     re.IGNORECASE,
 )
@@ -76,8 +79,9 @@ def _sentence_steers(read: str, start: int, end: int) -> bool:
     return _STEER.search(left + " " + right[: min(stops, default=len(right))]) is not None
 
 
-def check_references(definitions: Sequence[Definition]) -> list[Finding]:
-    """``shadowing-reference`` over every item of every server in ``definitions``."""
+def check_references(definitions: Sequence[Definition], texts: Sequence[Sequence[Text]] | None = None) -> list[Finding]:
+    """``shadowing-reference`` over every item of every server in ``definitions`` (``texts``:
+    each one's :func:`~anvia_nb.core.audit.texts.texts_of`, in the same order, when already read)."""
     owners: dict[str, set[str]] = defaultdict(set)
     own: dict[str, set[str]] = defaultdict(set)
     for definition in definitions:
@@ -85,43 +89,66 @@ def check_references(definitions: Sequence[Definition]) -> list[Finding]:
         if definition.kind == "tool":
             owners[definition.name.casefold()].add(definition.server)
     servers = {d.server.casefold(): d.server for d in definitions}
+    foreign = {  # the words that could name another server's tool, or that server, by server
+        server: {name for name, where in owners.items() if where - {server}} - own[server] | set(servers) - {home}
+        for home, server in ((s.casefold(), s) for s in own)
+    }
     found = []
-    for definition in definitions:
-        hits = list(_reference_hits(definition, owners, own[definition.server], servers))
+    for number, definition in enumerate(definitions):
+        read = texts_of(definition) if texts is None else texts[number]
+        lookup = _Lookup(owners, own[definition.server], servers, foreign[definition.server])
+        hits = list(_reference_hits(definition, read, lookup))
         if hits:
             found.append(finding(definition, "shadowing-reference", hits, ADVICE["shadowing-reference"]))
     return found
 
 
-def _reference_hits(
-    definition: Definition, owners: dict[str, set[str]], own: set[str], servers: dict[str, str]
-) -> Iterable[Hit]:
-    home = definition.server.casefold()
-    for text in texts_of(definition):
+@dataclass(frozen=True)
+class _Lookup:
+    owners: dict[str, set[str]]
+    """Each tool name (case folded), the servers that have it."""
+    own: set[str]
+    """The item's own server's names (case folded)."""
+    servers: dict[str, str]
+    """Each server's name, by its case-folded name."""
+    foreign: set[str]
+    """Every word that could name another server's tool or that server (the quick test)."""
+
+
+def _reference_hits(definition: Definition, texts: Sequence[Text], lookup: _Lookup) -> Iterable[Hit]:
+    for text in texts:
         if text.field.endswith("name") or text.field.startswith("serverInfo") or text.field == "uri":
             continue  # an item's own name, its server's, a URI: not words to the model
         read = as_read(text.value)
-        for match in _WORD.finditer(read):
-            word = match.group().rstrip(".-/:")
-            key = word.casefold()
-            start, end = match.start(), match.start() + len(word)
-            parts = _QUALIFIED.split(key, maxsplit=1)
-            qualified = len(parts) == 2 and parts[0] in servers and parts[0] != home  # other.tool
-            name = parts[1] if qualified else key
-            others = owners.get(name, set()) - {definition.server}
-            if others and name not in own and (qualified or _is_reference(read, start, end, word)):
-                what = f"names {', '.join(sorted(others))}'s tool {word}"
-            elif qualified or (key in servers and key != home and _AS_SERVER.match(read, end)):
-                what = f"names the server {servers[parts[0]]}"
-            else:
-                continue
-            severity: Severity = "high" if _sentence_steers(read, start, end) else "medium"
-            yield Hit(severity, text.field, f"{what}: {excerpt(read, start, end)}")
-        for match in _UNKNOWN.finditer(read):
-            word = match.group("a") or match.group("b")
-            if word.casefold() not in own and word.casefold() not in owners:
-                shown = excerpt(read, match.start(), match.end())
-                yield Hit("low", text.field, f"names a tool no connected server has, {word}: {shown}")
+        low = read.lower()
+        if lookup.foreign and not lookup.foreign.isdisjoint(_PARTS.findall(low)):
+            yield from _named_hits(definition, text.field, read, lookup)
+        if "first" in low or "before" in low or "instead" in low or "rather" in low:
+            for match in _UNKNOWN.finditer(read):
+                word = (match.group("called") or match.group("replaced")).casefold()
+                if word not in lookup.own and word not in lookup.owners:
+                    shown = excerpt(read, match.start(), match.end())
+                    yield Hit("low", text.field, f"names a tool no connected server has, {word}: {shown}")
+
+
+def _named_hits(definition: Definition, field: str, read: str, lookup: _Lookup) -> Iterable[Hit]:
+    home = definition.server.casefold()
+    for match in _WORD.finditer(read):
+        word = match.group().rstrip(".-/:")
+        key = word.casefold()
+        start, end = match.start(), match.start() + len(word)
+        parts = _QUALIFIED.split(key, maxsplit=1)
+        qualified = len(parts) == 2 and parts[0] in lookup.servers and parts[0] != home  # other.tool
+        name = parts[1] if qualified else key
+        others = lookup.owners.get(name, set()) - {definition.server}
+        if others and name not in lookup.own and (qualified or _is_reference(read, start, end, word)):
+            what = f"names {', '.join(sorted(others))}'s tool {word}"
+        elif qualified or (key in lookup.servers and key != home and _AS_SERVER.match(read, end)):
+            what = f"names the server {lookup.servers[parts[0]]}"
+        else:
+            continue
+        severity: Severity = "high" if _sentence_steers(read, start, end) else "medium"
+        yield Hit(severity, field, f"{what}: {excerpt(read, start, end)}")
 
 
 def check_confusable_names(definitions: Sequence[Definition]) -> list[Finding]:

@@ -6,7 +6,7 @@ can say which field it is in (``inputSchema.properties.path.description``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
 from dataclasses import dataclass
 
 from anvia_nb.core.audit.definitions import Definition
@@ -32,37 +32,50 @@ class Text:
     value: str
 
 
-def _child(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
+_PLAIN = re.compile(r"[A-Za-z0-9_$][A-Za-z0-9_$.\-]{0,63}")
+"""An ASCII word with no space (a wire key, a type, a parameter's name, an identifier-like value):
+nothing any check finds is in one (no hidden character, no sentence, no link)."""
 
 
-def texts_of(definition: Definition) -> Iterator[Text]:
-    """Each string of ``definition``'s body, and each key of its objects that is not a plain
-    word of the wire (a parameter's or a property's name), depth first in the order sent.
+def texts_of(definition: Definition) -> list[Text]:
+    """Each string of ``definition``'s body, and each key of its objects, that is more than a
+    plain ASCII word (:data:`_PLAIN`: ``string``, ``inputSchema``, ``dry_run``), depth first in
+    the order sent; the item's own name always, first.
 
     Nesting deeper than :data:`~anvia_nb.core.protocol.limits.VALUE_DEPTH` is not read (a walk, not
     a recursion: a hostile schema cannot exhaust the stack).
     """
+    found = [Text("name", definition.name)]
+
+    def plain(word: str) -> bool:  # str's own tests first: most keys and schema words pass them
+        return (word.isascii() and word.isidentifier()) or _PLAIN.fullmatch(word) is not None
+
     stack: list[tuple[str, object, int]] = [("", definition.body, 0)]
     while stack:
         path, value, depth = stack.pop()
-        if isinstance(value, str):
-            yield Text(path or "(value)", value)
-        elif depth >= VALUE_DEPTH:
+        if depth >= VALUE_DEPTH:
             continue
-        elif isinstance(value, dict):
-            children = []
+        if isinstance(value, dict):
+            children: list[tuple[str, object, int]] = []
             for key, item in value.items():
                 key = str(key)
-                if not _is_plain_key(key):
-                    yield Text(f"{_child(path, key)}(name)", key)
-                children.append((_child(path, key), item, depth + 1))
+                if not plain(key):
+                    found.append(Text(f"{path}.{key}(name)" if path else f"{key}(name)", key))
+                if isinstance(item, str):
+                    if not plain(item) and (path or key != "name"):
+                        children.append((f"{path}.{key}" if path else key, item, depth))
+                elif isinstance(item, dict | list) and item:
+                    children.append((f"{path}.{key}" if path else key, item, depth + 1))
             stack.extend(reversed(children))
         elif isinstance(value, list):
-            stack.extend((f"{path}[{index}]", item, depth + 1) for index, item in reversed(list(enumerate(value))))
-
-
-def _is_plain_key(key: str) -> bool:
-    """A key made of ASCII letters, digits and underscores (a wire key or an ordinary parameter
-    name): nothing a check could find in it that it would not find in the text around it."""
-    return key.isascii() and key.replace("_", "").isalnum() and len(key) <= 64
+            children = []
+            for index, item in enumerate(value):
+                if isinstance(item, str):
+                    if not plain(item):
+                        children.append((f"{path}[{index}]", item, depth))
+                elif isinstance(item, dict | list) and item:
+                    children.append((f"{path}[{index}]", item, depth + 1))
+            stack.extend(reversed(children))
+        elif isinstance(value, str):
+            found.append(Text(path or "(value)", value))
+    return found
