@@ -124,7 +124,10 @@ def test_a_person_calls_echo_from_the_panel_and_sees_hostile_text_escaped(
     page.wait_for_function("b => b.disabled", arg=call.element_handle(), timeout=WAIT_MS, polling=POLL_MS)
     reason = cell.get_by_text("Cannot call yet: message: required, but empty")
     reason.first.wait_for(timeout=WAIT_MS)  # the reason arrives in its own widget update
-    assert reason.count() == 1
+    assert reason.count() == 1 and cell.get_by_text(re.compile("required, but empty")).count() == 1  # said once
+    previous = cell.get_by_text(re.compile(r"^Below: the previous call's result, for \{\"message\": "))
+    previous.first.wait_for(timeout=WAIT_MS)  # the result kept under a refused call is marked as the last call's
+    assert previous.count() == 1 and result.count() == 1
     call.scroll_into_view_if_needed()
     screenshot(page, "panel_browser_disabled")
 
