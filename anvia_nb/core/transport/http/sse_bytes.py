@@ -1,12 +1,14 @@
-"""Server-sent events read from a response's bytes: one join of an event's data, kept as bytes.
+"""Server-sent events read from a response's bytes: an event's data written once, kept as bytes.
 
 httpx2's ``EventSource`` decodes the stream to text, keeps the pieces of a line as ``str``, joins
 them, partitions the line and slices its value, then joins the data lines: a 40 MB event existed
 as text three or four times before the JSON parse, which then read a ``str``. :class:`EventReader`
-reads the same events from the bytes: a line's pieces are views of the chunks read, a data line's
-value is kept as those views, and an event's data is joined once, as ``bytes``, for one
-``validate_json``. Field names, ``event``, ``id`` and ``retry`` are small, and decoded as UTF-8 with
-``errors="replace"``, as httpx2's ``aiter_text`` decodes ``text/event-stream``.
+reads the same events from the bytes: a line's pieces are views of the chunks read, and a data
+line's value is written, as it arrives, into the event's one buffer (:class:`io.BytesIO`, whose
+``getvalue`` hands it over as ``bytes`` without a copy) for one parse: a 200 MB event is held once,
+never as its chunks (which stayed in the heap once freed) and their join beside them. Field names,
+``event``, ``id`` and ``retry`` are small, and decoded as UTF-8 with ``errors="replace"``, as
+httpx2's ``aiter_text`` decodes ``text/event-stream``.
 
 It is httpx2's parser (``httpx2/_sse.py``) otherwise, quirks included, so nothing reads
 differently: lines end at ``\\n``, ``\\r\\n`` or ``\\r`` (a ``\\r\\n`` split across two chunks too);
@@ -31,6 +33,7 @@ cannot be switched without copying it. What they carry (a server's messages outs
 from __future__ import annotations
 
 import codecs
+import io
 from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -61,7 +64,7 @@ class EventReader:
         self._max_event_size = max_event_size
         # The event so far.
         self._event = ""
-        self._data: list[memoryview | bytes] = []
+        self._data = io.BytesIO()  # handed over by getvalue() without a copy
         self._data_lines = 0
         self._last_event_id = ""
         self._retry: int | None = None
@@ -71,6 +74,8 @@ class EventReader:
         self._name: list[memoryview] = []
         self._value: list[memoryview] | None = None
         self._line_size = 0
+        self._streaming = False  # a data line: its value goes straight into the event's data
+        self._space_pending = False  # its first byte not yet seen: one space there is dropped
         self._trailing_cr = False
 
     def feed(self, chunk: bytes) -> Iterator[ByteEvent]:
@@ -109,21 +114,47 @@ class EventReader:
         if start == end:
             return
         self._line_size += end - start
+        if self._streaming:
+            self._write_value(view[start:end])
+            return
         if self._value is not None:
             self._value.append(view[start:end])
             return
         colon = chunk.find(b":", start, end)
         if colon < 0:
             self._name.append(view[start:end])
+        elif b"".join([*self._name, view[start:colon]]) == b"data":
+            self._name.append(view[start:colon])
+            self._streaming, self._space_pending = True, True
+            if self._data_lines:
+                self._data.write(b"\n")
+            self._write_value(view[colon + 1 : end])
         else:
             self._name.append(view[start:colon])
             self._value = [view[colon + 1 : end]]
 
+    def _write_value(self, piece: memoryview) -> None:
+        """A piece of a data line's value, into the event's data (copied once: the chunk it came in
+        is freed when read, so a 200 MB event is held once, not as its chunks and their join)."""
+        if not len(piece):
+            return
+        if self._space_pending:
+            self._space_pending = False
+            if piece[0] == 0x20:
+                piece = piece[1:]
+        self._data.write(piece)
+
     def _end_line(self) -> ByteEvent | None:
-        name, value, size = self._name, self._value, self._line_size
-        self._name, self._value, self._line_size = [], None, 0
+        name, value, size, streamed = self._name, self._value, self._line_size, self._streaming
+        self._name, self._value, self._line_size, self._streaming = [], None, 0, False
         if not size:
             return self._dispatch()
+        if streamed:  # a data line, already in the event's data
+            self._event_size += size
+            self._check()
+            self._data_lines += 1
+            self._pending = True
+            return None
         field = b"".join(name)
         if not field and value is not None:
             return None  # a comment
@@ -132,10 +163,11 @@ class EventReader:
         pieces = [piece for piece in value or [] if len(piece)]
         if pieces and pieces[0][0] == 0x20:
             pieces[0] = pieces[0][1:]
-        if field == b"data":
+        if field == b"data":  # without a colon: an empty value
             if self._data_lines:
-                self._data.append(b"\n")
-            self._data.extend(pieces)
+                self._data.write(b"\n")
+            for piece in pieces:
+                self._data.write(piece)
             self._data_lines += 1
             self._pending = True
         elif field == b"event":
@@ -158,10 +190,8 @@ class EventReader:
         self._event_size = 0
         if not self._pending:
             return None
-        data, self._data, self._data_lines = self._data, [], 0
-        event = ByteEvent(
-            event=self._event or "message", data=b"".join(data), id=self._last_event_id, retry=self._retry
-        )
+        data, self._data, self._data_lines = self._data.getvalue(), io.BytesIO(), 0
+        event = ByteEvent(event=self._event or "message", data=data, id=self._last_event_id, retry=self._retry)
         self._event, self._retry, self._pending = "", None, False
         return event
 
