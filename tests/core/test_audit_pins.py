@@ -18,6 +18,7 @@ from anvia_nb.core import McpServer
 from anvia_nb.core.audit.pins import read_lock
 from anvia_nb.errors import DefinitionChangedError, InvalidValueError, LockFileError
 from tests.helpers.support import DEMO_ARGS, REPO
+from tests.helpers.waiting import wait_until_async
 
 pytestmark = pytest.mark.anyio
 
@@ -133,3 +134,17 @@ def test_two_processes_pinning_at_once_leave_one_whole_file(tmp_path: Path) -> N
     assert set(held.pins) == {"alpha", "beta"}  # each kept the other's pins (one writer at a time)
     assert all(len(definitions) == 30 for definitions in held.pins.values())
     assert [p.name for p in tmp_path.iterdir()] == ["mcp-lock.json"]  # no temporary file left behind
+
+
+async def test_after_check_pins_a_list_changed_is_compared_again(demo: McpServer, tmp_path: Path) -> None:
+    lock = tmp_path / "mcp-lock.json"
+    await demo.pin(lock)
+    assert await demo.check_pins(lock) == []  # from now on every list_changed is compared too
+    await demo.tool("change_tools").call({})  # the server adds the tool bonus and says so
+
+    def noted() -> list[str]:
+        return [str(e.data) for e in demo.log.entries if "since pinned" in str(e.data)]
+
+    assert await wait_until_async(noted, "the pins' note after list_changed") == [
+        "pins: demo: tool bonus added since pinned in mcp-lock.json"
+    ]

@@ -187,6 +187,10 @@ async def check_pins(server: AuditedServer, lock: Lock | LockPath = LOCK_FILE_NA
     ------
     LockFileError
         The lock file does not parse or does not match its hashes.
+
+    Notes
+    -----
+    With a path, a pinned server is compared again after every ``list_changed`` (:func:`watch_pins`).
     """
     held = _lock(lock)
     assert held is not None  # a path or a Lock was given
@@ -194,6 +198,8 @@ async def check_pins(server: AuditedServer, lock: Lock | LockPath = LOCK_FILE_NA
         server.refused.clear()
         return None
     changes = held.changes(server.name, await server_definitions(server)) or []
+    if not isinstance(lock, Lock) and server not in _WATCHES:
+        watch_pins(server, lock)
     server.refused.clear()
     server.refused.update(
         {c.item: refusal_line(server.name, c) for c in changes if c.kind == "tool" and c.change == "changed"}
@@ -224,7 +230,7 @@ async def pin_servers(servers: Sequence[AuditedServer], lock: LockPath = LOCK_FI
 
 
 def watch_pins(
-    server: AuditedServer, lock: LockPath, on_changes: Callable[[str, list[DefinitionChange]], None]
+    server: AuditedServer, lock: LockPath, on_changes: Callable[[str, list[DefinitionChange]], None] | None = None
 ) -> None:
     """After each change the server announces, compare it with its pins again (in a task on its
     loop): changed tools are refused, and ``on_changes(server_name, changes)`` is told what differs.
@@ -235,24 +241,39 @@ def watch_pins(
         An open connection; watched until it closes (one watch per connection: a second replaces it).
     lock : path
         The lock file.
-    on_changes : callable
-        Told the changes since pinned (also when there are none); must not block.
+    on_changes : callable, optional
+        Told the changes since pinned (also when there are none); must not block. By default each
+        change is a line of the server's log (``%mcp log NAME``).
     """
     path = Path(lock)
+    running: set[asyncio.Task[None]] = set()  # held until done: the loop keeps only weak references
+    watched = weakref.ref(server)  # the watch, kept in _WATCHES by the server, must not keep it alive
 
-    async def again() -> None:
-        await server.changes.settled()
+    def noted(name: str, changes: list[DefinitionChange]) -> None:
+        found = watched()
+        if found is None:
+            return
+        for change in changes:
+            found.client.log.note("warning", f"pins: {name}: {change.line} since pinned in {path.name}")
+
+    tell = noted if on_changes is None else on_changes
+
+    async def again(found: AuditedServer) -> None:
+        await found.changes.settled()
         try:
-            changes = await check_pins(server, path)
+            changes = await check_pins(found, path)
         except AnviaError as exc:
-            server.client.log.note("warning", f"comparing with the pins failed: {exc}")
+            found.client.log.note("warning", f"comparing with the pins failed: {exc}")
             return
         if changes is not None:
-            on_changes(server.name, changes)
+            tell(found.name, changes)
 
-    def heard(_name: str, what: str) -> None:
-        if what in ("tools", "prompts", "resources"):
-            asyncio.get_running_loop().create_task(again(), name=f"anvia_nb pins {server.name}")
+    def heard(name: str, what: str) -> None:
+        found = watched()
+        if found is not None and what in ("tools", "prompts", "resources"):
+            task = asyncio.get_running_loop().create_task(again(found), name=f"anvia_nb pins {name}")
+            running.add(task)
+            task.add_done_callback(running.discard)
 
     stop = _WATCHES.pop(server, None)
     if stop is not None:

@@ -98,11 +98,7 @@ def _watch(server: McpServer, lock: Path) -> None:
     """Compare with the pins after every ``list_changed``: changed tools refused, a log line each."""
     from anvia_nb.core.api.audit import watch_pins
 
-    def told(name: str, changes: list[DefinitionChange]) -> None:
-        for change in changes:
-            server.client.log.note("warning", f"pins: {name}: {change.line} since pinned in {lock.name}")
-
-    watch_pins(server, lock, told)
+    watch_pins(server, lock)
 
 
 def note_pins(magics: MagicHost, name: str) -> None:
