@@ -15,7 +15,7 @@ from anvia_nb import connect_mcp, mcp
 from anvia_nb.core import McpServer
 from anvia_nb.core.protocol.skills import file_problem, frontmatter, frontmatter_problem, offers_skills
 from anvia_nb.demo_server.skills import SKILLS
-from anvia_nb.errors import UnknownResourceError
+from anvia_nb.errors import NotOfferedError, ProtocolError, UnknownResourceError
 from tests.helpers.support import DEMO_ARGS, SERVERS
 
 pytestmark = pytest.mark.anyio
@@ -54,6 +54,22 @@ async def test_a_loaded_skill_and_its_file_are_what_the_listing_says(demo: McpSe
     assert (await demo.skill("skill://review-args/SKILL.md")).text == SKILLS["review-args"]["SKILL.md"]
 
 
+async def test_skills_get_gives_the_entry_of_a_skill_by_its_uri(demo: McpServer) -> None:
+    listed = {entry["uri"]: entry for entry in await demo.skills()}
+    assert await demo.get_skill("skill://review-args/SKILL.md") == listed["skill://review-args/SKILL.md"]
+    with pytest.raises(ProtocolError) as unknown:
+        await demo.get_skill("skill://nowhere/SKILL.md")
+    assert unknown.value.code == -32602  # Invalid params, as the extension says
+
+
+async def test_a_skill_addressed_by_an_unlisted_uri_is_asked_with_skills_get(demo: McpServer) -> None:
+    demo.listings["skills"] = []  # as if the server listed none: the URI still names a skill
+    asked = _sent(demo, "skills/get")
+    loaded = await demo.skill("skill://review-args/SKILL.md")
+    assert loaded.text == SKILLS["review-args"]["SKILL.md"] and _sent(demo, "skills/get") == asked + 1
+    del demo.listings["skills"]
+
+
 async def test_an_unknown_skill_or_file_is_refused_before_anything_is_read(demo: McpServer) -> None:
     reads = _sent(demo, "resources/read")
     with pytest.raises(UnknownResourceError, match="lists no skill 'summarize-note'. Did you mean summarize-notes"):
@@ -67,7 +83,9 @@ async def test_a_server_without_the_extension_is_not_asked() -> None:
     units = mcp.stdio(name="units", command=sys.executable, args=[str(SERVERS / "units_server.py")])
     async with await connect_mcp(units) as server:
         assert await server.skills() == []
-        assert _sent(server, "skills/list") == 0
+        with pytest.raises(NotOfferedError, match="does not declare the Skills extension"):
+            await server.get_skill("skill://pdf/SKILL.md")
+        assert _sent(server, "skills/list") == _sent(server, "skills/get") == 0
 
 
 SKILL_MD = "---\nname: pdf\ndescription: 'Fill: forms'\nmetadata:\n  owner: ada\n---\n\nBody.\n"

@@ -20,15 +20,23 @@ from anvia_nb.core.api.listings import ANSWER_TIMEOUT
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.readings import ResourceRead
-from anvia_nb.core.protocol.skills import file_problem, frontmatter_problem, skill_file, skill_name
+from anvia_nb.core.protocol.skills import (
+    SKILLS_EXTENSION,
+    file_problem,
+    frontmatter_problem,
+    offers_skills,
+    skill_file,
+    skill_name,
+)
 from anvia_nb.core.protocol.types import JsonObject
-from anvia_nb.errors import InvalidValueError, UnknownResourceError
+from anvia_nb.errors import InvalidValueError, NotOfferedError, UnknownResourceError
 
 __all__ = ["SkilledServer"]
 
 
 class SkilledServer(ConnectedServer):
-    """A connected server with its skills: :meth:`skills`, :meth:`skill` and :meth:`skill_file`."""
+    """A connected server with its skills: :meth:`skills`, :meth:`get_skill`, :meth:`skill` and
+    :meth:`skill_file`."""
 
     @fill_docstring(ANSWER_TIMEOUT)
     async def skills(self, *, timeout_seconds: Timeout = limits.DEFAULT) -> list[JsonObject]:
@@ -46,8 +54,36 @@ class SkilledServer(ConnectedServer):
         """
         return await self._listing("skills", timeout_seconds)
 
+    @fill_docstring(ANSWER_TIMEOUT)
+    async def get_skill(self, uri: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> JsonObject:
+        """``skills/get``: the entry of the skill whose ``SKILL.md`` is at ``uri``, listed or not.
+
+        Parameters
+        ----------
+        uri : str
+            The URI of the skill's ``SKILL.md`` (``skill://summarize-notes/SKILL.md``).
+        {timeout}
+
+        Returns
+        -------
+        dict
+            The skill's entry (``uri``, ``frontmatter``, ``resources``), wire keys.
+
+        Raises
+        ------
+        NotOfferedError
+            The server does not declare the Skills extension: nothing is sent.
+        ProtocolError
+            The server serves no skill there (``-32602``).
+        """
+        if not offers_skills(self.client.capabilities):
+            raise NotOfferedError(f"{self.name!r} does not declare the Skills extension ({SKILLS_EXTENSION}).")
+        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+        return await self.client.in_session(lambda session: session.get_skill(uri, timeout))
+
     async def skill_entry(self, name: str) -> JsonObject:
-        """The listed skill called ``name`` (or whose ``SKILL.md`` is at the URI ``name``).
+        """The listed skill called ``name``, or the skill whose ``SKILL.md`` is at the URI ``name``
+        (asked with ``skills/get`` when no listed skill has it).
 
         Parameters
         ----------
@@ -68,6 +104,8 @@ class SkilledServer(ConnectedServer):
         for entry in entries:
             if name in (skill_name(entry), entry.get("uri")):
                 return entry
+        if name.startswith("skill://") and name.endswith("/SKILL.md") and offers_skills(self.client.capabilities):
+            return await self.get_skill(name)  # addressed by URI: a server may serve skills it does not list
         names = [skill_name(entry) for entry in entries]
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(close)}?" if close else f" %mcp skills {self.name} lists what it has."

@@ -108,6 +108,9 @@ class RecordingSession:
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         return await self.inner.read_resource(uri, timeout_seconds)
 
+    async def get_skill(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        return await self.inner.get_skill(uri, timeout_seconds)
+
     async def get_prompt(self, request: PromptRequest) -> JsonObject:
         return await self.inner.get_prompt(request)
 

@@ -96,6 +96,9 @@ class ReplaySession:
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         raise self._not_recorded()
 
+    async def get_skill(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        raise self._not_recorded()
+
     async def get_prompt(self, request: PromptRequest) -> JsonObject:
         raise self._not_recorded()
 

@@ -112,6 +112,10 @@ class Session(Protocol):
         """One ``resources/read``; the result (wire keys: ``contents``)."""
         ...
 
+    async def get_skill(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        """One ``skills/get`` (the Skills extension): the entry of the skill whose ``SKILL.md`` is at ``uri``."""
+        ...
+
     async def get_prompt(self, request: PromptRequest) -> JsonObject:
         """One ``prompts/get``; the result (wire keys: ``description``, ``messages``)."""
         ...

@@ -23,6 +23,7 @@ from anvia_nb.core.transport.sdk import features
 from anvia_nb.core.transport.sdk.errors import error_from_exception
 from anvia_nb.core.transport.sdk.listen import ResourceStreams
 from anvia_nb.core.transport.sdk.model_json import wire_json
+from anvia_nb.core.transport.sdk.skills import get_skill
 from anvia_nb.core.transport.sdk.tasks import call_as_task
 from anvia_nb.core.transport.session import CompletionRequest, Handshake, PromptRequest, ToolCall
 from anvia_nb.errors import AnviaError, ToolTimeoutError
@@ -171,6 +172,9 @@ class SdkSession:
 
     async def read_resource(self, uri: str, timeout_seconds: float | None) -> JsonObject:
         return await features.read_resource(self._client, self._server, uri, timeout_seconds)
+
+    async def get_skill(self, uri: str, timeout_seconds: float | None) -> JsonObject:
+        return await get_skill(self._client, self._server, uri, timeout_seconds)
 
     async def get_prompt(self, request: PromptRequest) -> JsonObject:
         return await features.get_prompt(self._client, self._server, request)
