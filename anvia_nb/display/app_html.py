@@ -1,14 +1,13 @@
 """An MCP App's view made ready for its sandbox: the CSP, the ``allow`` list, the bounds (pure).
 
-A view (``text/html;profile=mcp-app``) runs in an iframe with ``sandbox="allow-scripts"`` and no
-``allow-same-origin``, loaded from ``srcdoc``: an opaque origin, so it reaches neither the
-notebook's DOM, cookies and storage nor the Jupyter server's API (``widgets/apps/frame.py``). What
-it may load is fixed here, in the kernel, before the HTML leaves it:
+A view (``text/html;profile=mcp-app``) runs behind a sandbox proxy of an opaque origin
+(``widgets/apps/frame.py``), so it reaches neither the notebook's DOM, cookies and storage nor the
+Jupyter server's API. What it may load is fixed here, in the kernel, before the HTML leaves it:
 
 - :func:`content_security_policy` builds the policy from the resource's declared domains
   (``_meta.ui.csp``) on the extension's strict default: no network at all unless the server
-  declared origins, inline script and style only, no plugins, no nested frames, no ``<base>``, no
-  form targets. A declared "domain" that is not a plain origin (a keyword, a scheme alone, a
+  declared origins, only script the view carries itself (:data:`SCRIPT_SOURCES`) and inline style,
+  no plugins, no nested frames, no ``<base>``, no form targets. A declared "domain" that is not a plain origin (a keyword, a scheme alone, a
   ``*``, anything with a space, quote or ``;``) is dropped, so a server can never loosen it.
 - :func:`sandboxed_html` puts that policy in a ``<meta http-equiv="Content-Security-Policy">``
   before everything the server wrote: the document starts with our doctype and our meta, so the
@@ -17,8 +16,8 @@ it may load is fixed here, in the kernel, before the HTML leaves it:
   nothing more.
 - :data:`APP_HTML_MAX_CHARS` bounds the HTML; :func:`clamp_height` bounds the frame's height.
 
-The front-end adds the same policy as the iframe's ``csp`` attribute where the browser supports
-it (Chromium): it then holds even if the view navigates itself elsewhere.
+The front-end gives the same policy to the proxy's document and as the frames' ``csp`` attribute
+where the browser supports it (Chromium): it then holds even if the view navigates itself elsewhere.
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ __all__ = [
     "DOMAINS_KEPT",
     "MAX_HEIGHT_PX",
     "MIN_HEIGHT_PX",
+    "SCRIPT_SOURCES",
     "DeclaredCsp",
     "clamp_height",
     "content_security_policy",
@@ -74,6 +74,10 @@ _PERMISSION_FEATURES = {
     "geolocation": "geolocation",
     "clipboardWrite": "clipboard-write",
 }
+SCRIPT_SOURCES = "'unsafe-inline' 'unsafe-eval' blob: data:"
+"""Script the view carries itself, in every form the extension's reference host allows: bundled
+libraries evaluate strings (three.js examples, Vue templates) and start workers from ``blob:``
+(pdf.js). None of it reaches anything: the network is ``connect-src`` and the declared origins."""
 _LEADING_DOCTYPE = re.compile(r"\A\ufeff?\s*<!doctype[^>]*>", re.IGNORECASE)
 
 
@@ -104,14 +108,16 @@ def content_security_policy(csp: DeclaredCsp) -> str:
     """The view's Content-Security-Policy: the extension's strict default plus the declared origins.
 
     ``connectDomains`` become ``connect-src``; ``resourceDomains`` are added to the script, style,
-    image, font and media sources; ``frameDomains`` to ``frame-src``; ``baseUriDomains`` to
-    ``base-uri``. With nothing declared: no fetch, XHR or WebSocket anywhere, only inline script
-    and style, images and media from ``data:`` and ``blob:`` URLs.
+    image, font, media and worker sources; ``frameDomains`` to ``frame-src``; ``baseUriDomains`` to
+    ``base-uri``. With nothing declared: no fetch, XHR or WebSocket anywhere, only script the view
+    carries itself (inline, evaluated, or from ``blob:`` and ``data:`` URLs it makes, workers from
+    ``blob:``, as the extension's reference host allows), inline style, images and media from
+    ``data:`` and ``blob:`` URLs.
     """
     resources = sandbox_origins(csp.resource_domains)
     directives = [
         "default-src 'none'",
-        "script-src " + _sources("'unsafe-inline'", resources),
+        "script-src " + _sources(SCRIPT_SOURCES, resources),
         "style-src " + _sources("'unsafe-inline'", resources),
         "img-src " + _sources("data: blob:", resources),
         "font-src " + _sources("data:", resources),
@@ -119,7 +125,7 @@ def content_security_policy(csp: DeclaredCsp) -> str:
         "connect-src " + _sources("", sandbox_origins(csp.connect_domains), "'none'"),
         "frame-src " + _sources("", sandbox_origins(csp.frame_domains), "'none'"),
         "base-uri " + _sources("", sandbox_origins(csp.base_uri_domains), "'none'"),
-        "worker-src 'none'",
+        "worker-src " + _sources("blob:", resources),
         "object-src 'none'",
         "form-action 'none'",
     ]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX, MIN_HEIGHT_PX
-from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, frame_heights, run_cell_below
+from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, frame_heights, run_cell_below, view_frame
 from tests.helpers.lab import (
     POLL_MS,
     LabServer,
@@ -51,7 +51,7 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
     path = write_lab_notebook(jupyter_lab, "app_vanilla.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     run_all_cells(page)
-    view = visible_notebook(page).frame_locator(FRAME).first
+    view = view_frame(visible_notebook(page))
     shown = view.locator("#server-time")
     shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)  # the tool's result, shown
     first = shown.text_content()
@@ -93,7 +93,7 @@ def test_the_larger_example_apps_render_with_their_servers_data(
     path = write_lab_notebook(jupyter_lab, f"app_{name}.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     run_all_cells(page)
-    visible_notebook(page).frame_locator(FRAME).first.locator(ready).first.wait_for(timeout=REPORT_WAIT_MS)
+    view_frame(visible_notebook(page)).locator(ready).first.wait_for(timeout=REPORT_WAIT_MS)
     fit_viewport_to_notebook(page)
     screenshot(page, f"app_frame_{name}")
     assert eval_global(page, "window.__anvia_pwned") is None

@@ -21,6 +21,7 @@ from tests.helpers.lab import POLL_MS, RUN_TIMEOUT_SECONDS, notebook_view, visib
 from tests.helpers.support import REPO
 
 FRAME = "iframe.anvia-app-frame"
+"""The view's sandbox proxy in the page; the view itself is the proxy's own iframe (:func:`view_frame`)."""
 REPORT_WAIT_MS = 120_000
 PROBE_PATH = "/api/contents/anvia-hostile-probe"
 """The Jupyter API path the hostile view is aimed at (see :func:`hostile_cell`); no request may reach it."""
@@ -132,9 +133,14 @@ def record_requests(page: Any) -> list[str]:
     return requests
 
 
+def view_frame(scope: Any, nth: int = 0) -> Any:
+    """The ``nth`` view's own document in ``scope`` (a page or a locator): the iframe its sandbox proxy holds."""
+    return scope.frame_locator(FRAME).nth(nth).frame_locator("iframe").first
+
+
 def frame_report(page: Any, nth: int = 0) -> dict[str, Any]:
     """The hostile view's report (JSON in its ``#report``), once its body says it is done."""
-    frame = page.frame_locator(FRAME).nth(nth)
+    frame = view_frame(page, nth)
     frame.locator("body[data-done='true']").wait_for(state="attached", timeout=REPORT_WAIT_MS)
     report: dict[str, Any] = json.loads(frame.locator("#report").text_content())
     return report
@@ -149,7 +155,7 @@ def sized_views(page: Any) -> Any:
         timeout=30_000,
         polling=POLL_MS,
     )
-    return page.frame_locator(FRAME).nth(1).locator("#state")
+    return view_frame(page, 1).locator("#state")
 
 
 def frame_heights(page: Any) -> list[float]:

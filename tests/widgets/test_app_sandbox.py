@@ -29,9 +29,9 @@ from anvia_nb.display.app_html import (
 from anvia_nb.errors import InvalidValueError
 
 STRICT = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; "
-    "font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; base-uri 'none'; "
-    "worker-src 'none'; object-src 'none'; form-action 'none'"
+    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' blob: data:; style-src 'unsafe-inline'; "
+    "img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; "
+    "base-uri 'none'; worker-src blob:; object-src 'none'; form-action 'none'"
 )
 
 
@@ -48,7 +48,7 @@ def test_declared_origins_are_added_to_their_directives_only() -> None:
     )
     directives = dict(d.split(" ", 1) for d in content_security_policy(csp).split("; "))
     assert directives["connect-src"] == "https://api.example.com wss://live.example.com"
-    for name in ("script-src", "style-src", "img-src", "font-src", "media-src"):
+    for name in ("script-src", "style-src", "img-src", "font-src", "media-src", "worker-src"):
         assert directives[name].endswith(" https://*.cdn.example.com")
     assert directives["frame-src"] == "https://www.youtube.com"
     assert directives["base-uri"] == "https://cdn.example.com:8443"

@@ -1,11 +1,28 @@
 // The front-end of anvia_nb's AppFrame (widgets/apps/frame.py): an MCP App's view in a sandbox.
 //
-// The view's HTML (its CSP already first in <head>, put there by the kernel) is loaded with
-// `srcdoc` into an iframe with sandbox="allow-scripts" and no allow-same-origin: an opaque
-// origin, so it reaches neither this page's DOM, cookies and storage nor the Jupyter server.
-// Only messages whose source is this iframe's own window are accepted; they are posted back with
+// As the MCP Apps specification asks of a web host, the view is not a child of this page: the page
+// holds a sandbox proxy, <iframe sandbox="allow-scripts allow-same-origin"> loaded from a data: URL
+// (an opaque origin of its own, apart from the notebook's, whatever the sandbox says), whose script
+// (proxy.js, given here as PROXY_SOURCE by frame.py) writes the view's HTML into an inner frame of
+// its own origin and relays its JSON-RPC. So the view reaches neither this page's DOM, cookies and
+// storage nor the Jupyter server, while its parent is a frame of its own kind.
+// Only messages whose source is this proxy's own window are accepted; they are posted back with
 // targetOrigin "*" (an opaque origin has no name), as the extension's reference host does.
 // A flood is dropped here (a token bucket), and again bounded in the kernel.
+
+function attribute(value) {
+  return String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function proxyUrl(csp, allow) {
+  const origin = window.location.origin;
+  const config = { hostOrigin: origin && origin !== "null" ? origin : "*", csp, allow };
+  const call = "anviaSandboxProxy(" + JSON.stringify(config).replace(/</g, "\\u003c") + ");";
+  const meta = csp ? '<meta http-equiv="Content-Security-Policy" content="' + attribute(csp) + '">' : "";
+  const style = "<style>html,body{margin:0;padding:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style>";
+  const html = "<!DOCTYPE html><html><head>" + meta + style + "</head><body><script>" + PROXY_SOURCE + "\n" + call + "</script></body></html>";
+  return "data:text/html;charset=utf-8," + encodeURIComponent(html);
+}
 
 function frontendFacts(el) {
   const body = document.body;
@@ -41,10 +58,11 @@ function render({ model, el }) {
 
   const frame = document.createElement("iframe");
   frame.className = "anvia-app-frame";
-  frame.setAttribute("sandbox", "allow-scripts");
+  frame.setAttribute("sandbox", "allow-scripts allow-same-origin"); // on a data: URL: an opaque origin
   const csp = model.get("_csp");
   if (csp) frame.setAttribute("csp", csp); // CSP Embedded Enforcement, where the browser has it
-  frame.setAttribute("allow", model.get("_allow") || "");
+  const allow = model.get("_allow") || "";
+  frame.setAttribute("allow", allow);
   frame.setAttribute("referrerpolicy", "no-referrer");
   frame.setAttribute("title", "MCP App view");
   frame.setAttribute("data-view", view);
@@ -54,7 +72,8 @@ function render({ model, el }) {
   frame.style.boxSizing = "border-box";
   frame.style.border = model.get("_border") ? "1px solid var(--jp-border-color2, #ddd)" : "none";
   frame.style.borderRadius = "4px";
-  frame.srcdoc = model.get("_html");
+  frame.src = proxyUrl(csp, allow);
+  let resourceSent = false;
   el.classList.add("anvia-app");
   el.appendChild(frame);
 
@@ -64,9 +83,8 @@ function render({ model, el }) {
   // way the frame's second load means it is no longer the view the kernel checked: close it.
   let loads = 0;
   let gone = false;
-  frame.addEventListener("load", () => {
-    loads += 1;
-    if (loads < 2 || gone) return;
+  function closeNavigated() {
+    if (gone) return;
     gone = true;
     window.removeEventListener("message", onMessage);
     frame.remove();
@@ -75,6 +93,10 @@ function render({ model, el }) {
     note.textContent = "This view tried to leave its page and was closed.";
     el.appendChild(note);
     model.send({ kind: "navigated", view });
+  }
+  frame.addEventListener("load", () => {
+    loads += 1;
+    if (loads >= 2) closeNavigated();
   });
 
   // -- the flood bound -------------------------------------------------------------------------
@@ -134,6 +156,15 @@ function render({ model, el }) {
     }
     if (typeof text !== "string" || text.length > maxChars) return;
     const message = JSON.parse(text);
+    if (typeof message.method === "string" && message.method.startsWith("ui/notifications/sandbox-")) {
+      if (message.method === "ui/notifications/sandbox-proxy-ready" && !resourceSent) {
+        resourceSent = true;
+        post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: model.get("_html") } });
+      } else if (message.method === "ui/notifications/sandbox-navigated") {
+        closeNavigated();
+      }
+      return; // between the page and its proxy only
+    }
     if (typeof message.method !== "string") {
       const resolve = waiting.get(message.id);
       if (resolve) {

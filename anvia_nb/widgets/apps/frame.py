@@ -1,10 +1,12 @@
 """An MCP App's view in a notebook output: a sandboxed iframe and the kernel end of its channel.
 
 :class:`AppFrame` is an anywidget (its JavaScript, ``frame.js`` beside this module, ships with
-the package: no build step, nothing fetched at run time). The front-end puts the view's HTML, checked and given its
-CSP by :func:`~anvia_nb.display.app_html.sandboxed_html`, in an iframe with
-``sandbox="allow-scripts"`` and no ``allow-same-origin`` (an opaque origin, from ``srcdoc``), and
-relays the view's JSON-RPC messages, and only its own iframe's, to the kernel.
+the package: no build step, nothing fetched at run time). The front-end hosts the view as the MCP
+Apps specification asks of a web page: a sandbox proxy (``proxy.js``, an
+``<iframe sandbox="allow-scripts allow-same-origin">`` loaded from a ``data:`` URL, so of an opaque
+origin apart from the notebook's) writes the view's HTML, checked and given its CSP by
+:func:`~anvia_nb.display.app_html.sandboxed_html`, into an inner frame of its own origin, and the
+front-end relays the view's JSON-RPC messages, and only its own proxy's, to the kernel.
 
 In the kernel, this class answers ``ui/initialize`` (the host's capabilities and context),
 ``ping`` and ``ui/request-display-mode`` (always ``inline``) itself, notes
@@ -73,7 +75,9 @@ APPS_PROTOCOL_VERSION = "2026-01-26"
 TOO_MANY = AppRequestRefused(-32000, "Too many requests from this view: refused.")
 INTERNAL = AppRequestRefused(-32603, "The host could not carry out this request.")
 
-_JS = (Path(__file__).with_name("frame.js")).read_text(encoding="utf-8")
+_PROXY = Path(__file__).with_name("proxy.js").read_text(encoding="utf-8")
+# The sandbox proxy's script goes to the front-end as a string (it runs in the proxy's own frame).
+_JS = f"const PROXY_SOURCE = {json.dumps(_PROXY)};\n" + Path(__file__).with_name("frame.js").read_text(encoding="utf-8")
 
 
 class MessageBudget:

@@ -1,0 +1,138 @@
+"""The extension's examples that need a host built as the MCP Apps specification describes, in a real
+JupyterLab (npm, cached by scripts/setup-test under .cache/npm-apps).
+
+- ``server-basic-vue``: Vue's reactivity reads ``window.parent``; a view whose parent is a page of
+  another origin fails there (``SecurityError … '__v_isRef'``). Behind the sandbox proxy its parent
+  is a frame of its own kind: the click calls ``get-time`` through the kernel.
+- ``server-threejs``: the view evaluates the scene's code as a string (``'unsafe-eval'``, which the
+  reference host allows and which reaches nothing the view's inline script could not).
+- ``server-pdf``: pdf.js loads its worker code from a ``blob:``/``data:`` URL (``script-src``, as the
+  reference host allows); the PDF is a local file the server reads, its words drawn on the page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, run_cell_below, view_frame
+from tests.helpers.lab import (
+    LabServer,
+    PageEvents,
+    eval_global,
+    open_notebook,
+    run_all_cells,
+    screenshot,
+    visible_notebook,
+)
+from tests.helpers.lab import write_notebook as write_lab_notebook
+from tests.helpers.support import cache_dir, require_setup
+
+pytestmark = [pytest.mark.browser, pytest.mark.thirdparty]
+
+ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+PDF_WORDS = "Anvia sandbox proxy"
+INKED_PIXELS = """c => {
+  const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+  let dark = 0;
+  for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] + data[i + 1] + data[i + 2] < 300) dark += 1;
+  return dark;
+}"""
+
+
+@pytest.fixture(scope="module")
+def apps_bin() -> str:
+    folder = cache_dir() / "npm-apps"
+    require_setup(folder / "anvia-ready", "the MCP Apps examples from npm")
+    return str(folder / "node_modules" / ".bin")
+
+
+def one_page_pdf(path: Path, words: str) -> Path:
+    """A minimal PDF of one page that says ``words`` (Helvetica), its cross-reference table exact."""
+    stream = f"BT /F1 24 Tf 72 720 Td ({words}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, table)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def open_app(page: Any, lab: LabServer, name: str, connect: str, call: str) -> Any:
+    cells = [f"%load_ext anvia_nb\n%mcp connect {name} --stdio {connect}", f"app = %mcp app {call}\napp"]
+    path = write_lab_notebook(lab, f"app_example_{name}.ipynb", cells)
+    open_notebook(page, lab.base_url, path, lab.token)
+    run_all_cells(page)
+    return view_frame(visible_notebook(page))
+
+
+def sandbox_complaints(events: PageEvents) -> list[str]:
+    """Console lines that say the sandbox or its CSP stopped the view."""
+    words = ("Content Security Policy", "sandboxed", "fake worker failed", "SecurityError: Blocked a frame")
+    return [text for _kind, text in events.console if any(word in text for word in words)]
+
+
+def test_the_vue_example_calls_its_tool_back_through_its_parent(
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, apps_bin: str
+) -> None:
+    view = open_app(page, jupyter_lab, "vue", f"{apps_bin}/mcp-server-basic-vue --stdio", "vue.get-time")
+    shown = view.locator(".server-time")
+    shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)
+    first = shown.text_content()
+    view.get_by_role("button", name="Get Server Time").click()
+    shown.filter(has_text=re.compile(ISO_TIME)).filter(has_not_text=first or "").wait_for(timeout=REPORT_WAIT_MS)
+    screenshot(page, "app_example_vue")
+    history = run_cell_below(page, "%mcp history")
+    assert len(re.findall(r"app ui://get-time/mcp-app\.html", history)) == 1, history
+    assert sandbox_complaints(page_events) == []
+    assert eval_global(page, "window.__anvia_pwned") is None
+
+
+def test_the_threejs_example_evaluates_its_scene_and_draws_it(
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, apps_bin: str
+) -> None:
+    view = open_app(page, jupyter_lab, "three", f"{apps_bin}/mcp-threejs-server --stdio", "three.show_threejs_scene")
+    canvas = view.locator("canvas").first
+    canvas.wait_for(timeout=REPORT_WAIT_MS)
+    page.wait_for_timeout(2_000)  # a few frames of the scene
+    screenshot(page, "app_example_threejs")
+    assert sandbox_complaints(page_events) == []
+    box = canvas.bounding_box()
+    assert box is not None and box["width"] > 50 and box["height"] > 50
+
+
+def test_the_pdf_example_starts_its_worker_and_shows_the_files_text(
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, apps_bin: str, tmp_path: Path
+) -> None:
+    pdf = one_page_pdf(tmp_path / "anvia.pdf", PDF_WORDS)
+    call = 'pdf.display_pdf {"url": "%s"}' % pdf
+    view = open_app(page, jupyter_lab, "pdf", f"{apps_bin}/mcp-pdf-server --stdio {pdf}", call)
+    view.locator("#total-pages").filter(has_text="of 1").wait_for(timeout=REPORT_WAIT_MS)
+    canvas = view.locator("#pdf-canvas")
+    visible_notebook(page).locator(FRAME).first.scroll_into_view_if_needed()
+    inked = 0
+    for _ in range(120):  # pdf.js draws the page shortly after it says how many there are
+        inked = canvas.evaluate(INKED_PIXELS)
+        if inked > 100:
+            break
+        page.wait_for_timeout(250)
+    screenshot(page, "app_example_pdf")
+    assert inked > 100, inked  # the page's words are drawn on it (pdf.js's own worker code ran)
+    assert sandbox_complaints(page_events) == []
+    assert eval_global(page, "window.__anvia_pwned") is None
