@@ -48,9 +48,10 @@ def as_read(text: str) -> str:
 
 def skeleton(name: str) -> str:
     """``name`` folded for comparison: as read (:func:`as_read`), case folded, ``-`` and ``.`` as
-    ``_``, and the digits that pass for letters (``0`` ``o``, ``1`` ``l``) as those letters."""
+    ``_``, and what passes for another letter as that letter (``0`` as ``o``; ``1``, ``i`` and
+    ``l`` as one; ``rn`` as ``m``)."""
     folded = as_read(name).casefold().replace("-", "_").replace(".", "_")
-    return folded.replace("0", "o").replace("1", "l").replace("rn", "m")
+    return folded.replace("0", "o").replace("1", "l").replace("i", "l").replace("rn", "m")
 
 
 def scripts_of(name: str) -> set[str]:

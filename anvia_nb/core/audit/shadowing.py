@@ -40,6 +40,7 @@ SHADOWING_CHECKS = tuple(ADVICE)
 """The ids of the checks of this module."""
 
 _WORD = re.compile(r"[A-Za-z_][\w.\-/:]*")
+_DIGIT_FOR_LETTER = re.compile(r"[A-Za-z][01]|[01][A-Za-z]")
 _PARTS = re.compile(r"[a-z_][\w-]*")
 """The words of lower-cased text, a qualified name (``mail.send_email``) in its parts: the quick test."""
 _IDENTIFIER = re.compile(r"[_.\-/]|\d|[a-z][A-Z]")
@@ -166,6 +167,8 @@ def check_confusable_names(definitions: Sequence[Definition]) -> list[Finding]:
 
 
 def _lookalike_hits(tool: Definition, group: list[Definition]) -> Iterable[Hit]:
+    """The names of ``group`` (one skeleton) ``tool``'s name imitates: a name plainer than its
+    look-alike is the one imitated, and is not flagged for it."""
     for other in group:
         if other is tool or (other.server == tool.server and other.name == tool.name):
             continue
@@ -175,11 +178,20 @@ def _lookalike_hits(tool: Definition, group: list[Definition]) -> Iterable[Hit]:
         severity: Severity
         if not tool.name.isascii():
             severity = "high"
-        elif _plain(tool.name) != _plain(other.name):
-            severity = "medium"
+        elif not other.name.isascii():
+            continue  # the other imitates this one
+        elif _disguised(tool.name) and not _disguised(other.name):
+            severity = "medium"  # digits passing for letters
+        elif _disguised(other.name) and not _disguised(tool.name):
+            continue
         else:
-            severity = "low"
+            severity = "low"  # the same name but for case or separators
         yield Hit(severity, "name", f"{spelled(tool.name)} looks like {other.server}'s tool {spelled(other.name)}")
+
+
+def _disguised(name: str) -> bool:
+    """Whether ``name`` has a ``0`` or a ``1`` beside a letter, passing for ``o``, ``l`` or ``i``."""
+    return _DIGIT_FOR_LETTER.search(name) is not None
 
 
 def _plain(name: str) -> str:
