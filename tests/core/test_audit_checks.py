@@ -7,7 +7,7 @@ import pytest
 
 from anvia_nb.core.audit.checks import audit_definitions
 from anvia_nb.core.audit.definitions import Definition, Finding, definitions_of
-from anvia_nb.core.protocol.types import JsonObject, ToolInfo
+from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.policy import Limits
 
 
@@ -15,11 +15,10 @@ def _tool(name: str, description: str = "A tool.", server: str = "s", **extra: o
     return ToolInfo(server=server, name=name, description=description, **extra)  # type: ignore[arg-type]  # the fields as keywords
 
 
-def _audit(*tools: ToolInfo, **listings: list[JsonObject]) -> list[Finding]:
-    servers = sorted({t.server for t in tools} or {"s"})
+def _audit(*tools: ToolInfo) -> list[Finding]:
     found: list[Definition] = []
-    for server in servers:
-        found += definitions_of(server, tools=[t for t in tools if t.server == server], **listings)
+    for server in sorted({t.server for t in tools}):
+        found += definitions_of(server, tools=[t for t in tools if t.server == server])
     return audit_definitions(found)
 
 
