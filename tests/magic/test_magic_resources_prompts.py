@@ -81,6 +81,10 @@ def test_prompt_shows_messages_role_by_role_and_keeps_them_raw(ip: InteractiveSh
         ("read demo", "Usage: %mcp read NAME URI"),
         ("read nowhere demo://x", "No connection named 'nowhere'"),
         ("resources --all", "Unknown option '--all'"),
+        ("skill demo.summarize-note", "'demo' lists no skill 'summarize-note'. Did you mean summarize-notes?"),
+        ("skill demo", "skill takes NAME.SKILL (a connection and one of its skills), not 'demo'."),
+        ("skill", "Usage: %mcp skill NAME.SKILL [FILE]"),
+        ("skills --all", "Unknown option '--all'. Usage: %mcp skills [NAME ...]"),
     ],
 )
 def test_bad_input_is_one_line_that_says_what_to_do(ip: InteractiveShell, demo: str, line: str, message: str) -> None:

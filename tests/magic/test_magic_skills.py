@@ -1,11 +1,9 @@
 """``%mcp skills`` and ``%mcp skill NAME.SKILL [FILE]`` in a real IPython shell against the demo
 server: a DataFrame of skills, one loaded and shown escaped, Tab over skills and their files, and
-mistakes answered in one line."""
+mistakes answered in one line (test_magic_resources_prompts.py, with the other listings')."""
 
 from __future__ import annotations
 
-import pytest
-from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.magic.matcher import completions_for_line
@@ -29,21 +27,6 @@ def test_a_loaded_skill_is_shown_as_a_read_with_its_markup_escaped(ip: Interacti
     style = run(ip, "skill demo.summarize-notes references/STYLE.md")
     assert "Short sentences. No jargon." in style._repr_mimebundle_()["text/html"]
     assert "skill://summarize-notes/references/STYLE.md" in style._repr_mimebundle_()["text/html"]
-
-
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ("skill demo.summarize-note", "'demo' lists no skill 'summarize-note'. Did you mean summarize-notes?"),
-        ("skill demo", "skill takes NAME.SKILL (a connection and one of its skills), not 'demo'."),
-        ("skill", "Usage: %mcp skill NAME.SKILL [FILE]"),
-        ("skills --all", "Unknown option '--all'. Usage: %mcp skills [NAME ...]"),
-    ],
-)
-def test_mistakes_get_one_line(ip: InteractiveShell, demo: str, line: str, message: str) -> None:
-    with pytest.raises(UsageError) as raised:
-        run(ip, line)
-    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
 
 
 def test_tab_offers_skills_then_their_files(ip: InteractiveShell, demo: str) -> None:
