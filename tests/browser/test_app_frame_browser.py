@@ -12,7 +12,9 @@ output tells the kernel its view went.
 from __future__ import annotations
 
 import re
+import socket
 import urllib.parse
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -47,12 +49,34 @@ from tests.helpers.lab import (
 pytestmark = pytest.mark.browser
 
 
+@pytest.fixture
+def udp_listener() -> Iterator[socket.socket]:
+    """A UDP socket on 127.0.0.1 where the hostile view aims its WebRTC (STUN and TURN)."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.setblocking(False)
+    try:
+        yield listener
+    finally:
+        listener.close()
+
+
+def _datagrams(listener: socket.socket) -> list[bytes]:
+    received = []
+    while True:
+        try:
+            received.append(listener.recv(4096))
+        except BlockingIOError:
+            return received
+
+
 def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook(
-    page: Any, page_events: PageEvents, jupyter_lab: LabServer
+    page: Any, page_events: PageEvents, jupyter_lab: LabServer, udp_listener: socket.socket
 ) -> None:
     requests = record_requests(page)
     probe = f"{jupyter_lab.base_url}{PROBE_PATH}?token={urllib.parse.quote(jupyter_lab.token)}"
-    cells = [SETUP_CELL, HANDLER_CELL, hostile_cell(probe), MINIMAL_CELL, navigator_cell(probe)]
+    stun = f"stun:127.0.0.1:{udp_listener.getsockname()[1]}"
+    cells = [SETUP_CELL, HANDLER_CELL, hostile_cell(probe, stun), MINIMAL_CELL, navigator_cell(probe)]
     path = write_notebook(jupyter_lab, "app_frame.ipynb", cells)
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     lab_url = page.url
@@ -74,6 +98,7 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     assert eval_global(page, "window.__anvia_pwned") is None
     assert page_events.dialogs == []
     assert [url for url in requests if "example.com" in url or PROBE_PATH in url] == []
+    assert _datagrams(udp_listener) == []  # no STUN or TURN packet from the view's WebRTC attempts
     # Sizes: the hostile view asked for 100000 px and got the bound; the minimal one got its 240.
     minimal = sized_views(page)
     assert minimal.text_content() == "initialized inline; result"

@@ -67,10 +67,12 @@ def show_app(server, uri, tool, arguments, app_tools):
     return frame'''
 
 
-def hostile_cell(probe_url: str) -> str:
+def hostile_cell(probe_url: str, stun_url: str | None = None) -> str:
     """The cell that opens the hostile view as a person does (``%mcp app``), aimed at ``probe_url``
-    (a Jupyter API URL with its token) and at a tool of the other server."""
-    arguments = json.dumps({"jupyter_url": probe_url, "other_tool": OTHER_TOOL})
+    (a Jupyter API URL with its token), at a tool of the other server and, when given, at the STUN
+    server ``stun_url`` (``stun:127.0.0.1:PORT``, a test's UDP listener)."""
+    aims = {"jupyter_url": probe_url, "other_tool": OTHER_TOOL} | ({"stun_url": stun_url} if stun_url else {})
+    arguments = json.dumps(aims)
     return f"hostile = %mcp app demo.hostile_view {arguments}\nhostile"
 
 
@@ -177,6 +179,9 @@ REFUSED_IN_PAGE = (
     "fetch_outside",
     "image_beacon",
     "websocket",
+    "webrtc",
+    "webrtc_parent",
+    "webrtc_frame",
     "popup",
 )
 """Attempts the browser must refuse inside the frame (the report says ``blocked: ...``)."""
