@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -136,3 +138,18 @@ def test_the_default_demo_server_lists_none_of_them(definitions: list[Definition
     poisoned_items |= {r["uri"] for r in poisoned.RESOURCES} | {t["uriTemplate"] for t in poisoned.TEMPLATES}
     assert demo_items & (poisoned_items - {"echo"}) == set()
     assert {d.server for d in definitions if d.name == "calculate"} == {POISONED}
+
+
+def test_the_poisoned_server_serves_http_too(
+    http_demo_factory: Callable[..., Any],  # Any: conftest's HttpDemo, which a test cannot import
+) -> None:
+    url = http_demo_factory("--poisoned").url
+
+    async def listed() -> list[str]:
+        server = await connect_mcp(mcp.http(name="web", url=url))
+        try:
+            return [tool.name for tool in server.tools]
+        finally:
+            await server.close()
+
+    assert asyncio.run(listed()) == [tool["name"] for tool in poisoned.TOOLS]
