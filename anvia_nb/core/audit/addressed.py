@@ -55,9 +55,10 @@ def _each(leads: str, rest: str = "") -> str:
 _OVERRIDE = re.compile(
     _each(
         "ignore|disregard|forget|override|bypass",
-        rf"\b{_TAIL}{{0,40}}?\b(?:previous|prior|above|earlier|preceding|all|any|other|your|system|safety|original)"
+        rf"(?:\b{_TAIL}{{0,40}}?\b(?:previous|prior|above|earlier|preceding|all|any|other|your|system|safety|original)"
         rf"\b{_TAIL}{{0,30}}?\b(?:instructions?|rules|prompts?|directions?|guidelines|guardrails|constraints"
-        r"|polic(?:y|ies)|context)\b",
+        r"|polic(?:y|ies)|context)\b"
+        r"|\s+(?:everything\s+|all\s+)?(?:(?:the|that|what)\s+)?(?:above|(?:was\s+|you\s+were\s+)?said\s+before)\b)",
     )
 )
 _CONCEAL = re.compile(
@@ -77,7 +78,7 @@ _CONCEAL = re.compile(
     )
 )
 _SECRET_FILE = re.compile(
-    r"~/\.ssh\b|\.ssh/|id_(?:rsa|dsa|ecdsa|ed25519)\b|\.env\b(?![\w-])|/etc/(?:passwd|shadow)\b"
+    r"~/\.ssh\b|\.ssh/|id[_ ](?:rsa|dsa|ecdsa|ed25519)\b|\.env\b(?![\w-])|/etc/(?:passwd|shadow)\b"
     r"|\.aws/credentials|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials|\.docker/config\.json|\.kube/config"
     r"|mcp\.json\b|claude_desktop_config|~/\.cursor\b|wallet\.dat\b|keychain\b"
 )
@@ -98,7 +99,7 @@ _SECRET_DATA = re.compile(
     )
 )
 _TAKES = re.compile(
-    r"\b(?:read|reads|cat|open|load|include|send|pass|provide|upload|attach|copy|print|output|append|insert|put"
+    r"\b(?:read|reads|reading|cat|open|load|include|send|pass|provide|upload|attach|copy|print|output|append|insert|put"
     r"|embed|encode|forward|leak|extract|collect|gather|dump|paste|contents?\s+of)\b"
 )
 _PARAMETER = re.compile(r"(?:parameter|param|argument|arg|field)\b")
@@ -251,6 +252,8 @@ def _families(read: str, wanted: frozenset[str]) -> Iterable[tuple[str, Severity
 
 def _text_hits(text: Text, wanted: frozenset[str]) -> Iterable[tuple[str, Hit | None]]:
     read = as_read(text.value)
+    if text.field.endswith("(name)"):  # a parameter's name is read as words: content_of_id_rsa
+        read = read.replace("_", " ").replace("-", " ")
     same = len(read) == len(text.value)
     for family, severity, start, end in _families(read, wanted):
         if start < 0:
@@ -265,7 +268,7 @@ def check_addressed(definition: Definition, texts: Sequence[Text] | None = None)
     families at medium in the same item make it high (a block addressed to the model that also
     names a secret file is an attack, not a style)."""
     read = texts_of(definition) if texts is None else texts
-    wanted = _wanted(as_read("\n".join(text.value for text in read)).lower())
+    wanted = _wanted(as_read("\n".join(text.value for text in read)).lower().replace("_", " "))
     if not wanted:
         return []
     hits: list[Hit] = []

@@ -20,12 +20,13 @@ LOOKALIKES: dict[int, str] = {
     ord(a): b
     for a, b in zip(
         # Cyrillic lower and upper case, then Greek, then Latin letters other alphabets imitate
-        "аеорсухіјѕԁɡһӏԛԝмтнвкАВЕКМНОРСТУХІЈЅԜαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧıℓ",
-        "aeopcyxijsdghlqwmthbkABEKMHOPCTYXIJSWabeiknoptuxABEZHIKMNOPTYXil",
+        "аеорсухіјѕԁɡһӏԛԝмтнвкАВЕКМНОРСТУХІЈЅԜαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧıℓ‘’‛“”",
+        "aeopcyxijsdghlqwmthbkABEKMHOPCTYXIJSWabeiknoptuxABEZHIKMNOPTYXil'''\"\"",
         strict=True,
     )
 }
-"""Letters that look like Latin ones, and the Latin letter each imitates."""
+"""Letters that look like Latin ones, and the Latin letter each imitates (typographic quotes as
+plain ones: "don’t" is "don't")."""
 
 _TAGS = {code: chr(code - 0xE0000) for code in range(0xE0020, 0xE007F)}
 _TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]+")

@@ -39,8 +39,9 @@ nothing any check finds is in one (no hidden character, no sentence, no link).""
 
 def texts_of(definition: Definition) -> list[Text]:
     """Each string of ``definition``'s body, and each key of its objects, that is more than a
-    plain ASCII word (:data:`_PLAIN`: ``string``, ``inputSchema``, ``dry_run``), depth first in
-    the order sent; the item's own name always, first.
+    plain ASCII word (:data:`_PLAIN`: ``string``, ``inputSchema``), depth first in the order sent;
+    the item's own name always, first, and a parameter's name of several words (``dry_run``,
+    ``content_from_reading_id_rsa``: the checks read it as words).
 
     Nesting deeper than :data:`~anvia_nb.core.protocol.limits.VALUE_DEPTH` is not read (a walk, not
     a recursion: a hostile schema cannot exhaust the stack).
@@ -59,7 +60,7 @@ def texts_of(definition: Definition) -> list[Text]:
             children: list[tuple[str, object, int]] = []
             for key, item in value.items():
                 key = str(key)
-                if not plain(key):
+                if not plain(key) or (path.endswith("properties") and ("_" in key or "-" in key)):
                     found.append(Text(f"{path}.{key}(name)" if path else f"{key}(name)", key))
                 if isinstance(item, str):
                     if not plain(item) and (path or key != "name"):
