@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from anvia_nb.runtime import Runtime
 
 __all__ = [
+    "FIELD_LABEL_WIDTH",
     "closed_note",
     "error_output",
     "follow_connections",
@@ -33,11 +34,35 @@ __all__ = [
     "never_opened_note",
     "plain",
     "required_but_empty",
+    "result_area",
     "show_in_cell",
     "shown_output",
     "text_bundle",
     "text_label",
 ]
+
+
+FIELD_LABEL_WIDTH = "9em"
+"""The width of a field's name column, for every field of a form (fixed by the notebook or not), so
+the values line up in one column."""
+
+_RESULT_AREA = "anvia-result-area"
+_RESULT_AREA_STYLE = (
+    "<style>"  # our own CSS, no server text: a result as wide as the form above it
+    f".{_RESULT_AREA} .widget-output {{ margin: 0; }}"
+    f".{_RESULT_AREA} .widget-output .jp-OutputArea-output.jp-RenderedHTMLCommon {{ padding-right: 0; }}"
+    "</style>"
+)
+
+
+def result_area(children: Sequence[Any]) -> Any:  # any: ipywidgets is untyped
+    """A box for a form's results (an ``Output`` among ``children``) that takes the form's whole
+    width: without it JupyterLab's output margin and rendered-HTML padding make it 22 px narrower."""
+    import ipywidgets as widgets
+
+    box = widgets.VBox([widgets.HTML(_RESULT_AREA_STYLE), *children])
+    box.add_class(_RESULT_AREA)
+    return box
 
 
 def plain(text: object, secrets: Sequence[str] | ShowPolicy = (), limit: int | None = None) -> str:

@@ -26,6 +26,7 @@ from tests.helpers.lab import (
     screenshot,
 )
 from tests.helpers.support import REPO
+from tests.helpers.voila import call_fixed_add
 
 pytestmark = pytest.mark.browser
 
@@ -60,14 +61,7 @@ def _output(page: Any, text: str) -> Any:
 
 def _call_add(page: Any, a: str) -> Any:
     """Type ``a`` in the add form (``b`` is fixed), press Call, wait for the result; its output."""
-    form = _output(page, "Fixed by this notebook")
-    a_field = form.locator(".widget-hbox", has=page.locator(".widget-label", has_text=re.compile(r"^a\b")))
-    a_field.locator(".widget-text input").first.fill(a)
-    call = form.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
-    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=WAIT_MS, polling=POLL_MS)
-    call.click()
-    form.locator(".widget-output .anvia-result").wait_for(timeout=WAIT_MS)
-    return form
+    return call_fixed_add(page, a, WAIT_MS, POLL_MS)
 
 
 def test_the_dashboard_renders_to_the_end_and_a_form_call_sends_its_fixed_argument(

@@ -4,7 +4,9 @@ servers they started). Its log is kept beside its home, so a test that fails can
 
 - :func:`served_voila`: plain ``voila ROOT``, in a temporary home;
 - :func:`serve_dashboard`: ``scripts/dashboard ROOT``, as the repository documents serving a
-  dashboard (its ``voila.json`` culls the kernels of closed pages).
+  dashboard (its ``voila.json`` culls the kernels of closed pages);
+- :func:`call_fixed_add`: on notebooks/07-dashboard.ipynb's page, the viewer's call of its form
+  with a fixed argument.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,13 +24,14 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tests.helpers.lab import QUICK_JUPYTER, jupyter_environment
 from tests.helpers.ports import free_port
 from tests.helpers.support import REPO, child_pids
 from tests.helpers.waiting import wait_until
 
-__all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "serve_dashboard", "served_voila"]
+__all__ = ["DASHBOARD_SCRIPT", "RunningVoila", "call_fixed_add", "serve_dashboard", "served_voila"]
 
 DASHBOARD_SCRIPT = REPO / "scripts" / "dashboard"
 START_TIMEOUT_SECONDS = 90.0
@@ -138,3 +142,16 @@ def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
     command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0"]
     with _running(command, home, root, port) as running:
         yield running
+
+
+def call_fixed_add(page: Any, a: str, wait_ms: float, poll_ms: float) -> Any:  # any: Playwright's page
+    """On notebook 07's page: type ``a`` in the add form (``b`` is fixed), press Call, wait for the
+    result; the form's output area (a Playwright locator)."""
+    form = page.locator(".jp-OutputArea-output").filter(has_text="Fixed by this notebook")
+    a_field = form.locator(".widget-hbox", has=page.locator(".widget-label", has_text=re.compile(r"^a\b")))
+    a_field.locator(".widget-text input").first.fill(a)
+    call = form.locator("button.widget-button", has_text=re.compile(r"^\s*Call\s*$"))
+    page.wait_for_function("b => !b.disabled", arg=call.element_handle(), timeout=wait_ms, polling=poll_ms)
+    call.click()
+    form.locator(".widget-output .anvia-result").wait_for(timeout=wait_ms)
+    return form

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 
 from anvia_nb.errors import InvalidValueError
 
-__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "offered_tab", "panel_pages", "row_layout"]
+__all__ = ["TABS_CLASS", "TABS_STYLE", "fill_layout", "list_rows", "offered_tab", "panel_pages", "row_layout"]
 
 
 def row_layout() -> widgets.Layout:
@@ -21,6 +21,12 @@ def row_layout() -> widgets.Layout:
 def fill_layout() -> widgets.Layout:
     """A list that takes the room its row has, and no more."""
     return widgets.Layout(width="auto", max_width="100%", flex="1 1 auto", min_width="0")
+
+
+def list_rows(items: int) -> int:
+    """Rows of a list: as many as it holds, from 2 to 8, so a panel of two tools is not a tall,
+    mostly empty box, and a long list scrolls."""
+    return min(8, max(2, items))
 
 
 TABS_CLASS = "anvia-panel-tabs"

@@ -28,6 +28,7 @@ from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import closed_note, follow_connections, history_label, plain, text_bundle, text_label
+from anvia_nb.widgets.explorer import layout
 from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.explorer.history_export import HistoryExport
@@ -332,6 +333,7 @@ class Panel:
         self._updating = True
         try:
             self.tools.options = [(_tool_label(t, secrets), t.name) for t in shown]
+            self.tools.rows = layout.list_rows(len(shown))
             names = [t.name for t in shown]
             self.tools.value = previous if previous in names else None
         finally:

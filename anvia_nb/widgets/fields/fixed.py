@@ -20,7 +20,7 @@ from anvia_nb.core.protocol.schema import schema_check
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 from anvia_nb.policy import ShowPolicy
-from anvia_nb.widgets._chrome import text_label
+from anvia_nb.widgets._chrome import FIELD_LABEL_WIDTH, text_label
 
 __all__ = ["checked_fixed", "editable_schema", "fixed_box"]
 
@@ -73,7 +73,7 @@ def fixed_box(fixed: Mapping[str, Any], policy: ShowPolicy) -> Any:  # any: ipyw
     rows = [
         widgets.HBox(
             [
-                text_label(value=policy.name(name), layout=widgets.Layout(min_width="8em")),
+                text_label(value=policy.name(name), layout=widgets.Layout(min_width=FIELD_LABEL_WIDTH)),
                 widgets.Text(
                     value=policy.name(json.dumps(value, ensure_ascii=False)),
                     disabled=True,

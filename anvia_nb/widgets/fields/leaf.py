@@ -19,7 +19,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from anvia_nb.display.chrome import DESCRIPTION_CHARS, LINE_CHARS, NAME_CHARS, policy_of
-from anvia_nb.widgets._chrome import plain, text_label
+from anvia_nb.widgets._chrome import FIELD_LABEL_WIDTH, plain, text_label
 from anvia_nb.widgets.spec import Entry, FieldSpec, Path, example_json
 
 __all__ = [
@@ -131,7 +131,7 @@ class FieldWidget:
         self.problem_label = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         marker = " *" if spec.required and show_label and spec.name else ""
         label = plain(spec.label, self.secrets, LABEL_CHARS - len(marker))
-        self.name_label = text_label(value=f"{label}{marker}", layout=widgets.Layout(min_width="9em"))
+        self.name_label = text_label(value=f"{label}{marker}", layout=widgets.Layout(min_width=FIELD_LABEL_WIDTH))
         description = plain(spec.description, self.secrets, HELP_CHARS) if spec.description else ""
         if description:
             self.name_label.tooltip = description

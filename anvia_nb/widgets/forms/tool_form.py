@@ -35,6 +35,7 @@ from anvia_nb.widgets._chrome import (
     form_text,
     plain,
     required_but_empty,
+    result_area,
     text_bundle,
     text_label,
 )
@@ -128,7 +129,7 @@ class ToolForm:
         self.output = widgets.Output()
         self.links = LinkReads(self.runtime, timeout_seconds)  # a result's resource links, read on request
         self.previous = PreviousResult(self)  # a note over the last result once the values differ
-        self.result_area = widgets.VBox([self.prompt_area, self.prompt_note, self.output, self.links.box])
+        self.result_area = result_area([self.prompt_area, self.prompt_note, self.output, self.links.box])
         self.widget = widgets.VBox(
             [
                 self.status,
