@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from anvia_nb.core.transport.client import CONNECT_TIMEOUT_ADVICE
 from anvia_nb.errors import ConnectError
 from anvia_nb.policy import ShowPolicy
 
@@ -34,6 +33,8 @@ NOTHING_CONNECTED = "Nothing is connected: connect first (%mcp connect NAME --st
 def in_magic_words(error: ConnectError) -> ConnectError:
     """``error`` (changed in place) naming the magic's settings where the core names the Python
     API's: a connect that ran past its limit says ``--timeout S`` and ``connect_timeout_seconds``."""
+    from anvia_nb.core.transport.client import CONNECT_TIMEOUT_ADVICE  # the SDK's side: loaded when connecting
+
     message = str(error)
     if CONNECT_TIMEOUT_ADVICE in message:
         error.args = (message.replace(CONNECT_TIMEOUT_ADVICE, _MAGIC_TIMEOUT_ADVICE), *error.args[1:])
