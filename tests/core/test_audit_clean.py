@@ -98,3 +98,11 @@ def test_right_to_left_marks_and_isolates_in_right_to_left_text_are_below_medium
     findings = audit_definitions(definitions_of("rtl", tools=[ToolInfo(server="rtl", name="t", description=text)]))
     assert {f.check for f in findings} == {"hidden-bidi"}
     assert {f.severity for f in findings} <= {"low", "info"}
+
+
+def test_words_to_the_model_alone_are_style_not_an_attack() -> None:
+    tool = ToolInfo(
+        server="one", name="weather", description="Claude should call this when the user asks for the weather."
+    )
+    findings = audit_definitions(definitions_of("one", tools=[tool]))
+    assert [(f.check, f.severity) for f in findings] == [("addressed-to-model", "low")]

@@ -8,9 +8,10 @@ decoded, invisible ones dropped, look-alike letters folded). The families, each 
 - high: telling it to ignore its instructions; to hide something from the user; to read secrets or
   files (``~/.ssh``, ``.env``, ``id_rsa``, the conversation) with a verb that takes them; to pass
   such data through a parameter named for something else;
-- medium: ``<IMPORTANT>``-style blocks, words to "the AI" or "the assistant", a secret file named
-  with nothing taking it; two medium families in one item are high;
-- low: urgency ("very important", "otherwise it will not work").
+- medium: ``<IMPORTANT>``-style blocks, a secret file named with nothing taking it; two medium
+  families in one item are high;
+- low: words to "the AI" or "the assistant" ("Claude should call this when ..." is common and
+  harmless by itself), urgency ("very important", "otherwise it will not work").
 
 Ordinary imperative documentation ("Do not use for tables over 10 GB", "Important: exports are
 slow", "Always pass an absolute path") matches none of them. Telling the model to call a tool
@@ -190,7 +191,7 @@ _FAMILIES: dict[str, tuple[tuple[re.Pattern[str], ...], Severity]] = {
     "read secrets": ((_SECRET_FILE, _SECRET_DATA), "high"),
     "data through a parameter": ((_PARAMETER,), "high"),
     "a block addressed to a model": ((_BLOCK,), "medium"),
-    "words to the model": ((_TO_MODEL,), "medium"),
+    "words to the model": ((_TO_MODEL,), "low"),
     "urgency": ((_URGENCY,), "low"),
 }
 """Each family: its patterns, and its severity when nothing else decides it (see :func:`_severity`)."""
