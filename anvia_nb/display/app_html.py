@@ -7,8 +7,9 @@ Jupyter server's API. What it may load is fixed here, in the kernel, before the 
 - :func:`content_security_policy` builds the policy from the resource's declared domains
   (``_meta.ui.csp``) on the extension's strict default: no network at all unless the server
   declared origins, only script the view carries itself (:data:`SCRIPT_SOURCES`) and inline style,
-  no plugins, no nested frames, no ``<base>``, no form targets. A declared "domain" that is not a plain origin (a keyword, a scheme alone, a
-  ``*``, anything with a space, quote or ``;``) is dropped, so a server can never loosen it.
+  no plugins, no nested frames, no ``<base>``, no form targets. A declared "domain" that is not a
+  plain origin (a keyword, a scheme alone, a ``*``, anything with a space, quote or ``;``) is
+  dropped, so a server can never loosen it.
 - :func:`sandboxed_html` puts that policy in a ``<meta http-equiv="Content-Security-Policy">``
   before everything the server wrote: the document starts with our doctype and our meta, so the
   meta is the first element of ``<head>`` and governs every script, style and load that follows.
