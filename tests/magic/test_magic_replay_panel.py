@@ -47,11 +47,11 @@ def test_the_panel_of_a_replayed_connection_shows_what_the_recording_holds(
 ) -> None:
     explorer = run(ip, f"panel {NAME}")
     assert isinstance(explorer, Panel)
-    assert explorer.tabs.titles == ("Tools", "Resources", "Prompts", "Server", "Log", "Trace")
+    assert explorer.tabs.titles == ("Tools", "Resources", "Prompts", "Audit", "Server", "Log", "Trace")
     assert "add" in explorer.tool_names()
 
     exchange = explorer.exchange
-    assert explorer.tabs.children[3:] == tuple(exchange.pages)
+    assert explorer.tabs.children[4:] == tuple(exchange.pages)
     server_text = exchange.server_view.value
     assert "transport: replay" in server_text and "anvia-demo" in server_text
     assert '"resources": {' in server_text and '"subscribe": true' in server_text  # as the server declared them

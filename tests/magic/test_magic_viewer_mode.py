@@ -139,12 +139,12 @@ def _titles(explorer: Panel) -> list[str]:
 def test_a_scoped_panel_has_no_tab_it_was_not_given(ip: InteractiveShell) -> None:
     _connect(ip)
     explorer = run(ip, "panel leaky --tools echo,add")
-    assert _titles(explorer) == ["Tools", "Server", "Log", "Trace"]
+    assert _titles(explorer) == ["Tools", "Audit", "Server", "Log", "Trace"]
     with pytest.raises(Exception, match="This panel does not offer resources"):
         explorer.resources_tab  # noqa: B018
     assert explorer.tool_names() == ["add", "echo"] or sorted(explorer.tool_names()) == ["add", "echo"]
     readme = run(ip, "panel leaky --tools echo --resources public://readme --prompts leak")
-    assert _titles(readme) == ["Tools", "Resources", "Prompts", "Server", "Log", "Trace"]
+    assert _titles(readme) == ["Tools", "Resources", "Prompts", "Audit", "Server", "Log", "Trace"]
     tab = readme.resources_tab
     assert tab.listing is not None
     tab.listing.result(WAIT_SECONDS)

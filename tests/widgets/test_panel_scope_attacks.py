@@ -66,7 +66,7 @@ def test_another_connection_or_tool_sent_from_the_browser_chooses_nothing(two_se
         assert explorer.form is None  # no form for a tool the page did not offer
     with pytest.raises(Exception, match="does not offer the tool 'crash'"):
         explorer.select("demo", "crash")
-    assert explorer.tabs.titles == ("Tools", "Server", "Log", "Trace")
+    assert explorer.tabs.titles == ("Tools", "Audit", "Server", "Log", "Trace")
 
 
 def test_a_resource_or_prompt_the_page_did_not_offer_is_not_read(demo_runtime: Runtime) -> None:

@@ -18,6 +18,8 @@ from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.maps import MapsRows
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.api.tool_schemas import ToolSchemas
+from anvia_nb.core.audit.definitions import Finding
+from anvia_nb.core.audit.flags import flag_line, tool_flags
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
@@ -56,6 +58,7 @@ class Tool(MapsRows):
         self.info = info
         self._server = server
         self._schemas = ToolSchemas(info)
+        self._flagged: tuple[ToolInfo | None, tuple[Finding, ...]] = (None, ())
 
     @property
     def name(self) -> str:
@@ -91,6 +94,13 @@ class Tool(MapsRows):
     def task_support(self) -> str | None:
         """``execution.taskSupport``: ``"required"`` means the tool only runs as a task."""
         return self.info.task_support
+
+    @property
+    def flags(self) -> tuple[Finding, ...]:
+        """What the audit's checks of its own definition found (core/audit/flags.py), read once per listing."""
+        if self._flagged[0] is not self.info:
+            self._flagged = (self.info, tool_flags(self._server.name, self.info))
+        return self._flagged[1]
 
     @property
     def server(self) -> ConnectedServer:
@@ -282,6 +292,7 @@ class Tool(MapsRows):
             progress_count=count,
             origin=self._server.client.origin,
             trace_span=(first_message, trace.recorded) if trace.recorded >= first_message else None,
+            flagged=flag_line(self.flags),
         )
 
     def start(

@@ -198,6 +198,9 @@ class CallOutcome:
         The tool's outputSchema when it was called (columns and types of ``ResultView.frame()``).
     trace_span : tuple of (int, int) or None
         The protocol trace's first and last message numbers during the call (``None``: no trace).
+    flagged : str
+        The audit's flags on the tool's definition at ``medium`` or above, as check ids and
+        severities (``core/audit/flags.py``); empty when none. ``model_context()`` warns of them.
     """
 
     server: str
@@ -216,6 +219,7 @@ class CallOutcome:
     requested_by: str | None = None
     output_schema: JsonObject | None = field(default=None, repr=False, compare=False)
     trace_span: tuple[int, int] | None = None
+    flagged: str = ""
 
     @property
     def output_chars(self) -> int | None:

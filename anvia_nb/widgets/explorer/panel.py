@@ -23,12 +23,13 @@ from anvia_nb.core import McpServer, Tool
 from anvia_nb.core.protocol.limits import DEFAULT, PANEL_CALLS_KEPT, Default
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord
 from anvia_nb.display import RenderSettings
-from anvia_nb.display.chrome import OPTION_CHARS, notice_html, server_text_html
+from anvia_nb.display.chrome import notice_html, server_text_html
 from anvia_nb.errors import AnviaError, UnknownToolError
 from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime, get_runtime
 from anvia_nb.widgets._chrome import closed_note, follow_connections, history_label, plain, text_bundle, text_label
 from anvia_nb.widgets.explorer import layout
+from anvia_nb.widgets.explorer.audit_tab import AuditTab, tool_label
 from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLES
 from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.explorer.history_export import HistoryExport
@@ -41,14 +42,6 @@ from anvia_nb.widgets.forms.tool_form import ToolForm
 from anvia_nb.widgets.viewer_page import page_settings
 
 __all__ = ["Panel"]
-
-
-def _tool_label(tool: Tool, secrets: tuple[str, ...]) -> str:
-    title = tool.info.shown_title
-    label = plain(tool.name, secrets, OPTION_CHARS)
-    if isinstance(title, str) and title and title != tool.name:
-        label += f" — {plain(title, secrets, OPTION_CHARS)}"
-    return label
 
 
 class Panel:
@@ -110,6 +103,8 @@ class Panel:
         )
         self.exchange = ExchangeTabs(settings.policy(()))
         """The Server, Log and Trace tabs of the chosen connection (widgets/explorer/exchange_tabs.py)."""
+        self.audit = AuditTab(self.runtime, self.scope, self.policy)
+        """The Audit tab and the marks on flagged tools, read once per listing (widgets/explorer/audit_tab.py)."""
         self._stop_following: Any = None
         self.connection.observe(lambda _c: self._on_connection(), names="value")
         self.filter.observe(lambda _c: self._show_tools(), names="value")
@@ -136,6 +131,7 @@ class Panel:
                 [
                     widgets.HBox([self.filter, self.count], layout=row_layout()),
                     self.tools,
+                    self.audit.note,
                     self.form_box,
                     widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
                     self.export.widget,
@@ -146,6 +142,7 @@ class Panel:
             resources=self._resources.widget if self._resources is not None else None,
             prompts=self._prompts.widget if self._prompts is not None else None,
         )
+        pages += [("Audit", self.audit.widget)] if scope.offers_tools else []  # findings on tools it offers
         self.tabs = widgets.Tab(
             children=[page for _title, page in pages] + self.exchange.pages,
             titles=(*(title for title, _page in pages), *EXCHANGE_TITLES),
@@ -322,6 +319,7 @@ class Panel:
         tools = [t for t in tools if t.info.for_cells]
         words = self.filter.value.strip().lower()
         secrets = server.secrets if server is not None else ()
+        self.audit.show(server)  # computed again only when a listing changed
 
         def matches(tool: Tool) -> bool:
             text = " ".join(str(t) for t in (tool.name, tool.info.shown_title or "", tool.info.description or ""))
@@ -332,7 +330,8 @@ class Panel:
         previous = self.tools.value
         self._updating = True
         try:
-            self.tools.options = [(_tool_label(t, secrets), t.name) for t in shown]
+            self.tools.options = [(tool_label(t, secrets, self.audit.mark(t.name)), t.name) for t in shown]
+            self.tools.tooltip = self.audit.tooltip([t.name for t in shown]) or None
             self.tools.rows = layout.list_rows(len(shown))
             names = [t.name for t in shown]
             self.tools.value = previous if previous in names else None
@@ -349,6 +348,7 @@ class Panel:
         if self._updating:
             return
         server, name = self.server, self.tools.value
+        self.audit.show_note(name)
         if server is None or name is None or not self.scope.allows(name) or not self.scope.offers_tools:
             self.form = None
             self.form_box.children = ()
