@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.helpers.kernel import Kernel
+from tests.helpers.support import SERVERS
 
 pytestmark = pytest.mark.slow  # a real kernel: left out of scripts/test --quick
 
@@ -76,3 +77,17 @@ def test_every_key_value_completion_replaces_the_whole_word(kernel: Kernel) -> N
 def test_python_code_still_completes_as_python(kernel: Kernel) -> None:
     reply = kernel.complete("frozen")
     assert "frozenset" in reply["matches"]
+
+
+def test_a_value_with_a_space_is_offered_quoted_and_the_completed_line_sends_it(kernel: Kernel) -> None:
+    cell = kernel.run(f"%mcp connect units --stdio python {SERVERS / 'units_server.py'}")
+    assert not cell.error, cell.error
+    for code, replaced in (
+        ("%mcp call units.convert value=1 from_unit=squ", "from_unit=squ"),
+        ("%mcp call units.convert value=1 from_unit='squ", "from_unit='squ"),  # a quote the person opened
+    ):
+        reply = kernel.complete(code)
+        assert reply["matches"] == ["from_unit='square metre'"] and _replaced(code, reply) == replaced
+    sent = kernel.run("_anvia_r = %mcp call units.convert value=1 from_unit='square metre' to_unit='square metre'")
+    assert not sent.error, sent.error
+    assert kernel.value("_anvia_r.output") == "1.0 square metre"  # the completed words read back as the unit
