@@ -87,9 +87,15 @@ def _joining_script(char: str) -> bool:
     return ord(char) >= 0x0590 and unicodedata.category(char)[0] in "LM"
 
 
+def _spaceless(char: str) -> bool:
+    """A letter or mark of a script written without spaces between words (Thai and after it)."""
+    return bool(char) and ord(char) >= 0x0E00 and unicodedata.category(char)[0] in "LM"
+
+
 def _invisible_allowed(text: str, start: int) -> bool:
     """Whether the invisible character at ``start`` does what it is for: a joiner inside an emoji
-    sequence or between letters of a script that joins, a soft hyphen inside a word, a leading BOM."""
+    sequence or between letters of a script that joins, a zero-width space between letters of a
+    script written without spaces, a soft hyphen inside a word, a leading BOM."""
     char = text[start]
     before = text[start - 1] if start > 0 else ""
     after = text[start + 1] if start + 1 < len(text) else ""
@@ -99,6 +105,8 @@ def _invisible_allowed(text: str, start: int) -> bool:
         return before.isalpha() and after.isalpha()
     if char == "\u034f":
         return bool(before) and unicodedata.category(before) == "Mn"
+    if char == "\u200b":  # a word break in scripts written without spaces (Thai, Khmer, Japanese ...)
+        return _spaceless(before) and _spaceless(after)
     if char in "\u200c\u200d" and before and after:
         if char == "\u200d" and _emoji(before) and _emoji(after):
             return True
@@ -137,8 +145,8 @@ def _text_hits(text: Text) -> Iterable[tuple[str, Hit]]:
                 rtl = _RTL.search(value) is not None
             if kind == "override":
                 severity = "high"
-            elif kind == "embed":
-                severity = "low" if rtl else "medium"
+            elif kind == "embed":  # a first-strong isolate (U+2068) and its end are what i18n tools write
+                severity = "low" if rtl or match.group() in "\u2068\u2069" else "medium"
             else:
                 severity = "info" if rtl else "low"
             yield "hidden-bidi", Hit(severity, text.field, excerpt(value, start, end))
