@@ -1,7 +1,8 @@
 """A failed connect with ``--oauth-client-credentials`` against a token endpoint that echoes what it
 receives (a hostile or misconfigured authorization server on 127.0.0.1): the client secret read
 from ``--secret-env`` is masked in the one-line error a person sees, in the full traceback
-(``show_tracebacks``) with every error of its ``__cause__`` chain, and from
+(``show_tracebacks``) with every error of its ``__cause__`` chain, in the connection's log (the
+SDK logs the failure there), and from
 Python: as is, form-encoded (``client_secret_post``) and inside ``Basic <base64 of id:secret>``
 (``client_secret_basic``)."""
 
@@ -99,3 +100,7 @@ def test_from_python_the_error_and_its_cause_hold_no_form_of_the_secret(
     chain = whole_traceback(raised.value)
     assert raised.value.__cause__ is not None and "OAuthTokenError: Token exchange failed (400)" in chain
     assert "invalid_client" in chain and leaked(chain) == []
+    log = raised.value.log  # the connection's log, where the SDK's own record of the failure went
+    assert log is not None
+    logged = "\n".join(log.message_lines(50))
+    assert "OAuth flow error" in logged and "invalid_client" in logged and leaked(logged) == []
