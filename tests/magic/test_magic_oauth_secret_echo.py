@@ -2,9 +2,8 @@
 receives (a hostile or misconfigured authorization server on 127.0.0.1): the client secret read
 from ``--secret-env`` is masked in the one-line error a person sees, in the full traceback
 (``show_tracebacks``) with every error of its ``__cause__`` chain, in the connection's log (the
-SDK logs the failure there), and from
-Python: as is, form-encoded (``client_secret_post``) and inside ``Basic <base64 of id:secret>``
-(``client_secret_basic``)."""
+SDK logs the failure there), and from Python: as is, form-encoded (``client_secret_post``) and
+inside ``Basic <base64 of id:secret>`` (``client_secret_basic``)."""
 
 from __future__ import annotations
 
