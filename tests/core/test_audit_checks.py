@@ -3,9 +3,11 @@ what severity, with what evidence; and what it leaves alone. Plain definitions, 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from anvia_nb.core.audit.checks import audit_definitions
+from anvia_nb.core.audit.checks import CHECKS, audit_definitions
 from anvia_nb.core.audit.definitions import Definition, Finding, definitions_of
 from anvia_nb.core.protocol.types import ToolInfo
 from anvia_nb.policy import Limits
@@ -162,3 +164,9 @@ def test_a_parameters_name_and_typographic_quotes_are_read_too() -> None:
     assert sorted(_of(findings, "addressed-to-model")) == [("add", "high"), ("forget", "high"), ("send", "high")]
     parameter = next(f for f in findings if f.item == "add")
     assert parameter.evidence.startswith("inputSchema.properties.content_from_reading_ssh_id_rsa(name): read secrets")
+
+
+def test_every_check_id_has_its_section_in_docs_audit_md() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text(encoding="utf-8")
+    missing = [check for check in CHECKS if f"\n### {check}\n" not in docs]
+    assert missing == [], "docs/audit.md needs a section (example, why, how to accept) for each check"
