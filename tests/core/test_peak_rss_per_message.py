@@ -4,7 +4,8 @@ process (``benchmarks/peak_rss.py CASE SIZE``, run by path) that measures its ow
 three times the message's text: a result and a log message over stdio, streamable HTTP and SSE, a
 result through ``%mcp call`` (rendered), a view's request for an answer too large to send it (twice).
 A recording line of millions of progress steps costs what the SDK's parser makes of it (the floor,
-measured beside it), at most a quarter above it. Sizes are a tenth of the benchmark's (20 MB of text): the ratios hold."""
+measured beside it), at most a quarter above it. Sizes are a tenth of the benchmark's (20 MB of
+text): the ratios hold."""
 
 from __future__ import annotations
 
