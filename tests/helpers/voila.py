@@ -134,12 +134,12 @@ def served_voila() -> Iterator[tuple[str, Path]]:
 
 
 @contextlib.contextmanager
-def serve_dashboard(home: Path) -> Iterator[RunningVoila]:
-    """``scripts/dashboard HOME/root`` on a free port, answering when this yields."""
+def serve_dashboard(home: Path, *options: str) -> Iterator[RunningVoila]:
+    """``scripts/dashboard HOME/root [OPTIONS]`` on a free port, answering when this yields."""
     root = home / "root"
     root.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0"]
+    command = [str(DASHBOARD_SCRIPT), str(root), "--no-browser", f"--port={port}", "--Voila.port_retries=0", *options]
     with _running(command, home, root, port) as running:
         yield running
 
