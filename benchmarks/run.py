@@ -152,6 +152,9 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
                     + ", ".join(f"{who}: {Stats(cpu[names[who]]).median / parse.median:.2f}" for who in ("peer", "sdk"))
                     + " × the SDK's parse"
                 )
+            elif cpu:  # the trivial call: its own CPU beside its SDK's ClientSession's, in the same rounds
+                mine, sdk_cpu = Stats(cpu[names["peer"]]).median, Stats(cpu[names["sdk"]]).median
+                note += f"; own CPU {mine * 1e6:.0f} µs a call, {mine / sdk_cpu:.2f} × its SDK's {sdk_cpu * 1e6:.0f} µs"
             table.stat(f"{names['peer']} — {key}", Stats(by_name[names["peer"]]), base, note)
 
 
@@ -201,6 +204,10 @@ def transport_section(
             table.stat("SDK parse of the same bytes, in memory", parse, parse, "the floor for any client")
             for name in taking:
                 table.stat(name, Stats(cpu[name]), parse, "this process's CPU; the server's is not counted")
+        elif BASE in cpu:  # the trivial call: what a shared machine's load moves least
+            table.section(f"{transport}: {workload}, the client's own CPU per call")
+            for name in taking:
+                table.stat(name, Stats(cpu[name]), Stats(cpu[BASE]), "this process's CPU; the server's is not counted")
     _memory_section(transport, {name: c for name, c in contenders.items() if not c.trivial_only}, plan, table)
     for contender in contenders.values():
         contender.close()
