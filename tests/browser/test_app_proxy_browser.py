@@ -8,6 +8,7 @@ model that records what would go to the kernel and answers ``ui/initialize``.
   server it names, receives nothing.
 - Two views on a page: the proxy relays nothing from a sibling to its page (so to the kernel), and
   one view cannot script another's proxy (each ``data:`` proxy is an opaque origin of its own).
+- A browser that gave the proxy the page's origin (none does today) gets no view, and says so.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from tests.helpers.lab import wait_js
 pytestmark = pytest.mark.browser
 
 WAIT_SECONDS = 30.0
+REFUSED_LINE = "This browser gives the view's sandbox this page's origin, so the view is not shown."
 REPORTED = "() => (window.sent || []).some(c => c.message && c.message.method === 'x/report')"
 PAGE_URL = "http://anvia-proxy.test/"
 
 PAGE = """<!doctype html><html><body><script type="module">
+__PRELUDE__
 const source = __SOURCE__;
 const frame = await import(URL.createObjectURL(new Blob([source], {type: "text/javascript"})));
 window.sent = [];
@@ -157,11 +160,10 @@ def _script_json(value: object) -> str:
     return json.dumps(value).replace("</", "<\\/")
 
 
-def _open_page(chromium: Any, views: list[str]) -> Any:
-    html = PAGE.replace("__VIEWS__", _script_json(views)).replace(
-        "__CSP__", _script_json(content_security_policy(AppCsp()))
-    )
-    html = html.replace("__SOURCE__", _script_json(AppFrame._esm))
+def _open_page(chromium: Any, views: list[str], prelude: str = "") -> Any:
+    policy = content_security_policy(AppCsp())
+    html = PAGE.replace("__PRELUDE__", prelude).replace("__VIEWS__", _script_json(views))
+    html = html.replace("__CSP__", _script_json(policy)).replace("__SOURCE__", _script_json(AppFrame._esm))
     page = chromium.new_context().new_page()
     page.route(PAGE_URL, lambda route: route.fulfill(status=200, content_type="text/html", body=html))
     page.goto(PAGE_URL)
@@ -224,5 +226,21 @@ def test_the_proxy_relays_nothing_from_a_sibling_view(chromium: Any) -> None:
         seen_by_second = [item["message"].get("method") for item in page.evaluate("window.sent") if item["index"] == 1]
         assert "tools/call" not in seen_by_second, seen_by_second  # the second view's proxy relayed none of it
         assert "ui/initialize" in seen_by_second  # the second view itself was heard
+    finally:
+        page.context.close()
+
+
+def test_a_proxy_that_shares_the_pages_origin_gets_no_view(chromium: Any) -> None:
+    # A browser that gave a data: frame this page's origin, as the page sees it: the frame's document is readable.
+    prelude = "Object.defineProperty(HTMLIFrameElement.prototype, 'contentDocument', {get() { return document; }});"
+    page = _open_page(chromium, [_view(SIBLING_BODY)], prelude)
+    try:
+        line = page.locator(".anvia-app-closed")
+        line.wait_for(timeout=WAIT_SECONDS * 1000)
+        assert (
+            line.text_content() == "This browser gives the view's sandbox this page's origin, so the view is not shown."
+        )
+        assert page.locator("iframe").count() == 0
+        assert [item["kind"] for item in page.evaluate("window.sent")] == ["closed"]  # the view was never written
     finally:
         page.context.close()

@@ -83,16 +83,25 @@ function render({ model, el }) {
   // way the frame's second load means it is no longer the view the kernel checked: close it.
   let loads = 0;
   let gone = false;
-  function closeNavigated() {
+  function closeNavigated(line) {
     if (gone) return;
     gone = true;
     window.removeEventListener("message", onMessage);
     frame.remove();
     const note = document.createElement("div");
     note.className = "anvia-app-closed";
-    note.textContent = "This view tried to leave its page and was closed.";
+    note.textContent = line || "This view tried to leave its page and was closed.";
     el.appendChild(note);
-    model.send({ kind: "navigated", view });
+    model.send({ kind: line ? "closed" : "navigated", view });
+  }
+  // The specification's first rule: the proxy's origin is not the page's. A data: document has an
+  // opaque origin in every current browser; one that gave it this page's would get no view.
+  function proxyIsApart() {
+    try {
+      return frame.contentDocument === null;
+    } catch (_error) {
+      return true;
+    }
   }
   frame.addEventListener("load", () => {
     loads += 1;
@@ -159,6 +168,10 @@ function render({ model, el }) {
     if (typeof message.method === "string" && message.method.startsWith("ui/notifications/sandbox-")) {
       if (message.method === "ui/notifications/sandbox-proxy-ready" && !resourceSent) {
         resourceSent = true;
+        if (!proxyIsApart()) {
+          closeNavigated("This browser gives the view's sandbox this page's origin, so the view is not shown.");
+          return;
+        }
         post({ jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: { html: model.get("_html") } });
       } else if (message.method === "ui/notifications/sandbox-navigated") {
         closeNavigated();
