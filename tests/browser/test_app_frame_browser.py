@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import app_cells
 from tests.helpers.app_cells import (
     FRAME,
     HANDLER_CELL,
@@ -51,23 +52,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def udp_listener() -> Iterator[socket.socket]:
-    """A UDP socket on 127.0.0.1 where the hostile view aims its WebRTC (STUN and TURN)."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.setblocking(False)
-    try:
+    with app_cells.udp_listener() as listener:
         yield listener
-    finally:
-        listener.close()
-
-
-def _datagrams(listener: socket.socket) -> list[bytes]:
-    received = []
-    while True:
-        try:
-            received.append(listener.recv(4096))
-        except BlockingIOError:
-            return received
 
 
 def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook(
@@ -98,7 +84,7 @@ def test_the_hostile_view_is_refused_everything_and_nothing_reaches_the_notebook
     assert eval_global(page, "window.__anvia_pwned") is None
     assert page_events.dialogs == []
     assert [url for url in requests if "example.com" in url or PROBE_PATH in url] == []
-    assert _datagrams(udp_listener) == []  # no STUN or TURN packet from the view's WebRTC attempts
+    assert app_cells.datagrams(udp_listener) == []  # no STUN or TURN packet from the view's WebRTC attempts
     # Sizes: the hostile view asked for 100000 px and got the bound; the minimal one got its 240.
     minimal = sized_views(page)
     assert minimal.text_content() == "initialized inline; result"

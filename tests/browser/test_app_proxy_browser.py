@@ -23,6 +23,7 @@ import pytest
 from anvia_nb.core.protocol.apps import AppCsp
 from anvia_nb.display.app_html import content_security_policy, sandboxed_html
 from anvia_nb.widgets.apps.frame import AppFrame
+from tests.helpers import app_cells
 from tests.helpers.lab import wait_js
 
 pytestmark = pytest.mark.browser
@@ -142,13 +143,8 @@ QUIET_BODY = ""
 
 @pytest.fixture
 def udp_listener() -> Iterator[socket.socket]:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.setblocking(False)
-    try:
+    with app_cells.udp_listener() as listener:
         yield listener
-    finally:
-        listener.close()
 
 
 def _view(body: str) -> str:
@@ -179,15 +175,6 @@ def _reports(page: Any) -> list[dict[str, Any]]:
     ]
 
 
-def _datagrams(listener: socket.socket) -> list[bytes]:
-    received = []
-    while True:
-        try:
-            received.append(listener.recv(4096))
-        except BlockingIOError:
-            return received
-
-
 def test_a_view_opens_no_webrtc_connection_from_any_window_it_reaches(
     chromium: Any, udp_listener: socket.socket
 ) -> None:
@@ -205,7 +192,7 @@ def test_a_view_opens_no_webrtc_connection_from_any_window_it_reaches(
         assert opened == {}
         assert set(report) - {"index"} == ATTEMPTS  # every attempt ran
         page.wait_for_timeout(1_000)  # ICE would have sent its first packets by now
-        assert _datagrams(udp_listener) == []
+        assert app_cells.datagrams(udp_listener) == []
     finally:
         page.context.close()
 

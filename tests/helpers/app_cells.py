@@ -11,6 +11,9 @@ everything else, and records the notifications it is given.
 from __future__ import annotations
 
 import json
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
@@ -231,3 +234,25 @@ def run_cell_below(page: Any, source: str) -> str:
     )
     text: str = cell.locator(".jp-OutputArea").inner_text()
     return text
+
+
+@contextmanager
+def udp_listener() -> Iterator[socket.socket]:
+    """A UDP socket on 127.0.0.1 (non-blocking) for a view's WebRTC to aim at as its STUN and TURN server."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.setblocking(False)
+    try:
+        yield listener
+    finally:
+        listener.close()
+
+
+def datagrams(listener: socket.socket) -> list[bytes]:
+    """The datagrams ``listener`` has received so far."""
+    received = []
+    while True:
+        try:
+            received.append(listener.recv(4096))
+        except BlockingIOError:
+            return received
