@@ -8,10 +8,17 @@ decoded, invisible ones dropped, look-alike letters folded). The families, each 
 - high: telling it to ignore its instructions; to hide something from the user; to read secrets or
   files (``~/.ssh``, ``.env``, ``id_rsa``, the conversation) with a verb that takes them; to pass
   such data through a parameter named for something else;
-- medium: ``<IMPORTANT>``-style blocks, a secret file named with nothing taking it; two medium
-  families in one item are high;
+- medium: ``<IMPORTANT>``-style blocks and ``[SYSTEM]``; two medium families in one item are high;
 - low: words to "the AI" or "the assistant" ("Claude should call this when ..." is common and
-  harmless by itself), urgency ("very important", "otherwise it will not work").
+  harmless by itself), urgency ("very important", "otherwise it will not work"), a secret file
+  named with nothing taking it ("uses ~/.ssh/id_rsa by default", "Reads the .env file": what the
+  tool does, not what the model should).
+
+Not counted: display advice ("Don't show the user raw IDs") and a thing of the user's ("hide
+archived pages from the user list"); a setting ("override the default system prompt"); a thing
+about the data rather than the data ("the conversation ID", "system prompt tokens", "the page
+token in the cursor parameter", "the message content in the text field"); ``[IMPORTANT]`` as a
+heading.
 
 Ordinary imperative documentation ("Do not use for tables over 10 GB", "Important: exports are
 slow", "Always pass an absolute path") matches none of them. Telling the model to call a tool
@@ -53,25 +60,40 @@ def _each(leads: str, rest: str = "") -> str:
     return "|".join(lead + rest for lead in leads.split("|"))
 
 
+_INSTRUCTIONS = (
+    r"\b(?:instructions?|rules|prompts?|directions?|guidelines|guardrails|constraints|polic(?:y|ies)|context)\b"
+)
+_ABOVE = r"|\s+(?:everything\s+|all\s+)?(?:(?:the|that|what)\s+)?(?:above|(?:was\s+|you\s+were\s+)?said\s+before)\b)"
 _OVERRIDE = re.compile(
     _each(
-        "ignore|disregard|forget|override|bypass",
+        "ignore|disregard|forget",
         rf"(?:\b{_TAIL}{{0,40}}?\b(?:previous|prior|above|earlier|preceding|all|any|other|your|system|safety|original)"
-        rf"\b{_TAIL}{{0,30}}?\b(?:instructions?|rules|prompts?|directions?|guidelines|guardrails|constraints"
-        r"|polic(?:y|ies)|context)\b"
-        r"|\s+(?:everything\s+|all\s+)?(?:(?:the|that|what)\s+)?(?:above|(?:was\s+|you\s+were\s+)?said\s+before)\b)",
+        rf"\b{_TAIL}{{0,30}}?{_INSTRUCTIONS}{_ABOVE}",
+    )
+    + "|"
+    + _each(  # not "override the default system prompt": a setting of a tool that calls a model
+        "override|bypass",
+        rf"(?:\b{_TAIL}{{0,40}}?\b(?:previous|prior|above|earlier|preceding|all|your|safety|original)"
+        rf"\b{_TAIL}{{0,30}}?{_INSTRUCTIONS}{_ABOVE}",
     )
 )
+_USER = (
+    r"user\b(?!'s|’s|[-_]|\s+(?:lists?|names?|ids?|profiles?|interface|ui|views?|tables?|accounts?|groups?|roles?"
+    r"|records?|settings|agent)\b)"
+)
+"""The user, not a thing of theirs ("the user's profile", "the user list")."""
+_NOT = r"do\s+not|don't|dont|never|must\s+not|should\s+not|shouldn't|without"
 _CONCEAL = re.compile(
     "|".join(
         (
             _each(
-                r"do\s+not|don't|dont|never|must\s+not|should\s+not|shouldn't|without",
+                _NOT,
                 r"\s+(?:\w+\s+){0,3}?(?:tell|telling|inform|informing|mention|mentioning|reveal|revealing|notify"
-                rf"|notifying|alert|alerting|disclose|disclosing|show|showing|let){_TAIL}{{0,30}}?\b(?:the\s+)?user"
-                r"\b(?!'s|’s)",
+                rf"|notifying|alert|alerting|disclose|disclosing|(?:show|showing)\s+(?:this|it|that|them)\b)"
+                rf"{_TAIL}{{0,30}}?\b(?:the\s+)?{_USER}",
             ),
-            rf"hide\b{_TAIL}{{0,40}}?\bfrom\s+(?:the\s+)?user\b",
+            _each(_NOT, r"\s+let\s+(?:the\s+)?user\s+(?:know|see|notice|find\s+out)\b"),
+            rf"hide\b{_TAIL}{{0,40}}?\bfrom\s+(?:the\s+)?{_USER}",
             r"user\s+(?:must|should|need)\s*(?:not|n't|never)\s+(?:know|see|notice|find\s+out|be\s+told)\b",
             _each(r"secretly|covertly|behind\s+the\s+user'?s\s+back", r"\b"),
             r"keep\s+(?:this|it)\s+(?:a\s+)?secret\b",
@@ -83,13 +105,15 @@ _SECRET_FILE = re.compile(
     r"|\.aws/credentials|\.npmrc\b|\.netrc\b|\.pgpass\b|\.git-credentials|\.docker/config\.json|\.kube/config"
     r"|mcp\.json\b|claude_desktop_config|~/\.cursor\b|wallet\.dat\b|keychain\b"
 )
+_ABOUT = r"(?!\s+(?:ids?|names?|titles?|counts?|length|size|tokens?|templates?|formats?|fingerprints?|types?)\b)"
+"""Not a thing about the data ("the conversation ID", "system prompt tokens"): the data itself."""
 _SECRET_DATA = re.compile(
     "|".join(
         (
             _each(
                 r"system\s+prompt|conversation\s+history|chat\s+history|previous\s+messages|entire\s+conversation"
                 r"|whole\s+conversation|full\s+conversation|private\s+key|seed\s+phrase",
-                r"s?\b",
+                r"s?\b" + _ABOUT,
             ),
             _each(
                 "all|every|any",
@@ -99,8 +123,8 @@ _SECRET_DATA = re.compile(
         )
     )
 )
-_TAKES = re.compile(
-    r"\b(?:read|reads|reading|cat|open|load|include|send|pass|provide|upload|attach|copy|print|output|append|insert|put"
+_TAKES = re.compile(  # not "reads": "Reads the .env file" says what the tool does, not what the model should
+    r"\b(?:read|reading|cat|open|load|include|send|pass|provide|upload|attach|copy|print|output|append|insert|put"
     r"|embed|encode|forward|leak|extract|collect|gather|dump|paste|contents?\s+of)\b"
 )
 _PARAMETER = re.compile(r"(?:parameter|param|argument|arg|field)\b")
@@ -110,12 +134,13 @@ _PARAMETER_HEAD = re.compile(
 )
 _PUTS = re.compile(r"\b(?:pass|put|send|include|add|insert|place|provide|write|copy|append|store|encode|embed)\b")
 _DATA = re.compile(
-    r"\b(?:contents?|conversation|history|messages?|secrets?|passwords?|credentials?|tokens?|api\s+keys?|ssh"
-    r"|private\s+keys?|env|environment|system\s+prompt|previous|everything)\b|\bid_rsa\b"
+    r"\b(?:(?:its|their|file'?s?)\s+contents?|conversation|history|previous\s+messages|secrets?|passwords?"
+    r"|credentials?|(?<!page\s)(?<!next\s)(?<!continuation\s)(?<!pagination\s)(?<!sync\s)tokens?|api\s+keys?"
+    r"|ssh|private\s+keys?|env|environment|system\s+prompt|everything)\b" + _ABOUT + r"|\bid_rsa\b"
 )
 _BLOCK = re.compile(
     r"<\s*/?\s*(?:important|system|instructions?|admin|secret|hidden|critical|mandatory|directive|assistant|ai"
-    r"|llm|system[-_ ]?prompt)\b[^<>\n]{0,40}>|\[\s*(?:system|important|admin|instructions?)\s*\]"
+    r"|llm|system[-_ ]?prompt)\b[^<>\n]{0,40}>|\[\s*(?:system|instructions?)\s*\]"
 )
 _TO_MODEL = re.compile(
     "|".join(
@@ -170,7 +195,7 @@ def _severity(family: str, low: str, match: re.Match[str]) -> Severity | None:
     """The severity of one place of ``family`` (``None``: not a finding after all)."""
     if family == "read secrets":
         taken = _TAKES.search(_sentence(low, match.start(), match.end())) is not None
-        return "high" if taken else ("medium" if match.re is _SECRET_FILE else None)
+        return "high" if taken else ("low" if match.re is _SECRET_FILE else None)
     if family == "data through a parameter":
         head = _PARAMETER_HEAD.search(low, max(0, match.start() - 100), match.start())
         if head is None:

@@ -1,10 +1,15 @@
 """Shadowing: one server's definitions reaching for another's tools.
 
 - ``shadowing-reference``: an item's text names a tool of another connected server (or that server)
-  where its own server has no such tool: high in a sentence that tells the model what to do
-  ("always", "instead", "before", "must"), medium otherwise; a tool named with "call ... first" or
-  "instead of the ... tool" that no connected server has is low. Naming the item's own server's
-  tools is documentation ("You must call list_files before read_file").
+  where its own server has no such tool. Only a name spelled as one counts: an identifier
+  (``send_email``, ``sendEmail``), a quoted name followed by "tool" (```echo` tool``), or
+  ``server.tool`` of a tool that server has: high in a sentence that tells the model what to do
+  ("always", "instead", "before", "must"), medium otherwise. A plain word followed by "tool" ("the
+  search tool") or a server's plain name followed by "server" is low; a plain word in prose ("Use
+  search to find ...", "check the time zone"), a word inside a path, URL or JSON pointer
+  (``$defs/Scale``, ``memory.json``) and a pronoun ("use this first") are nothing. A tool named
+  with "call ... first" or "instead of the ... tool" that no connected server has is low. Naming
+  the item's own server's tools is documentation ("You must call list_files before read_file").
 - ``confusable-name``: a tool whose name looks like another's (``reаd_file`` with a Cyrillic
   ``а``): high for the name that is not plain ASCII, medium for digits passing for letters, low for
   the same name on two servers or one differing only in case or separators; a name mixing scripts
@@ -44,32 +49,41 @@ _DIGIT_FOR_LETTER = re.compile(r"[A-Za-z][01]|[01][A-Za-z]")
 _PARTS = re.compile(r"[a-z_][\w-]*")
 """The words of lower-cased text, a qualified name (``mail.send_email``) in its parts: the quick test."""
 _IDENTIFIER = re.compile(r"[_.\-/]|\d|[a-z][A-Z]")
+"""What makes a word look like an identifier, not a word of prose: ``send_email``, ``sendEmail``."""
 _STEER = re.compile(
     r"\b(?:must|always|never|instead|before|after|first|whenever|do\s+not|don'?t|should|required|ensure"
     r"|make\s+sure|only|rather|prefer)\b",
     re.IGNORECASE,
 )
-_AS_TOOL = re.compile(r"\s*(?:tool\b|\(|server\b|mcp\b)", re.IGNORECASE)
+_SERVER_SHAPED = re.compile(r"[_.\-/]|\d")
+"""A server's name spelled as a name (``brave-search``, ``mcp_git``), not a brand (``GitHub``)."""
+_AS_TOOL = re.compile(r"\s*tools?\b", re.IGNORECASE)
 _AS_SERVER = re.compile(r"\s*(?:server|mcp)\b", re.IGNORECASE)
+_QUOTES = "`'\""
+_IN_PATH = "$#/.@~\\-%&=?+:"
+"""A character before a word that makes it part of a path, a URL, a JSON pointer (``#/$defs/x``)
+or a query: never a name to the model."""
 _QUALIFIED = re.compile(r"[./:]|__")
-_CALL_VERB = re.compile(r"(?:call|use|invoke|run|using|calling|invoking|via|with)\s+(?:the\s+)?$", re.IGNORECASE)
 _UNKNOWN = re.compile(
     r"\b(?:call|use|invoke|run)\s+(?:the\s+)?[`'\"]?(?P<called>[A-Za-z_][\w.-]{2,63})[`'\"]?\s+(?:tool\s+)?"
     r"(?:first|before|instead)\b|\b(?:instead\s+of|rather\s+than)\s+(?:the\s+)?[`'\"]?(?P<replaced>[A-Za-z_][\w.-]{2,63})"
     r"[`'\"]?\s+tool\b",
     re.IGNORECASE,
 )
+_NOT_NAMES = frozenset(
+    ("this", "that", "these", "those", "them", "they", "one", "other", "another", "each", "either", "both", "which")
+)
+"""Words "call ... first" takes that point at a tool rather than name one."""
 
 
-def _is_reference(read: str, start: int, end: int, word: str) -> bool:
-    """Whether ``word`` at ``read[start:end]`` names a tool: it looks like an identifier, or it is
-    quoted, followed by "tool" or ``(``, or follows "call", "use" ..."""
+def _looks_named(read: str, start: int, end: int, word: str) -> bool:
+    """Whether ``word`` at ``read[start:end]`` is spelled as a name, not a word of prose: it looks
+    like an identifier (``send_email``, ``sendEmail``, ``v2``), or is quoted and followed by "tool"
+    (```search` tool``). A plain word called in code (``fetch()``, ``print()``) is not one."""
     if _IDENTIFIER.search(word):
         return True
-    before = read[start - 1 : start]
-    if before in ("`", "'", '"'):
-        return True
-    return _AS_TOOL.match(read, end) is not None or _CALL_VERB.search(read[max(0, start - 16) : start]) is not None
+    quoted = read[start - 1 : start] in tuple(_QUOTES)
+    return quoted and _AS_TOOL.match(read, end + 1) is not None
 
 
 def _sentence_steers(read: str, start: int, end: int) -> bool:
@@ -127,28 +141,42 @@ def _reference_hits(definition: Definition, texts: Sequence[Text], lookup: _Look
         if "first" in low or "before" in low or "instead" in low or "rather" in low:
             for match in _UNKNOWN.finditer(read):
                 word = (match.group("called") or match.group("replaced")).casefold()
+                spelled_as_name = _IDENTIFIER.search(word) or "tool" in match.group().lower()
+                if word in _NOT_NAMES or not (spelled_as_name or any(q in match.group() for q in _QUOTES)):
+                    continue  # "use this before ...", "use it first": not a name
                 if word not in lookup.own and word not in lookup.owners:
                     shown = excerpt(read, match.start(), match.end())
                     yield Hit("low", text.field, f"names a tool no connected server has, {word}: {shown}")
 
 
 def _named_hits(definition: Definition, field: str, read: str, lookup: _Lookup) -> Iterable[Hit]:
+    """Each place ``read`` names another server's tool or that server: high or medium (by the
+    sentence) for a name spelled as one (:func:`_looks_named`, or ``server.tool`` of a tool that
+    server has), low for a plain word followed by "tool" or "server" ("the search tool")."""
     home = definition.server.casefold()
     for match in _WORD.finditer(read):
         word = match.group().rstrip(".-/:")
-        key = word.casefold()
         start, end = match.start(), match.start() + len(word)
+        before = read[start - 1 : start]
+        if before and (before.isalnum() or before in _IN_PATH):
+            continue  # inside a path, a URL, a JSON pointer ($defs/Scale) or a word
+        key = word.casefold()
         parts = _QUALIFIED.split(key, maxsplit=1)
-        qualified = len(parts) == 2 and parts[0] in lookup.servers and parts[0] != home  # other.tool
+        qualifier = lookup.servers.get(parts[0]) if len(parts) == 2 and parts[0] != home else None
+        qualified = qualifier is not None and qualifier in lookup.owners.get(parts[1], set())  # other.tool
         name = parts[1] if qualified else key
         others = lookup.owners.get(name, set()) - {definition.server}
-        if others and name not in lookup.own and (qualified or _is_reference(read, start, end, word)):
+        named = qualified or _looks_named(read, start, end, word)
+        if others and name not in lookup.own and (named or _AS_TOOL.match(read, end)):
             what = f"names {', '.join(sorted(others))}'s tool {word}"
-        elif qualified or (key in lookup.servers and key != home and _AS_SERVER.match(read, end)):
-            what = f"names the server {lookup.servers[parts[0]]}"
+        elif qualified:
+            what = f"names the server {qualifier}"
+        elif key in lookup.servers and key != home and _AS_SERVER.match(read, end):
+            what = f"names the server {lookup.servers[key]}"  # a brand (GitHub) is not an identifier
+            named = _SERVER_SHAPED.search(word) is not None or read[start - 1 : start] in tuple(_QUOTES)
         else:
             continue
-        severity: Severity = "high" if _sentence_steers(read, start, end) else "medium"
+        severity: Severity = "low" if not named else "high" if _sentence_steers(read, start, end) else "medium"
         yield Hit(severity, field, f"{what}: {excerpt(read, start, end)}")
 
 
