@@ -1,6 +1,7 @@
 """Every bound has one home, and the docs' sentences about bounds are true.
 
-Bounds on what a connection sends, keeps and waits for live in ``anvia_nb/core/protocol/limits.py``;
+Bounds on what a connection sends, keeps and waits for live in ``anvia_nb/core/protocol/limits.py`` (and
+its group ``trace_limits.py``, which it imports);
 bounds on what may be shown are fields of the policy's ``Limits`` (``anvia_nb/policy.py``). This
 reads the package's source (no import) and fails on a module-level number anywhere else whose
 name or size says it is a bound, unless the short list below says why it is not one. It also
@@ -23,7 +24,8 @@ from tests.helpers.package_source import section, tree
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anvia_nb"
-HOMES = {PACKAGE / "core" / "protocol" / "limits.py", PACKAGE / "policy.py"}
+HOMES = {PACKAGE / "core" / "protocol" / name for name in ("limits.py", "trace_limits.py")} | {PACKAGE / "policy.py"}
+"""``trace_limits.py`` is a group of ``limits.py``'s bounds (what the log, trace and a recording keep)."""
 SEPARATE_PROGRAM = PACKAGE / "demo_server"
 """The demo server is a program of its own (it may not import the client's bounds): its numbers
 are what it sends, not bounds of the client."""

@@ -2,7 +2,8 @@
 
 Every bound on what a connection sends, keeps and waits for is here, each with what it bounds and
 why that number: message sizes, timeouts, calls in flight, and how much the trace, the log, the
-history and a view keep. What may be *shown* is bounded by the policy's
+history and a view keep (what the log, the trace and a recording keep are written in
+:mod:`~anvia_nb.core.protocol.trace_limits` and read here). What may be *shown* is bounded by the policy's
 :class:`~anvia_nb.policy.Limits` instead. ``tests/package/test_bounds_home.py`` fails on a bound
 written anywhere else.
 
@@ -14,6 +15,20 @@ ends the connection with a clear error instead of being buffered whole. The time
 from __future__ import annotations
 
 import enum
+
+from anvia_nb.core.protocol.trace_limits import (
+    LOG_ENTRIES_KEPT,
+    LOG_RECORD_CHARS,
+    LOG_TAIL_LINE_CHARS,
+    LOG_TAIL_LINES,
+    RECORDED_PROGRESS_KEPT,
+    TRACE_HEAD_CHARS,
+    TRACE_MESSAGE_CHARS,
+    TRACE_MESSAGES_KEPT,
+    TRACE_PENDING_IDS,
+    TRACE_SUMMARY_CHARS,
+    TRACE_TOTAL_CHARS,
+)
 
 __all__ = [
     "APP_DOMAINS_KEPT",
@@ -75,6 +90,7 @@ __all__ = [
     "PROGRESS_KEPT",
     "PROGRESS_MESSAGE_CHARS",
     "PROMPTS_KEPT",
+    "RECORDED_PROGRESS_KEPT",
     "RECORD_SEEN_CHARS",
     "SCHEMA_DEPTH",
     "SCHEMA_PROBLEMS",
@@ -156,36 +172,6 @@ DEFINITION_DIFF_LINES = 400
 """Lines of a changed definition's difference (``%mcp diff``, a pin that changed) kept; the rest counted."""
 LOCK_FILE_BYTES = 64 * 1024 * 1024
 """The most read of a lock file of pinned definitions (``mcp-lock.json``): untrusted, edited by hand."""
-
-LOG_ENTRIES_KEPT = 500
-"""A server's log messages a connection keeps (``%mcp log``): the last ones, as a ring."""
-
-LOG_TAIL_LINES = 20
-"""Lines of a server's stderr an error quotes when it could not start or stopped."""
-
-LOG_TAIL_LINE_CHARS = 300
-"""Characters of each of those stderr lines (and of a log message's logger name)."""
-
-LOG_RECORD_CHARS = 500
-"""Characters of one of the MCP SDK's own log records kept in a connection's log (one line)."""
-
-TRACE_MESSAGES_KEPT = 2_000
-"""JSON-RPC messages a connection's trace keeps (``%mcp trace``); older go first."""
-
-TRACE_MESSAGE_CHARS = 64_000
-"""Characters of one message the trace keeps whole; a larger one keeps its head."""
-
-TRACE_TOTAL_CHARS = 8_000_000
-"""Characters the whole trace keeps (about 32 MB at worst): older messages go first."""
-
-TRACE_HEAD_CHARS = 2_000
-"""The head kept of a message larger than :data:`TRACE_MESSAGE_CHARS` (enough to see what it was)."""
-
-TRACE_SUMMARY_CHARS = 160
-"""Characters of a trace entry's one-line summary (the summary is cut at twice this)."""
-
-TRACE_PENDING_IDS = 10_000
-"""Request ids the trace remembers to name their answers; past this the oldest are forgotten."""
 
 HISTORY_CALLS_KEPT = 1_000
 """Calls the runtime's history keeps by default (``%mcp history``, forms, panels)."""
