@@ -29,6 +29,10 @@ ORDINARY = [
     "Uses the key at ~/.ssh/id_rsa by default; credentials come from ~/.aws/credentials.",
     "[IMPORTANT] Requires admin rights. [Admin] only.",
     "See the Slack server docs; the GitHub MCP server is required.",
+    "ഫയലുകളുടെ പട്ടിക തിരികെ നൽകുന്നു. ന്\u200d ര്\u200d",  # Malayalam's chillu letters: a joiner after a virama
+    "Use the full\u2060-\u2060text index; at most 1\u2009000 rows.",  # word joiners holding a compound
+    "人名の検索：葛\U000e0100城市に対応。重要：必ず絶対パスを指定してください。",  # an ideographic variation selector
+    "Renvoie la liste\u202f; utilisez un chemin absolu\u00a0! Rate it 1\ufe0f\u20e3 ⭐️ 🐻\u200d❄️ 🏃🏽\u200d♀️\u200d➡️",
 ]
 """Sentences real servers write that once raised findings at medium or above (each is a rule of
 docs/audit.md saying what a check does not count)."""
@@ -92,3 +96,15 @@ def test_attacks_worded_like_ordinary_documentation_are_still_high(
     mail = definitions_of("mail", tools=[ToolInfo("mail", "send_email", description="Sends an email.")])
     found = [f for f in _beside([*corpus, *mail], text) if f.check == check]
     assert [f.severity for f in found] == ["high"], [(f.check, f.severity, f.evidence) for f in _beside(corpus, text)]
+
+
+@pytest.mark.parametrize("name", ["get_天気", "search_検索", "ファイル一覧", "υπολογισμός", "поиск", "naïve_bayes"])
+def test_a_name_in_scripts_no_one_confuses_is_not_a_look_alike(corpus: list[Definition], name: str) -> None:
+    extra = definitions_of("intl", tools=[ToolInfo("intl", name, description="Looks it up.")])
+    assert [(f.item, f.check) for f in audit_definitions([*corpus, *extra]) if f.server == "intl"] == []
+
+
+def test_a_name_mixing_latin_and_cyrillic_is_still_a_look_alike(corpus: list[Definition]) -> None:
+    extra = definitions_of("intl", tools=[ToolInfo("intl", "g\u0435t_weather", description="Looks it up.")])
+    found = [(f.check, f.severity) for f in audit_definitions([*corpus, *extra]) if f.server == "intl"]
+    assert found == [("confusable-name", "medium")]

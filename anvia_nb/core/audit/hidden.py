@@ -5,8 +5,9 @@ Checks (ids as in ``docs/audit.md``): ``hidden-tags`` (Unicode tag characters, d
 characters outside emoji sequences and the scripts that join with them, runs of variation
 selectors), ``hidden-private-use``, ``terminal-escapes`` (escape sequences and control
 characters), ``hidden-html-comment`` and ``hidden-padding`` (whitespace that pushes text out of
-sight). Text in any script, right-to-left text, emoji with joiners, skin tones, flags and a
-variation selector are not findings. One scan per text with one bounded pattern: linear time.
+sight). Text in any script, right-to-left text, emoji with joiners, skin tones, flags, a
+variation selector, a joiner after a virama (Malayalam's chillu letters) and a word joiner beside
+a hyphen are not findings. One scan per text with one bounded pattern: linear time.
 """
 
 from __future__ import annotations
@@ -92,6 +93,10 @@ def _spaceless(char: str) -> bool:
     return bool(char) and ord(char) >= 0x0E00 and unicodedata.category(char)[0] in "LM"
 
 
+_BREAKS = "-\u2010\u2011\u2013\u2014/"
+"""Where a line may break that a word joiner (U+2060) holds together."""
+
+
 def _invisible_allowed(text: str, start: int) -> bool:
     """Whether the invisible character at ``start`` does what it is for: a joiner inside an emoji
     sequence or between letters of a script that joins, a zero-width space between letters of a
@@ -107,10 +112,16 @@ def _invisible_allowed(text: str, start: int) -> bool:
         return bool(before) and unicodedata.category(before) == "Mn"
     if char == "\u200b":  # a word break in scripts written without spaces (Thai, Khmer, Japanese ...)
         return _spaceless(before) and _spaceless(after)
-    if char in "\u200c\u200d" and before and after:
+    if char == "\u2060":  # a word joiner beside a hyphen or a slash keeps a compound on one line
+        return bool(before and after) and (before in _BREAKS or after in _BREAKS)
+    if char in "\u200c\u200d" and before:
         if char == "\u200d" and _emoji(before) and _emoji(after):
             return True
-        return _joining_script(before) and (_joining_script(after) or unicodedata.category(after) == "Mn")
+        if _joining_script(before) and unicodedata.category(before) == "Mn":
+            return True  # after a virama, at a word's end too (Malayalam's chillu letters: ന്‍)
+        return (
+            _joining_script(before) and bool(after) and (_joining_script(after) or unicodedata.category(after) == "Mn")
+        )
     return False
 
 

@@ -226,7 +226,13 @@ def _plain(name: str) -> str:
     return name.casefold().replace("-", "_").replace(".", "_")
 
 
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+"""Scripts with letters that pass for each other's: a name mixing two of them is how a look-alike
+is made. ``get_天気`` (Latin and CJK) and ``ファイル一覧`` (Katakana and CJK, as Japanese is written)
+mix scripts no one confuses."""
+
+
 def _mixed_script_hits(tool: Definition) -> Iterable[Hit]:
-    scripts = scripts_of(tool.name)
+    scripts = scripts_of(tool.name) & _LOOKALIKE_SCRIPTS
     if len(scripts) > 1:
         yield Hit("medium", "name", f"{spelled(tool.name)} mixes letters of {', '.join(sorted(scripts))}")
