@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.errors import AnviaError, InvalidValueError
 
-__all__ = ["EXERCISES", "Exercise", "Verdict", "check"]
+__all__ = ["EXERCISES", "Exercise", "Verdict", "check", "check_in", "digest"]
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,19 @@ def _equal(given: Any, expected: Any) -> bool:
     return type(given) is type(expected) and bool(given == expected)
 
 
-def _digest(value: Any) -> str:
+def digest(value: object) -> str:
+    """The SHA-256 of ``value``'s JSON (keys sorted): how a hashed exercise stores its right answer.
+
+    Parameters
+    ----------
+    value : object
+        A normalized answer (JSON-serializable).
+
+    Returns
+    -------
+    str
+        The hex digest.
+    """
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
 
 
@@ -323,16 +335,41 @@ def check(exercise: int, answer: object) -> Verdict:
     --------
     >>> check(2, "hello")
     """
-    found = EXERCISES.get(exercise) if isinstance(exercise, int) else None
+    return check_in(EXERCISES, exercise, answer)
+
+
+def check_in(exercises: Mapping[int, Exercise], exercise: int, answer: object) -> Verdict:
+    """Whether ``answer`` is right for exercise ``exercise`` of ``exercises`` (a workshop's), and why.
+
+    Parameters
+    ----------
+    exercises : mapping of int to Exercise
+        A workshop's exercises (``EXERCISES`` here, ``workshop_poisoning.EXERCISES``).
+    exercise : int
+        The exercise's number.
+    answer : object
+        The answer; ``...`` (the placeholder) is no answer yet.
+
+    Returns
+    -------
+    Verdict
+        Right, wrong (with a hint) or no answer yet; shown as its sentence.
+
+    Raises
+    ------
+    InvalidValueError
+        ``exercise`` is not the number of an exercise.
+    """
+    found = exercises.get(exercise) if isinstance(exercise, int) else None
     if found is None:
-        numbers = ", ".join(map(str, EXERCISES))
+        numbers = ", ".join(map(str, exercises))
         raise InvalidValueError(f"There is no exercise {exercise!r}; the exercises are {numbers}.")
     if answer is Ellipsis:
         text = f"Exercise {exercise}: no answer yet. Replace ... with {found.asks}, then run the cell again."
         return Verdict(exercise, None, text)
     given = found.normalize(answer)
     expected = found.expected()
-    right = _digest(given) == expected if found.hashed else _equal(given, expected)
+    right = digest(given) == expected if found.hashed else _equal(given, expected)
     if right:
         return Verdict(exercise, True, f"Exercise {exercise}: right. Why: {found.why}")
     try:

@@ -31,6 +31,7 @@ CAUGHT = [
     ("tool", "react", "hidden-invisible", "high"),
     ("tool", "color_name", "terminal-escapes", "high"),
     ("tool", "slugify", "hidden-html-comment", "medium"),
+    ("tool", "preview_note", "hidden-html-comment", "medium"),  # markup and script inside: shown as text
     ("tool", "pad_text", "hidden-padding", "medium"),
     ("tool", "pad_text", "addressed-to-model", "high"),
     ("tool", "icon_for", "hidden-private-use", "medium"),

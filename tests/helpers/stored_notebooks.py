@@ -21,6 +21,7 @@ NAMES = [
     "06-protocol-exchange.ipynb",
     "07-dashboard.ipynb",
     "08-apps.ipynb",
+    "09-tool-poisoning.ipynb",
 ]
 
 

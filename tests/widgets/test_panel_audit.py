@@ -50,9 +50,10 @@ def test_each_flagged_tool_is_marked_with_its_severity_and_its_reasons(explorer:
     assert labels["slugify"].startswith("⚠ medium · slugify")
     for control in ("multiply", "list_notes", "read_note", "export_notes", RUG_PULL):
         assert labels[control].startswith(control), labels[control]
-    tooltip = explorer.tools.tooltip
-    assert "translate: hidden-tags (high), addressed-to-model (high)" in tooltip
-    assert "multiply" not in tooltip
+    marks = explorer.audit.marks.value  # under the list: the count, the reasons in its tooltip
+    assert "tools flagged by the audit" in marks
+    assert 'title="' in marks and "translate: hidden-tags (high), addressed-to-model (high)" in marks
+    assert "multiply" not in marks
     explorer.select(NAME, "translate")
     assert "translate is flagged by the audit: hidden-tags (high)" in explorer.audit.note.value
     explorer.select(NAME, "multiply")
@@ -69,7 +70,7 @@ def test_findings_are_computed_once_per_listing_and_again_after_a_rug_pull(explo
     runtime.run(server.tool(RUG_PULL).call_outcome({}))
     wait_until(lambda: _labels(explorer)["multiply"].startswith("⚠ high"), "multiply marked after its rug pull")
     assert explorer.audit.computed == computed + 1
-    assert "multiply: addressed-to-model (high)" in explorer.tools.tooltip
+    assert "multiply: addressed-to-model (high)" in explorer.audit.marks.value
 
 
 def test_an_accepted_finding_is_listed_with_its_reason_and_no_longer_marked(

@@ -9,8 +9,9 @@ and templates, and the pins' differences, are ``%mcp audit``'s (it lists them); 
 refused since it changed (``server.refused``) is marked here too.
 
 Each flagged tool (a finding at ``medium`` or above, not accepted in ``mcp-lock.json`` here) gets
-a mark before its name in the Tools list: its worst severity; the reasons (check ids and
-severities, our words) are the list's tooltip and a line above the chosen tool's form. The tab
+a mark before its name in the Tools list: its worst severity. A line under the list counts them,
+each one's reasons (check ids and severities, our words) in its tooltip, and a line above the
+chosen tool's form says why it is flagged. The tab
 lists the chosen connection's findings as ``%mcp audit`` does (severity, check, kind, item,
 evidence, advice, accepted) in the server-text box the Server and Log tabs use: every server
 string through the policy (masked, hidden characters made visible), escaped, never typeset.
@@ -36,6 +37,7 @@ from anvia_nb.core.audit.flags import WARNED
 from anvia_nb.core.audit.found import RANK, worst
 from anvia_nb.core.audit.pins import LOCK_FILE_NAME, Lock, read_lock
 from anvia_nb.core.audit.report import review
+from anvia_nb.display.audit_marks import flagged_line_html
 from anvia_nb.display.chrome import OPTION_CHARS, notice_html, server_text_html
 from anvia_nb.errors import AnviaError
 from anvia_nb.policy import ShowPolicy
@@ -90,6 +92,9 @@ class AuditTab:
         self._flagged: dict[str, list[tuple[str, str]]] = {}
         self.table = widgets.HTML(value="")
         self.note = widgets.HTML(value="")
+        self.marks = widgets.HTML(value="")
+        self.lines = widgets.VBox([self.marks, self.note])
+        """The flagged-tools line (reasons in its tooltip) and the chosen tool's note, under the Tools list."""
         self.widget = widgets.VBox([self.table])
 
     # -- what the panel asks ------------------------------------------------------------------------
@@ -123,10 +128,12 @@ class AuditTab:
         reasons = self._reasons(tool)
         return f"{MARK} {reasons[0][0]} · " if reasons else ""
 
-    def tooltip(self, shown: Sequence[str]) -> str:
-        """The Tools list's tooltip: each flagged tool of ``shown`` and its reasons (plain text)."""
-        lines = [f"{plain(name)}: {self._why(name)}" for name in shown if self._reasons(name)]
-        return ("flagged by the audit (see the Audit tab):\n" + "\n".join(lines)) if lines else ""
+    def show_marks(self, shown: Sequence[str]) -> None:
+        """The line under the Tools list: how many of ``shown`` are flagged, each one's reasons in its tooltip."""
+        flagged = [name for name in shown if self._reasons(name)]
+        reasons = "\n".join(f"{plain(name)}: {self._why(name)}" for name in flagged)
+        summary = f"{MARK} {len(flagged)} of {len(shown)} tools flagged by the audit: hover here for the reasons"
+        self.marks.value = flagged_line_html(summary if flagged else "", reasons)
 
     def show_note(self, tool: str | None) -> None:
         """The line above the chosen tool's form: why it is flagged (nothing when it is not)."""

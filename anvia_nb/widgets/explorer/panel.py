@@ -131,7 +131,7 @@ class Panel:
                 [
                     widgets.HBox([self.filter, self.count], layout=row_layout()),
                     self.tools,
-                    self.audit.note,
+                    self.audit.lines,
                     self.form_box,
                     widgets.HBox([self.history_select, self.rerun_button], layout=row_layout()),
                     self.export.widget,
@@ -331,7 +331,7 @@ class Panel:
         self._updating = True
         try:
             self.tools.options = [(tool_label(t, secrets, self.audit.mark(t.name)), t.name) for t in shown]
-            self.tools.tooltip = self.audit.tooltip([t.name for t in shown]) or None
+            self.audit.show_marks([t.name for t in shown])
             self.tools.rows = layout.list_rows(len(shown))
             names = [t.name for t in shown]
             self.tools.value = previous if previous in names else None
