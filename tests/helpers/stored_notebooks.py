@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -58,3 +59,21 @@ def output_texts(nb: Any) -> list[str]:
             if output.get("output_type") == "error":
                 texts.append(output.get("evalue", ""))
     return texts
+
+
+def unanswered_exercises(nb: Any) -> int:
+    """How many exercises ``nb`` has, after checking each as a workshop's must be: its question says
+    ``**Exercise N.**``, its cell (tagged ``exercise``) starts ``answer = ...`` and ends with
+    ``check(N, answer)``, and its stored output is "no answer yet", with nothing of the answer."""
+    cells = nb.cells
+    exercises = [i for i, cell in enumerate(cells) if "exercise" in cell.metadata.get("tags", [])]
+    assert not [cell for cell in cells if "solution" in cell.metadata.get("tags", [])]
+    for index in exercises:
+        cell = cells[index]
+        number = re.search(r"\*\*Exercise (\d+)\.\*\*", cells[index - 1].source)
+        assert number, "an answer cell follows its question"
+        assert cell.source.startswith("answer = ...") and f"check({number.group(1)}, answer)" in cell.source
+        shown = "".join(output.get("data", {}).get("text/plain", "") for output in cell.outputs)
+        assert shown.startswith(f"Exercise {number.group(1)}: no answer yet"), shown
+        assert "right" not in shown and "Why" not in shown
+    return len(exercises)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tests.helpers.stored_notebooks import code_cells, output_texts, read
+from tests.helpers.stored_notebooks import code_cells, output_texts, read, unanswered_exercises
 
 NAME = "09-tool-poisoning.ipynb"
 
@@ -40,14 +40,4 @@ def test_its_outputs_show_what_no_one_sees_the_refusal_the_warning_to_a_model_an
 
 
 def test_every_exercise_checks_itself_and_reveals_nothing() -> None:
-    cells = read(NAME).cells
-    exercises = [i for i, cell in enumerate(cells) if "exercise" in cell.metadata.get("tags", [])]
-    assert len(exercises) == 5
-    for index in exercises:
-        cell = cells[index]
-        number = re.search(r"\*\*Exercise (\d+)\.\*\*", cells[index - 1].source)
-        assert number, "an answer cell follows its question"
-        assert cell.source.startswith("answer = ...") and f"check({number.group(1)}, answer)" in cell.source
-        shown = "".join(output.get("data", {}).get("text/plain", "") for output in cell.outputs)
-        assert shown.startswith(f"Exercise {number.group(1)}: no answer yet"), shown
-        assert "right" not in shown and "Why" not in shown
+    assert unanswered_exercises(read(NAME)) == 5
