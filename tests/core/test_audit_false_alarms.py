@@ -108,3 +108,18 @@ def test_a_name_mixing_latin_and_cyrillic_is_still_a_look_alike(corpus: list[Def
     extra = definitions_of("intl", tools=[ToolInfo("intl", "g\u0435t_weather", description="Looks it up.")])
     found = [(f.check, f.severity) for f in audit_definitions([*corpus, *extra]) if f.server == "intl"]
     assert found == [("confusable-name", "medium")]
+
+
+def test_a_read_only_tool_whose_description_opens_by_reading_is_not_a_contradiction() -> None:
+    read_only = {"readOnlyHint": True}
+    tools = [
+        ToolInfo("s", "commit_log", description="Shows the commit log.", annotations=read_only),
+        ToolInfo("s", "update_check", description="Checks whether an update is available.", annotations=read_only),
+        ToolInfo("s", "start_time", description="Returns the start time of a run.", annotations=read_only),
+        ToolInfo("s", "share_link_info", description="Returns who a link is shared with.", annotations=read_only),
+        ToolInfo("s", "send_preview", description="Previews what would be sent.", annotations=read_only),
+        ToolInfo("s", "delete_note", description="Deletes a note for good.", annotations=read_only),
+        ToolInfo("s", "commit", description="Records changes to the repository.", annotations=read_only),
+    ]
+    found = [(f.item, f.severity) for f in audit_definitions(definitions_of("s", tools=tools))]
+    assert sorted(found) == [("commit", "medium"), ("delete_note", "high"), ("send_preview", "medium")]

@@ -8,7 +8,12 @@ removes ...", "Send ..."):
 
 - high: read-only, and the name deletes or sends, or the description starts by deleting or sending;
 - medium: read-only, and the name or the description's start writes; ``readOnlyHint`` and
-  ``destructiveHint`` both true; ``destructiveHint: false`` on a name that deletes.
+  ``destructiveHint`` both true; ``destructiveHint: false`` on a name that deletes; a name that
+  deletes or sends under a description that opens by reading ("send_preview: Previews ...").
+
+A description that opens by reading ("Shows", "Checks", "Returns") is what a name that writes, or
+whose verb is a noun too, means: ``commit_log`` ("Shows the commit log"), ``update_check``
+("Checks whether an update is available"), ``start_time`` ("Returns the start time") are nothing.
 """
 
 from __future__ import annotations
@@ -104,18 +109,34 @@ def opening_verb(description: str) -> tuple[str, str] | None:
     return (verb, _ACTION[verb]) if verb in _ACTION and verb not in _NOUNS_TOO else None
 
 
+def _opens_reading(description: str) -> bool:
+    """Whether ``description`` opens by reading or by saying what it gives back ("Shows ...",
+    "Checks ...", a verb that is a noun too included; "Returns ...")."""
+    match = _OPENING.match(description[:200])
+    verb = _base(match.group("verb")) if match is not None else ""
+    return _ACTION.get(verb) == "reads" or verb in ("return", "returns")
+
+
 def _hits(name: str, description: str, hints: Mapping[str, object]) -> Iterable[Hit]:
     read_only, destructive = hints.get("readOnlyHint"), hints.get("destructiveHint")
     if read_only is not True and destructive is not False:
         return
     named = verb_of(name)
     if read_only is True:
-        said = [("name", named, name), ("description", opening_verb(description), description[:120])]
+        opening = opening_verb(description)
+        said = [("name", named, name), ("description", opening, description[:120])]
         for field, found, text in said:
-            if found is not None and found[1] != "reads":
-                verb, what = found
-                severity: Severity = "high" if what == "deletes" or (what == "sends" and field == "name") else "medium"
-                yield Hit(severity, field, f"readOnlyHint is true, but it {what} ({verb}): {visible(text)}")
+            if found is None or found[1] == "reads":
+                continue
+            verb, what = found
+            severity: Severity = "high" if what == "deletes" or (what == "sends" and field == "name") else "medium"
+            if field == "name" and _opens_reading(
+                description
+            ):  # "commit_log: Shows the commit log", "update_check: Checks ..."
+                if what == "writes" or verb in _NOUNS_TOO:
+                    continue
+                severity = "medium"  # "send_preview: Previews what would be sent": the words disagree
+            yield Hit(severity, field, f"readOnlyHint is true, but it {what} ({verb}): {visible(text)}")
         if destructive is True:
             yield Hit("medium", "annotations", "readOnlyHint and destructiveHint are both true")
     if destructive is False and named is not None and named[1] == "deletes":
