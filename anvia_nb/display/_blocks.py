@@ -11,6 +11,7 @@ marked and the items shown. What each kind of content becomes is its row in
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterator, Sequence
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 from anvia_nb._visible import Prepared
 from anvia_nb.core.protocol.content import ContentKind, kind_of
 from anvia_nb.display._html import Html, element, join
+from anvia_nb.display._html import text as escaped
 from anvia_nb.display._images import ImageCheck, base64_size, check_image, normal_mime_type
 from anvia_nb.display._text import Budget
 from anvia_nb.policy import ShowPolicy
@@ -78,8 +80,17 @@ class Context:
         return self.policy.name(value)
 
 
+@functools.lru_cache(maxsize=256)
+def _label(label: str, error: bool) -> Html:
+    """A server block's label (our words and the masked server name): the same few, built once."""
+    return element("div", label, cls="anvia-label", style="error-label" if error else "label")
+
+
 def shown(prepared: Prepared) -> Html:
     """Prepared text as HTML: markers in a styled span, everything else escaped."""
+    segments = prepared.segments
+    if len(segments) == 1 and not segments[0][0]:  # plain text, no marker: the usual result
+        return escaped(segments[0][1])
     return join(
         element("span", part, cls="anvia-control", style="control") if is_marker else part
         for is_marker, part in prepared.segments
@@ -125,10 +136,7 @@ def server_text(
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
     prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers, also_masked=also_masked)
     ctx.budget.spend_prepared(prepared)
-    children: list[Html] = [
-        element("div", label, cls="anvia-label", style="error-label" if error else "label"),
-        element("pre", shown(prepared), cls="anvia-server-text", style="pre"),
-    ]
+    children: list[Html] = [_label(label, error), element("pre", shown(prepared), cls="anvia-server-text", style="pre")]
     plain = f"--- {label} ---\n{prepared.plain}"
     if prepared.hidden_chars:
         cut = elision(prepared.hidden_chars)

@@ -9,6 +9,7 @@ never rendered as output; everything is bounded and masked by the one
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from anvia_nb.display._blocks import (
     note,
     server_text,
 )
-from anvia_nb.display._html import Html, element, is_link_url, link
+from anvia_nb.display._html import Html, element, is_link_url, join, link
 from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import (
     UNSUPPORTED_CONTENT_MESSAGE,
@@ -111,13 +112,7 @@ def header(
     box_style, status_style = ("header", "status-ok") if label else _TONES.get(status, ("header-error", "status-error"))
     shown: str = label or status
     tool = ctx.name(ctx.tool)
-    parts: list[Html] = [
-        element("span", "MCP", cls="anvia-badge", style="badge"),
-        element("b", ctx.server_label, cls="anvia-server-name"),
-        element("span", "·", style="muted"),
-        element("code", tool, cls="anvia-tool-name"),
-        element("span", shown, cls="anvia-status", style=status_style),
-    ]
+    parts: list[Html] = [_header_names(ctx.server_label, tool, shown, status_style)]
     plain = f"[MCP {ctx.server_label} · {tool}] {shown}"
     if seconds is not None:
         parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
@@ -127,6 +122,21 @@ def header(
         parts.append(element("span", shown, cls="anvia-origin", style="muted"))
         plain += f" · {shown}"
     return Piece(element("div", *parts, cls="anvia-header", style=box_style), plain)
+
+
+@functools.lru_cache(maxsize=256)
+def _header_names(server_label: str, tool: str, shown: str, status_style: str) -> Html:
+    """The header's badge, names and status: the same few per connection, built once (issue 41).
+    Its inputs are already masked and bounded names, so the cache holds nothing a header does not show."""
+    return join(
+        [
+            element("span", "MCP", cls="anvia-badge", style="badge"),
+            element("b", server_label, cls="anvia-server-name"),
+            element("span", "·", style="muted"),
+            element("code", tool, cls="anvia-tool-name"),
+            element("span", shown, cls="anvia-status", style=status_style),
+        ]
+    )
 
 
 def error_block(error: BaseException, ctx: Context, *, list_problems: bool = True) -> list[Piece]:
