@@ -16,7 +16,9 @@ SIZE progress steps, and divides by that line's bytes.
 
 Cases: ``stdio-result``, ``stdio-log``, ``http-result``, ``http-log``, ``sse-result`` (protocol
 2025-11-25), ``magic-call`` (``%mcp call`` in an IPython shell, the result rendered), ``view`` (a
-view's ``tools/call`` whose answer is refused for size, twice), ``recording`` (``read_recording``),
+view's ``tools/call`` whose answer is refused for size, twice), ``recording`` (``read_recording``:
+a line of more steps than anvia_nb records is refused before it is parsed; one of at most
+``RECORDED_PROGRESS_KEPT`` is read and its call answered),
 and the floors: ``sdk-parse`` (the SDK's ``validate_json`` of the result's line and the
 ``CallToolResult``), ``json-parse`` (pydantic-core's ``from_json`` of it and the same models, what
 anvia_nb parses with) and ``recording-parse`` (``from_json`` of the recording's line).
@@ -228,8 +230,10 @@ def _recording_file(steps: int) -> Path:
 
 
 def _recording(steps: int, parse_only: bool) -> dict[str, int]:
+    from anvia_nb.core.protocol import limits
     from anvia_nb.core.recording.reading import read_answer, read_recording
     from anvia_nb.core.transport.sdk.messages import json_value
+    from anvia_nb.errors import RecordingFileError
 
     path = _recording_file(steps)
     try:
@@ -241,13 +245,23 @@ def _recording(steps: int, parse_only: bool) -> dict[str, int]:
             del line
             peak = _growth(base)
             assert len(value["progress"]) == steps
-        else:
+        elif steps <= limits.RECORDED_PROGRESS_KEPT:  # a line anvia_nb writes: read, and its call answered
             del line
             base = _start()
             recording = read_recording(path)  # the connect of a replay
             answer = read_answer(recording, recording.calls[0])  # and its one call
             peak = _growth(base)
             assert len(answer["progress"]) == steps
+        else:  # more than anvia_nb records: refused when the replay connects
+            del line
+            base = _start()
+            said = f"a line of {steps:,} steps was read"
+            try:
+                read_recording(path)
+            except RecordingFileError as refused:
+                said = str(refused)
+            peak = _growth(base)
+            assert "RECORDED_PROGRESS_KEPT" in said, said
     finally:
         path.unlink()
         path.parent.rmdir()

@@ -10,10 +10,18 @@ Any problem is one :class:`~anvia_nb.errors.RecordingFileError` naming the file 
 Only the header, the handshake and the listings are kept; a call keeps its tool, arguments and
 where its line starts. Its answer (progress, result or error) is read again, and checked again,
 when it is replayed (:func:`read_answer`), so a large recording costs about one message at a time.
+
+A call's progress holds at most :data:`~anvia_nb.core.protocol.limits.RECORDED_PROGRESS_KEPT`
+steps when anvia_nb writes it. A line holding more is refused before it is parsed (parsing makes a
+list and numbers of each step, about nine times the line's bytes): when the line has more arrays
+than such a line can hold, a linear scan of its bytes (:func:`_progress_over`) finds the top-level
+``progress`` and counts its items, reading strings whole and making nothing of them.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import IO, Any
 
@@ -32,6 +40,13 @@ __all__ = ["read_answer", "read_recording"]
 
 _NUMBER = (int, float)
 _NUMBERS = frozenset(_NUMBER)  # by exact type: a bool is no progress
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string (read whole by the regex engine) or a bracket: the tokens a line's structure is made of."""
+_KEY = re.compile(rb"\s*:")
+_OBJECT = re.compile(rb"\s*\{")
+_PROGRESS = "progress"
+_KEY_BYTES = 2 + 6 * len(_PROGRESS)
+"""The longest a key reading "progress" can be written (each letter as ``\\uXXXX``, and quotes)."""
 
 
 def read_recording(path: str | Path) -> Recording:
@@ -96,6 +111,12 @@ def _bounded_line(file: IO[bytes], where: Path, number: int) -> bytes:
 
 
 def _record(line: bytes, where: Path, number: int) -> JsonObject:
+    most = limits.RECORDED_PROGRESS_KEPT
+    over = _progress_over(line, most)
+    if over == "not an object":
+        raise RecordingFileError(f"{where}:{number} is not a recording line (an object with a type).")
+    if over:
+        raise _too_many_steps(where, number, most)
     try:
         record = parse_line(line)
     except RecordingFileError as exc:
@@ -107,7 +128,80 @@ def _record(line: bytes, where: Path, number: int) -> JsonObject:
             _check_call(record)
     except RecordingFileError as exc:
         raise RecordingFileError(f"{where}:{number}: {exc}.") from None
+    if record["type"] == "call" and len(record.get("progress") or ()) > most:
+        raise _too_many_steps(where, number, most)
     return record
+
+
+def _too_many_steps(where: Path, number: int, most: int) -> RecordingFileError:
+    return RecordingFileError(
+        f"{where}:{number}: the call's progress holds more than {most:,} steps, more than anvia_nb records "
+        "(limits.RECORDED_PROGRESS_KEPT): not read. Record the call again with this version of anvia_nb."
+    )
+
+
+def _progress_over(line: bytes, most: int) -> str:
+    """Whether ``line``'s top-level ``progress`` holds more than ``most`` items (``"over"``), or the
+    line is no object (``"not an object"``; ``""`` otherwise), read from its bytes without parsing it.
+
+    Each step is an array, so a line with at most ``most + 1`` brackets ``[`` holds no more, nor
+    does one where no key can read "progress" (neither the word nor a ``\\u`` escape): both are
+    counted in C, and nothing more is done for them (a line of more that is no object is said so).
+    Otherwise the tokens are walked once (a string is one token, read by the regex engine, so
+    brackets inside text count for nothing), keeping the depth; the items of a ``progress`` list
+    that is a member of the top-level object are counted by its commas (``bytes.count`` between
+    tokens), and the walk stops as soon as they pass ``most`` or nothing after the list can be such
+    a key. It makes no object but the tokens' matches."""
+    if line.count(b"[") <= most + 1:
+        return ""
+    if _OBJECT.match(line) is None:
+        return "not an object"
+    if b"progress" not in line and b"\\u" not in line:
+        return ""
+    depth = 0  # the depth before the token
+    items = 0  # the depth of the progress list's items while inside it, else 0
+    commas = 0
+    gap = 0  # where the text between the previous token and this one starts
+    key = False  # the previous token was a top-level key reading "progress"
+    for token in _TOKEN.finditer(line):
+        start, end = token.span()
+        head = line[start]
+        if depth == 0 and head != 0x7B:  # {
+            return "not an object"
+        if items and depth == items:
+            commas += line.count(b",", gap, start)
+            if commas >= most:
+                return "over"
+        if head == 0x22:  # a string: a key of the top-level object may read "progress"
+            key = depth == 1 and end - start <= _KEY_BYTES and _reads_progress(line, start, end)
+        elif head in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if key and head == 0x5B and line[gap:start].strip() == b":":
+                items, commas = depth, 0
+            key = False
+        else:
+            depth -= 1
+            if items and depth < items:
+                items = 0
+                if line.find(b'progress"', end) < 0 and line.find(b"\\u", end) < 0:
+                    return ""  # no key read afterwards can be another progress
+        gap = end
+    return ""
+
+
+def _reads_progress(line: bytes, start: int, end: int) -> bool:
+    """Whether the short string at ``start`` is a key (a colon follows) reading "progress"."""
+    if _KEY.match(line, end) is None:
+        return False
+    text = line[start:end]
+    if text == b'"progress"':
+        return True
+    if b"\\" not in text:
+        return False
+    try:
+        return bool(json.loads(text) == _PROGRESS)
+    except ValueError:
+        return False
 
 
 def _header(record: JsonObject, where: Path, number: int) -> Recording:
@@ -156,6 +250,9 @@ def _check_call(record: JsonObject) -> None:
     progress = record.get("progress") or []
     if not isinstance(progress, list) or not _are_steps(progress):
         raise RecordingFileError("the call's progress is not a list of [progress, total, message]")
+    dropped = record.get("progressDropped", 0)
+    if type(dropped) is not int or dropped < 0:
+        raise RecordingFileError("the call's progressDropped is not a count")
     error, result = record.get("error"), record.get("result")
     if error is not None:
         _check_error(error)

@@ -8,7 +8,10 @@ object per line, each with a ``type``:
 - ``server``: protocol version, ``serverInfo``, ``capabilities`` and ``instructions``;
 - ``listing``: one listing as the server sent it, ``{"kind": "tools", "items": [...]}``;
 - ``call``: one call, ``{"tool", "arguments", "progress": [[progress, total, message]...]}`` and
-  either ``result`` (the raw result, wire keys) or ``error`` (``{"class", "message", ...}``).
+  either ``result`` (the raw result, wire keys) or ``error`` (``{"class", "message", ...}``). A call
+  keeps at most :data:`~anvia_nb.core.protocol.limits.RECORDED_PROGRESS_KEPT` progress steps
+  (:class:`KeptSteps`: evenly spaced, the first and the latest always kept, each message cut as a
+  call's outcome cuts it); ``progressDropped`` counts the others when there were more.
 
 Every string written (keys too) is masked with the connection's secrets first, through
 :class:`~anvia_nb.policy.ShowPolicy`: header and env values, tokens a server echoes back, never
@@ -27,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.transport.session import Handshake
 from anvia_nb.errors import (
@@ -42,6 +46,7 @@ from anvia_nb.policy import ShowPolicy
 
 __all__ = [
     "FORMAT",
+    "KeptSteps",
     "Recorder",
     "Recording",
     "canonical_arguments",
@@ -52,6 +57,9 @@ __all__ = [
 ]
 
 FORMAT = 1
+
+Step = tuple[float, float | None, str | None]
+"""One progress notification: progress, total, message."""
 
 _TOOL_KEYS = (
     ("name", "name"),
@@ -116,6 +124,42 @@ def error_from_record(record: JsonObject, *, server: str, tool: str) -> AnviaErr
     return AnviaError(message)
 
 
+class KeptSteps:
+    """A call's progress steps as a recording keeps them: at most ``most`` (at least 2), evenly
+    spaced over the call (every ``stride``-th step, the stride doubling each time the steps fill
+    up), the first and the latest always among them, so a replay's progress bar moves as the live
+    one did. Memory stays bounded however many notifications a server sends."""
+
+    def __init__(self, most: int | None = None) -> None:
+        self.most = max(2, limits.RECORDED_PROGRESS_KEPT if most is None else most)
+        self.seen = 0
+        """Every step the call heard, kept or not."""
+        self._spaced: list[Step] = []
+        self._stride = 1
+        self._latest: Step | None = None
+
+    def add(self, value: float, total: float | None, message: str | None) -> None:
+        """One step heard; its message cut as a call's outcome cuts it."""
+        if message is not None and len(message) > limits.PROGRESS_MESSAGE_CHARS:
+            message = message[: limits.PROGRESS_MESSAGE_CHARS]
+        step = (value, total, message)
+        if self.seen % self._stride == 0:
+            self._spaced.append(step)
+            if len(self._spaced) >= self.most:  # one place stays free for the latest
+                self._spaced = self._spaced[::2]
+                self._stride *= 2
+        self._latest = step
+        self.seen += 1
+
+    def steps(self) -> list[Step]:
+        """The kept steps, in the order heard (at most ``most``)."""
+        if self._latest is None:
+            return []
+        if (len(self._spaced) - 1) * self._stride == self.seen - 1:  # the latest is a spaced one
+            return list(self._spaced)
+        return [*self._spaced, self._latest]
+
+
 class Recorder:
     """Writes one connection's recording, a line at a time (flushed, so a crash keeps what was seen)."""
 
@@ -176,17 +220,22 @@ class Recorder:
         self,
         tool: str,
         arguments: JsonObject | None,
-        progress: Sequence[tuple[float, float | None, str | None]],
+        progress: Sequence[Step] | KeptSteps,
         *,
         result: JsonObject | None = None,
         error: AnviaError | None = None,
     ) -> None:
+        """One call's line: its progress (a :class:`KeptSteps`: the steps it kept, and how many it
+        dropped as ``progressDropped``), then its result or its error."""
+        steps = progress.steps() if isinstance(progress, KeptSteps) else list(progress)
         record: JsonObject = {
             "type": "call",
             "tool": tool,
             "arguments": arguments or {},
-            "progress": [list(step) for step in progress],
+            "progress": [list(step) for step in steps],
         }
+        if isinstance(progress, KeptSteps) and progress.seen > len(steps):
+            record["progressDropped"] = progress.seen - len(steps)
         if error is not None:
             record["error"] = error_to_record(error)
         else:

@@ -2,16 +2,18 @@
 it wraps to a :class:`~anvia_nb.core.recording.recorder.Recorder`.
 
 A connection made with ``record=PATH`` gives its client a :class:`RecordingOpener` around its
-transport's opener (:class:`~anvia_nb.core.transport.session.SessionOpener`). Once the inner
-session is open, the handshake is written; then each listing (tools, and the others: resources,
-templates, prompts; a listing the server refuses is written empty), and each call with its progress
-and its result or error (as its caller hears it: a "connection closed" with the server's last
-stderr lines, or the OAuth failure that closed it). Resource reads, prompts, completions and
-subscriptions pass through unrecorded. A connect that fails or is cancelled, or a client closed
-before its tools were listed (opened or never), leaves no file; otherwise the file is closed with
-the session (:meth:`~anvia_nb.core.recording.recorder.Recorder.finish`, which the client also
-calls once it is done, :meth:`~anvia_nb.core.transport.client.McpClient.on_close`). Every
-secret the connection learns (an OAuth token) is masked in the file from then on.
+transport's opener (:class:`~anvia_nb.core.transport.session.SessionOpener`). Once the inner session
+is open, the handshake is written; then each listing (tools, and the others: resources, templates,
+prompts; a listing the server refuses is written empty), and each call with its progress (at most
+:data:`~anvia_nb.core.protocol.limits.RECORDED_PROGRESS_KEPT` steps, evenly spaced: see
+:class:`~anvia_nb.core.recording.recorder.KeptSteps`) and its result or error (as its caller hears
+it: a "connection closed" with the server's last stderr lines, or the OAuth failure that closed it).
+Resource reads, prompts, completions and subscriptions pass through unrecorded. A connect that fails
+or is cancelled, or a client closed before its tools were listed (opened or never), leaves no file;
+otherwise the file is closed with the session
+(:meth:`~anvia_nb.core.recording.recorder.Recorder.finish`, which the client also calls once it is
+done, :meth:`~anvia_nb.core.transport.client.McpClient.on_close`). Every secret the connection
+learns (an OAuth token) is masked in the file from then on.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from anvia_nb.core.protocol.methods import METHOD_NOT_FOUND
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
-from anvia_nb.core.recording.recorder import Recorder, tool_to_record
+from anvia_nb.core.recording.recorder import KeptSteps, Recorder, tool_to_record
 from anvia_nb.core.transport.handlers import SessionHandlers
 from anvia_nb.core.transport.session import (
     CompletionRequest,
@@ -86,11 +88,11 @@ class RecordingSession:
             self.recorder.listing(key, [])
 
     async def call_tool(self, call: ToolCall) -> JsonObject:
-        progress: list[tuple[float, float | None, str | None]] = []
+        progress = KeptSteps()  # bounded: a server may send millions of notifications
         on_progress = call.on_progress
 
         async def keep(value: float, total: float | None, message: str | None) -> None:
-            progress.append((value, total, message))
+            progress.add(value, total, message)
             if on_progress is not None:
                 await on_progress(value, total, message)
 
