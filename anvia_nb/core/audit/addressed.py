@@ -17,8 +17,9 @@ decoded, invisible ones dropped, look-alike letters folded). The families, each 
 Not counted: display advice ("Don't show the user raw IDs") and a thing of the user's ("hide
 archived pages from the user list"); a setting ("override the default system prompt"); a thing
 about the data rather than the data ("the conversation ID", "system prompt tokens", "the page
-token in the cursor parameter", "the message content in the text field"); ``[IMPORTANT]`` as a
-heading.
+token in the cursor parameter", "the message content in the text field"); secret data as a value
+the tool takes ("an optional system prompt") or in the description of a parameter meant for it (a
+sampling tool's ``messages``); ``[IMPORTANT]`` as a heading.
 
 Ordinary imperative documentation ("Do not use for tables over 10 GB", "Important: exports are
 slow", "Always pass an absolute path") matches none of them. Telling the model to call a tool
@@ -194,6 +195,8 @@ def _words(pattern: re.Pattern[str], low: str) -> Iterable[re.Match[str]]:
 def _severity(family: str, low: str, match: re.Match[str]) -> Severity | None:
     """The severity of one place of ``family`` (``None``: not a finding after all)."""
     if family == "read secrets":
+        if match.re is _SECRET_DATA and _A_VALUE.search(low, max(0, match.start() - 12), match.start()):
+            return None  # "an optional system prompt to include": a value the tool takes, not the model's
         taken = _TAKES.search(_sentence(low, match.start(), match.end())) is not None
         return "high" if taken else ("low" if match.re is _SECRET_FILE else None)
     if family == "data through a parameter":
@@ -253,10 +256,10 @@ def _wanted(low: str) -> frozenset[str]:
     return frozenset(wanted)
 
 
-def _families(read: str, wanted: frozenset[str]) -> Iterable[tuple[str, Severity, int, int]]:
+def _families(read: str, wanted: frozenset[str], slot: bool = False) -> Iterable[tuple[str, Severity, int, int]]:
     """``(family, severity, start, end)`` for places in ``read`` (text as a model reads it) of the
     ``wanted`` families, at most the policy's ``evidence_places`` of each (``start`` is -1 once
-    there are more)."""
+    there are more); ``slot``: ``read`` describes a parameter meant for secret data, which it names."""
     low = read.lower()
     if len(low) != len(read):
         low = read  # a letter that lower-cases to two: read as sent (rare, and never ASCII)
@@ -265,6 +268,8 @@ def _families(read: str, wanted: frozenset[str]) -> Iterable[tuple[str, Severity
             continue
         kept = 0
         for pattern in patterns:
+            if slot and pattern is _SECRET_DATA:
+                continue
             for match in _words(pattern, low):
                 severity = _severity(family, low, match)
                 if severity is None:
@@ -276,12 +281,34 @@ def _families(read: str, wanted: frozenset[str]) -> Iterable[tuple[str, Severity
                 yield family, severity, match.start(), match.end()
 
 
+_A_VALUE = re.compile(r"\b(?:a|an|optional|custom|new|own)\s+\Z")
+"""The words before secret data that make it a value the tool takes ("a system prompt")."""
+_PARAMETER_DOC = re.compile(r"properties\.([^.]{1,64})\.description\Z")
+_SLOT_WORDS = frozenset(
+    {"prompt", "history", "message", "conversation", "chat", "context", "key", "token", "secret", "password"}
+    | {"credential", "env", "environment", "variable", "system"}
+)
+"""Words of a parameter's name that make it the place for the secret data its description names: a
+sampling tool's ``systemPrompt`` or ``messages`` ("the conversation history to send to the model")."""
+
+
+def _is_slot(field: str) -> bool:
+    """Whether ``field`` is the description of a parameter named for secret data (``system_prompt``,
+    ``chatHistory``): its description naming that data is what the parameter is for. An unrelated
+    parameter (``sidenote``) asking for it stays a finding."""
+    named = _PARAMETER_DOC.search(field)
+    if named is None:
+        return False
+    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", named.group(1)).lower())
+    return any(word.rstrip("s") in _SLOT_WORDS or word in _SLOT_WORDS for word in words)
+
+
 def _text_hits(text: Text, wanted: frozenset[str]) -> Iterable[tuple[str, Hit | None]]:
     read = as_read(text.value)
     if text.field.endswith("(name)"):  # a parameter's name is read as words: content_of_id_rsa
         read = read.replace("_", " ").replace("-", " ")
     same = len(read) == len(text.value)
-    for family, severity, start, end in _families(read, wanted):
+    for family, severity, start, end in _families(read, wanted, _is_slot(text.field)):
         if start < 0:
             yield family, None
             continue
