@@ -18,7 +18,6 @@ from anvia_nb.demo_server.account_app import ACCOUNT_LEAK
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
 from anvia_nb.policy import HIDDEN_SERVER_ERROR
 from tests.helpers.app_cells import (
-    FRAME,
     HANDLER_CELL,
     MINIMAL_CELL,
     REPORT_WAIT_MS,
@@ -28,7 +27,7 @@ from tests.helpers.app_cells import (
     report_problems,
     sized_views,
 )
-from tests.helpers.lab import POLL_MS, eval_global, record_page_events, screenshot
+from tests.helpers.lab import eval_global, record_page_events, screenshot
 from tests.helpers.support import REPO
 
 pytestmark = pytest.mark.browser
@@ -80,22 +79,6 @@ VIEWER_SETUP_CELL = (
 """A page for viewers as the README builds it: the one switch, then forms without ``settings=``."""
 
 
-def _view_report(page: Any, nth: int) -> dict[str, Any]:
-    """The account view's report (JSON in its ``#report``) once its body says it is done: in the
-    ``nth`` app frame, or in the frame inside it where the frame is the host's sandbox proxy."""
-    outer = page.frame_locator(FRAME).nth(nth)
-    done = "body[data-done='true']"
-    inner = outer.frame_locator("iframe").first
-    outer.locator("body").wait_for(state="attached", timeout=REPORT_WAIT_MS)
-    for _ in range(REPORT_WAIT_MS // POLL_MS):
-        for frame in (outer, inner):
-            if frame.locator(done).count():
-                report: dict[str, Any] = json.loads(frame.locator("#report").text_content())
-                return report
-        page.wait_for_timeout(POLL_MS)
-    raise AssertionError(f"the account view {nth} never finished")
-
-
 def _called_form_cell(name: str, fixed: dict[str, Any]) -> str:
     return (
         "from anvia_nb.widgets import form\n"
@@ -121,8 +104,8 @@ def test_on_a_viewer_page_a_forms_view_is_held_to_the_forms_fixed_arguments_and_
     ]
     try:
         page.goto(base + _serve(root, cells), wait_until="commit", timeout=REPORT_WAIT_MS)
-        report = _view_report(page, 0)
-        failed = _view_report(page, 1)
+        report = frame_report(page, 0)
+        failed = frame_report(page, 1)
         screenshot(page, "app_frame_voila_viewer_page")
         for name in ("call_as_mallory", "call_without_account"):
             assert report[name]["structuredContent"] == {"account": "alice"}, report[name]
