@@ -98,7 +98,9 @@ def test_attacks_worded_like_ordinary_documentation_are_still_high(
     assert [f.severity for f in found] == ["high"], [(f.check, f.severity, f.evidence) for f in _beside(corpus, text)]
 
 
-@pytest.mark.parametrize("name", ["get_天気", "search_検索", "ファイル一覧", "υπολογισμός", "поиск", "naïve_bayes"])
+@pytest.mark.parametrize(
+    "name", ["get_天気", "search_検索", "ファイル一覧", "υπολογισμός", "поиск", "naïve_bayes", "get_погода", "calc_σ"]
+)
 def test_a_name_in_scripts_no_one_confuses_is_not_a_look_alike(corpus: list[Definition], name: str) -> None:
     extra = definitions_of("intl", tools=[ToolInfo("intl", name, description="Looks it up.")])
     assert [(f.item, f.check) for f in audit_definitions([*corpus, *extra]) if f.server == "intl"] == []

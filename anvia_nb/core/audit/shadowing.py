@@ -12,8 +12,9 @@
   the item's own server's tools is documentation ("You must call list_files before read_file").
 - ``confusable-name``: a tool whose name looks like another's (``reаd_file`` with a Cyrillic
   ``а``): high for the name that is not plain ASCII, medium for digits passing for letters, low for
-  the same name on two servers or one differing only in case or separators; a name mixing scripts
-  with no other to imitate is medium.
+  the same name on two servers or one differing only in case or separators; a word of a name
+  mixing Latin, Cyrillic or Greek letters with no other to imitate is medium (``get_погода``, a
+  word in each, and ``get_天気`` are not).
 
 Looks across all connected servers at once; one pass over each text, one dictionary lookup a word.
 """
@@ -227,12 +228,20 @@ def _plain(name: str) -> str:
 
 
 _LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
-"""Scripts with letters that pass for each other's: a name mixing two of them is how a look-alike
+"""Scripts with letters that pass for each other's: a word mixing two of them is how a look-alike
 is made. ``get_天気`` (Latin and CJK) and ``ファイル一覧`` (Katakana and CJK, as Japanese is written)
-mix scripts no one confuses."""
+mix scripts no one confuses; ``get_погода`` has a word of each, as a localized name does."""
+_LETTERS = re.compile(r"[^\W\d_]+")
+"""A name's words: its runs of letters (``get``, ``погода``)."""
 
 
 def _mixed_script_hits(tool: Definition) -> Iterable[Hit]:
-    scripts = scripts_of(tool.name) & _LOOKALIKE_SCRIPTS
-    if len(scripts) > 1:
+    if tool.name.isascii():
+        return
+    scripts: set[str] = set()
+    for word in _LETTERS.findall(tool.name):
+        mixed = scripts_of(word) & _LOOKALIKE_SCRIPTS
+        if len(mixed) > 1:
+            scripts |= mixed
+    if scripts:
         yield Hit("medium", "name", f"{spelled(tool.name)} mixes letters of {', '.join(sorted(scripts))}")
