@@ -34,7 +34,7 @@ from anvia_nb.widgets.explorer.exchange_tabs import TAB_TITLES as EXCHANGE_TITLE
 from anvia_nb.widgets.explorer.exchange_tabs import ExchangeTabs, follow_changes
 from anvia_nb.widgets.explorer.history_export import HistoryExport
 from anvia_nb.widgets.explorer.layout import TABS_CLASS, TABS_STYLE, fill_layout, offered_tab, panel_pages, row_layout
-from anvia_nb.widgets.explorer.panel_text import HOW_TO_CONNECT, panel_text
+from anvia_nb.widgets.explorer.panel_text import HOW_TO_CONNECT, history_tip, panel_text
 from anvia_nb.widgets.explorer.prompts_tab import PromptsTab
 from anvia_nb.widgets.explorer.resources_tab import ResourcesTab
 from anvia_nb.widgets.explorer.scope import panel_scope
@@ -94,7 +94,7 @@ class Panel:
         self.instructions = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.form_box = widgets.VBox([])
         self.history_select = widgets.Select(options=[], rows=5, description="Panel calls", layout=fill_layout())
-        self.history_select.tooltip = "the calls made from this panel, to run again; %mcp history lists every call"
+        self.history_select.tooltip = history_tip(self.policy.for_viewers)
         self.rerun_button = widgets.Button(
             description="Run again",
             icon="repeat",

@@ -10,12 +10,18 @@ from anvia_nb.runtime import Runtime
 from anvia_nb.widgets.explorer.scope import PanelScope
 from anvia_nb.widgets.forms.tool_form import ToolForm
 
-__all__ = ["HOW_TO_CONNECT", "panel_text"]
+__all__ = ["HOW_TO_CONNECT", "history_tip", "panel_text"]
 
 HOW_TO_CONNECT = (
     "No open connections. Connect one with %mcp connect NAME --stdio COMMAND ARGS… "
     "or %mcp connect NAME --http URL (after %load_ext anvia_nb): the panel lists it as soon as it is open."
 )
+
+
+def history_tip(for_viewers: bool) -> str:
+    """The tooltip of the panel's calls: a viewer is not pointed at ``%mcp``, which is the author's."""
+    tip = "the calls made from this panel, to run again"
+    return tip if for_viewers else tip + "; %mcp history lists every call"
 
 
 def panel_text(
