@@ -13,6 +13,7 @@ __all__ = [
     "LOG_TAIL_LINES",
     "LOG_TAIL_LINE_CHARS",
     "RECORDED_PROGRESS_KEPT",
+    "RECORDING_READ_BYTES",
     "TRACE_HEAD_CHARS",
     "TRACE_MESSAGES_KEPT",
     "TRACE_MESSAGE_CHARS",
@@ -55,3 +56,7 @@ RECORDED_PROGRESS_KEPT = 1_000
 """Progress steps of one call a recording keeps (``--record``): evenly spaced over the call, the
 first and the latest always among them, the rest counted in the line (``progressDropped``). A
 recording whose call holds more is refused when read, before its steps are made."""
+
+RECORDING_READ_BYTES = 1 << 20
+"""The most read at once while the end of a recording's line is looked for (the line itself is then
+read in one piece, so a large line is held once, not as pieces and their join)."""

@@ -44,6 +44,7 @@ _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 """A JSON string (read whole by the regex engine) or a bracket: the tokens a line's structure is made of."""
 _KEY = re.compile(rb"\s*:")
 _OBJECT = re.compile(rb"\s*\{")
+_BLANK = re.compile(rb"\s*")
 _PROGRESS = "progress"
 _KEY_BYTES = 2 + 6 * len(_PROGRESS)
 """The longest a key reading "progress" can be written (each letter as ``\\uXXXX``, and quotes)."""
@@ -87,7 +88,7 @@ def _read(file: IO[bytes], where: Path) -> Recording:
         start, offset = offset, offset + len(line)
         if not line:
             break
-        if not line.strip():
+        if _BLANK.fullmatch(line):  # no stripped copy of a large line
             continue
         record = _record(line, where, number)
         if found is None:
@@ -100,10 +101,22 @@ def _read(file: IO[bytes], where: Path) -> Recording:
 
 
 def _bounded_line(file: IO[bytes], where: Path, number: int) -> bytes:
-    """One line, never more than the message limit read into memory."""
+    """One line, never more than the message limit read into memory: its end is found first, a
+    piece at a time, then the line is read in one piece (``readline`` of a large line holds its
+    pieces and their join, twice the line)."""
     largest = limits.MAX_MESSAGE_BYTES
-    line = file.readline(largest + 1)
-    if len(line.rstrip(b"\r\n")) > largest:
+    start, size = file.tell(), 0
+    while size <= largest:
+        piece = file.readline(min(limits.RECORDING_READ_BYTES, largest + 1 - size))
+        size += len(piece)
+        if not piece or piece.endswith(b"\n"):
+            break
+    file.seek(start)
+    line = file.read(size)
+    end = len(line)
+    while end and line[end - 1] in b"\r\n":  # its length without its line end, and without a copy
+        end -= 1
+    if end > largest:
         raise RecordingFileError(
             f"{where}:{number} is longer than the message limit ({largest} bytes, as for a live connection): not read."
         )

@@ -220,21 +220,21 @@ class Recorder:
         self,
         tool: str,
         arguments: JsonObject | None,
-        progress: Sequence[Step] | KeptSteps,
+        progress: KeptSteps,
         *,
         result: JsonObject | None = None,
         error: AnviaError | None = None,
     ) -> None:
         """One call's line: its progress (a :class:`KeptSteps`: the steps it kept, and how many it
         dropped as ``progressDropped``), then its result or its error."""
-        steps = progress.steps() if isinstance(progress, KeptSteps) else list(progress)
+        steps = progress.steps()
         record: JsonObject = {
             "type": "call",
             "tool": tool,
             "arguments": arguments or {},
             "progress": [list(step) for step in steps],
         }
-        if isinstance(progress, KeptSteps) and progress.seen > len(steps):
+        if progress.seen > len(steps):
             record["progressDropped"] = progress.seen - len(steps)
         if error is not None:
             record["error"] = error_to_record(error)
