@@ -15,19 +15,24 @@ import sys
 
 from anvia_nb.display import RenderSettings
 
-__all__ = ["kernel_for_viewers", "page_settings"]
+__all__ = ["kernel_for_viewers", "kernel_lock_file", "page_settings"]
 
 
-def _kernel_settings() -> RenderSettings | None:
-    """The ``%mcp`` magic's settings in this kernel, when the extension is loaded."""
+def _kernel_magics() -> object | None:
+    """The ``%mcp`` magic of this kernel, when the extension is loaded (widgets read its settings
+    without importing the magic layer above them)."""
     if "IPython" not in sys.modules:  # no IPython: no kernel, no magic, no switch
         return None
     from IPython import get_ipython
 
     shell = get_ipython()
     registry = getattr(getattr(shell, "magics_manager", None), "registry", None)
-    magics = registry.get("McpMagics") if isinstance(registry, dict) else None
-    settings = getattr(magics, "render_settings", None)
+    return registry.get("McpMagics") if isinstance(registry, dict) else None
+
+
+def _kernel_settings() -> RenderSettings | None:
+    """The ``%mcp`` magic's settings in this kernel, when the extension is loaded."""
+    settings = getattr(_kernel_magics(), "render_settings", None)
     found = settings() if callable(settings) else None
     return found if isinstance(found, RenderSettings) else None
 
@@ -42,6 +47,22 @@ def kernel_for_viewers() -> bool:
     """
     settings = _kernel_settings()
     return settings is not None and settings.hide_server_errors
+
+
+def kernel_lock_file(default: str) -> str:
+    """The lock file ``%config McpMagics.lock_file`` names in this kernel, else ``default``.
+
+    Parameters
+    ----------
+    default : str
+        The lock file where the extension is not loaded.
+
+    Returns
+    -------
+    str
+    """
+    chosen = getattr(_kernel_magics(), "lock_file", None)
+    return chosen if isinstance(chosen, str) and chosen else default
 
 
 def page_settings(settings: RenderSettings | None = None) -> RenderSettings:

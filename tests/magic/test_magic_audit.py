@@ -15,6 +15,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from anvia_nb.runtime import get_runtime
+from anvia_nb.widgets import panel
 from tests.helpers.magic import connect_demo, run
 from tests.helpers.support import REPO
 from tests.helpers.waiting import wait_until
@@ -200,3 +201,24 @@ def test_a_list_changed_within_the_session_is_compared_with_the_pins(ip: Interac
         "pins: vetted: tool bonus added since pinned in mcp-lock.json"
     ]
     assert "added-since-pinned" in set(run(ip, "audit vetted")["check"])
+
+
+def test_the_panel_reads_accepted_findings_from_the_lock_file_the_setting_names(
+    ip: InteractiveShell, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no mcp-lock.json where the kernel runs: only the setting's file counts
+    (tmp_path / "locks").mkdir()
+    _lock(ip, tmp_path / "locks" / "team-lock.json")
+    poisoned = tmp_path / "poisoned.txt"
+    poisoned.write_text(POISONED, encoding="utf-8")
+    _connect_greeter(ip, poisoned)
+    frame = run(ip, "audit greeter")
+    tool = str(frame[frame["kind"] == "tool"].iloc[0]["item"])
+    shown = panel(connection="greeter")
+    assert dict((value, label) for label, value in shown.tools.options)[tool].startswith("⚠")
+    rows = " ".join(str(row) for row in frame.index)
+    run(ip, f'audit greeter --accept {rows} --reason "our own test server"')
+    assert not (tmp_path / "mcp-lock.json").exists()
+    shown.refresh()
+    assert dict((value, label) for label, value in shown.tools.options)[tool] == tool
+    assert "our own test server" in shown.audit.table.value

@@ -8,8 +8,9 @@ server), once per listing: a filter keystroke or a repaint reads the findings ke
 and templates, and the pins' differences, are ``%mcp audit``'s (it lists them); a tool the pins
 refused since it changed (``server.refused``) is marked here too.
 
-Each flagged tool (a finding at ``medium`` or above, not accepted in ``mcp-lock.json`` here) gets
-a mark before its name in the Tools list: its worst severity. A line under the list counts them,
+Each flagged tool (a finding at ``medium`` or above, not accepted in the lock file that
+``%config McpMagics.lock_file`` names) gets a mark before its name in the Tools list: its worst
+severity. A line under the list counts them,
 each one's reasons (check ids and severities, our words) in its tooltip, and a line above the
 chosen tool's form says why it is flagged. The tab
 lists the chosen connection's findings as ``%mcp audit`` does (severity, check, kind, item,
@@ -44,6 +45,7 @@ from anvia_nb.policy import ShowPolicy
 from anvia_nb.runtime import Runtime
 from anvia_nb.widgets._chrome import plain
 from anvia_nb.widgets.explorer.scope import PanelScope
+from anvia_nb.widgets.viewer_page import kernel_lock_file
 
 __all__ = ["MARK", "AuditTab", "tool_label"]
 
@@ -102,11 +104,12 @@ class AuditTab:
     def show(self, server: McpServer | None) -> None:
         """Audit the open connections if a listing changed since, and show ``server``'s findings."""
         servers = [self.runtime.server(name) for name in self.runtime.names()]
+        lock_file = kernel_lock_file(LOCK_FILE_NAME)
         try:
-            stamp = os.stat(LOCK_FILE_NAME).st_mtime_ns
+            stamp = os.stat(lock_file).st_mtime_ns
         except OSError:
             stamp = None
-        key = (stamp, *((s.name, s.tools) for s in servers))
+        key = ((lock_file, stamp), *((s.name, s.tools) for s in servers))
         if not self._same(key):
             self._key = key
             self.computed += 1
@@ -115,7 +118,7 @@ class AuditTab:
                 every += _definitions(each)
             self._every = audit_definitions(every)
             try:
-                self._lock = read_lock(LOCK_FILE_NAME) if stamp is not None else None
+                self._lock = read_lock(lock_file) if stamp is not None else None
             except AnviaError:
                 self._lock = None  # %mcp audit says what is wrong with it
         self._server = server
