@@ -71,15 +71,31 @@ def _beside(corpus: list[Definition], text: str) -> list[Finding]:
 def test_the_corpus_is_many_real_looking_servers_connected_at_once(corpus: list[Definition]) -> None:
     servers = {d.server for d in corpus}
     assert {"time", "fs", "git", "memory", "fetch", "slack", "github", "units", "defs", "search"} <= servers
-    assert len(servers) >= 19
-    assert sum(d.kind == "tool" for d in corpus) >= 90
+    assert len(servers) >= 23
+    assert sum(d.kind == "tool" for d in corpus) >= 105
     assert {d.kind for d in corpus} == {"server", "tool", "prompt", "resource", "template"}
 
 
 def test_the_clean_corpus_gets_only_the_flow_its_servers_make_together(corpus: list[Definition]) -> None:
     findings = audit_definitions(corpus)
-    assert [(f.check, f.severity) for f in findings if f.check == "capability-flow"] == [("capability-flow", "medium")]
-    assert [(f.server, f.item, f.check, f.severity, f.evidence) for f in findings if f.check != "capability-flow"] == []
+    assert [(f.check, f.severity) for f in findings if f.severity in ("high", "medium")] == [
+        ("capability-flow", "medium")
+    ]
+    lows = [(f.server, f.item, f.check, f.evidence) for f in findings if f.severity not in ("high", "medium")]
+    assert lows == [  # GitHub and Linear both have create_issue, as the real servers do: true, and low
+        (
+            "github",
+            "create_issue",
+            "confusable-name",
+            "name: the same name as linear's tool: a model may call the wrong one",
+        ),
+        (
+            "linear",
+            "create_issue",
+            "confusable-name",
+            "name: the same name as github's tool: a model may call the wrong one",
+        ),
+    ]
 
 
 @pytest.mark.parametrize("text", ORDINARY)

@@ -258,5 +258,139 @@ LOCAL: dict[str, Spec] = {
             ),
         ],
     },
+    "context7": {
+        "tools": [
+            tool(
+                "resolve-library-id",
+                "Resolves a package name to a Context7-compatible library ID. You MUST call this function "
+                "before 'get-library-docs' to obtain a valid ID UNLESS the user explicitly provides one in the "
+                "format '/org/project' or '/org/project/version'.",
+                {"libraryName": "Library name to search for"},
+                annotations=READ_ONLY,
+            ),
+            tool(
+                "get-library-docs",
+                "Fetches up-to-date documentation for a library. You must call 'resolve-library-id' first to "
+                "obtain the exact ID. Use `topic` to focus the docs (e.g. 'hooks', 'routing').",
+                {
+                    "context7CompatibleLibraryID": "Exact ID, e.g. '/mongodb/docs'",
+                    "topic": "Topic to focus on",
+                    "tokens": {
+                        "type": "number",
+                        "default": 10000,
+                        "description": "Maximum number of tokens of "
+                        "documentation to retrieve. Higher values give more context but cost more.",
+                    },
+                },
+                annotations=READ_ONLY,
+            ),
+        ],
+    },
+    "commander": {
+        "instructions": "IMPORTANT: Always use absolute paths for reliability. NEVER use relative paths. "
+        "CRITICAL: write files in chunks of at most 30 lines; the first call uses mode 'rewrite', the next "
+        "ones 'append'. Never run interactive commands (vim, less) with start_process.",
+        "tools": [
+            tool(
+                "start_process",
+                "Start a terminal process with intelligent state detection. Use it for "
+                "Python, Node and shell sessions. Always check the output with read_process_output before "
+                "sending more input.",
+                {"command": "The command to run", "timeout_ms": {"type": "number"}},
+            ),
+            tool(
+                "read_process_output",
+                "Read output from a running process. Returns what was written since the last read.",
+                {"pid": {"type": "number"}},
+                annotations=READ_ONLY,
+            ),
+            tool(
+                "interact_with_process",
+                "Send input to a running process and read its response. Do not use "
+                "this for processes that were not started with start_process.",
+                {"pid": {"type": "number"}, "input": "Code or text to send"},
+            ),
+            tool(
+                "force_terminate",
+                "Force terminate a running terminal session.",
+                {"pid": {"type": "number"}},
+                annotations=DELETES,
+            ),
+            tool(
+                "edit_block",
+                "Apply surgical text replacements to files. BEST PRACTICE: make several small, "
+                "focused edits rather than one large one. By default replaces only ONE occurrence; set "
+                "expected_replacements to replace more.",
+                {
+                    "old_string": "Text to replace",
+                    "new_string": "Replacement text",
+                    "expected_replacements": {"type": "number", "default": 1},
+                },
+                annotations=WRITES,
+            ),
+        ],
+    },
+    "linear": {
+        "tools": [
+            tool(
+                "list_issues",
+                "List issues in the user's Linear workspace. Filter by team, state or "
+                "assignee; use 'me' for the current user.",
+                {
+                    "assignee": "User ID, name, email or 'me'",
+                    "state": {"type": "string", "enum": ["Backlog", "Todo", "In Progress", "Done", "Canceled"]},
+                },
+                annotations=READ_ONLY,
+            ),
+            tool(
+                "create_issue",
+                "Create a new Linear issue. Ask the user for the team when it is unclear; never guess it.",
+                {"title": "Issue title", "description": "Markdown body", "teamId": "The team"},
+                annotations=WRITES,
+            ),
+            tool(
+                "create_comment",
+                "Add a comment to an issue. Mention people with @name.",
+                {"issueId": "The issue", "body": "Comment in Markdown"},
+                annotations=WRITES,
+            ),
+        ],
+    },
+    "k8s": {
+        "instructions": "Kubernetes cluster access through the current kubeconfig context. Prefer "
+        "resources_list over kubectl output parsing. Never delete resources in kube-system.",
+        "tools": [
+            tool(
+                "pods_list",
+                "List all the Kubernetes pods in the current cluster from all namespaces.",
+                annotations=READ_ONLY,
+            ),
+            tool(
+                "pods_log",
+                "Get the logs of a pod. Use `previous: true` for the logs of the last terminated container.",
+                {"name": "Pod name", "namespace": "Namespace", "previous": {"type": "boolean"}},
+                annotations=READ_ONLY,
+            ),
+            tool(
+                "pods_delete",
+                "Delete a Kubernetes pod in the given namespace. Its controller recreates it when it has one.",
+                {"name": "Pod name", "namespace": "Namespace"},
+                annotations=DELETES,
+            ),
+            tool(
+                "resources_create_or_update",
+                "Create or update a resource from a YAML or JSON manifest. "
+                "The manifest must include apiVersion and kind.",
+                {"resource": "The manifest"},
+                annotations=WRITES,
+            ),
+            tool(
+                "configuration_view",
+                "Get the current kubeconfig (secrets, tokens and certificates are redacted).",
+                {"minified": {"type": "boolean", "default": True}},
+                annotations=READ_ONLY,
+            ),
+        ],
+    },
 }
 """Servers that run beside the user, by the name a person gives them."""
