@@ -181,12 +181,7 @@ def test_a_view_opens_no_webrtc_connection_from_any_window_it_reaches(
     stun = f"127.0.0.1:{udp_listener.getsockname()[1]}"
     page = _open_page(chromium, [_view(WEBRTC_BODY.replace("__STUN__", stun))])
     try:
-        assert wait_js(
-            page,
-            "() => (window.sent || []).some(c => c.message && c.message.method === 'x/report')",
-            None,
-            WAIT_SECONDS,
-        )
+        assert wait_js(page, REPORTED, None, WAIT_SECONDS)
         (report,) = _reports(page)
         opened = {name: outcome for name, outcome in report.items() if name != "index" and "blocked" not in outcome}
         assert opened == {}
@@ -200,12 +195,7 @@ def test_a_view_opens_no_webrtc_connection_from_any_window_it_reaches(
 def test_the_proxy_relays_nothing_from_a_sibling_view(chromium: Any) -> None:
     page = _open_page(chromium, [_view(SIBLING_BODY), _view(QUIET_BODY)])
     try:
-        assert wait_js(
-            page,
-            "() => (window.sent || []).some(c => c.message && c.message.method === 'x/report')",
-            None,
-            WAIT_SECONDS,
-        )
+        assert wait_js(page, REPORTED, None, WAIT_SECONDS)
         page.wait_for_timeout(1_000)  # a relayed message would have reached the model by now
         (report,) = _reports(page)
         assert report["read_other_proxy"].startswith("blocked: SecurityError")  # another opaque origin
