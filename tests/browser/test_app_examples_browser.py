@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, run_cell_below, view_frame
+from tests.helpers.app_examples import PDF_WORDS, one_page_pdf
 from tests.helpers.lab import (
     LabServer,
     PageEvents,
@@ -36,7 +37,6 @@ from tests.helpers.waiting import wait_until
 pytestmark = [pytest.mark.browser, pytest.mark.thirdparty]
 
 ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
-PDF_WORDS = "Anvia sandbox proxy"
 INKED_PIXELS = """c => {
   const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
   let dark = 0;
@@ -50,30 +50,6 @@ def apps_bin() -> str:
     folder = cache_dir() / "npm-apps"
     require_setup(folder / "anvia-ready", "the MCP Apps examples from npm")
     return str(folder / "node_modules" / ".bin")
-
-
-def one_page_pdf(path: Path, words: str) -> Path:
-    """A minimal PDF of one page that says ``words`` (Helvetica), its cross-reference table exact."""
-    stream = f"BT /F1 24 Tf 72 720 Td ({words}) Tj ET".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    table = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, table)
-    path.write_bytes(bytes(out))
-    return path
 
 
 def open_app(page: Any, lab: LabServer, name: str, connect: str, call: str) -> Any:
