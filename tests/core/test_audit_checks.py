@@ -150,7 +150,7 @@ def test_a_flow_needs_all_three_roles() -> None:
     reads, fetches = _tool("read_file", "Reads a file."), _tool("fetch_url", "Fetches a web page.")
     sends = _tool("send_email", "Sends an email.", server="mail")
     assert _of(_audit(reads, fetches), "capability-flow") == []
-    assert _of(_audit(reads, fetches, sends), "capability-flow") == [("read_file → fetch_url → send_email", "medium")]
+    assert _of(_audit(reads, fetches, sends), "capability-flow") == [("read_file → fetch_url → send_email", "low")]
 
 
 def test_a_parameters_name_and_typographic_quotes_are_read_too() -> None:

@@ -95,7 +95,7 @@ def test_the_clean_controls_beside_them_are_not_flagged(findings: list[Finding])
 def test_the_three_tools_of_a_flow_are_one_finding_naming_them(definitions: list[Definition]) -> None:
     alone = audit_definitions([d for d in definitions if d.server == POISONED])
     flows = [f for f in alone if f.check == "capability-flow"]
-    assert [(f.server, f.kind, f.severity) for f in flows] == [(POISONED, "server", "medium")]
+    assert [(f.server, f.kind, f.severity) for f in flows] == [(POISONED, "server", "low")]
     reads, takes, sends = flows[0].evidence.split("; ")
     assert reads.startswith("reads private data: poisoned/list_notes, poisoned/read_note")
     assert takes == "takes untrusted content: poisoned/fetch_page"

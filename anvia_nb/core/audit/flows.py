@@ -12,7 +12,7 @@ sentence say:
 - sends data out: a sending verb (send, post, upload, publish, email ...), a webhook, or
   ``openWorldHint`` on a tool that writes.
 
-When every role is filled, across all connected servers, one ``medium`` finding names the tools of
+When every role is filled, across all connected servers, one ``low`` finding names the tools of
 each role (the first few, the rest counted). Its digest is the hash of their digests: accepted, it
 stays accepted until one of the tools it names changes.
 """
@@ -105,7 +105,7 @@ def check_flows(definitions: Sequence[Definition]) -> list[Finding]:
             kind="server",
             item=" → ".join(spelled(t.name) for t in involved),
             check=CHECK,
-            severity="medium",
+            severity="low",  # a configuration to know of, not a fault of any one definition
             evidence="; ".join(parts),
             advice=ADVICE,
             digest=canonical_hash({"flow": sorted({t.digest for role in ROLES for t in by_role[role][:shown]})}),
