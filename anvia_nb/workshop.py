@@ -339,26 +339,24 @@ def check(exercise: int, answer: object) -> Verdict:
 
 
 def check_in(exercises: Mapping[int, Exercise], exercise: int, answer: object) -> Verdict:
-    """Whether ``answer`` is right for exercise ``exercise`` of ``exercises`` (a workshop's), and why.
+    """:func:`check` for any workshop's exercises: each workshop's ``check`` is this on its own.
 
     Parameters
     ----------
     exercises : mapping of int to Exercise
         A workshop's exercises (``EXERCISES`` here, ``workshop_poisoning.EXERCISES``).
-    exercise : int
-        The exercise's number.
-    answer : object
-        The answer; ``...`` (the placeholder) is no answer yet.
+    exercise, answer
+        As ``check`` takes them.
 
     Returns
     -------
     Verdict
-        Right, wrong (with a hint) or no answer yet; shown as its sentence.
+        As ``check`` returns it.
 
     Raises
     ------
     InvalidValueError
-        ``exercise`` is not the number of an exercise.
+        ``exercise`` is not a key of ``exercises``.
     """
     found = exercises.get(exercise) if isinstance(exercise, int) else None
     if found is None:
