@@ -238,6 +238,8 @@ class ShowPolicy:
             spans = [s for s in spans if s[0] < reach]
             reach = max([reach, *(end for _, end in spans)])
         prepared = cut(text[:reach], limit, spans, MASK, measure=measure, max_markers=max_markers)
+        if reach == len(text):  # all of it was read: nothing more is hidden (the usual small result)
+            return prepared
         return replace(prepared, hidden_chars=prepared.hidden_chars + len(text) - reach)
 
     def split_secrets(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:

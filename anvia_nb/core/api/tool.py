@@ -58,7 +58,7 @@ class Tool(MapsRows):
         self.info = info
         self._server = server
         self._schemas = ToolSchemas(info)
-        self._flagged: tuple[ToolInfo | None, tuple[Finding, ...]] = (None, ())
+        self._flagged: tuple[ToolInfo | None, tuple[Finding, ...], str] = (None, (), "")
 
     @property
     def name(self) -> str:
@@ -99,8 +99,11 @@ class Tool(MapsRows):
     def flags(self) -> tuple[Finding, ...]:
         """What the audit's checks of its own definition found (core/audit/flags.py), read once per listing."""
         if self._flagged[0] is not self.info:
-            self._flagged = (self.info, tool_flags(self._server.name, self.info))
+            self._flagged = (self.info, found := tool_flags(self._server.name, self.info), flag_line(found))
         return self._flagged[1]
+
+    def _flag_line(self) -> str:  # flag_line(self.flags), made once per listing too: a call reads it (issue 41)
+        return self._flagged[2] if self._flagged[0] is self.info else flag_line(self.flags)
 
     @property
     def server(self) -> ConnectedServer:
@@ -292,7 +295,7 @@ class Tool(MapsRows):
             progress_count=count,
             origin=self._server.client.origin,
             trace_span=(first_message, trace.recorded) if trace.recorded >= first_message else None,
-            flagged=flag_line(self.flags),
+            flagged=self._flag_line(),
         )
 
     def start(
@@ -379,8 +382,7 @@ class Tool(MapsRows):
         return outcome.output
 
     def _finish(self, raw: JsonObject) -> tuple[MappedOutput | None, AnviaError | None, list[str] | None]:
-        """A result's mapped output, or the error it is, and its outputSchema problems; raises
-        only the mapping's errors (a tool error, unsupported content)."""
+        """A result's mapped output, or the error it is, and its outputSchema problems; raises only mapping errors."""
         self._server.note_links(raw)
         output = output_from_result(raw, server=self._server.name, tool=self.name)
         schema_problems = self._schemas.output_problems(raw)
