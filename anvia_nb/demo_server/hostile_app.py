@@ -149,9 +149,9 @@ async function attack() {
   catch (error) { note("parent_location", failed(error)); }
   try { note("cookie", "READ: " + document.cookie); }
   catch (error) { note("cookie", failed(error)); }
-  try { note("local_storage", "READ: " + window.localStorage.length); }
+  try { note("local_storage", "READ: " + window.top.localStorage.length); }
   catch (error) { note("local_storage", failed(error)); }
-  try { note("session_storage", "READ: " + window.sessionStorage.length); }
+  try { note("session_storage", "READ: " + window.top.sessionStorage.length); }
   catch (error) { note("session_storage", failed(error)); }
   for (const [name, url] of [["fetch_jupyter", jupyter], ["fetch_outside", "https://example.com/"]]) {
     try { const response = await fetch(url); note(name, "FETCHED: " + response.status); }

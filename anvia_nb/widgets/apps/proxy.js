@@ -11,7 +11,8 @@
 // page gave the outer one: no top navigation, pop-ups, forms or modals.
 //
 // This script runs before any of the view's, in both frames: it removes the WebRTC constructors
-// (CSP cannot stop WebRTC in Chromium) from every window of the view it can reach, relays JSON-RPC
+// (CSP cannot stop WebRTC in Chromium) from every window of the view it can reach, gives each an
+// in-memory localStorage and sessionStorage (the opaque origin has none), relays JSON-RPC
 // between the page and the view (never a ui/notifications/sandbox-* message, never a message from
 // any other window), and announces itself with ui/notifications/sandbox-proxy-ready; the page answers
 // with ui/notifications/sandbox-resource-ready carrying the view's HTML (its CSP meta first).
@@ -31,6 +32,39 @@ function anviaSandboxProxy(config) {
         Object.defineProperty(win, name, { value: undefined, writable: false, configurable: false });
       } catch (_error) {
         // already locked
+      }
+    }
+  }
+
+  // -- storage: a data: document's opaque origin has none (reading it throws SecurityError); each
+  // window of the view gets an in-memory Storage of its own instead, gone with the frame, read by no
+  // other view and never the page's (docs/apps.md "Storage")
+  function memoryStorage() {
+    const items = new Map();
+    return Object.freeze({
+      get length() {
+        return items.size;
+      },
+      key: (index) => (index >= 0 && index < items.size ? [...items.keys()][index] : null),
+      getItem: (key) => (items.has(String(key)) ? items.get(String(key)) : null),
+      setItem: (key, value) => void items.set(String(key), String(value)),
+      removeItem: (key) => void items.delete(String(key)),
+      clear: () => items.clear(),
+    });
+  }
+
+  function giveStorage(win) {
+    for (const name of ["localStorage", "sessionStorage"]) {
+      try {
+        win[name]; // a window that has storage keeps it
+        continue;
+      } catch (_error) {
+        // an opaque origin: no storage
+      }
+      try {
+        Object.defineProperty(win, name, { value: memoryStorage(), writable: false, configurable: false });
+      } catch (_error) {
+        // already given
       }
     }
   }
@@ -59,6 +93,7 @@ function anviaSandboxProxy(config) {
     }
     guarded.add(win);
     lock(win);
+    giveStorage(win);
     // A frame the view makes is locked as soon as it exists: the initial about:blank document
     // fires its load synchronously, inside the call that inserted it, and reaching a frame's window
     // through the element locks it too.
