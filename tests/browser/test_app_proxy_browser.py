@@ -8,6 +8,8 @@ model that records what would go to the kernel and answers ``ui/initialize``.
   server it names, receives nothing.
 - Two views on a page: the proxy relays nothing from a sibling to its page (so to the kernel), and
   one view cannot script another's proxy (each ``data:`` proxy is an opaque origin of its own).
+- Storage: a view's ``localStorage`` and ``sessionStorage`` work, in memory and its own: another view
+  reads nothing of it, and the page's is out of reach.
 - A browser that gave the proxy the page's origin (none does today) gets no view, and says so.
 """
 
@@ -140,6 +142,24 @@ setTimeout(() => {
 
 QUIET_BODY = ""
 
+STORAGE_WRITER = """
+note("own", () => {
+  localStorage.setItem("anvia", "kept");
+  sessionStorage.setItem("anvia", "kept");
+  return localStorage.getItem("anvia") + "," + sessionStorage.length;
+});
+note("page", () => window.top.localStorage.length);
+send(report);
+"""
+
+STORAGE_READER = """
+setTimeout(() => {
+  note("own", () => localStorage.getItem("anvia") + "," + localStorage.length + "," + sessionStorage.length);
+  note("proxy", () => window.parent.localStorage.getItem("anvia"));
+  send(report);
+}, 500);
+"""
+
 
 @pytest.fixture
 def udp_listener() -> Iterator[socket.socket]:
@@ -203,6 +223,25 @@ def test_the_proxy_relays_nothing_from_a_sibling_view(chromium: Any) -> None:
         seen_by_second = [item["message"].get("method") for item in page.evaluate("window.sent") if item["index"] == 1]
         assert "tools/call" not in seen_by_second, seen_by_second  # the second view's proxy relayed none of it
         assert "ui/initialize" in seen_by_second  # the second view itself was heard
+    finally:
+        page.context.close()
+
+
+def test_a_views_storage_is_its_own_in_memory_and_the_pages_stays_out_of_reach(chromium: Any) -> None:
+    page = _open_page(chromium, [_view(STORAGE_WRITER), _view(STORAGE_READER)])
+    try:
+        assert wait_js(
+            page,
+            "() => (window.sent || []).filter(c => c.message.method === 'x/report').length === 2",
+            None,
+            WAIT_SECONDS,
+        )
+        writer, reader = sorted(_reports(page), key=lambda report: report["index"])
+        assert writer["own"] == "kept,1"  # storage works in the view (the opaque origin has none)
+        assert writer["page"].startswith("blocked: SecurityError")
+        assert reader["own"] == "null,0,0"  # no other view's
+        assert reader["proxy"] == "null"
+        assert page.evaluate("localStorage.getItem('anvia')") is None  # nor the page's
     finally:
         page.context.close()
 
