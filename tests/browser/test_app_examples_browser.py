@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, run_cell_below, view_frame
+from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, run_cell_below, time_renews_on_click, view_frame
+from tests.helpers.app_cells import ISO_TIME as ISO_TIME  # kept importable here, where it was first written
 from tests.helpers.app_examples import PDF_WORDS, one_page_pdf
 from tests.helpers.lab import (
     LabServer,
@@ -36,7 +37,6 @@ from tests.helpers.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.thirdparty]
 
-ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
 INKED_PIXELS = """c => {
   const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
   let dark = 0;
@@ -70,11 +70,7 @@ def test_the_vue_example_calls_its_tool_back_through_its_parent(
     page: Any, page_events: PageEvents, jupyter_lab: LabServer, apps_bin: str
 ) -> None:
     view = open_app(page, jupyter_lab, "vue", f"{apps_bin}/mcp-server-basic-vue --stdio", "vue.get-time")
-    shown = view.locator(".server-time")
-    shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)
-    first = shown.text_content()
-    view.get_by_role("button", name="Get Server Time").click()
-    shown.filter(has_text=re.compile(ISO_TIME)).filter(has_not_text=first or "").wait_for(timeout=REPORT_WAIT_MS)
+    time_renews_on_click(view.locator(".server-time"), view.get_by_role("button", name="Get Server Time"))
     screenshot(page, "app_example_vue")
     history = run_cell_below(page, "%mcp history")
     assert len(re.findall(r"app ui://get-time/mcp-app\.html", history)) == 1, history

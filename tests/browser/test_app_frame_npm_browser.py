@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from anvia_nb.display.app_html import MAX_HEIGHT_PX, MIN_HEIGHT_PX
-from tests.helpers.app_cells import FRAME, REPORT_WAIT_MS, frame_heights, run_cell_below, view_frame
+from tests.helpers.app_cells import (
+    FRAME,
+    REPORT_WAIT_MS,
+    frame_heights,
+    run_cell_below,
+    time_renews_on_click,
+    view_frame,
+)
 from tests.helpers.lab import (
     POLL_MS,
     LabServer,
@@ -31,8 +38,6 @@ from tests.helpers.lab import write_notebook as write_lab_notebook
 from tests.helpers.support import npm_servers, require_setup
 
 pytestmark = [pytest.mark.browser, pytest.mark.thirdparty]
-
-ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +57,8 @@ def test_the_basic_vanillajs_app_renders_calls_its_tool_back_resizes_and_is_torn
     open_notebook(page, jupyter_lab.base_url, path, jupyter_lab.token)
     run_all_cells(page)
     view = view_frame(visible_notebook(page))
-    shown = view.locator("#server-time")
-    shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)  # the tool's result, shown
-    first = shown.text_content()
-    view.locator("#get-time-btn").click()  # the view calls get-time through the kernel
-    shown.filter(has_text=re.compile(ISO_TIME)).filter(has_not_text=first or "").wait_for(timeout=REPORT_WAIT_MS)
+    # The tool's result shown, then the view's own call of get-time through the kernel.
+    time_renews_on_click(view.locator("#server-time"), view.locator("#get-time-btn"))
     heights = frame_heights(page)
     assert len(heights) == 1 and MIN_HEIGHT_PX <= heights[0] <= MAX_HEIGHT_PX
     screenshot(page, "app_frame_vanilla")

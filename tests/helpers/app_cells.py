@@ -11,6 +11,7 @@ everything else, and records the notifications it is given.
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,8 @@ from tests.helpers.support import REPO
 FRAME = "iframe.anvia-app-frame"
 """The view's sandbox proxy in the page; the view itself is the proxy's own iframe (:func:`view_frame`)."""
 REPORT_WAIT_MS = 120_000
+ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+"""A time as the MCP Apps examples' ``get-time`` tool answers it (ISO 8601, to the second)."""
 PROBE_PATH = "/api/contents/anvia-hostile-probe"
 """The Jupyter API path the hostile view is aimed at (see :func:`hostile_cell`); no request may reach it."""
 
@@ -256,3 +259,12 @@ def datagrams(listener: socket.socket) -> list[bytes]:
             received.append(listener.recv(4096))
         except BlockingIOError:
             return received
+
+
+def time_renews_on_click(shown: Any, button: Any) -> None:
+    """Wait for ``shown`` (in a view) to hold a time, click ``button`` (the view calls ``get-time``
+    through the kernel) and wait for ``shown`` to hold another."""
+    shown.filter(has_text=re.compile(ISO_TIME)).wait_for(timeout=REPORT_WAIT_MS)
+    first = shown.text_content()
+    button.click()
+    shown.filter(has_text=re.compile(ISO_TIME)).filter(has_not_text=first or "").wait_for(timeout=REPORT_WAIT_MS)
