@@ -218,13 +218,13 @@ _ENTRIES = (
     Subcommand(
         "connect",
         (
-            ("connect NAME [--secret-env K]... [--env K=V]... [--cwd DIR] [--cell] --stdio COMMAND [ARGS...]", ""),
+            ("connect NAME [--secret-env K]... [--env K=V]... [--cwd DIR] [--timeout S] [--cell] --stdio CMD ...", ""),
             ("connect NAME --root PATH ... --stdio|--http ...", "directories offered to the server (roots)"),
             ('connect NAME [--header "K: V"]... [--timeout S] [--cell] --http URL', ""),
             ("connect NAME --record FILE ... | connect NAME --replay FILE", "save a live connection / answer from it"),
             (f"connect NAME --protocol {PROTOCOL_CHOICES} --stdio|--http ...", "speak only that protocol generation"),
             ("connect --config FILE [NAME ...]", "servers of a Claude / Cursor / VS Code mcpServers file"),
-            ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends"),
+            ("%%mcp connect NAME ...", "the cell body runs with NAME open; closed when it ends, as --cell does"),
             ("connect NAME --oauth [--client-id ID] [--scope S]... --http URL", "sign in (OAuth), see docs/oauth.md"),
             ("connect NAME --oauth-client-credentials --client-id ID --secret-env K|--key-file F --http URL",
              "a service account (OAuth client credentials)"),
@@ -298,8 +298,8 @@ _ENTRIES = (
     Subcommand(
         "audit",
         (
-            ("audit [NAME ...] [--sarif FILE] [--json FILE]", "DataFrame of findings in definitions (docs/audit.md)"),
-            ('audit [NAME ...] --accept ROW ... --reason "..."', "accept findings until their item changes"),
+            ('audit [NAME ...] [--sarif FILE] [--json FILE] [--accept ROW ... --reason "..."]',
+             "DataFrame of findings in definitions; accepted until their item changes (docs/audit.md)"),
         ),
         parse_audit, run_audit, names(*AUDIT_OPTIONS),
     ),
@@ -317,8 +317,8 @@ _ENTRIES = (
     Subcommand(
         "history",
         (
-            ("history", "DataFrame of the calls made in this kernel"),
-            ("history --to-pytest FILE [NAME ...] [--loose K,...]", "the calls as a pytest file checking the results"),
+            ("history [--to-pytest FILE [NAME ...] [--loose K,...]]",
+             "DataFrame of the calls made in this kernel; or a pytest file checking their results"),
         ),
         parse_history, run_history, names("--to-pytest", "--loose"),
     ),

@@ -45,7 +45,6 @@ _SETTINGS = """Settings (%config McpMagics.NAME = VALUE):
 """
 
 _NOTES = """
---cell closes the connection when the cell ends (also on errors and interrupts).
 A failed connect shows the server's last stderr lines (%mcp log NAME: all; stop button: stops it);
 with --soft (and for viewers: hide_server_errors) it is a notice and the notebook goes on.
 Tokens: --secret-env NAME passes the kernel's own NAME variable, masked everywhere (%mcp help secrets).
