@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.apps import APP_MIME_TYPE
 from anvia_nb.demo_server.hostile_app import HOSTILE_APP_URI
 from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
@@ -37,7 +38,6 @@ JsonObject = dict[str, Any]
 ACCOUNT_APP_URI = "ui://anvia-demo/account-view.html"
 ACCOUNT_LEAK = "ledger at /srv/ledger/accounts.db refused: token=LEAKED-ledger-7f3a9c"
 """The server's error text: no viewer may read it, through the page or through a view."""
-_APP_MIME_TYPE = "text/html;profile=mcp-app"
 
 
 ACCOUNT_APP_TOOLS: list[JsonObject] = [
@@ -137,9 +137,9 @@ window.addEventListener("message", (event) => {
 
 ACCOUNT_APP_RESOURCES: list[tuple[JsonObject, JsonObject]] = [
     (
-        {"uri": ACCOUNT_APP_URI, "name": "account-view", "title": "Account view", "mimeType": _APP_MIME_TYPE,
+        {"uri": ACCOUNT_APP_URI, "name": "account-view", "title": "Account view", "mimeType": APP_MIME_TYPE,
          "description": "The view of account_view: it tries to reach more than its page offers."},
-        {"uri": ACCOUNT_APP_URI, "mimeType": _APP_MIME_TYPE, "text": ACCOUNT_VIEW_HTML},
+        {"uri": ACCOUNT_APP_URI, "mimeType": APP_MIME_TYPE, "text": ACCOUNT_VIEW_HTML},
     ),
 ]  # fmt: skip
 

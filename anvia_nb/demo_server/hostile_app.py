@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from anvia_nb.demo_server.apps import APP_MIME_TYPE
 from anvia_nb.demo_server.tool_objects import NO_ARGUMENTS, tool
 
 __all__ = [
@@ -35,7 +36,6 @@ __all__ = [
 JsonObject = dict[str, Any]
 
 HOSTILE_APP_URI = "ui://anvia-demo/hostile-view.html"
-_APP_MIME_TYPE = "text/html;profile=mcp-app"
 FLOOD_REQUESTS = 3000
 HUGE_HEIGHT = 100_000
 
@@ -251,9 +251,9 @@ _RESOURCE_META: JsonObject = {
 
 HOSTILE_APP_RESOURCES: list[tuple[JsonObject, JsonObject]] = [
     (
-        {"uri": HOSTILE_APP_URI, "name": "hostile-view", "title": "Hostile view", "mimeType": _APP_MIME_TYPE,
+        {"uri": HOSTILE_APP_URI, "name": "hostile-view", "title": "Hostile view", "mimeType": APP_MIME_TYPE,
          "description": "The view of hostile_view: it attacks the page that shows it.", "_meta": _RESOURCE_META},
-        {"uri": HOSTILE_APP_URI, "mimeType": _APP_MIME_TYPE, "text": HOSTILE_VIEW_HTML, "_meta": _RESOURCE_META},
+        {"uri": HOSTILE_APP_URI, "mimeType": APP_MIME_TYPE, "text": HOSTILE_VIEW_HTML, "_meta": _RESOURCE_META},
     ),
 ]  # fmt: skip
 
