@@ -7,6 +7,8 @@ resolved only when the command runs.
 
 from __future__ import annotations
 
+import copy
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,6 +45,25 @@ _CALL_USAGE = (
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S] [--max-time S]``;
     options in either spelling anywhere, and never taken for arguments."""
+    if cell is not None:
+        return _parse_call(rest, cell)
+    command = _parsed_line(rest)  # a line run again (a loop, a re-run cell) is read once (issue 41)
+    if command.arguments is None:
+        return command
+    arguments = command.arguments  # a copy each time: the cached command's values are never shared
+    flat = all(isinstance(v, _FLAT) for v in arguments.values())
+    return replace(command, arguments=dict(arguments) if flat else copy.deepcopy(arguments))
+
+
+_FLAT = (str, int, float, bool, type(None))  # a $var word is a str too
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_line(rest: str) -> CallCommand:
+    return _parse_call(rest, None)
+
+
+def _parse_call(rest: str, cell: str | None) -> CallCommand:
     words, arguments, index = call_words(rest)
     before, after = (words[:index], words[index:]) if index >= 0 else (words, [])
     if arguments is not None and any(_is_pair(w) for w in before):
