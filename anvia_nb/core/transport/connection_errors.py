@@ -25,6 +25,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 __all__ = ["explained", "masked_chain", "quiet_at_close"]
 
+
 def explained(error: AnviaError, log: ServerLog, failure: AnviaError | None) -> AnviaError:
     """``error`` as it should be heard: the OAuth ``failure`` for a connection it closed, and with
     the server's last stderr lines (connecting, or a server that went away); a
