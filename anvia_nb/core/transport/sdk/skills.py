@@ -7,21 +7,17 @@ as plain JSON. A server that does not declare the extension is not asked: it has
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import anyio
 import mcp_types
 from mcp import Client
-from pydantic import TypeAdapter
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.skills import offers_skills
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.core.transport.sdk.errors import error_from_exception
+from anvia_nb.core.transport.sdk.plain_requests import send_plain
 
 __all__ = ["get_skill", "list_skills"]
-
-_RAW = TypeAdapter(dict[str, Any])
 
 
 class _ListParams(mcp_types.RequestParams):
@@ -42,14 +38,6 @@ class _GetRequest(mcp_types.Request[_GetParams, str]):
     name_param = "uri"
 
 
-async def _send(client: Client, request: mcp_types.Request[Any, str]) -> JsonObject:  # any: its params model
-    raw: Any = await client.session.send_request(
-        request,
-        cast(Any, _RAW),  # mcp SDK: send_request wants a result model; the extension's result is plain JSON
-    )
-    return dict(raw)
-
-
 async def list_skills(
     client: Client, server: str, capabilities: JsonObject, timeout_seconds: float | None
 ) -> list[JsonObject]:
@@ -62,7 +50,8 @@ async def list_skills(
         with anyio.fail_after(timeout_seconds):
             cursor: str | None = None
             for _ in range(limits.LISTING_PAGES):
-                page = await _send(client, _ListRequest(method="skills/list", params=_ListParams(cursor=cursor)))
+                request = _ListRequest(method="skills/list", params=_ListParams(cursor=cursor))
+                page = await send_plain(client.session, request)
                 found = page.get("skills")
                 items.extend(i for i in (found if isinstance(found, list) else []) if isinstance(i, dict))
                 cursor = page.get("nextCursor")
@@ -77,7 +66,7 @@ async def get_skill(client: Client, server: str, uri: str, timeout_seconds: floa
     """``skills/get`` of the skill whose ``SKILL.md`` is at ``uri``: its entry."""
     try:
         with anyio.fail_after(timeout_seconds):
-            answer = await _send(client, _GetRequest(method="skills/get", params=_GetParams(uri=uri)))
+            answer = await send_plain(client.session, _GetRequest(method="skills/get", params=_GetParams(uri=uri)))
     except Exception as exc:
         raise error_from_exception(exc, server=server, during=f"getting skill {uri[:200]}") from exc
     skill = answer.get("skill")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Coroutine
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 import anyio
 import mcp_types
@@ -33,6 +33,7 @@ from pydantic import ConfigDict, TypeAdapter
 
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
+from anvia_nb.core.transport.sdk.plain_requests import send_plain
 from anvia_nb.errors import ProtocolError, TaskCancelledError
 
 __all__ = [
@@ -50,7 +51,6 @@ T = TypeVar("T")
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 TERMINAL_STATUSES = ("completed", "failed", "cancelled")
-_RAW = TypeAdapter(dict[str, Any])
 
 
 class TaskWatch:
@@ -101,12 +101,7 @@ class _CreatedTask(mcp_types.Result):
 
 async def _request(session: ClientSession, method: str, task_id: str, timeout: float | None = None) -> JsonObject:
     request = _TaskRequest(method=method, params=_TaskParams(task_id=task_id))
-    raw: Any = await session.send_request(
-        request,
-        cast(Any, _RAW),  # mcp SDK: send_request wants a result model; a task answers any JSON object
-        request_read_timeout_seconds=timeout or limits.TASK_REQUEST_TIMEOUT_SECONDS,
-    )
-    return dict(raw)
+    return await send_plain(session, request, timeout or limits.TASK_REQUEST_TIMEOUT_SECONDS)
 
 
 def _task_part(raw: JsonObject) -> JsonObject:
@@ -163,11 +158,7 @@ async def _answer_inputs(
         responses[str(key)] = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
     if responses:
         update = _UpdateRequest(method="tasks/update", params=_UpdateParams(task_id=task_id, input_responses=responses))
-        await session.send_request(
-            update,
-            cast(Any, _RAW),  # mcp SDK: send_request wants a result model; a task answers any JSON object
-            request_read_timeout_seconds=limits.TASK_REQUEST_TIMEOUT_SECONDS,
-        )
+        await send_plain(session, update, limits.TASK_REQUEST_TIMEOUT_SECONDS)
 
 
 async def follow_task(
