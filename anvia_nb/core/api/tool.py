@@ -98,12 +98,12 @@ class Tool(MapsRows):
     @property
     def flags(self) -> tuple[Finding, ...]:
         """What the audit's checks of its own definition found (core/audit/flags.py), read once per listing."""
+        return self._audited()[1]
+
+    def _audited(self) -> tuple[ToolInfo | None, tuple[Finding, ...], str]:  # flags and their line, once per listing
         if self._flagged[0] is not self.info:
             self._flagged = (self.info, found := tool_flags(self._server.name, self.info), flag_line(found))
-        return self._flagged[1]
-
-    def _flag_line(self) -> str:  # flag_line(self.flags), made once per listing too: a call reads it (issue 41)
-        return self._flagged[2] if self._flagged[0] is self.info else flag_line(self.flags)
+        return self._flagged
 
     @property
     def server(self) -> ConnectedServer:
@@ -295,7 +295,7 @@ class Tool(MapsRows):
             progress_count=count,
             origin=self._server.client.origin,
             trace_span=(first_message, trace.recorded) if trace.recorded >= first_message else None,
-            flagged=self._flag_line(),
+            flagged=self._audited()[2],
         )
 
     def start(
