@@ -9,10 +9,9 @@ IPython, no connections.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-from anvia_nb.magic.parse.words import CommandLineError, split
+from anvia_nb.magic.parse.words import CommandLineError, option_value, split
 
 __all__ = [
     "AUDIT_OPTIONS",
@@ -67,13 +66,6 @@ class DiffCommand:
     recording: str | None = None
 
 
-def _value(option: str, eq: str, value: str, words: Iterator[str], usage: str) -> str:
-    value = value if eq else next(words, "")
-    if not value or value.startswith("--"):
-        raise CommandLineError(f"{option} needs a value. {usage}")
-    return value
-
-
 def _row(word: str) -> int:
     try:
         row = int(word)
@@ -95,7 +87,7 @@ def parse_audit(rest: str, _cell: str | None = None) -> AuditCommand:
         option, eq, value = word.partition("=")
         if option in AUDIT_OPTIONS and option != "--accept":
             accepting = False
-            found[option] = _value(option, eq, value, words, _AUDIT_USAGE)
+            found[option] = option_value(option, eq, value, words, _AUDIT_USAGE)
         elif option == "--accept":
             accepting = True
             if eq:
@@ -130,7 +122,7 @@ def parse_pin(rest: str, _cell: str | None = None) -> PinCommand:
     for word in words:
         option, eq, value = word.partition("=")
         if option == "--lock":
-            lock = _value(option, eq, value, words, _PIN_USAGE)
+            lock = option_value(option, eq, value, words, _PIN_USAGE)
         elif word.startswith("-"):
             raise CommandLineError(f"Unknown option {word!r}. {_PIN_USAGE}")
         else:
@@ -160,7 +152,7 @@ def parse_diff(rest: str, _cell: str | None = None) -> DiffCommand:
                 lock = ""
         elif option == "--recording":
             taken = iter(words[index:])
-            recording = _value(option, eq, value, taken, _DIFF_USAGE)
+            recording = option_value(option, eq, value, taken, _DIFF_USAGE)
             index += 0 if eq else 1
         elif word.startswith("-"):
             raise CommandLineError(f"Unknown option {word!r}. {_DIFF_USAGE}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import shlex
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from anvia_nb.errors import CommandLineError
 
@@ -23,6 +23,7 @@ __all__ = [
     "close_words",
     "no_arguments",
     "one_name",
+    "option_value",
     "option_words",
     "seconds_value",
     "split",
@@ -73,6 +74,15 @@ def target(text: str, subcommand: str) -> tuple[str, str]:
     if not dot or not server or not tool:
         raise CommandLineError(f"{subcommand} takes NAME.TOOL (a connection and one of its tools), not {text!r}.")
     return server, tool
+
+
+def option_value(option: str, eq: str, value: str, words: Iterator[str], usage: str) -> str:
+    """The value of ``option``: what follows its ``=`` (``eq``, ``value`` of ``word.partition("=")``),
+    else the next word of ``words``; one line ending in ``usage`` when there is none (or an option)."""
+    value = value if eq else next(words, "")
+    if not value or value.startswith("--"):
+        raise CommandLineError(f"{option} needs a value. {usage}")
+    return value
 
 
 def option_words(words: list[str], valued: Iterable[str], stop: str = "") -> list[str]:
