@@ -16,20 +16,8 @@ from __future__ import annotations
 
 import enum
 
-from anvia_nb.core.protocol.trace_limits import (
-    LOG_ENTRIES_KEPT,
-    LOG_RECORD_CHARS,
-    LOG_TAIL_LINE_CHARS,
-    LOG_TAIL_LINES,
-    RECORDED_PROGRESS_KEPT,
-    RECORDING_READ_BYTES,
-    TRACE_HEAD_CHARS,
-    TRACE_MESSAGE_CHARS,
-    TRACE_MESSAGES_KEPT,
-    TRACE_PENDING_IDS,
-    TRACE_SUMMARY_CHARS,
-    TRACE_TOTAL_CHARS,
-)
+from anvia_nb.core.protocol import trace_limits
+from anvia_nb.core.protocol.trace_limits import *  # noqa: F403 - its bounds are read here and named once, in its __all__
 
 __all__ = [
     "APP_DOMAINS_KEPT",
@@ -72,10 +60,6 @@ __all__ = [
     "LISTED_ITEMS",
     "LISTING_PAGES",
     "LOCK_FILE_BYTES",
-    "LOG_ENTRIES_KEPT",
-    "LOG_RECORD_CHARS",
-    "LOG_TAIL_LINES",
-    "LOG_TAIL_LINE_CHARS",
     "LOOP_CANCEL_WAIT_SECONDS",
     "LOOP_STOP_WAIT_SECONDS",
     "MAP_CANCEL_WAIT_SECONDS",
@@ -91,8 +75,6 @@ __all__ = [
     "PROGRESS_KEPT",
     "PROGRESS_MESSAGE_CHARS",
     "PROMPTS_KEPT",
-    "RECORDED_PROGRESS_KEPT",
-    "RECORDING_READ_BYTES",
     "RECORD_SEEN_CHARS",
     "SCHEMA_DEPTH",
     "SCHEMA_PROBLEMS",
@@ -108,12 +90,6 @@ __all__ = [
     "TASK_POLL_SECONDS",
     "TASK_REQUEST_TIMEOUT_SECONDS",
     "TASK_TTL_MS",
-    "TRACE_HEAD_CHARS",
-    "TRACE_MESSAGES_KEPT",
-    "TRACE_MESSAGE_CHARS",
-    "TRACE_PENDING_IDS",
-    "TRACE_SUMMARY_CHARS",
-    "TRACE_TOTAL_CHARS",
     "UNRECORDED_CLOSEST_CALLS",
     "UPDATED_URIS_KEPT",
     "VALUE_DEPTH",
@@ -122,6 +98,7 @@ __all__ = [
     "max_time_or_default",
     "timeout_or_default",
 ]
+__all__ += trace_limits.__all__  # the log, trace and recording bounds, each named there once
 
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
 """Largest JSON-RPC message accepted from a server, in bytes (one stdio line, one HTTP body or SSE event)."""

@@ -13,6 +13,7 @@ None of this imports ipywidgets, so the rules are tested on plain data
 from __future__ import annotations
 
 from anvia_nb.core.protocol.schema import SchemaCheck
+from anvia_nb.widgets.spec import values
 from anvia_nb.widgets.spec.examples import example_json
 from anvia_nb.widgets.spec.schema import field_spec_from_schema
 from anvia_nb.widgets.spec.trees import (
@@ -24,18 +25,8 @@ from anvia_nb.widgets.spec.trees import (
     FieldKind,
     FieldSpec,
 )
-from anvia_nb.widgets.spec.values import (
-    Found,
-    Path,
-    entry_from_value,
-    initial_entry,
-    json_equal,
-    json_problem,
-    read_entry,
-    text_from_default,
-    unreadable_entries,
-    value_from_entry,
-)
+from anvia_nb.widgets.spec.values import *  # noqa: F403 - its names are named once, in its __all__
+from anvia_nb.widgets.spec.values import Found
 
 __all__ = [
     "NO_DEFAULT",
@@ -45,20 +36,11 @@ __all__ = [
     "Entry",
     "FieldKind",
     "FieldSpec",
-    "Found",
-    "Path",
     "check_value",
-    "entry_from_value",
     "example_json",
     "field_spec_from_schema",
-    "initial_entry",
-    "json_equal",
-    "json_problem",
-    "read_entry",
-    "text_from_default",
-    "unreadable_entries",
-    "value_from_entry",
 ]
+__all__ += values.__all__  # what a form entry becomes, as values.py lists it
 
 
 def check_value(check: SchemaCheck, value: object, unread: Found) -> tuple[Found, Found]:
