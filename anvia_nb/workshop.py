@@ -19,7 +19,7 @@ from typing import Any
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.errors import AnviaError, InvalidValueError
 
-__all__ = ["EXERCISES", "Exercise", "Verdict", "check", "check_in", "digest"]
+__all__ = ["EXERCISES", "Exercise", "Verdict", "check", "check_in", "checker", "digest"]
 
 
 @dataclass(frozen=True)
@@ -64,19 +64,16 @@ class Exercise:
         The explanation shown once the answer is right.
     hints : dict of str to str
         Hints for wrong answers, by the wrong answer's normalized JSON; ``""`` (required): any
-        other wrong answer.
+        other wrong answer, a hint about the rule the exercise is on.
     hashed : bool
         Whether ``expected`` is the SHA-256 of the right answer's JSON.
     """
 
     asks: str
     expected: Callable[[], Any]
-    """The right answer, normalized (computed from the mapping, or a SHA-256 hex digest)."""
     normalize: Callable[[Any], Any]
     why: str
     hints: dict[str, str]
-    """Hints for wrong answers, by the wrong answer's normalized JSON; ``""`` (required): any other
-    wrong answer, a hint about the rule the exercise is on."""
     hashed: bool = False
 
 
@@ -105,9 +102,7 @@ def _truth(value: Any) -> Any:
 
 def _reaching(value: Any) -> Any:
     """Candidates given as a list, tuple or set (``None`` and unhashable ones alike), as sorted JSON."""
-    if isinstance(value, list | tuple):
-        return sorted(json.dumps(v, sort_keys=True) for v in value)
-    if isinstance(value, set | frozenset):
+    if isinstance(value, list | tuple | set | frozenset):
         return sorted(json.dumps(v, sort_keys=True) for v in value)
     return value
 
@@ -311,33 +306,6 @@ EXERCISES: dict[int, Exercise] = {
 }
 
 
-def check(exercise: int, answer: object) -> Verdict:
-    """Whether ``answer`` is right for exercise ``exercise`` of the mapping workshop, and why.
-
-    Parameters
-    ----------
-    exercise : int
-        The exercise's number (a key of ``EXERCISES``).
-    answer : object
-        The answer; ``...`` (the placeholder) is no answer yet.
-
-    Returns
-    -------
-    Verdict
-        Right, wrong (with a hint) or no answer yet; shown as its sentence.
-
-    Raises
-    ------
-    InvalidValueError
-        ``exercise`` is not the number of an exercise.
-
-    Examples
-    --------
-    >>> check(2, "hello")
-    """
-    return check_in(EXERCISES, exercise, answer)
-
-
 def check_in(exercises: Mapping[int, Exercise], exercise: int, answer: object) -> Verdict:
     """:func:`check` for any workshop's exercises: each workshop's ``check`` is this on its own.
 
@@ -376,3 +344,54 @@ def check_in(exercises: Mapping[int, Exercise], exercise: int, answer: object) -
         key = ""
     hint = found.hints.get(key) or found.hints[""]
     return Verdict(exercise, False, f"Exercise {exercise}: not right ({answer!r}). Hint: {hint}")
+
+
+_CHECK_DOC = """Whether ``answer`` is right for exercise ``exercise`` of the {workshop} workshop, and why.
+
+Parameters
+----------
+exercise : int
+    The exercise's number (a key of ``EXERCISES``: {first} to {last}).
+answer : object
+    The answer; ``...`` (the placeholder) is no answer yet.
+
+Returns
+-------
+Verdict
+    Right, wrong (with a hint) or no answer yet; shown as its sentence.
+
+Raises
+------
+InvalidValueError
+    ``exercise`` is not the number of an exercise.
+
+Examples
+--------
+>>> {example}
+"""
+
+
+def checker(exercises: Mapping[int, Exercise], workshop: str, example: str) -> Callable[[int, object], Verdict]:
+    """A workshop's ``check``: :func:`check_in` on its exercises, with the docstring ``check?`` shows.
+
+    Parameters
+    ----------
+    exercises : mapping of int to Exercise
+        The workshop's exercises, by number.
+    workshop, example : str
+        Its name and a call, as the docstring says them: ``"mapping"``, ``'check(2, "hello")'``.
+
+    Returns
+    -------
+    callable
+        ``check(exercise, answer)``, returning a ``Verdict``.
+    """
+
+    def check(exercise: int, answer: object) -> Verdict:
+        return check_in(exercises, exercise, answer)
+
+    check.__doc__ = _CHECK_DOC.format(workshop=workshop, first=min(exercises), last=max(exercises), example=example)
+    return check
+
+
+check = checker(EXERCISES, "mapping", 'check(2, "hello")')

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from anvia_nb.workshop import Exercise, Verdict, check_in
+from anvia_nb.workshop import Exercise, checker
 
 __all__ = ["EXERCISES", "check"]
 
@@ -89,28 +89,4 @@ EXERCISES: dict[int, Exercise] = {
 """The tool-poisoning workshop's questions, by number."""
 
 
-def check(exercise: int, answer: object) -> Verdict:
-    """Whether ``answer`` is right for exercise ``exercise`` of the tool-poisoning workshop, and why.
-
-    Parameters
-    ----------
-    exercise : int
-        The exercise's number (a key of ``EXERCISES``: 1 to 5).
-    answer : object
-        The answer; ``...`` (the placeholder) is no answer yet.
-
-    Returns
-    -------
-    Verdict
-        Right, wrong (with a hint) or no answer yet; shown as its sentence.
-
-    Raises
-    ------
-    InvalidValueError
-        ``exercise`` is not the number of an exercise.
-
-    Examples
-    --------
-    >>> check(1, "hidden-bidi")
-    """
-    return check_in(EXERCISES, exercise, answer)
+check = checker(EXERCISES, "tool-poisoning", 'check(1, "hidden-bidi")')
