@@ -162,29 +162,17 @@ TIMES = (
 weekdays. The written module's ``timeless`` uses these same patterns."""
 
 
-def _timeless(value: Any) -> Any:
-    """The same transformation the written module's ``timeless`` makes (kept in step with _HELPER)."""
-    if isinstance(value, str):
-        for pattern, word in TIMES:
-            value = re.sub(pattern, word, value)
-        return value
-    if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_timeless(v) for v in value]
-    return value
-
-
 def _expected(value: Any, actual: str, loose: Sequence[str], loose_times: bool) -> tuple[str, Any, str]:
     """How ``actual`` is compared with the masked ``value`` seen: masked too when a secret was seen,
     by type for the ``loose`` keys, and with times as words when times were seen (and a comment)."""
     note = ""
+    helpers = _helpers(loose)
     if MASK in json.dumps(value, ensure_ascii=False):
         actual = f"masked(runtime, {actual})"
     if loose:
-        value, actual = _loosened(value, loose), f"loosened({actual})"
-    if loose_times and _timeless(value) != value:
-        value, actual = _timeless(value), f"timeless({actual})"
+        value, actual = helpers["loosened"](value), f"loosened({actual})"
+    if loose_times and helpers["timeless"](value) != value:
+        value, actual = helpers["timeless"](value), f"timeless({actual})"
         note = "    # dates, times and weekdays change between runs: compared as <date>, <time>... (see timeless)"
     return actual, value, note
 
@@ -211,20 +199,6 @@ def _checks(outcome: CallRecord, loose: Sequence[str], policy: ShowPolicy, loose
     elif outcome.status == "schema mismatch":
         lines.append("    assert outcome.schema_problems  # structuredContent did not match the outputSchema")
     return lines
-
-
-def _loosened(value: Any, keys: Sequence[str]) -> Any:
-    """The same transformation the written module's ``loosened`` makes (kept in step with _HELPER)."""
-    if isinstance(value, str) and value[:1] in "[{":
-        try:
-            return _loosened(json.loads(value), keys)
-        except ValueError:
-            return value
-    if isinstance(value, dict):
-        return {k: (f"<{type(v).__name__}>" if k in keys else _loosened(v, keys)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_loosened(v, keys) for v in value]
-    return value
 
 
 _HELPER = '''
@@ -261,6 +235,22 @@ def masked(runtime, value):
     secrets = [secret for name in runtime.names() for secret in runtime.server(name).secrets]
     return ShowPolicy().with_secrets(secrets).mask_json(value)
 '''
+
+_HELPER_CODE = compile(_HELPER, "<the written module's helpers>", "exec")
+
+
+def _helpers(loose: Sequence[str]) -> dict[str, Any]:  # any: the helpers' functions, as _HELPER defines them
+    """The written module's helpers, run here on what was seen: the expected values are made by the
+    same ``loosened`` and ``timeless`` the test runs, written once in _HELPER."""
+    helpers: dict[str, Any] = {  # any: a module's globals
+        "json": json,
+        "re": re,
+        "ShowPolicy": ShowPolicy,
+        "LOOSE": tuple(loose),
+        "TIMES": TIMES,
+    }
+    exec(_HELPER_CODE, helpers)
+    return helpers
 
 
 def run_command(path: str | os.PathLike[str]) -> str:
