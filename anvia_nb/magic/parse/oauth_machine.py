@@ -16,8 +16,9 @@ The connect itself is ``%mcp connect --oauth``'s, with nobody to ask.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from anvia_nb.core.api.factories import mcp
-from anvia_nb.core.transport.oauth.machine import DEFAULT_KEY_ALG, DEFAULT_SECRET_METHOD
 from anvia_nb.core.transport.oauth.settings import OAuth
 from anvia_nb.errors import CommandLineError, InvalidValueError
 from anvia_nb.magic.parse.oauth_words import MACHINE_FLAGS, MACHINE_OPTIONS
@@ -83,50 +84,25 @@ _TAKES = {
 }  # fmt: skip
 
 
+_FACTORIES: dict[str, Callable[..., OAuth]] = {
+    "--oauth-client-credentials": mcp.client_credentials,
+    "--oauth-workload-identity": mcp.workload_identity,
+    "--oauth-identity-assertion": mcp.identity_assertion,
+}
+"""The factory each flag calls with the options given (``_TAKES`` says which it takes)."""
+
+_KEYWORDS = {"secret_env": "client_secret_env", "secret_file": "client_secret_file"}
+"""The factories' keywords the magic's options shorten; every other option is its keyword."""
+
+
 def _settings(flag: str, given: dict[str, str], scopes: tuple[str, ...]) -> OAuth:
     other = sorted(set(given) - set(_TAKES[flag]))
     if other:
         raise CommandLineError(f"{flag} takes no --{other[0].replace('_', '-')}.")
-    client_id, word = given["client_id"], given.get
-    if flag == "--oauth-workload-identity":
-        return mcp.workload_identity(
-            client_id=client_id,
-            token_env=word("token_env"),
-            token_file=word("token_file"),
-            issuer=word("issuer"),
-            scopes=scopes,
-        )
-    if flag == "--oauth-client-credentials":
-        return mcp.client_credentials(
-            client_id=client_id,
-            client_secret_env=word("secret_env"),
-            client_secret_file=word("secret_file"),
-            auth_method=word("auth_method"),
-            key_env=word("key_env"),
-            key_file=word("key_file"),
-            key_alg=word("key_alg", DEFAULT_KEY_ALG),
-            assertion_env=word("assertion_env"),
-            assertion_file=word("assertion_file"),
-            issuer=word("issuer"),
-            scopes=scopes,
-        )
-    issuer = word("issuer")
-    if issuer is None:
+    if flag == "--oauth-identity-assertion" and "issuer" not in given:
         raise CommandLineError("--oauth-identity-assertion needs --issuer URL, the MCP server's authorization server.")
-    return mcp.identity_assertion(
-        client_id=client_id,
-        issuer=issuer,
-        client_secret_env=word("secret_env"),
-        client_secret_file=word("secret_file"),
-        auth_method=word("auth_method", DEFAULT_SECRET_METHOD),
-        id_token_env=word("id_token_env"),
-        id_token_file=word("id_token_file"),
-        idp_token_endpoint=word("idp_token_endpoint"),
-        idp_client_id=word("idp_client_id"),
-        assertion_env=word("assertion_env"),
-        assertion_file=word("assertion_file"),
-        scopes=scopes,
-    )
+    keywords = {_KEYWORDS.get(option, option): value for option, value in given.items()}
+    return _FACTORIES[flag](**keywords, scopes=scopes)  # what is not given keeps the factory's default
 
 
 def _in_magic_words(message: str) -> str:
