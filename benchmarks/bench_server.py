@@ -1,7 +1,9 @@
 """The one server every contender of the benchmark calls: ``python benchmarks/bench_server.py``.
 
 stdio by default; ``--http`` serves streamable HTTP on 127.0.0.1 (a free port) and prints
-``listening on URL`` to stderr once it accepts connections. Four tools:
+``listening on URL`` to stderr once it accepts connections; ``--form-tool`` lists a fifth tool,
+``wide_form``, whose inputSchema has 300 properties (``benchmarks/forms.py``'s schema, for
+``%mcp form``), kept out of the default list so every other row lists the same four tools:
 
 - ``echo(message)``: the message back (the trivial call);
 - ``payload(size_chars)``: one text item of exactly that many characters, full of what JSON and
@@ -23,6 +25,7 @@ import socket
 import sys
 import warnings
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -80,6 +83,15 @@ def _payload_result(size_chars: int) -> types.CallToolResult:
 
 async def _list_tools(_ctx: Any, _params: Any) -> types.ListToolsResult:
     return types.ListToolsResult.model_validate({"tools": TOOLS})
+
+
+def _with_form_tool() -> None:
+    """List ``wide_form`` too: a tool of 300 properties that answers like ``echo``."""
+    sys.path.insert(1, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository
+    from benchmarks.forms import many_properties
+
+    schema = many_properties()
+    TOOLS.append({"name": "wide_form", "description": "300 arguments; answers as echo.", "inputSchema": schema})
 
 
 async def _call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -142,7 +154,11 @@ def _serve_http() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--http", action="store_true")
-    if parser.parse_args().http:
+    parser.add_argument("--form-tool", action="store_true", help="list wide_form, a tool of 300 properties, too")
+    args = parser.parse_args()
+    if args.form_tool:
+        _with_form_tool()
+    if args.http:
         _serve_http()
     else:
         run_stdio()

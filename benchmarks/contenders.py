@@ -81,13 +81,17 @@ def _connection(name: str, target: str | None, protocol: str | None = None) -> A
 
 
 def _anvia_async(
-    target: str | None, protocol: str | None = None
+    target: str | None, protocol: str | None = None, servers: list[Any] | None = None
 ) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    """The async API's calls on one connection (``servers``: given the connected ``McpServer``)."""
+
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
         from anvia_nb import connect_mcp
 
         server = await connect_mcp(_connection(f"bench_async_{protocol or 'auto'}", target, protocol))
+        if servers is not None:
+            servers.append(server)
         try:
 
             async def call(tool: str, arguments: dict[str, Any]) -> Any:

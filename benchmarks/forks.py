@@ -24,12 +24,13 @@ PRELOAD = ("anyio", "mcp_types", "mcp.server.lowlevel", "mcp.server.stdio")
 __all__ = ["PRELOAD", "SERVER", "bench_forks", "server_command"]
 
 
-def server_command(python: str = sys.executable) -> list[str]:
-    """One bench server over stdio: forked while a fork server runs (quick runs), else fresh."""
+def server_command(python: str = sys.executable, options: tuple[str, ...] = ()) -> list[str]:
+    """One bench server over stdio, with its command-line ``options`` (``--form-tool``): forked
+    while a fork server runs (quick runs), else fresh."""
     where = os.environ.get(ENV)
     if where:
-        return launcher(where, [SERVER], python)
-    return [python, SERVER]
+        return launcher(where, [SERVER, *options], python)
+    return [python, SERVER, *options]
 
 
 def bench_forks() -> ServerForks:

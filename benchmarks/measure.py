@@ -9,13 +9,14 @@ their spread (half the interquartile range, as a share of the median).
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-__all__ = ["AsyncContender", "Stats", "interleave", "stats"]
+__all__ = ["AsyncContender", "Stats", "interleave", "load_average", "stats"]
 
 Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
@@ -41,6 +42,11 @@ class Stats:
 
 def stats(samples: list[float]) -> Stats:
     return Stats(samples)
+
+
+def load_average() -> str:
+    """The machine's load average over 1, 5 and 15 minutes, as printed beside a section."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def interleave(batches: dict[str, Callable[[], float]], rounds: int) -> dict[str, Stats]:

@@ -3,6 +3,7 @@
     python -m benchmarks            # the full run (several minutes)
     python -m benchmarks --quick    # every row, tiny sizes and one or two rounds (CI runs this);
                                     # its stdio servers are forked from one (forks.py)
+    python -m benchmarks --parts trace,map,form --map-rows 10000   # issue 41's rows, the map at 10k
 
 Every contender keeps one warm session (its own server over stdio; one shared server over HTTP),
 is warmed up before it is measured, and is measured in rounds whose order rotates; the table
@@ -32,8 +33,11 @@ from typing import Any
 
 from benchmarks import forms, sections
 from benchmarks.contenders import SERVER, Contender, main_contenders
+from benchmarks.first_form import first_form_section
 from benchmarks.forks import bench_forks
+from benchmarks.maps import map_section
 from benchmarks.measure import Stats, interleave
+from benchmarks.trace_rows import trace_section
 
 REPO = Path(__file__).resolve().parents[1]
 PEERS = ("langchain", "fastmcp", "anvia_nb")
@@ -52,10 +56,14 @@ class Plan:
     first_rounds: int
     map_rows: int
     map_ms: float
+    trace_payloads: tuple[int, ...]  # the trace's large results (--payloads sets them too)
+    trace_large_calls: int  # calls a block of the trace's large results up to 1 MB (3 above)
+    map64_rows: int = 1000  # the map at concurrency 64 (--map-rows), over the map's tool of map_ms
+    warm_caches: bool = True  # one unmeasured fresh process first, writing the bytecode caches
 
 
-FULL = Plan(rounds=5, trivial_calls=200, payloads=(20 * MB, 50 * MB), first_rounds=3, map_rows=64, map_ms=50)
-QUICK = Plan(rounds=2, trivial_calls=5, payloads=(200_000,), first_rounds=1, map_rows=8, map_ms=10)
+FULL = Plan(5, 200, (20 * MB, 50 * MB), 3, map_rows=64, map_ms=50, trace_payloads=(200_000,), trace_large_calls=40)
+QUICK = Plan(2, 5, (200_000,), 1, 8, 10, (200_000,), trace_large_calls=2, map64_rows=64, warm_caches=False)
 
 
 def cache_dir() -> Path:
@@ -73,6 +81,15 @@ def workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
     found: dict[str, tuple[str, dict[str, Any], int]] = {TRIVIAL: ("echo", {"message": "hi"}, plan.trivial_calls)}
     for size in plan.payloads:
         found[f"{size / MB:g} MB text result"] = ("payload", {"size_chars": size}, 1)
+    return found
+
+
+def trace_workloads(plan: Plan) -> dict[str, tuple[str, dict[str, Any], int]]:
+    """The trivial call and the trace's large results, with the calls in a block of each."""
+    found: dict[str, tuple[str, dict[str, Any], int]] = {TRIVIAL: ("echo", {"message": "hi"}, plan.trivial_calls)}
+    for size in plan.trace_payloads:
+        calls = plan.trace_large_calls if size <= MB else 3
+        found[f"{size / MB:g} MB text result"] = ("payload", {"size_chars": size}, calls)
     return found
 
 
@@ -306,15 +323,20 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--parts",
-        default="first,warm,peers,other",
-        help="which parts to run (first connect, warm calls, peers, DataFrame and map)",
+        default="first,warm,peers,other,trace,map,form",
+        help="which parts to run (first connect, warm calls, peers, DataFrame and maps at 1, 8 and 64; "
+        "issue 41's: the trace on and off, the map at 64 beside the SDK's gathers, the first big form)",
     )
+    parser.add_argument("--map-rows", type=int, help="rows of the map at concurrency 64 (default 1000, quick 64)")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
     if args.rounds:
         plan = dataclasses.replace(plan, rounds=args.rounds, first_rounds=args.rounds)
     if args.payloads:
-        plan = dataclasses.replace(plan, payloads=tuple(int(size) for size in args.payloads.split(",")))
+        sizes = tuple(int(size) for size in args.payloads.split(","))
+        plan = dataclasses.replace(plan, payloads=sizes, trace_payloads=sizes)
+    if args.map_rows:
+        plan = dataclasses.replace(plan, map64_rows=args.map_rows)
     parts = set(args.parts.split(","))
     with bench_forks() if args.quick else contextlib.nullcontext():
         _run(plan, parts, args.transports.split(","))
@@ -323,7 +345,7 @@ def main(argv: list[str] | None = None) -> None:
 def _run(plan: Plan, parts: set[str], transports: list[str]) -> None:
     table = Table()
     loop = asyncio.new_event_loop()
-    server = _http_server() if "http" in transports and parts & {"warm", "peers"} else None
+    server = _http_server() if "http" in transports and parts & {"warm", "peers", "trace"} else None
     url = None if server is None else server[1]
     try:
         if "first" in parts:
@@ -335,6 +357,9 @@ def _run(plan: Plan, parts: set[str], transports: list[str]) -> None:
         if "peers" in parts:
             _step("peers", table)
             peers_section(plan, url, table, tuple(transports))
+        for transport in transports if "trace" in parts else ():
+            _step(f"{transport}: the trace on and off", table)
+            trace_section(transport, None if transport == "stdio" else url, trace_workloads(plan), plan.rounds, table)
     finally:
         if server is not None:
             server[0].terminate()
@@ -342,6 +367,12 @@ def _run(plan: Plan, parts: set[str], transports: list[str]) -> None:
     if "other" in parts:
         _step("the tools DataFrame and the map", table)
         other_sections(plan, table)
+    if "map" in parts:
+        _step("the map at concurrency 64", table)
+        map_section(plan.map64_rows, plan.map_ms, plan.rounds, table)
+    if "form" in parts:
+        _step("the first big form, fresh processes", table)
+        first_form_section(plan.first_rounds, table, plan.warm_caches)
     print(f"Machine: {machine()}")
     print("\n".join(table.lines))
 

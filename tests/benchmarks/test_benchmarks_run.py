@@ -46,6 +46,48 @@ def assert_peer_rows(peers: list[str], package: str) -> None:
             assert "× the SDK's parse" in line, line
 
 
+def titled_with_load(table: str, section: str) -> None:
+    title = next((line for line in table.splitlines() if line.startswith(f"## {section}")), "")
+    assert re.search(r"load [0-9.]+ [0-9.]+ [0-9.]+", title), f"no load average in {title!r}"
+
+
+def assert_issue_41_rows(table: str) -> None:
+    """The trace on and off, the map at 64 beside the SDK's gathers, the first big form: each a
+    section with the load average, each row a figure (issue 41's last deliverable)."""
+    for transport in ("stdio", "http"):
+        for workload in ("trivial call", "0.2 MB text result"):
+            section = f"trace on and off, {transport}: {workload}"
+            titled_with_load(table, section)
+            rows = rows_of(table, section)
+            for mode in ("on", "off"):
+                for what in ("client CPU", "wall"):
+                    assert re.search(NUMBER, row(rows, f"anvia_nb, trace {mode}: {what}")), rows
+            # off is a real off: the trace records nothing in those blocks, and something when on
+            assert "recorded 0 messages" in row(rows, "anvia_nb, trace off: client CPU")
+            assert "recorded 0 messages" not in row(rows, "anvia_nb, trace on: client CPU")
+    titled_with_load(table, "map at concurrency 64: 64 rows")
+    for measure in ("wall per map", "client CPU per map"):
+        titles = [line for line in table.splitlines() if line.startswith("## map at concurrency 64")]
+        title = next(line for line in titles if measure in line)
+        rows = rows_of(table, title[3:])
+        for contender in (
+            "SDK ClientSession, asyncio.gather, 64 at a time",
+            "SDK Client, asyncio.gather, 64 at a time",
+            "anvia_nb tool.map on rows, concurrency 64",
+            "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown",
+            "anvia_nb %mcp map --concurrency 64, IPython shell",
+        ):
+            assert re.search(NUMBER, row(rows, contender)), rows
+    shown = row(rows_of(table, "map at concurrency 64: 64 rows"), "anvia_nb tool.map on a DataFrame")
+    assert re.search(r"its progress line (?:said|did not say) it was bound by the client: '.*64/64", shown), shown
+    section = "the first form of a 300-property tool, fresh process, CPU"
+    titled_with_load(table, section)
+    form = rows_of(table, section)
+    for contender in ("ArgumentsForm: imports, build and render", "%mcp form, end to end"):
+        assert re.search(NUMBER, row(form, contender)), form
+    assert re.search(r"\| [0-9]+ widgets \|", row(form, "ArgumentsForm: build")), form
+
+
 def row(rows: list[str], contender: str) -> str:
     matching = [line for line in rows if line.startswith(f"| {contender}")]
     assert matching, f"no row {contender!r} in {rows}"
@@ -87,6 +129,7 @@ def test_the_quick_benchmark_prints_every_row() -> None:
         assert re.search(NUMBER, row(mapped, contender)), row(mapped, contender)
     form = rows_of(table, "the arguments form of a 300-property tool")
     assert re.search(NUMBER, row(form, "form of 300 properties, ready")), form
+    assert_issue_41_rows(table)
 
     peers = rows_of(table, "peers in their own venvs")
     missing = []

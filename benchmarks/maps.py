@@ -1,0 +1,171 @@
+"""Issue 41's map: rows over the bench server's ``sleep`` tool at concurrency 64, anvia_nb's maps
+beside ``asyncio.gather`` of the SDK's own clients under a semaphore of 64.
+
+Each contender has its own bench server over stdio and maps the same rows once per round, in an
+order that rotates every round. Measured per map: wall time and this process's CPU (every thread:
+the magic's calls run on the runtime's loop thread; the servers are other processes). Ratios are to
+the gather over ``ClientSession``. The tool's own bound, rows / 64 × its sleep, is what no client
+can go under; issue 41's goal is within 1.2 × the gather, at 1k and 10k rows.
+
+The DataFrame map shows its progress line (``progress=True``, as in a notebook), captured in the
+IPython shell the magic runs in; the table says whether the line said the map was bound by the
+client. ``%mcp map`` in a shell without a kernel shows none (a kernel's would).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from benchmarks.contenders import _sdk_client, _sdk_session
+from benchmarks.forks import server_command
+from benchmarks.measure import AsyncContender, Call, Stats, load_average
+
+if TYPE_CHECKING:
+    from benchmarks.run import Table
+
+__all__ = ["AT_ONCE", "map_section"]
+
+AT_ONCE = 64
+BASE = "SDK ClientSession, asyncio.gather, 64 at a time"
+FRAME = "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown"
+
+
+def _gather(opened: AsyncContender, rows: int, ms: float) -> Callable[[], None]:
+    """``asyncio.gather`` of one call per row, at most 64 in flight (a semaphore), on ``opened``."""
+
+    async def work(call: Call) -> None:
+        gate = asyncio.Semaphore(AT_ONCE)
+
+        async def one() -> None:
+            async with gate:
+                await call("sleep", {"ms": ms})
+
+        await asyncio.gather(*(one() for _ in range(rows)))
+
+    return lambda: opened.run(work)
+
+
+def _failed(found: Any) -> int:
+    """Rows of a map that did not come back ok (a list of outcomes, or a DataFrame of results)."""
+    if isinstance(found, list):
+        return sum(1 for row in found if not row.ok)
+    return int((found["status"] != "ok").sum())
+
+
+class _Maps:
+    """anvia_nb's maps, each on its own connection: the async API's and the magic's."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, rows: int, ms: float) -> None:
+        import pandas as pd
+        from IPython.core.interactiveshell import InteractiveShell
+
+        from anvia_nb import connect_mcp, mcp
+
+        self.loop = loop
+        command = server_command()
+        connection = mcp.stdio(name="bench_map", command=command[0], args=command[1:])
+        self.server = loop.run_until_complete(connect_mcp(connection))
+        self.tool = self.server.tool("sleep")
+        self.rows = [{"ms": ms}] * rows
+        self.frame = pd.DataFrame({"ms": [ms] * rows})
+        self.shell = InteractiveShell.instance()
+        assert self.shell.extension_manager is not None
+        if "anvia_nb" not in self.shell.extension_manager.loaded:
+            self.shell.run_line_magic("load_ext", "anvia_nb")
+        with contextlib.redirect_stdout(None):
+            self.shell.run_line_magic("mcp", f"connect bench_map_magic --stdio {' '.join(command)}")
+        self.shell.user_ns["bench_map_frame"] = self.frame
+        self.progress = ""
+
+    def _run(self, work: Awaitable[Any]) -> None:
+        failed = _failed(self.loop.run_until_complete(work))
+        if failed:
+            raise RuntimeError(f"{failed} rows of the map failed")
+
+    def on_rows(self) -> None:
+        self._run(self.tool.map(self.rows, concurrency=AT_ONCE))
+
+    def on_frame(self) -> None:
+        from IPython.utils.capture import capture_output
+
+        with capture_output(stdout=False, stderr=False) as captured:
+            self._run(self.tool.map(self.frame, concurrency=AT_ONCE, progress=True))
+        shown = [output.data.get("text/plain", "") for output in captured.outputs]
+        self.progress = str(shown[-1]) if shown else "no progress line was shown"
+
+    def magic(self) -> None:
+        line = f"map bench_map_magic.sleep --frame bench_map_frame --concurrency {AT_ONCE}"
+        failed = _failed(self.shell.run_line_magic("mcp", line))
+        if failed:
+            raise RuntimeError(f"{failed} rows of %mcp map failed")
+
+    def close(self) -> None:
+        with contextlib.redirect_stdout(None):
+            self.shell.run_line_magic("mcp", "close bench_map_magic")
+        self.loop.run_until_complete(self.server.close())
+
+
+def _measure(works: dict[str, Callable[[], None]], rounds: int) -> dict[str, tuple[Stats, Stats]]:
+    """Wall and CPU seconds of each work, once a round, the order rotating every round."""
+    for work in works.values():
+        work()  # warm: the first map of each kind is not counted
+    names = list(works)
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    for round_ in range(rounds):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            works[name]()
+            wall[name].append(time.perf_counter() - wall_start)
+            cpu[name].append(time.process_time() - cpu_start)
+    return {name: (Stats(wall[name]), Stats(cpu[name])) for name in names}
+
+
+def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
+    """Two sections, wall and client CPU, of every contender's map of ``rows`` rows of ``ms``."""
+    bound = rows / AT_ONCE * ms / 1000
+    title = f"map at concurrency 64: {rows} rows over a {ms:g} ms tool (stdio; the tool's own bound {bound:.3g} s)"
+    loop = asyncio.new_event_loop()
+    opened: list[AsyncContender] = []
+    maps: _Maps | None = None
+    try:
+        for opener in (_sdk_session(None), _sdk_client(None)):
+            opened.append(AsyncContender(loop, opener).open())
+        maps = _Maps(loop, rows, ms)
+        works = {
+            BASE: _gather(opened[0], rows, ms),
+            "SDK Client, asyncio.gather, 64 at a time": _gather(opened[1], rows, ms),
+            "anvia_nb tool.map on rows, concurrency 64": maps.on_rows,
+            FRAME: maps.on_frame,
+            "anvia_nb %mcp map --concurrency 64, IPython shell": maps.magic,
+        }
+        found = _measure(works, rounds)
+    except Exception as exc:  # a map that cannot run is a row that says why, not a lost table
+        table.section(title)
+        table.row("map at concurrency 64", note=f"failed: {type(exc).__name__}: {exc}"[:200])
+        return
+    finally:
+        if maps is not None:
+            maps.close()
+        for contender in opened:
+            contender.close()
+        loop.close()
+    from anvia_nb.display.map_progress import CLIENT_BOUND_SHARE
+
+    table.section(f"{title}, wall per map (ratio to the gather over ClientSession; load {load_average()})")
+    for name, (wall, _cpu) in found.items():
+        note = f"{wall.median / bound:.2f} × the tool's bound"
+        if name == FRAME:
+            said = "said" if "bound by this client" in maps.progress else "did not say"
+            note += f"; its progress line {said} it was bound by the client: {maps.progress!r}"
+        table.stat(name, wall, found[BASE][0], note, unit="s")
+    table.section(f"{title}, client CPU per map (this process, every thread; ratio to the gather over ClientSession)")
+    for name, (wall, cpu) in found.items():
+        share = cpu.median / wall.median
+        bound_by = "; bound by the client" if share >= CLIENT_BOUND_SHARE else ""
+        table.stat(name, cpu, found[BASE][1], f"on the CPU {share:.0%} of its wall{bound_by}", unit="s")
