@@ -10,12 +10,18 @@ can go under; issue 41's goal is within 1.2 × the gather, at 1k and 10k rows.
 The DataFrame map shows its progress line (``progress=True``, as in a notebook), captured in the
 IPython shell the magic runs in; the table says whether the line said the map was bound by the
 client. ``%mcp map`` in a shell without a kernel shows none (a kernel's would).
+
+The peers (fastmcp, langchain-mcp-adapters) have no map: their floor is the same gather of their own
+``call_tool``, in their own venvs (``peer.py --gather``), beside that venv's ``ClientSession``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -27,7 +33,7 @@ from benchmarks.measure import AsyncContender, Call, Stats, load_average
 if TYPE_CHECKING:
     from benchmarks.run import Table
 
-__all__ = ["AT_ONCE", "map_section"]
+__all__ = ["AT_ONCE", "map_section", "peer_gathers_section"]
 
 AT_ONCE = 64
 BASE = "SDK ClientSession, asyncio.gather, 64 at a time"
@@ -169,3 +175,30 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
         share = cpu.median / wall.median
         bound_by = "; bound by the client" if share >= CLIENT_BOUND_SHARE else ""
         table.stat(name, cpu, found[BASE][1], f"on the CPU {share:.0%} of its wall{bound_by}", unit="s")
+    peer_gathers_section(rows, ms, rounds, title, table)
+
+
+def peer_gathers_section(rows: int, ms: float, rounds: int, title: str, table: Table) -> None:
+    """Each peer's gather beside its own venv's ``ClientSession`` gather, wall and CPU."""
+    from benchmarks.run import REPO, cache_dir, peer_missing
+
+    table.section(f"{title}, the peers in their own venvs (ratio to that venv's own ClientSession gather)")
+    for peer in ("fastmcp", "langchain"):
+        missing = peer_missing(peer)
+        if missing is not None:
+            table.row(peer, note=f"skipped: {missing}")
+            continue
+        python = cache_dir() / f"bench-{peer}" / "bin" / "python"
+        command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable]
+        command += ["--gather", f"{rows},{ms}", "--rounds", str(rounds)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False)
+        lines = done.stdout.strip().splitlines()
+        found: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
+        if "error" in found:
+            table.row(peer, note=f"failed: {found['error']}")
+            continue
+        sdk, mine = (found["gather"][found["names"][who]] for who in ("sdk", "peer"))
+        for who, measured in ((found["names"]["sdk"], sdk), (found["names"]["peer"], mine)):
+            wall, cpu = Stats(measured["wall"]), Stats(measured["cpu"])
+            note = f"client CPU {cpu.median:.3g} s, {cpu.median / Stats(sdk['cpu']).median:.2f} × its ClientSession's"
+            table.stat(f"{who}, asyncio.gather, 64 at a time: wall", wall, Stats(sdk["wall"]), note, unit="s")

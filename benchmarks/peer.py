@@ -3,7 +3,10 @@
     .cache/bench-langchain/bin/python benchmarks/peer.py langchain --server-python PY [--url URL] ...
 
 Prints one JSON object: ``{"versions": {...}, "results": {workload: {contender: [seconds...]}}}``,
-or ``{"error": "..."}``. Imports nothing of anvia_nb (a peer's venv does not have it): the SDK, the
+or ``{"error": "..."}``. With ``--gather ROWS,MS`` (stdio only), instead a map's floor: ``asyncio.gather``
+of ROWS calls of the ``sleep`` tool of MS milliseconds, 64 in flight, by the peer and by its venv's
+``ClientSession``: ``{"names": ..., "gather": {contender: {"wall": [...], "cpu": [...]}}}``.
+Imports nothing of anvia_nb (a peer's venv does not have it): the SDK, the
 peer, and :mod:`measure`; but for the peer ``anvia_nb``, run by the project's own venv, so that
 anvia_nb is measured in the same kind of process as the peers.
 """
@@ -139,7 +142,8 @@ def main() -> None:
     parser.add_argument("peer", choices=sorted(PEERS))
     parser.add_argument("--server-python", required=True)
     parser.add_argument("--url")
-    parser.add_argument("--workloads", required=True, help='JSON: {"name": [tool, arguments, calls]}')
+    parser.add_argument("--workloads", default="{}", help='JSON: {"name": [tool, arguments, calls]}')
+    parser.add_argument("--gather", help="ROWS,MS: a gather of ROWS sleep calls of MS ms, 64 at a time (stdio)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--transports", default="stdio,http", help="of stdio and http (http needs --url)")
     args = parser.parse_args()
@@ -149,6 +153,12 @@ def main() -> None:
     results: dict[str, dict[str, list[float]]] = {}
     cpu: dict[str, dict[str, list[float]]] = {}
     try:
+        if args.gather:
+            rows, ms = args.gather.split(",")
+            openers = {names["sdk"]: sdk_session(args), names["peer"]: make(args)}
+            found = gathers(loop, openers, int(rows), float(ms), args.rounds)
+            print(json.dumps({"names": names, "gather": found}))
+            return
         for transport in [t for t in args.transports.split(",") if t == "stdio" or (t == "http" and args.url)]:
             where = copy.copy(args)
             where.url = args.url if transport == "http" else None
@@ -198,6 +208,40 @@ def measure_transport(
     finally:
         for contender in opened.values():
             contender.close()
+
+
+def gathers(
+    loop: asyncio.AbstractEventLoop, openers: dict[str, Any], rows: int, ms: float, rounds: int
+) -> dict[str, dict[str, list[float]]]:
+    """Wall and CPU seconds of a gather of ``rows`` sleep calls, 64 at a time, by each contender;
+    one unmeasured gather each first, then ``rounds`` rounds in an order that rotates."""
+    opened = {name: AsyncContender(loop, opener).open() for name, opener in openers.items()}
+    found: dict[str, dict[str, list[float]]] = {name: {"wall": [], "cpu": []} for name in opened}
+
+    async def gather(call: Call) -> None:
+        gate = asyncio.Semaphore(64)
+
+        async def one() -> None:
+            async with gate:
+                await call("sleep", {"ms": ms})
+
+        await asyncio.gather(*(one() for _ in range(rows)))
+
+    def timed(name: str) -> float:
+        cpu, wall = time.process_time(), time.perf_counter()
+        opened[name].run(gather)
+        found[name]["cpu"].append(time.process_time() - cpu)
+        found[name]["wall"].append(time.perf_counter() - wall)
+        return 0.0
+
+    try:
+        for contender in opened.values():
+            contender.run(gather)
+        interleave({name: functools.partial(timed, name) for name in opened}, rounds)
+    finally:
+        for contender in opened.values():
+            contender.close()
+    return found
 
 
 def _timed_cpu(cpu: list[float], contender: AsyncContender, tool: str, arguments: Any, calls: int) -> float:

@@ -78,6 +78,10 @@ def assert_issue_41_rows(table: str) -> None:
             "anvia_nb %mcp map --concurrency 64, IPython shell",
         ):
             assert re.search(NUMBER, row(rows, contender)), rows
+    title = next(line for line in titles if "the peers in their own venvs" in line)
+    for peer, package in PEERS.items():  # a peer's gather beside its venv's ClientSession, or why not
+        found = [line for line in rows_of(table, title[3:]) if line.startswith((f"| {package} ", f"| {peer} |"))]
+        assert found and (re.search(NUMBER, found[0]) or "skipped: " in found[0]), title
     shown = row(rows_of(table, "map at concurrency 64: 64 rows"), "anvia_nb tool.map on a DataFrame")
     assert re.search(r"its progress line (?:said|did not say) it was bound by the client: '.*64/64", shown), shown
     section = "the first form of a 300-property tool, fresh process, CPU"
