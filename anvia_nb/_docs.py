@@ -5,7 +5,13 @@ A docstring names a shared part by a line holding only ``{name}``; :func:`fill_d
 part's text there, indented as that line is, when the function is defined. So ``__doc__`` (what
 IPython's ``?``, ``help()`` and the docstring test read) holds the whole text, and the text is
 written once. Only whole ``{name}`` lines are filled: braces elsewhere in a docstring are left as
-they are. Stdlib only.
+they are.
+
+Keywords several public functions share are declared once, as a TypedDict the functions take as
+``**options: Unpack[TheKeywords]``: :func:`shared_keywords` makes their signatures show each keyword
+and its default (what ``?`` shows), and :func:`refuse_unknown` refuses a mistyped keyword as Python
+does (an ``InvalidTypeError``, a ``TypeError``), naming the public function. The standard library
+and the error tree only.
 
 Examples
 --------
@@ -22,11 +28,14 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-__all__ = ["fill_docstring", "filled"]
+from anvia_nb.errors import InvalidTypeError
+
+__all__ = ["fill_docstring", "filled", "refuse_unknown", "shared_keywords"]
 
 _PLACE = re.compile(r"^(?P<indent>[ \t]*)\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[ \t]*$", re.MULTILINE)
 """A line that holds only ``{name}``: where a shared part goes."""
@@ -63,3 +72,68 @@ def fill_docstring(parts: Mapping[str, str]) -> Callable[[Documented], Documente
         return function
 
     return fill
+
+
+def shared_keywords(keywords: type, defaults: Mapping[str, object]) -> Callable[[Documented], Documented]:
+    """A decorator for a function that takes ``**options: Unpack[keywords]`` (keywords several
+    public functions share, declared once as a TypedDict): its signature shows each keyword with its
+    default, as if spelled out, so ``?``, ``help()`` and ``inspect.signature`` name them all.
+
+    Parameters
+    ----------
+    keywords : type
+        The TypedDict the function's ``**options`` unpacks.
+    defaults : mapping
+        Each keyword's default, as the function applies it.
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the function itself, its ``__signature__`` set.
+
+    Raises
+    ------
+    KeyError
+        ``defaults`` lacks a keyword (a typo fails when the module is imported).
+    """
+
+    def spell(function: Documented) -> Documented:
+        signature = inspect.signature(function)
+        spelled = [
+            inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=defaults[key], annotation=_written(hint))
+            for key, hint in keywords.__annotations__.items()
+        ]
+        kept = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        vars(function)["__signature__"] = signature.replace(parameters=[*kept, *spelled])  # what inspect reads
+        return function
+
+    return spell
+
+
+def _written(hint: object) -> object:
+    """A TypedDict's annotation as written (it holds a ``ForwardRef``), as a signature shows it."""
+    return getattr(hint, "__forward_arg__", hint)
+
+
+def refuse_unknown(function: str, options: Mapping[str, object], keywords: type) -> None:
+    """Refuse a keyword ``keywords`` (a TypedDict) does not name, as Python refuses a mistyped one.
+
+    Parameters
+    ----------
+    function : str
+        The public function's name as the person wrote it (``mcp.stdio``).
+    options : mapping
+        The ``**options`` it was given.
+    keywords : type
+        The TypedDict that declares them.
+
+    Raises
+    ------
+    InvalidTypeError
+        A keyword is not one of ``keywords``; the message names the function and where to read what it takes.
+    """
+    unknown = [key for key in options if key not in keywords.__annotations__]
+    if unknown:
+        raise InvalidTypeError(
+            f"{function}() got an unexpected keyword argument {unknown[0]!r} ({function}? lists what it takes)."
+        )

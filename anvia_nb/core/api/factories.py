@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 from urllib.parse import urlsplit
 
-from anvia_nb._docs import fill_docstring
+from anvia_nb._docs import fill_docstring, refuse_unknown, shared_keywords
 from anvia_nb.core.api.connections import HttpConnection, StdioConnection
 from anvia_nb.core.api.memory import MemoryConnection
 from anvia_nb.core.protocol.roots import root_paths
@@ -23,7 +23,10 @@ from anvia_nb.core.transport.oauth.machine import client_credentials, identity_a
 from anvia_nb.core.transport.oauth.settings import OAuth, forget_tokens, oauth
 from anvia_nb.errors import InvalidTypeError, InvalidValueError
 
-__all__ = ["mcp"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
+
+__all__ = ["ConnectionSettings", "mcp"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
 
@@ -74,6 +77,44 @@ def _in_flight(value: int | None) -> int | None:
     return value
 
 
+class ConnectionSettings(TypedDict, total=False):
+    """The settings ``mcp.stdio`` and ``mcp.http`` share, taken as ``**settings`` (what each does is
+    ``_CONNECTION["settings"]``, filled into both docstrings); each defaults to ``None``."""
+
+    roots: Iterable[str | os.PathLike[str]] | None
+    record: str | os.PathLike[str] | None
+    max_calls_in_flight: int | None
+    protocol: str | None
+    from_environ: Mapping[str, str] | None
+
+
+_SETTINGS_DEFAULTS = dict.fromkeys(ConnectionSettings.__annotations__)
+
+
+class _Plain(TypedDict):
+    """The shared settings checked and made plain, as :class:`ServerConnection` holds them."""
+
+    roots: tuple[str, ...]
+    record: str | None
+    max_calls_in_flight: int | None
+    protocol: str | None
+    from_environ: dict[str, str]
+
+
+def _settings(factory: str, given: ConnectionSettings) -> _Plain:
+    """The shared settings ``factory`` was given, checked (a mistyped keyword is a TypeError) and
+    made plain: the one place they are read, for every kind of connection that takes them."""
+    refuse_unknown(factory, given, ConnectionSettings)
+    record = given.get("record")
+    return _Plain(
+        protocol=check_protocol(given.get("protocol")),
+        roots=root_paths(given.get("roots")),
+        record=os.fspath(record) if record is not None else None,
+        max_calls_in_flight=_in_flight(given.get("max_calls_in_flight")),
+        from_environ=dict(given.get("from_environ") or {}),
+    )
+
+
 class _Factories:
     """The ``mcp`` object: ``mcp.stdio(...)``, ``mcp.http(...)``, ``mcp.replay(...)``,
     ``mcp.memory(...)`` make connections for ``connect_mcp``; ``mcp.oauth(...)``,
@@ -84,6 +125,7 @@ class _Factories:
 
     @staticmethod
     @fill_docstring(_CONNECTION)
+    @shared_keywords(ConnectionSettings, _SETTINGS_DEFAULTS)
     def stdio(
         *,
         name: str,
@@ -93,11 +135,7 @@ class _Factories:
         cwd: str | os.PathLike[str] | None = None,
         secret_env: Iterable[str] = (),
         keep_log: bool = False,
-        roots: Iterable[str | os.PathLike[str]] | None = None,
-        record: str | os.PathLike[str] | None = None,
-        max_calls_in_flight: int | None = None,
-        protocol: str | None = None,
-        from_environ: Mapping[str, str] | None = None,
+        **settings: Unpack[ConnectionSettings],
     ) -> StdioConnection:
         """A lazy stdio connection: the server is a process this kernel starts (nothing runs yet).
 
@@ -138,7 +176,7 @@ class _Factories:
         --------
         >>> server = await connect_mcp(mcp.stdio(name="demo", command="python", args=["-m", "anvia_nb.demo_server"]))
         """
-        protocol = check_protocol(protocol)
+        shared = _settings("mcp.stdio", settings)
         if isinstance(args, str):
             raise InvalidTypeError("args must be a list of strings, not one string; split it with shlex.split().")
         return StdioConnection(
@@ -149,15 +187,12 @@ class _Factories:
             cwd=os.fspath(cwd) if cwd is not None else None,
             secret_env=frozenset(secret_env),
             keep_log=bool(keep_log),
-            roots=root_paths(roots),
-            record=os.fspath(record) if record is not None else None,
-            max_calls_in_flight=_in_flight(max_calls_in_flight),
-            protocol=protocol,
-            from_environ=dict(from_environ or {}),
+            **shared,
         )
 
     @staticmethod
     @fill_docstring(_CONNECTION)
+    @shared_keywords(ConnectionSettings, _SETTINGS_DEFAULTS)
     def http(
         *,
         name: str,
@@ -165,11 +200,7 @@ class _Factories:
         headers: Mapping[str, str] | None = None,
         timeout_seconds: float | None = 30.0,
         auth: OAuth | HttpAuth | None = None,
-        roots: Iterable[str | os.PathLike[str]] | None = None,
-        record: str | os.PathLike[str] | None = None,
-        max_calls_in_flight: int | None = None,
-        protocol: str | None = None,
-        from_environ: Mapping[str, str] | None = None,
+        **settings: Unpack[ConnectionSettings],
     ) -> HttpConnection:
         """A lazy streamable-HTTP connection; credential headers and URL secrets are masked wherever shown.
 
@@ -204,7 +235,7 @@ class _Factories:
         --------
         >>> server = await connect_mcp(mcp.http(name="docs", url="https://example.com/mcp", auth=mcp.oauth()))
         """
-        protocol = check_protocol(protocol)
+        shared = _settings("mcp.http", settings)
         scheme = urlsplit(str(url)).scheme
         if scheme not in ("http", "https"):
             raise InvalidValueError(f"url must start with http:// or https://, got {str(url)[:80]!r}.")
@@ -214,11 +245,7 @@ class _Factories:
             headers=dict(headers or {}),
             timeout_seconds=timeout_seconds,
             auth=auth,
-            roots=root_paths(roots),
-            record=os.fspath(record) if record is not None else None,
-            max_calls_in_flight=_in_flight(max_calls_in_flight),
-            protocol=protocol,
-            from_environ=dict(from_environ or {}),
+            **shared,
         )
 
     oauth = staticmethod(oauth)

@@ -48,8 +48,9 @@ class MapOptions:
 
 class MapKeywords(TypedDict, total=False):
     """The keywords ``tool.map`` and ``tool.map_sync`` take: :class:`MapOptions`' fields (what each
-    does is said there). Their overloads take ``**Unpack[MapKeywords]``; the functions themselves
-    spell the keywords out, so ``tool.map?`` shows them."""
+    does is said there). Both take ``**options: Unpack[MapKeywords]``, and their signatures show each
+    keyword with :class:`MapOptions`' default (``anvia_nb._docs.shared_keywords``), so ``tool.map?``
+    names them all."""
 
     constants: Mapping[str, Any] | None
     concurrency: int

@@ -11,20 +11,22 @@ so ``Tool.map?`` shows a plain ``self``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, overload
+from dataclasses import fields
+from typing import TYPE_CHECKING, overload
 
+from anvia_nb._docs import refuse_unknown, shared_keywords
 from anvia_nb.core.api import dataframes
 from anvia_nb.core.api.batch import MapOptions, MapRun, RowOutcome, Rows, is_rows
 from anvia_nb.core.api.dataframes import DataFrameLike, FrameTool
 from anvia_nb.core.api.map_options import MapKeywords
-from anvia_nb.core.protocol import limits
-from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["MapsRows"]
+
+_DEFAULTS = {option.name: option.default for option in fields(MapOptions)}
+"""What each of :class:`MapKeywords` defaults to: :class:`MapOptions`' own defaults."""
 
 if TYPE_CHECKING:
     _Mapped = FrameTool  # mypy holds the class that inherits the maps (Tool) to be a FrameTool
@@ -41,18 +43,8 @@ class MapsRows(_Mapped):
     @overload
     async def map(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
 
-    async def map(
-        self,
-        rows: Rows | DataFrameLike,
-        *,
-        constants: Mapping[str, Any] | None = None,
-        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
-        stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        progress: bool | None = None,
-        policy: ShowPolicy | None = None,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | DataFrameLike:
+    @shared_keywords(MapKeywords, _DEFAULTS)
+    async def map(self, rows: Rows | DataFrameLike, **options: Unpack[MapKeywords]) -> list[RowOutcome] | DataFrameLike:
         """Call the tool once per row, concurrently on this session; results in row order.
 
         Parameters
@@ -84,18 +76,11 @@ class MapsRows(_Mapped):
         InvalidValueError
             ``concurrency`` is not a whole number of at least 1.
         """
-        options = MapOptions(
-            constants=constants,
-            concurrency=concurrency,
-            stop_on_error=stop_on_error,
-            timeout_seconds=timeout_seconds,
-            progress=progress,
-            policy=policy,
-            max_time_seconds=max_time_seconds,
-        )
+        refuse_unknown("tool.map", options, MapKeywords)
+        run = MapOptions(**options)
         if is_rows(rows):
-            return await MapRun(self, rows, options).run()
-        return await dataframes.frames().map_frame(self, rows, options)
+            return await MapRun(self, rows, run).run()
+        return await dataframes.frames().map_frame(self, rows, run)
 
     @overload
     def map_sync(self, rows: Rows, **options: Unpack[MapKeywords]) -> list[RowOutcome]: ...
@@ -103,18 +88,8 @@ class MapsRows(_Mapped):
     @overload
     def map_sync(self, rows: DataFrameLike, **options: Unpack[MapKeywords]) -> DataFrameLike: ...
 
-    def map_sync(
-        self,
-        rows: Rows | DataFrameLike,
-        *,
-        constants: Mapping[str, Any] | None = None,
-        concurrency: int = limits.DEFAULT_MAP_CONCURRENCY,
-        stop_on_error: bool = False,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        progress: bool | None = None,
-        policy: ShowPolicy | None = None,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> list[RowOutcome] | DataFrameLike:
+    @shared_keywords(MapKeywords, _DEFAULTS)
+    def map_sync(self, rows: Rows | DataFrameLike, **options: Unpack[MapKeywords]) -> list[RowOutcome] | DataFrameLike:
         """:meth:`map` for synchronous code; the stop button returns the rows done so far, marked.
 
         Parameters
@@ -134,13 +109,5 @@ class MapsRows(_Mapped):
         LoopMisuseError
             The connection was opened on this thread's running loop, which it would block (await ``map``).
         """
-        options = MapOptions(
-            constants=constants,
-            concurrency=concurrency,
-            stop_on_error=stop_on_error,
-            timeout_seconds=timeout_seconds,
-            progress=progress,
-            policy=policy,
-            max_time_seconds=max_time_seconds,
-        )
-        return dataframes.frames().map_sync(self, rows, options)
+        refuse_unknown("tool.map_sync", options, MapKeywords)
+        return dataframes.frames().map_sync(self, rows, MapOptions(**options))

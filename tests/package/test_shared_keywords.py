@@ -1,0 +1,68 @@
+"""Keywords several public functions share are declared once (a TypedDict taken as ``**options``),
+yet each function still shows them: its signature (what ``?`` and ``help()`` show) names every
+keyword with the default the function applies, its docstring describes each, and a mistyped
+keyword is a ``TypeError`` naming the public function, as Python's own is."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from anvia_nb import mcp
+from anvia_nb.core.api.batch import MapOptions
+from anvia_nb.core.api.factories import ConnectionSettings
+from anvia_nb.core.api.map_options import MapKeywords
+from anvia_nb.core.api.tool import Tool
+from anvia_nb.core.protocol import limits
+
+SHARING: list[tuple[Callable[..., Any], type, dict[str, object]]] = [
+    (Tool.map, MapKeywords, {"concurrency": limits.DEFAULT_MAP_CONCURRENCY, "timeout_seconds": limits.DEFAULT}),
+    (Tool.map_sync, MapKeywords, {"stop_on_error": False, "max_time_seconds": limits.DEFAULT}),
+    (mcp.stdio, ConnectionSettings, {"roots": None, "protocol": None}),
+    (mcp.http, ConnectionSettings, {"record": None, "max_calls_in_flight": None}),
+]
+"""Each function that takes shared keywords, their TypedDict, and some defaults it applies."""
+
+
+@pytest.mark.parametrize(("function", "keywords", "some_defaults"), SHARING)
+def test_the_signature_and_docstring_name_every_shared_keyword(
+    function: Callable[..., Any], keywords: type, some_defaults: dict[str, object]
+) -> None:
+    parameters = inspect.signature(function).parameters
+    assert not any(p.kind is p.VAR_KEYWORD for p in parameters.values()), "**options shows as itself"
+    for key in keywords.__annotations__:
+        assert parameters[key].kind is inspect.Parameter.KEYWORD_ONLY
+        assert key in (function.__doc__ or ""), f"{function.__qualname__}'s docstring does not describe {key}"
+    for key, default in some_defaults.items():
+        assert parameters[key].default is default or parameters[key].default == default, key
+
+
+def test_the_map_shows_the_defaults_the_map_applies() -> None:
+    parameters = inspect.signature(Tool.map).parameters
+    for field, default in vars(MapOptions()).items():
+        assert parameters[field].default == default, field
+
+
+def test_a_mistyped_shared_keyword_is_a_type_error_naming_the_function() -> None:
+    with pytest.raises(TypeError, match=r"^mcp\.stdio\(\) got an unexpected keyword argument 'root'"):
+        mcp.stdio(name="x", command="python", root=["."])  # type: ignore[call-arg]  # the mistake tested
+    with pytest.raises(TypeError, match=r"^mcp\.http\(\) got an unexpected keyword argument 'keep_log'"):
+        mcp.http(name="x", url="http://localhost:1/mcp", keep_log=True)  # type: ignore[call-arg]  # the mistake tested
+
+
+@pytest.mark.anyio
+async def test_a_mistyped_map_keyword_is_a_type_error_naming_the_map() -> None:
+    from anvia_nb import connect_mcp
+    from anvia_nb.demo_server.handlers import build_server
+
+    server = await connect_mcp(mcp.memory(name="demo", server=build_server()))
+    try:
+        with pytest.raises(TypeError, match=r"^tool\.map\(\) got an unexpected keyword argument 'concurency'"):
+            await server.tool("echo").map([{"message": "a"}], concurency=2)  # type: ignore[call-overload]  # tested
+        with pytest.raises(TypeError, match=r"^tool\.map_sync\(\) got an unexpected keyword argument 'stop'"):
+            server.tool("echo").map_sync([{"message": "a"}], stop=True)  # type: ignore[call-overload]  # tested
+    finally:
+        await server.close()
