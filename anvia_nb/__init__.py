@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from anvia_nb.core.transport.client import McpClient
     from anvia_nb.display import RenderSettings, ResultView
     from anvia_nb.frames.audit import accept, audit, pin
+    from anvia_nb.magic import load_ipython_extension, unload_ipython_extension
     from anvia_nb.widgets import app, enable_elicitation, form, panel
 
 
@@ -117,6 +118,8 @@ _LAZY = {
     "audit": "anvia_nb.frames.audit",
     "pin": "anvia_nb.frames.audit",
     "accept": "anvia_nb.frames.audit",
+    "load_ipython_extension": "anvia_nb.magic",  # %load_ext anvia_nb: the magic is imported only then
+    "unload_ipython_extension": "anvia_nb.magic",
 }
 
 
@@ -133,29 +136,3 @@ def __getattr__(name: str) -> Any:
     if module is None:
         raise AttributeError(f"module 'anvia_nb' has no attribute {name!r}")
     return getattr(importlib.import_module(module), name)
-
-
-def load_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
-    """``%load_ext anvia_nb``: register the ``%mcp`` magic (imported only now).
-
-    Parameters
-    ----------
-    ipython : InteractiveShell
-        The shell IPython passes when the extension is loaded.
-    """
-    from anvia_nb.magic import load_ipython_extension as load
-
-    load(ipython)
-
-
-def unload_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
-    """``%unload_ext anvia_nb``: close every connection the magic opened.
-
-    Parameters
-    ----------
-    ipython : InteractiveShell
-        The shell IPython passes when the extension is unloaded.
-    """
-    from anvia_nb.magic import unload_ipython_extension as unload
-
-    unload(ipython)

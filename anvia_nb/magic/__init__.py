@@ -40,7 +40,14 @@ def _close_cell_connections(*_result: Any) -> None:
 
 
 def load_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
-    """Register ``%mcp``/``%%mcp``, its completer and the end-of-cell close hook (idempotent)."""
+    """``%load_ext anvia_nb``: register ``%mcp``/``%%mcp``, its completer and the end-of-cell close
+    hook (idempotent). ``anvia_nb`` imports this module only then.
+
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is loaded.
+    """
     ipython.register_magics(McpMagics)
     if _close_cell_connections not in ipython.events.callbacks["post_run_cell"]:
         ipython.events.register("post_run_cell", _close_cell_connections)
@@ -54,7 +61,14 @@ def _remove_completer(ipython: Any) -> None:
 
 
 def unload_ipython_extension(ipython: Any) -> None:  # any: IPython's shell, untyped
-    """Close every connection and remove the hooks; ``%load_ext`` again brings it all back."""
+    """``%unload_ext anvia_nb``: close every connection the magic opened and remove the hooks;
+    ``%load_ext`` again brings it all back.
+
+    Parameters
+    ----------
+    ipython : InteractiveShell
+        The shell IPython passes when the extension is unloaded.
+    """
     if _close_cell_connections in ipython.events.callbacks["post_run_cell"]:
         ipython.events.unregister("post_run_cell", _close_cell_connections)
     _remove_completer(ipython)
