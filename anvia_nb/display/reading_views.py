@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.protocol.readings import PromptResult, ResourceRead
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.display.bundles import filtered_bundle
@@ -19,35 +20,20 @@ class ReadView:
     """One ``resources/read``: shown escaped with its provenance; ``.contents``, ``.text``,
     ``.data(i)`` and ``.save(i, path)`` for Python."""
 
+    contents = Passthrough[list[JsonObject]]("read.contents", "The contents as sent (wire keys); exact, not masked.")
+    text = Passthrough[str | None](
+        "read.text", "The text contents joined; ``None`` when there is none. Exact, not masked."
+    )
+    raw = Passthrough[JsonObject]("read.raw", "The ReadResourceResult as sent (wire keys); exact, not masked.")
+    uri = Passthrough[str]("read.uri", "The URI read.")
+    server = Passthrough[str]("read.server", "The connection's name.")
+    provenance = Passthrough[str](
+        "read.provenance", "Where it came from, as shown: read from server NAME, or read on request from server NAME."
+    )
+
     def __init__(self, read: ResourceRead, settings: RenderSettings | None = None) -> None:
         self.read = read
         self.settings = settings if settings is not None else RenderSettings()
-
-    @property
-    def contents(self) -> list[JsonObject]:
-        """The contents as sent (wire keys); exact, not masked."""
-        return self.read.contents
-
-    @property
-    def text(self) -> str | None:
-        """The text contents joined; ``None`` when there is none. Exact, not masked."""
-        return self.read.text
-
-    @property
-    def raw(self) -> JsonObject:
-        return self.read.raw
-
-    @property
-    def uri(self) -> str:
-        return self.read.uri
-
-    @property
-    def server(self) -> str:
-        return self.read.server
-
-    @property
-    def provenance(self) -> str:
-        return self.read.provenance
 
     def data(self, index: int = 0) -> bytes:
         """The bytes of content ``index`` (a blob decoded, a text as UTF-8)."""
@@ -68,22 +54,17 @@ class ReadView:
 class PromptView:
     """One ``prompts/get``: its messages shown role by role, safely; ``.messages`` as sent."""
 
+    messages = Passthrough[list[JsonObject]](
+        "result.messages", "The messages as sent (``role`` and ``content``); exact, not masked."
+    )
+    description = Passthrough[str | None](
+        "result.description", "The prompt's description as sent; ``None`` without one."
+    )
+    raw = Passthrough[JsonObject]("result.raw", "The GetPromptResult as sent (wire keys); exact, not masked.")
+
     def __init__(self, result: PromptResult, settings: RenderSettings | None = None) -> None:
         self.result = result
         self.settings = settings if settings is not None else RenderSettings()
-
-    @property
-    def messages(self) -> list[JsonObject]:
-        """The messages as sent (``role`` and ``content``); exact, not masked."""
-        return self.result.messages
-
-    @property
-    def description(self) -> str | None:
-        return self.result.description
-
-    @property
-    def raw(self) -> JsonObject:
-        return self.result.raw
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
         return filtered_bundle(bundle_from_prompt(self.result, self.settings), include, exclude)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.api.dataframes import DataFrameLike, frames
 from anvia_nb.core.protocol.content import resource_links
 from anvia_nb.core.protocol.readings import ResourceRead
@@ -59,6 +60,24 @@ class ResultView:
         the widgets give one); ``None``: ``read_link`` cannot read.
     """
 
+    output = Passthrough[MappedOutput | None](
+        "outcome.output", "The mapped output (docs/mapping.md; ``None`` when the call failed); exact, not masked."
+    )
+    raw = Passthrough[JsonObject | None](
+        "outcome.raw", "The result as the server sent it (wire keys), or ``None``; exact, not masked."
+    )
+    structured = Passthrough[JsonValue](
+        "outcome.structured", "``structuredContent`` as sent, or ``None``; exact, not masked."
+    )
+    is_error = Passthrough[bool]("outcome.is_error", "Whether the call failed (``error`` is set).")
+    error = Passthrough[AnviaError | None](
+        "outcome.error", "The call's error (an ``AnviaError``), or ``None`` when it succeeded."
+    )
+    server = Passthrough[str]("outcome.server", "The connection's name.")
+    tool = Passthrough[str]("outcome.tool", "The tool's name.")
+    seconds = Passthrough[float]("outcome.seconds", "How long the call took, in seconds.")
+    arguments = Passthrough[JsonObject | None]("outcome.arguments", "The arguments sent, or ``None``.")
+
     def __init__(
         self, outcome: CallOutcome, settings: RenderSettings | None = None, *, reader: LinkReader | None = None
     ) -> None:
@@ -68,54 +87,9 @@ class ResultView:
         """Reads a resource link when asked (the magic and the widgets give one); never by itself."""
 
     @property
-    def output(self) -> MappedOutput | None:
-        """The mapped output (docs/mapping.md; ``None`` when the call failed); exact, not masked."""
-        return self.outcome.output
-
-    @property
-    def raw(self) -> JsonObject | None:
-        """The result as the server sent it (wire keys), or ``None``; exact, not masked."""
-        return self.outcome.raw
-
-    @property
-    def structured(self) -> JsonValue:
-        """``structuredContent`` as sent, or ``None``; exact, not masked."""
-        return self.outcome.structured
-
-    @property
-    def is_error(self) -> bool:
-        """Whether the call failed (``error`` is set)."""
-        return self.outcome.is_error
-
-    @property
     def status(self) -> CallStatus:
         """How the call ended as shown: ``"ok"``, ``"tool error"``, ``"schema mismatch"``, ``"timeout"``..."""
         return display_status(self.outcome)
-
-    @property
-    def error(self) -> AnviaError | None:
-        """The call's error (an ``AnviaError``), or ``None`` when it succeeded."""
-        return self.outcome.error
-
-    @property
-    def server(self) -> str:
-        """The connection's name."""
-        return self.outcome.server
-
-    @property
-    def tool(self) -> str:
-        """The tool's name."""
-        return self.outcome.tool
-
-    @property
-    def seconds(self) -> float:
-        """How long the call took, in seconds."""
-        return self.outcome.seconds
-
-    @property
-    def arguments(self) -> JsonObject | None:
-        """The arguments sent, or ``None``."""
-        return self.outcome.arguments
 
     @property
     def links(self) -> list[JsonObject]:

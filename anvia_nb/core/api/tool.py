@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.maps import MapsRows
 from anvia_nb.core.api.tasks import BackgroundCall
@@ -54,46 +55,32 @@ class Tool(MapsRows):
         The server that listed it.
     """
 
+    name = Passthrough[str]("info.name", "The tool's name, as listed and as calls send it.")
+    title = Passthrough[str | None](
+        "info.shown_title", "The title shown for it (its ``title``, else its annotations' title); ``None`` without one."
+    )
+    description = Passthrough[str | None](
+        "info.description", "The server's description of the tool; ``None`` without one."
+    )
+    input_schema = Passthrough[JsonObject](
+        "info.input_schema", "The JSON Schema its arguments are checked against (``inputSchema``)."
+    )
+    output_schema = Passthrough[JsonObject | None](
+        "info.output_schema", "The JSON Schema its ``structuredContent`` is checked against; ``None`` without one."
+    )
+    annotations = Passthrough[JsonObject | None](
+        "info.annotations",
+        "Its annotations as listed (``readOnlyHint``, ``destructiveHint``...); ``None`` without any.",
+    )
+    task_support = Passthrough[str | None](
+        "info.task_support", '``execution.taskSupport``: ``"required"`` means the tool only runs as a task.'
+    )
+
     def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
         self.info = info
         self._server = server
         self._schemas = ToolSchemas(info)
         self._flagged: tuple[ToolInfo | None, tuple[Finding, ...], str] = (None, (), "")
-
-    @property
-    def name(self) -> str:
-        """The tool's name, as listed and as calls send it."""
-        return self.info.name
-
-    @property
-    def title(self) -> str | None:
-        """The title shown for it (its ``title``, else its annotations' title); ``None`` without one."""
-        return self.info.shown_title
-
-    @property
-    def description(self) -> str | None:
-        """The server's description of the tool; ``None`` without one."""
-        return self.info.description
-
-    @property
-    def input_schema(self) -> JsonObject:
-        """The JSON Schema its arguments are checked against (``inputSchema``)."""
-        return self.info.input_schema
-
-    @property
-    def output_schema(self) -> JsonObject | None:
-        """The JSON Schema its ``structuredContent`` is checked against; ``None`` without one."""
-        return self.info.output_schema
-
-    @property
-    def annotations(self) -> JsonObject | None:
-        """Its annotations as listed (``readOnlyHint``, ``destructiveHint``...); ``None`` without any."""
-        return self.info.annotations
-
-    @property
-    def task_support(self) -> str | None:
-        """``execution.taskSupport``: ``"required"`` means the tool only runs as a task."""
-        return self.info.task_support
 
     @property
     def flags(self) -> tuple[Finding, ...]:
