@@ -131,7 +131,7 @@ class ClientRequests:
         return found
 
     @fill_docstring(_SENT)
-    async def call_tool(
+    def call_tool(
         self,
         name: str,
         arguments: JsonObject | None = None,
@@ -141,8 +141,9 @@ class ClientRequests:
         as_task: bool = False,
         watch: TaskWatch | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> JsonObject:
-        """One ``tools/call``; returns the raw result without mapping it.
+    ) -> Coroutine[Any, Any, JsonObject]:
+        """One ``tools/call``; returns the raw result without mapping it (``await`` it: this resolves
+        the bounds and hands back :meth:`send`'s coroutine, one coroutine fewer on every call).
 
         Parameters
         ----------
@@ -158,7 +159,7 @@ class ClientRequests:
         """
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         ceiling = limits.max_time_or_default(max_time_seconds, timeout)
-        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
+        return self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
 
     @fill_docstring(_SENT)
     async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
@@ -171,16 +172,22 @@ class ClientRequests:
             The ``tools/call`` to send, its bounds already resolved (``core/transport/session.py``).
         {sent}
         """
+        if self._on_other_loop():  # sent from the owner's loop, where this runs again
+            return await self._on_owner_loop(self.send(call, watch))
         session = self._live_session()
         try:
-
-            def start() -> Coroutine[Any, Any, JsonObject]:
+            # In its turn among max_calls_in_flight, unless its caller bounds its calls itself (a
+            # map: caller_bounds.py); made only once its turn comes, so a call cancelled while it
+            # waits is never sent. acquire/release, not `async with`: two coroutines fewer a call.
+            bounded = not caller_bounds()
+            if bounded:
+                await self._in_flight.acquire()
+            try:
                 sent = session.call_tool(call)
-                return sent if watch is None else watched(sent, watch)
-
-            if self._on_other_loop():
-                return await self._on_owner_loop(self._in_turn(start))
-            return await self._in_turn(start)  # the common case: no hop, one coroutine fewer
+                return await (sent if watch is None else watched(sent, watch))
+            finally:
+                if bounded:
+                    self._in_flight.release()
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
 
@@ -233,15 +240,6 @@ class ClientRequests:
             return await self._on_owner_loop(work(session))
         except ConnectionClosedError as exc:
             raise self.explained(exc) from exc.__cause__
-
-    async def _in_turn(self, start: Callable[[], Coroutine[Any, Any, T]]) -> T:
-        """Start and await ``start()`` once fewer than ``max_calls_in_flight`` calls are in flight (on
-        the owner's loop); a call cancelled while waiting its turn is never made. A call whose caller
-        bounds its calls itself (:func:`~anvia_nb.core.transport.caller_bounds.bounded_by_caller`) goes at once."""
-        if caller_bounds():
-            return await start()
-        async with self._in_flight:
-            return await start()
 
     # -- loops -------------------------------------------------------------------------------
 

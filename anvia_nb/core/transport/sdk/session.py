@@ -10,8 +10,11 @@ resource subscriptions in :mod:`~anvia_nb.core.transport.sdk.listen`.
 
 from __future__ import annotations
 
+import asyncio
 import math
+import sys
 from collections.abc import Callable
+from types import TracebackType
 
 import anyio
 import mcp_types
@@ -48,27 +51,72 @@ def tool_info_from_sdk(tool: mcp_types.Tool, server: str) -> ToolInfo:
     )
 
 
+class _ScopeTimeout:
+    """Python 3.10's stand-in for ``asyncio.Timeout`` (3.11+): an anyio cancel scope with the same
+    four calls (enter, ``reschedule``, ``when``, ``expired``), except that leaving it once it has
+    passed swallows the cancellation instead of raising ``TimeoutError`` (``expired()`` says so)."""
+
+    def __init__(self, when: float | None) -> None:
+        self._scope = anyio.CancelScope(deadline=math.inf if when is None else when)
+
+    async def __aenter__(self) -> _ScopeTimeout:
+        self._scope.__enter__()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> bool:
+        return self._scope.__exit__(kind, error, trace)
+
+    def reschedule(self, when: float | None) -> None:
+        self._scope.deadline = math.inf if when is None else when
+
+    def when(self) -> float | None:
+        return None if self._scope.deadline == math.inf else self._scope.deadline
+
+    def expired(self) -> bool:
+        return self._scope.cancelled_caught
+
+
+if sys.version_info >= (3, 11):
+    _timeout_at = asyncio.timeout_at
+else:  # pragma: no cover - CI runs 3.11+
+    _timeout_at = _ScopeTimeout
+
+
 class CallClock:
     """A call's deadline: ``idle`` seconds from the start and from each sign of life (a progress
-    notification), never past ``ceiling`` seconds from the start (``None``: no bound)."""
+    notification), never past ``ceiling`` seconds from the start (``None``: no bound).
+
+    ``timeout`` is the standard library's ``asyncio.Timeout`` (``asyncio.timeout_at``), moved by
+    ``reschedule``: a third cheaper than an anyio cancel scope with a deadline (benchmarks/README.md,
+    *The per-call path, third pass*). When it passes, the call's task is cancelled (the SDK tells the
+    server, notifications/cancelled) and leaving it raises ``TimeoutError`` (on 3.10 ``expired()`` says so)."""
 
     def __init__(self, idle: float | None, ceiling: float | None) -> None:
         self.idle = idle
         self.ceiling = ceiling
-        now = anyio.current_time()  # read once: each read asks anyio which loop runs
+        self._loop = asyncio.get_running_loop()
+        now = self._loop.time()  # the clock asyncio.timeout_at reads
         self._last_deadline = math.inf if ceiling is None else now + ceiling
-        self.scope = anyio.CancelScope(deadline=self._deadline(now))
+        self.timeout = _timeout_at(self._deadline(now))
 
-    def _deadline(self, now: float) -> float:
-        return self._last_deadline if self.idle is None else min(now + self.idle, self._last_deadline)
+    def _deadline(self, now: float) -> float | None:
+        deadline = self._last_deadline if self.idle is None else min(now + self.idle, self._last_deadline)
+        return None if deadline == math.inf else deadline
 
     def alive(self) -> None:
-        """Move the deadline: ``idle`` seconds from now, within the ceiling."""
-        self.scope.deadline = self._deadline(anyio.current_time())
+        """Move the deadline: ``idle`` seconds from now, within the ceiling (once it has passed, or
+        the call is over, nothing moves it)."""
+        if self.idle is not None and not self.timeout.expired():
+            try:
+                self.timeout.reschedule(self._deadline(self._loop.time()))
+            except RuntimeError:  # the call is leaving its timeout: nothing to move
+                pass
 
     @property
     def hit_ceiling(self) -> bool:
-        return self.scope.deadline == self._last_deadline and self._last_deadline != math.inf
+        return self._last_deadline != math.inf and self.timeout.when() == self._last_deadline
 
     def error(self, server: str, tool: str) -> AnviaError:
         """The one-line error for a call whose deadline passed."""
@@ -147,8 +195,8 @@ class SdkSession:
 
         try:
             # When the deadline passes the task is cancelled (the SDK tells the server,
-            # notifications/cancelled) and the scope says it caught the cancellation.
-            with clock.scope:
+            # notifications/cancelled) and leaving the timeout raises TimeoutError.
+            async with clock.timeout:
                 if call.as_task and not has_tasks_extension(self._client.protocol_version):
                     capabilities = capabilities_of(self._client)
                     return await call_as_task(
@@ -157,11 +205,13 @@ class SdkSession:
                 result = await self._client.call_tool(call.name, call.arguments, progress_callback=on_progress)
         except AnviaError:
             raise
-        except TimeoutError:  # said as the SDK's own request timeout is
+        except TimeoutError:  # ours, or the SDK's own request timeout, said the same way
+            if clock.timeout.expired():
+                raise clock.error(self._server, call.name) from None
             raise error_from_exception(TimeoutError(), server=self._server, tool=call.name) from None
         except Exception as exc:
             raise error_from_exception(exc, server=self._server, tool=call.name) from exc
-        if clock.scope.cancelled_caught:
+        if clock.timeout.expired():  # Python 3.10's stand-in: the deadline passed, nothing raised
             raise clock.error(self._server, call.name)
         return wire_json(result)
 
