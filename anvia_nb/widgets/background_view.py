@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.display.background import background_html, background_text
@@ -27,6 +28,9 @@ def _display_data(bundle: dict[str, Any]) -> dict[str, Any]:
 
 class BackgroundCallView:
     """A background call's status, Cancel button and result, as one widget."""
+
+    status = Passthrough[str]("call.status", "The call's status now, as the line above the button says it.")
+    done = Passthrough[bool]("call.done", "Whether the call has ended (its result view is then shown).")
 
     def __init__(self, call: BackgroundCall, settings: RenderSettings | None = None) -> None:
         import ipywidgets as widgets
@@ -43,14 +47,6 @@ class BackgroundCallView:
         self._stop = call.on_change(self._update)
 
     # -- what a person and Python use --------------------------------------------------------
-
-    @property
-    def status(self) -> str:
-        return self.call.status
-
-    @property
-    def done(self) -> bool:
-        return self.call.done
 
     def cancel(self) -> bool:
         """Cancel the call (a task is cancelled on the server with ``tasks/cancel``)."""

@@ -4,10 +4,13 @@ the way a written property does (IPython's ``?`` shows its docstring, it cannot 
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
 import re
+import sys
+import textwrap
 import typing
 from typing import Any
 
@@ -42,7 +45,17 @@ def _field_type(cls: type, path: str) -> object:
     member = inspect.getattr_static(holder, field, None)
     if isinstance(member, property) and member.fget is not None:
         return typing.get_type_hints(member.fget)["return"]
-    return typing.get_type_hints(holder)[field]
+    hints = typing.get_type_hints(holder)
+    return hints[field] if field in hints else _set_in_init(holder, field)
+
+
+def _set_in_init(holder: type, field: str) -> object:
+    """The annotation of ``self.field: T = ...`` in ``holder.__init__`` (an attribute set there)."""
+    source = textwrap.dedent(inspect.getsource(inspect.getattr_static(holder, "__init__")))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) and node.target.attr == field:
+            return eval(ast.unparse(node.annotation), vars(sys.modules[holder.__module__]))  # our own source
+    raise AssertionError(f"{holder.__name__}.{field} has no annotation to hold a Passthrough to")
 
 
 def test_the_package_has_its_passthroughs() -> None:

@@ -78,7 +78,7 @@ class BackgroundCall:
         self.tool = tool
         self.arguments = arguments
         self.secrets = secrets
-        self.status = "running"
+        self.status: str = "running"
         self.task_id: str | None = None
         self.status_message: str | None = None
         self.progress: tuple[float, float | None, str | None] | None = None

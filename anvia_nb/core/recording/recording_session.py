@@ -22,6 +22,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, replace
 
+from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.protocol.methods import METHOD_NOT_FOUND
 from anvia_nb.core.protocol.types import JsonObject, ToolInfo
 from anvia_nb.core.recording.recorder import KeptSteps, Recorder, tool_to_record
@@ -43,6 +44,11 @@ class RecordingSession:
     """A :class:`~anvia_nb.core.transport.session.Session` that writes the listings and calls of
     the session it wraps to ``recorder``; everything else passes through."""
 
+    server_name = Passthrough[str]("inner.server_name", "The name of the wrapped session's server.")
+    handshake = Passthrough[Handshake](
+        "inner.handshake", "What the server said in the handshake, as the wrapped session holds it."
+    )
+
     def __init__(
         self, inner: Session, recorder: Recorder, explained: Callable[[AnviaError], AnviaError] | None = None
     ) -> None:
@@ -51,14 +57,6 @@ class RecordingSession:
         self.inner = inner
         self.recorder = recorder
         self.explained = explained
-
-    @property
-    def server_name(self) -> str:
-        return self.inner.server_name
-
-    @property
-    def handshake(self) -> Handshake:
-        return self.inner.handshake
 
     def record_handshake(self) -> None:
         """Write what the server said in the handshake."""
