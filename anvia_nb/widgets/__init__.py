@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from anvia_nb._docs import refuse_unknown, shared_keywords
 from anvia_nb.core.protocol.limits import DEFAULT, Default
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
+
     from anvia_nb.core import Tool
     from anvia_nb.display import RenderSettings
     from anvia_nb.runtime import Runtime
@@ -48,6 +51,7 @@ __all__ = [
     "ElicitationPrompt",
     "ElicitationRouter",
     "Panel",
+    "PanelKeywords",
     "ToolForm",
     "UnavailableForm",
     "app",
@@ -143,17 +147,30 @@ def form(
     return form_for(target, tool, runtime=rt, settings=settings, make=make)  # unknown names: one line
 
 
-def panel(
-    *,
-    runtime: Runtime | None = None,
-    settings: RenderSettings | None = None,
-    timeout_seconds: float | Default | None = DEFAULT,
-    connection: str | None = None,
-    tools: Iterable[str] | None = None,
-    resources: Iterable[str] | None = None,
-    prompts: Iterable[str] | None = None,
-    max_time_seconds: float | Default | None = DEFAULT,
-) -> Panel:
+class PanelKeywords(TypedDict, total=False):
+    """The keywords ``panel()`` takes and passes on to :class:`Panel` (whose signature gives their
+    defaults: ``None``, the two bounds ``DEFAULT``); mypy holds them to ``Panel``'s, and
+    tests/package/test_shared_keywords.py holds the defaults ``panel?`` shows to ``Panel``'s."""
+
+    runtime: Runtime | None
+    settings: RenderSettings | None
+    timeout_seconds: float | Default | None
+    connection: str | None
+    tools: Iterable[str] | None
+    resources: Iterable[str] | None
+    prompts: Iterable[str] | None
+    max_time_seconds: float | Default | None
+
+
+_PANEL_DEFAULTS = {
+    **dict.fromkeys(PanelKeywords.__annotations__),
+    "timeout_seconds": DEFAULT,
+    "max_time_seconds": DEFAULT,
+}
+
+
+@shared_keywords(PanelKeywords, _PANEL_DEFAULTS)
+def panel(**options: Unpack[PanelKeywords]) -> Panel:
     """The explorer over the kernel's runtime: connections, tools, the selected tool's form,
     results and a history; works with zero connections too.
 
@@ -192,16 +209,8 @@ def panel(
     """
     from anvia_nb.widgets.explorer.panel import Panel
 
-    return Panel(
-        runtime=runtime,
-        settings=settings,
-        timeout_seconds=timeout_seconds,
-        connection=connection,
-        tools=tools,
-        resources=resources,
-        prompts=prompts,
-        max_time_seconds=max_time_seconds,
-    )
+    refuse_unknown("panel", options, PanelKeywords)
+    return Panel(**options)
 
 
 def app(

@@ -40,6 +40,18 @@ def test_the_signature_and_docstring_name_every_shared_keyword(
         assert parameters[key].default is default or parameters[key].default == default, key
 
 
+def test_panel_shows_the_keywords_and_defaults_of_the_panel_it_makes() -> None:
+    from anvia_nb.widgets import PanelKeywords, panel
+    from anvia_nb.widgets.explorer.panel import Panel
+
+    shown = inspect.signature(panel).parameters
+    made = inspect.signature(Panel).parameters
+    assert list(shown) == list(made) == list(PanelKeywords.__annotations__)
+    assert {key: p.default for key, p in shown.items()} == {key: p.default for key, p in made.items()}
+    with pytest.raises(TypeError, match=r"^panel\(\) got an unexpected keyword argument 'tool'"):
+        panel(tool=["echo"])  # type: ignore[call-arg]  # the mistake tested
+
+
 def test_the_map_shows_the_defaults_the_map_applies() -> None:
     parameters = inspect.signature(Tool.map).parameters
     for field, default in vars(MapOptions()).items():
