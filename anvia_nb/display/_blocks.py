@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from anvia_nb._visible import Prepared
 from anvia_nb.core.protocol.content import ContentKind, kind_of
-from anvia_nb.display._html import Html, element, join
+from anvia_nb.display._html import Html, Template, element, join, template
 from anvia_nb.display._html import text as escaped
 from anvia_nb.display._images import ImageCheck, base64_size, check_image, normal_mime_type
 from anvia_nb.display._text import Budget
@@ -136,14 +136,26 @@ def server_text(
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
     prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers, also_masked=also_masked)
     ctx.budget.spend_prepared(prepared)
-    children: list[Html] = [_label(label, error), element("pre", shown(prepared), cls="anvia-server-text", style="pre")]
     plain = f"--- {label} ---\n{prepared.plain}"
     if prepared.hidden_chars:
         cut = elision(prepared.hidden_chars)
-        children.append(cut.html)
-        plain += "\n" + cut.plain
-    box = element("div", *children, cls="anvia-server-block", style="error-box" if error else "server-box")
-    return Piece(box, plain)
+        return Piece(_box(label, error, True).fill(shown(prepared), cut.html), f"{plain}\n{cut.plain}")
+    return Piece(_box(label, error, False).fill(shown(prepared)), plain)
+
+
+@functools.lru_cache(maxsize=256)
+def _box(label: str, error: bool, elided: bool) -> Template:
+    """A server block: its label (our words and the masked server name), the shown text's ``<pre>``
+    and, when ``elided``, the note after a cut; the markup around the text made once per label."""
+
+    def build(text: Html, *cut: Html) -> Html:
+        pre = element("pre", text, cls="anvia-server-text", style="pre")
+        return element("div", _label(label, error), pre, *cut, cls="anvia-server-block", style=_BOX_STYLES[error])
+
+    return template(build, 2 if elided else 1)
+
+
+_BOX_STYLES = {True: "error-box", False: "server-box"}
 
 
 def metadata(label: str, fields: Sequence[tuple[str, str]], ctx: Context, reason: str = "") -> Piece:
@@ -301,6 +313,8 @@ def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False)
 def _split_secrets(content: Sequence[Any], policy: ShowPolicy) -> dict[int, list[tuple[int, int]]]:
     """Per text item (by index), the spans holding part of a secret split across a run of text items."""
     found: dict[int, list[tuple[int, int]]] = {}
+    if not policy.secrets or len(content) < 2:  # no secret to split, or no two texts to split it
+        return found
     run: list[int] = []
     for index in [*range(len(content)), -1]:
         item: Any = content[index] if index >= 0 else None

@@ -21,11 +21,11 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from anvia_nb.errors import UnsafeMarkupError
 
-__all__ = ["STYLES", "Html", "element", "is_link_url", "join", "link", "text"]
+__all__ = ["STYLES", "Html", "Template", "element", "is_link_url", "join", "link", "template", "text"]
 
 ALLOWED_TAGS = frozenset({"div", "span", "pre", "code", "b", "small", "details", "summary", "img", "ul", "li", "br"})
 VOID_TAGS = frozenset({"img", "br"})
@@ -94,18 +94,25 @@ _BUILDER = object()
 Child = Html | str
 
 
+def _made(markup: str) -> Html:
+    """Html made here, without the token check of a call from outside (the same value)."""
+    made = object.__new__(Html)
+    made.markup = markup
+    return made
+
+
 def text(value: str) -> Html:
     """Escape text so a browser shows it as characters, never as markup.
 
     Quotes need no escaping in element content (attribute values are escaped with quotes), and
     leaving them keeps a result full of quotes from growing sixfold.
     """
-    return Html(html.escape(value, quote=False), _BUILDER)
+    return _made(html.escape(value, quote=False))
 
 
 def join(children: Iterable[Child]) -> Html:
     """Concatenate children; plain strings are escaped."""
-    return Html("".join([_markup(c) for c in children]), _BUILDER)
+    return _made("".join([c.markup if c.__class__ is Html else _markup(c) for c in children]))
 
 
 def _markup(child: Child) -> str:
@@ -128,21 +135,26 @@ def element(
 ) -> Html:
     """One element. Attributes are a closed set; values are escaped; there is no ``on*`` and no ``href``."""
     if title is None and alt is None and src is None and not is_open:
-        start = _start_tag(tag, cls, style)  # the usual element: its checked start tag, made once
+        start, end = _tags(tag, cls, style)  # the usual element: its checked tags, made once
     else:
-        start = _checked_start_tag(tag, cls, style, title, alt, src, is_open)
-    if tag in VOID_TAGS:
+        start, end = _checked_start_tag(tag, cls, style, title, alt, src, is_open), _end_tag(tag)
+    if end is None:
         if children:
             raise UnsafeMarkupError(f"<{tag}> takes no children")
-        return Html(start, _BUILDER)
-    inner = "".join([_markup(c) for c in children])
-    return Html(f"{start}{inner}</{tag}>", _BUILDER)
+        return _made(start)
+    inner = "".join([c.markup if c.__class__ is Html else _markup(c) for c in children])
+    return _made(start + inner + end)
+
+
+def _end_tag(tag: str) -> str | None:
+    return None if tag in VOID_TAGS else f"</{tag}>"
 
 
 @functools.lru_cache(maxsize=256)
-def _start_tag(tag: str, cls: str | None, style: str | None) -> str:
-    """The start tag of an element with only our class and style: the same few every time."""
-    return _checked_start_tag(tag, cls, style, None, None, None, False)
+def _tags(tag: str, cls: str | None, style: str | None) -> tuple[str, str | None]:
+    """The start and end tags of an element with only our class and style (``None``: a void
+    element has no end tag): the same few every time."""
+    return _checked_start_tag(tag, cls, style, None, None, None, False), _end_tag(tag)
 
 
 def _checked_start_tag(
@@ -179,6 +191,45 @@ def _checked_start_tag(
         f" {name}" if value is None else f' {name}="{html.escape(value, quote=True)}"' for name, value in attrs
     )
     return f"<{tag}{rendered}>"
+
+
+_SLOT = "\x00slot\x00"  # no text reaches markup with a raw NUL: the policy shows it as ⟨NUL⟩
+
+
+class Template:
+    """Markup of anvia_nb's own with slots: made once by :func:`template` from :func:`element`
+    calls, so it is checked as any element is; each slot takes a child, escaped unless it is
+    :class:`Html`. Filling one is a single join, for chrome shown with every result (issue 41)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: tuple[str, ...], _token: object = None) -> None:
+        if _token is not _BUILDER:
+            raise UnsafeMarkupError("a Template is made with anvia_nb.display._html.template, not by hand")
+        self._parts = parts
+
+    def fill(self, *children: Child) -> Html:
+        """The markup with each slot holding one child, in order: what ``build`` makes of them."""
+        parts = self._parts
+        if len(children) != len(parts) - 1:
+            raise UnsafeMarkupError(f"this template takes {len(parts) - 1} children, not {len(children)}")
+        if len(children) == 1:  # the usual one: a result's text, a header's seconds
+            child = children[0]
+            return _made(parts[0] + (child.markup if child.__class__ is Html else _markup(child)) + parts[1])
+        out = [parts[0]]
+        for child, part in zip(children, parts[1:], strict=True):
+            out.append(child.markup if child.__class__ is Html else _markup(child))
+            out.append(part)
+        return _made("".join(out))
+
+
+def template(build: Callable[..., Html], slots: int) -> Template:
+    """What ``build(*children)`` makes, as a :class:`Template` whose ``fill(*children)`` gives the
+    same markup: ``build`` is called once, with a marker in each of its ``slots`` places."""
+    parts = tuple(build(*[_made(_SLOT)] * slots).markup.split(_SLOT))
+    if len(parts) != slots + 1:
+        raise UnsafeMarkupError(f"a template of {slots} slots placed {len(parts) - 1}")
+    return Template(parts, _BUILDER)
 
 
 _LINK_URL = re.compile(r"https?://[^\s\x00-\x1f\x7f-\x9f]+\Z", re.IGNORECASE)

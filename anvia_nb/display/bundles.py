@@ -24,7 +24,7 @@ from anvia_nb.display._blocks import (
     note,
     server_text,
 )
-from anvia_nb.display._html import Html, element, is_link_url, join, link
+from anvia_nb.display._html import Html, Template, element, is_link_url, join, link, template
 from anvia_nb.display.settings import RenderSettings
 from anvia_nb.errors import (
     UNSUPPORTED_CONTENT_MESSAGE,
@@ -112,31 +112,37 @@ def header(
     box_style, status_style = ("header", "status-ok") if label else _TONES.get(status, ("header-error", "status-error"))
     shown: str = label or status
     tool = ctx.name(ctx.tool)
-    parts: list[Html] = [_header_names(ctx.server_label, tool, shown, status_style)]
     plain = f"[MCP {ctx.server_label} · {tool}] {shown}"
+    said: list[str] = []
     if seconds is not None:
-        parts.append(element("span", f"{seconds:.2f} s", cls="anvia-seconds", style="muted"))
-        plain += f" · {seconds:.2f} s"
+        said.append(f"{seconds:.2f} s")
     if origin:
-        shown = ctx.policy.line(origin, ctx.policy.limits.line_chars)
-        parts.append(element("span", shown, cls="anvia-origin", style="muted"))
-        plain += f" · {shown}"
-    return Piece(element("div", *parts, cls="anvia-header", style=box_style), plain)
+        said.append(ctx.policy.line(origin, ctx.policy.limits.line_chars))
+    frame = _header(ctx.server_label, tool, shown, status_style, box_style, seconds is not None, bool(origin))
+    return Piece(frame.fill(*said), " · ".join([plain, *said]) if said else plain)
 
 
 @functools.lru_cache(maxsize=256)
-def _header_names(server_label: str, tool: str, shown: str, status_style: str) -> Html:
-    """The header's badge, names and status: the same few per connection, built once (issue 41).
-    Its inputs are already masked and bounded names, so the cache holds nothing a header does not show."""
-    return join(
-        [
+def _header(
+    server_label: str, tool: str, shown: str, status_style: str, box_style: str, timed: bool, from_origin: bool
+) -> Template:
+    """The header around its seconds and origin (its slots): the same few per connection, built
+    once (issue 41). Its inputs are already masked and bounded names, so the cache holds nothing a
+    header does not show."""
+
+    def build(*said: Html) -> Html:
+        names = [
             element("span", "MCP", cls="anvia-badge", style="badge"),
             element("b", server_label, cls="anvia-server-name"),
             element("span", "·", style="muted"),
             element("code", tool, cls="anvia-tool-name"),
             element("span", shown, cls="anvia-status", style=status_style),
         ]
-    )
+        classes = ["anvia-seconds"] * timed + ["anvia-origin"] * from_origin
+        extra = [element("span", text, cls=cls, style="muted") for cls, text in zip(classes, said, strict=True)]
+        return element("div", join(names), *extra, cls="anvia-header", style=box_style)
+
+    return template(build, timed + from_origin)
 
 
 def error_block(error: BaseException, ctx: Context, *, list_problems: bool = True) -> list[Piece]:
@@ -248,11 +254,14 @@ def _result_pieces(
 def _bundle(pieces: list[Piece], ctx: Context) -> dict[str, Any]:
     """text/plain and text/html only: JupyterLab ranks application/json above text/html, so a
     JSON tree in the same bundle would hide the header, the status and the error styling."""
-    html = element("div", *(p.html for p in pieces), cls=f"anvia-result {NOT_MATH_CLASSES}")
+    html = element("div", *[p.html for p in pieces], cls=_RESULT_CLASSES)
     return {
-        "text/plain": ctx.policy.mask("\n".join(p.plain for p in pieces)),
+        "text/plain": ctx.policy.mask("\n".join([p.plain for p in pieces])),
         "text/html": html.markup,
     }
+
+
+_RESULT_CLASSES = f"anvia-result {NOT_MATH_CLASSES}"
 
 
 def tree_bundle_from_outcome(
