@@ -36,7 +36,7 @@ def trace_off() -> Iterator[None]:
     """Every connection's trace records nothing inside the block (see the module's doc)."""
     from anvia_nb.core.exchange.trace import ProtocolTrace
 
-    recording = ProtocolTrace.__dict__["record"]
+    own = vars(ProtocolTrace).get("record")  # None when a base class defines it
 
     def record_nothing(self: ProtocolTrace, direction: Any, message: Any, wire: Any = None) -> None:
         return None
@@ -45,7 +45,10 @@ def trace_off() -> Iterator[None]:
     try:
         yield
     finally:
-        ProtocolTrace.record = recording  # type: ignore[method-assign]  # put back as it was
+        if own is None:
+            del ProtocolTrace.record  # the base class's again
+        else:
+            ProtocolTrace.record = own  # type: ignore[method-assign]  # put back as it was
 
 
 class _Blocks:
