@@ -21,6 +21,8 @@ from anvia_nb.core.protocol import limits
 SHARING: list[tuple[Callable[..., Any], type, dict[str, object]]] = [
     (Tool.map, MapKeywords, {"concurrency": limits.DEFAULT_MAP_CONCURRENCY, "timeout_seconds": limits.DEFAULT}),
     (Tool.map_sync, MapKeywords, {"stop_on_error": False, "max_time_seconds": limits.DEFAULT}),
+    (Tool.call_task, limits.CallBounds, {"timeout_seconds": limits.DEFAULT, "max_time_seconds": limits.DEFAULT}),
+    (Tool.start, limits.CallBounds, {"timeout_seconds": limits.DEFAULT, "max_time_seconds": limits.DEFAULT}),
     (mcp.stdio, ConnectionSettings, {"roots": None, "protocol": None}),
     (mcp.http, ConnectionSettings, {"record": None, "max_calls_in_flight": None}),
 ]

@@ -12,8 +12,9 @@ import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from anvia_nb._docs import refuse_unknown, shared_keywords
 from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.maps import MapsRows
@@ -22,7 +23,7 @@ from anvia_nb.core.api.tool_schemas import ToolSchemas
 from anvia_nb.core.audit.definitions import Finding
 from anvia_nb.core.audit.flags import flag_line, tool_flags
 from anvia_nb.core.protocol import limits
-from anvia_nb.core.protocol.limits import Timeout
+from anvia_nb.core.protocol.limits import CallBounds, Timeout
 from anvia_nb.core.protocol.mapping import arguments_from_input, output_from_result
 from anvia_nb.core.protocol.types import CallOutcome, JsonObject, MappedOutput, ProgressHandler, ToolInfo
 from anvia_nb.core.transport.sdk.tasks import TaskWatch
@@ -33,6 +34,9 @@ from anvia_nb.errors import (
     OutputSchemaError,
     UnrecordedCallError,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Tool"]
 
@@ -285,13 +289,9 @@ class Tool(MapsRows):
             flagged=self._audited()[2],
         )
 
+    @shared_keywords(CallBounds, dict.fromkeys(CallBounds.__annotations__, limits.DEFAULT))
     def start(
-        self,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_seconds: Timeout = limits.DEFAULT,
-        as_task: bool | None = None,
-        max_time_seconds: Timeout = limits.DEFAULT,
+        self, arguments: Mapping[str, Any] | None = None, *, as_task: bool | None = None, **bounds: Unpack[CallBounds]
     ) -> BackgroundCall:
         """Send the call and return at once; arguments are checked first, so nothing bad is sent.
 
@@ -313,6 +313,7 @@ class Tool(MapsRows):
         ArgumentError, ArgumentValidationError
             ``arguments`` is not a mapping, or does not match the inputSchema.
         """
+        refuse_unknown("tool.start", bounds, CallBounds)
         self._refuse_if_changed()
         sent = self._schemas.checked(arguments, self._server.name)
         started = BackgroundCall(self._server.name, self.name, sent, secrets=self._server.secrets)
@@ -320,31 +321,23 @@ class Tool(MapsRows):
         def run() -> Awaitable[CallOutcome]:
             return self.call_outcome(
                 sent,
-                timeout_seconds=timeout_seconds,
                 on_progress=started.progress_seen,
                 on_task=started.task_seen,
                 as_task=as_task,
                 validate_arguments=False,
-                max_time_seconds=max_time_seconds,
+                **bounds,
             )
 
         return started.start(self._server.client, run)
 
-    async def call_task(
-        self,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_seconds: Timeout = limits.DEFAULT,
-        max_time_seconds: Timeout = limits.DEFAULT,
-    ) -> MappedOutput:
+    @shared_keywords(CallBounds, dict.fromkeys(CallBounds.__annotations__, limits.DEFAULT))
+    async def call_task(self, arguments: Mapping[str, Any] | None = None, **bounds: Unpack[CallBounds]) -> MappedOutput:
         """Call the tool as a task (create it, follow its status, fetch its result).
 
         Parameters
         ----------
-        arguments : mapping, optional
-            The tool's arguments (``None``: none).
-        timeout_seconds, max_time_seconds : float or None, optional
-            As for ``call_outcome``.
+        arguments, timeout_seconds, max_time_seconds
+            As for ``call`` (the bounds as for ``call_outcome``).
 
         Returns
         -------
@@ -356,13 +349,8 @@ class Tool(MapsRows):
         ToolCallError
             The mapping's error, as ``call`` (``TaskCancelledError`` when the task was cancelled).
         """
-        outcome = await self.call_outcome(
-            arguments,
-            timeout_seconds=timeout_seconds,
-            as_task=True,
-            validate_arguments=False,
-            max_time_seconds=max_time_seconds,
-        )
+        refuse_unknown("tool.call_task", bounds, CallBounds)
+        outcome = await self.call_outcome(arguments, as_task=True, validate_arguments=False, **bounds)
         if outcome.error is not None:
             raise outcome.error
         assert outcome.output is not None

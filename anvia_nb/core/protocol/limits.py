@@ -15,6 +15,7 @@ ends the connection with a clear error instead of being buffered whole. The time
 from __future__ import annotations
 
 import enum
+from typing import TypedDict
 
 from anvia_nb.core.protocol import trace_limits
 from anvia_nb.core.protocol.trace_limits import *  # noqa: F403 - its bounds are read here and named once, in its __all__
@@ -93,6 +94,7 @@ __all__ = [
     "UNRECORDED_CLOSEST_CALLS",
     "UPDATED_URIS_KEPT",
     "VALUE_DEPTH",
+    "CallBounds",
     "Default",
     "Timeout",
     "max_time_or_default",
@@ -348,6 +350,15 @@ DEFAULT = Default.TOKEN
 
 Timeout = float | Default | None
 """What every ``timeout_seconds`` takes: seconds, :data:`DEFAULT` (the documented default), or ``None`` (no limit)."""
+
+
+class CallBounds(TypedDict, total=False):
+    """A call's two bounds, as the functions that pass them on to ``Tool.call_outcome`` take them
+    (``**bounds``: ``Tool.call_task``, ``Runtime.start``); what each does is said there, and each
+    defaults to :data:`DEFAULT`."""
+
+    timeout_seconds: Timeout
+    max_time_seconds: Timeout
 
 
 def timeout_or_default(timeout_seconds: float | Default | None, default: float) -> float | None:
