@@ -20,7 +20,9 @@ import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Concatenate, Literal, NamedTuple, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, NamedTuple, ParamSpec, TypeVar
+
+from anvia_nb._docs import shared_keywords
 
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
 from anvia_nb.core.api.features import unknown_name_hint
@@ -29,6 +31,9 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import CallOutcome, CallRecord, ProgressHandler
 from anvia_nb.errors import AnviaError, ConnectError, TaskCancelledError, UnknownConnectionError
 from anvia_nb.runtime.loop import BackgroundLoop
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Connected", "ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
 
@@ -324,22 +329,14 @@ class Runtime:
         self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
         return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress, max_time_seconds))
 
+    @shared_keywords(limits.CallBounds, dict.fromkeys(limits.CallBounds.__annotations__, limits.DEFAULT))
     def start(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_seconds: float | limits.Default | None = limits.DEFAULT,
-        max_time_seconds: float | limits.Default | None = limits.DEFAULT,
+        self, name: str, tool: str, arguments: Mapping[str, Any] | None = None, **bounds: Unpack[limits.CallBounds]
     ) -> BackgroundCall:
-        """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`); recorded in the
-        history when it ends. Argument errors raise before anything is sent."""
-        call = (
-            self.server(name)
-            .tool(tool)
-            .start(arguments, timeout_seconds=timeout_seconds, max_time_seconds=max_time_seconds)
-        )
+        """Start ``name.tool`` in the background (see :mod:`anvia_nb.core.api.tasks`), its bounds as
+        ``tool.start`` takes them; recorded in the history when it ends. Argument errors raise before
+        anything is sent."""
+        call = self.server(name).tool(tool).start(arguments, **bounds)
         once = threading.Lock()  # told from the caller's thread and the loop's: record it one time
 
         def record_when_done(done: BackgroundCall) -> None:
