@@ -23,7 +23,6 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, NamedTuple, ParamSpec, TypeVar
 
 from anvia_nb._docs import shared_keywords
-
 from anvia_nb.core import McpConnection, McpServer, ServerLog, connect_mcp, kill_all_process_groups
 from anvia_nb.core.api.features import unknown_name_hint
 from anvia_nb.core.api.tasks import BackgroundCall
