@@ -50,6 +50,7 @@ __all__ = [
     "ArgumentsForm",
     "ElicitationPrompt",
     "ElicitationRouter",
+    "FormKeywords",
     "Panel",
     "PanelKeywords",
     "ToolForm",
@@ -74,17 +75,34 @@ _LAZY = {
 }
 
 
+class FormKeywords(TypedDict, total=False):
+    """The keywords ``form()`` passes on to :class:`ToolForm` (whose signature gives their defaults);
+    mypy holds them to ``ToolForm``'s, and tests/package/test_shared_keywords.py holds the defaults
+    ``form?`` shows to ``ToolForm``'s."""
+
+    settings: RenderSettings | None
+    timeout_seconds: float | Default | None
+    elicitation: bool
+    initial: dict[str, Any] | None
+    readonly_arguments: dict[str, Any] | None
+    max_time_seconds: float | Default | None
+
+
+_FORM_DEFAULTS = {
+    **dict.fromkeys(FormKeywords.__annotations__),
+    "timeout_seconds": DEFAULT,
+    "elicitation": True,
+    "max_time_seconds": DEFAULT,
+}
+
+
+@shared_keywords(FormKeywords, _FORM_DEFAULTS)
 def form(
     target: str | tuple[str, str] | Tool,
     tool: str | None = None,
     *,
     runtime: Runtime | None = None,
-    settings: RenderSettings | None = None,
-    timeout_seconds: float | Default | None = DEFAULT,
-    elicitation: bool = True,
-    initial: dict[str, Any] | None = None,
-    readonly_arguments: dict[str, Any] | None = None,
-    max_time_seconds: float | Default | None = DEFAULT,
+    **options: Unpack[FormKeywords],
 ) -> ToolForm | UnavailableForm:
     """The form of one tool: fields, Call, Cancel, progress and the result.
 
@@ -129,22 +147,13 @@ def form(
     from anvia_nb.widgets.forms.tool_form import ToolForm
     from anvia_nb.widgets.forms.unavailable import form_for
 
+    refuse_unknown("form", options, FormKeywords)
     rt = runtime or get_runtime()
 
     def make(found: Tool, lookup: Callable[[], Tool] | None) -> ToolForm:
-        return ToolForm(
-            found,
-            runtime=rt,
-            settings=settings,
-            timeout_seconds=timeout_seconds,
-            max_time_seconds=max_time_seconds,
-            elicitation=elicitation,
-            initial=initial,
-            lookup=lookup,
-            readonly_arguments=readonly_arguments,
-        )
+        return ToolForm(found, runtime=rt, lookup=lookup, **options)
 
-    return form_for(target, tool, runtime=rt, settings=settings, make=make)  # unknown names: one line
+    return form_for(target, tool, runtime=rt, settings=options.get("settings"), make=make)  # unknown names: one line
 
 
 class PanelKeywords(TypedDict, total=False):

@@ -54,6 +54,19 @@ def test_panel_shows_the_keywords_and_defaults_of_the_panel_it_makes() -> None:
         panel(tool=["echo"])  # type: ignore[call-arg]  # the mistake tested
 
 
+def test_form_shows_the_defaults_of_the_tool_form_it_makes() -> None:
+    from anvia_nb.widgets import FormKeywords, form
+    from anvia_nb.widgets.forms.tool_form import ToolForm
+
+    shown = inspect.signature(form).parameters
+    made = inspect.signature(ToolForm).parameters
+    for key in FormKeywords.__annotations__:
+        assert shown[key].kind is inspect.Parameter.KEYWORD_ONLY and shown[key].default == made[key].default, key
+        assert key in (form.__doc__ or ""), key
+    with pytest.raises(TypeError, match=r"^form\(\) got an unexpected keyword argument 'intial'"):
+        form("demo.echo", intial={"message": "hi"})  # type: ignore[call-arg]  # the mistake tested
+
+
 def test_the_map_shows_the_defaults_the_map_applies() -> None:
     parameters = inspect.signature(Tool.map).parameters
     for field, default in vars(MapOptions()).items():
