@@ -271,14 +271,14 @@ class _Factories:
         return forget_tokens(connection.url, settings.client_id, token_dir=settings.token_dir)
 
     @staticmethod
+    @fill_docstring(_CONNECTION)
     def replay(*, name: str, path: str | os.PathLike[str]) -> ReplayConnection:
         """A connection answered from a recording made with ``record=``: no server is started, no
         socket opened.
 
         Parameters
         ----------
-        name : str
-            The connection's name.
+        {name}
         path : str or path
             The JSON Lines file ``record=`` wrote.
 
@@ -308,8 +308,7 @@ class _Factories:
 
         Parameters
         ----------
-        name : str
-            The connection's name.
+        {name}
         server : object
             The server object (``mcp.server.fastmcp.FastMCP`` or a low-level ``Server``).
         {max_calls_in_flight}
