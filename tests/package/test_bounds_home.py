@@ -40,7 +40,7 @@ LARGE = 100
 """A module-level number this large is a bound whatever its name (a count, a size, a time)."""
 
 NOT_BOUNDS = {
-    ("trace.py", "_MAX_BYTES_PER_CHAR"): "UTF-8 takes at most four bytes per character: a fact, not a choice",
+    ("trace_wire.py", "_MAX_BYTES_PER_CHAR"): "UTF-8 takes at most four bytes per character: a fact, not a choice",
     ("to_pytest.py", "_WIDTH"): "the line width of generated test code: layout, not a bound",
     ("map_progress.py", "_BAR_CELLS"): "the width of a progress bar: layout, not a bound",
 }
@@ -99,7 +99,7 @@ def test_every_bound_is_in_its_home() -> None:
 
 
 def test_the_scan_finds_a_bound_written_elsewhere(tmp_path: Path) -> None:
-    module = tmp_path / "trace.py"
+    module = tmp_path / "trace_wire.py"
     module.write_text(
         "_MAX_ENTRIES = 500\nDEFAULT_MAX_TOTAL_CHARS: int = 8_000_000\nPIPE = 1 << 20\n"
         "_MAX_BYTES_PER_CHAR = 4\nFORMAT = 1\nNAME = 'x'\nFLAG = True\nCODE = -32601\n",

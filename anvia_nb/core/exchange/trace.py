@@ -12,9 +12,10 @@ when it is recorded, and kept entries are masked again when a secret becomes kno
 (:meth:`ProtocolTrace.add_secrets`: an OAuth token, a refreshed one), so a token a server echoes
 never sits in the buffer.
 
-Recording is on the path of every message, and most messages are never looked at: a message that
-came with its wire JSON is kept as a plain tuple (masked JSON, kind, method, id), and becomes a
-:class:`TraceEntry` only when read.
+Recording is on the path of every message, and most messages are never looked at: a message is
+kept as a plain tuple (masked JSON, kind, method, id; for one too large, its head and summary), and
+becomes a :class:`TraceEntry` only when read. A large line's bytes are decoded only as far as its
+kept head needs (:mod:`~anvia_nb.core.exchange.trace_wire`).
 
 Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic from
 :meth:`ProtocolTrace.entries`.
@@ -23,7 +24,6 @@ Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic fro
 from __future__ import annotations
 
 import collections
-import itertools
 import json
 import threading
 import time
@@ -34,21 +34,12 @@ from typing import Any, Literal, Protocol
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
 from anvia_nb.core.exchange.trace_summary import summary as _summary
 from anvia_nb.core.exchange.trace_summary import target as _target
+from anvia_nb.core.exchange.trace_wire import secret_reach, wire_head
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.policy import ShowPolicy
 
-__all__ = [
-    "ProtocolTrace",
-    "TraceEntry",
-    "WireModel",
-    "call_entries",
-    "record_safely",
-]
-
-_MAX_BYTES_PER_CHAR = 4
-"""UTF-8 takes at most four bytes per character: a line of more bytes than four times the limit
-has more characters than the limit."""
+__all__ = ["ProtocolTrace", "TraceEntry", "WireModel", "call_entries", "record_safely"]
 
 Direction = Literal["sent", "received"]
 Kind = Literal["request", "notification", "result", "error"]
@@ -59,9 +50,6 @@ class WireModel(Protocol):
     fields (read with ``vars``) are what the trace reads of it."""
 
     def model_dump_json(self, *, by_alias: bool = False, exclude_unset: bool = False) -> str: ...
-
-
-_ID_TYPES = (str, int)
 
 
 @dataclass(frozen=True)
@@ -78,8 +66,8 @@ class TraceEntry:
     """The method; for a result or an error, the method of the request it answers (when known)."""
     id: str | int | None
     size: int
-    """Characters of the message's JSON as sent or received; for a line received over stdio too large
-    to keep (more than four bytes per kept character), its bytes, counted without decoding it."""
+    """Characters of the message's JSON as sent or received; for one received as bytes (a stdio line,
+    an HTTP body or event) and too large to keep whole, its bytes, counted without decoding it."""
     json: str
     """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
     truncated: bool = False
@@ -115,16 +103,26 @@ class TraceEntry:
         return "→" if self.direction == "sent" else "←"
 
 
-_Kept = tuple[int, float, Direction, Kind, "str | None", "str | int | None", int, str]
-"""A message kept as recorded: seq, time, direction, kind, method, id, size and masked JSON."""
+_Cut = tuple[str, "str | int | None", "str | None"]
+"""What is kept of a message too large to keep whole beside the head of its JSON: its summary, the
+id it refers to and its target (its entry's JSON, an object holding the head, is made when read)."""
+_Kept = tuple[int, float, Direction, Kind, "str | None", "str | int | None", int, str, "_Cut | None"]
+"""A message kept as recorded: seq, time, direction, kind, method, id, size, its masked JSON (for
+one too large to keep whole, the head of it) and, for that one, the rest of what is kept of it."""
+_Item = TraceEntry | _Kept
 
 
-def _entry_of(item: TraceEntry | _Kept) -> TraceEntry:
+def _entry_of(item: _Item) -> TraceEntry:
     """The entry of a kept item: a tuple's is made now, its request target or referred id read from
     its (masked) JSON."""
     if isinstance(item, TraceEntry):
         return item
-    seq, at, direction, kind, method, ident, size, stored = item
+    seq, at, direction, kind, method, ident, size, stored, cut = item
+    if cut is not None:
+        said, refers, about = cut
+        kept: JsonObject = {"truncated": True, "size": size, "method": method, "id": ident, "head": stored}
+        shown = json.dumps(kept, ensure_ascii=False)
+        return TraceEntry(seq, at, direction, kind, method, ident, size, shown, True, refers, about, said)
     refers_to: str | int | None = None
     target: str | None = None
     if kind in ("notification", "request"):
@@ -143,25 +141,27 @@ def _entry_of(item: TraceEntry | _Kept) -> TraceEntry:
 
 def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | None, str | None, Kind]:
     """A message's id and method, when they are ones, and its kind (``fields``: its fields)."""
-    if type(ident) not in _ID_TYPES:  # a bool is not an id
+    if ident.__class__ is not int and ident.__class__ is not str:  # a bool is not an id
         ident = None
-    if not isinstance(method, str):
-        method = None
-    if method is not None:
+    if method.__class__ is str:
         return ident, method, "request" if ident is not None else "notification"
     return ident, None, "error" if fields.get("error") is not None else "result"
 
 
-def _remasked(item: TraceEntry | _Kept, policy: ShowPolicy) -> TraceEntry | _Kept:
+def _remasked(item: _Item, policy: ShowPolicy) -> _Item:
     """A kept item masked again with ``policy`` (which knows more secrets than when it was kept)."""
     if not isinstance(item, TraceEntry):
-        return (*item[:7], policy.mask(item[7]))
+        cut = item[8]
+        if cut is not None:
+            cut = (policy.mask(cut[0]), cut[1], None if cut[2] is None else policy.mask(cut[2]))
+        return (*item[:7], policy.mask(item[7]), cut)
     said = None if item.said is None else policy.mask(item.said)
     target = None if item.target is None else policy.mask(item.target)
     return replace(item, json=policy.mask(item.json), said=said, target=target)
 
 
-def _json_of(item: TraceEntry | _Kept) -> str:
+def _json_of(item: _Item) -> str:
+    """The JSON an item holds (for a message too large to keep whole, its head)."""
     return item.json if isinstance(item, TraceEntry) else item[7]
 
 
@@ -182,13 +182,13 @@ class ProtocolTrace:
         self.max_messages = max(1, max_messages)
         self.max_message_chars = max(limits.TRACE_HEAD_CHARS, max_message_chars)
         self.max_total_chars = max(self.max_message_chars, max_total_chars)
-        self._entries: collections.deque[TraceEntry | _Kept] = collections.deque()
+        self._entries: collections.deque[_Item] = collections.deque()
         self._chars = 0
-        self._seq = itertools.count(1)
-        self._methods: collections.OrderedDict[tuple[Direction, str | int], str] = collections.OrderedDict()
+        self._methods: dict[tuple[Direction, str | int], str] = {}
+        self._reach = secret_reach(self.policy)
         self._lock = threading.Lock()
         self.recorded = 0
-        """Messages seen in all, kept or not."""
+        """Messages seen in all, kept or not (the last one's number: see :attr:`TraceEntry.seq`)."""
         self.dropped = 0
         """Entries let go from the front of the buffer (too many, or too many characters)."""
         self.truncated = 0
@@ -232,6 +232,7 @@ class ProtocolTrace:
             return
         with self._lock:
             self.policy = policy
+            self._reach = secret_reach(policy)
             kept = [_remasked(item, policy) for item in self._entries]
             self._entries = collections.deque(kept)
             self._chars = sum(len(_json_of(item)) for item in kept)
@@ -249,55 +250,69 @@ class ProtocolTrace:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
         transport has it, is the model's JSON as it went over the wire (not serialized again).
 
-        Given the line's bytes, a message surely too large to keep (more bytes than four times
-        ``max_message_chars``) is not decoded: only its head is, and its size is its bytes."""
+        A small message is kept as it came (the common case: no more than a few dict reads, its
+        summary made when read). A line's bytes too large to keep whole are not decoded: only the
+        head kept of them is (:func:`~anvia_nb.core.exchange.trace_wire.wire_head`), and the size of
+        such a message is its bytes."""
+        if wire is not None and len(wire) <= self.max_message_chars and not isinstance(message, dict):
+            fields = vars(message)  # not getattr: a field a model lacks costs it an exception
+            ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
+            text = wire if isinstance(wire, str) else wire.decode("utf-8", "replace")
+            stored = text if self._reach is None else self.policy.mask(text)
+            lock = self._lock
+            lock.acquire()  # not ``with``: cheaper on the path of every message
+            try:
+                if ident is not None:
+                    method = self._paired(direction, kind, method, ident)
+                self.recorded = seq = self.recorded + 1
+                self._entries.append((seq, time.time(), direction, kind, method, ident, len(text), stored, None))
+                self._chars += len(stored)
+                if len(self._entries) > self.max_messages or self._chars > self.max_total_chars:
+                    self._trim()
+            finally:
+                lock.release()
+            return
         size: int | None = None
-        if isinstance(wire, bytes):
-            if len(wire) > _MAX_BYTES_PER_CHAR * self.max_message_chars:
-                size = len(wire)
-                wire = wire[: _MAX_BYTES_PER_CHAR * limits.TRACE_HEAD_CHARS].decode("utf-8", "ignore")
-            else:
-                wire = wire.decode("utf-8", "replace")
+        if isinstance(wire, bytes):  # larger than kept whole, unless its characters say otherwise
+            wire, size = wire_head(wire, self.max_message_chars, limits.TRACE_HEAD_CHARS, self._reach)
         if hasattr(message, "model_dump_json"):
             text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
-            if size is None and len(text) <= self.max_message_chars:  # HTTP's sent ones too, serialized here
-                self._keep(direction, text, message)  # the common case: made an entry when read
+            if size is None and len(text) <= self.max_message_chars:  # HTTP's sent ones, serialized here
+                self.record(direction, message, text)
                 return
-            fields: dict[str, Any] = dict(vars(message))  # a pydantic model's fields, read once
+            fields = vars(message)  # a pydantic model's fields, read once
             error: Any = fields.get("error")
             if hasattr(error, "model_dump"):
-                fields["error"] = error.model_dump(by_alias=True, exclude_none=True)
+                fields = {**fields, "error": error.model_dump(by_alias=True, exclude_none=True)}
         else:
             text = json.dumps(message, ensure_ascii=False, default=str)
             fields = dict(message) if isinstance(message, dict) else {}
         self._add(direction, text, fields, size)
 
-    def _keep(self, direction: Direction, wire: str, message: Any) -> None:
-        """Keep a small SDK message with its wire JSON as a tuple (see the module's doc)."""
-        fields = vars(message)  # not getattr: a field a model lacks costs it an exception
-        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
-        stored = self.policy.mask(wire)
-        with self._lock:
-            method = self._paired(direction, kind, method, ident)
-            self._append((next(self._seq), time.time(), direction, kind, method, ident, len(wire), stored))
+    def _paired(self, direction: Direction, kind: Kind, method: str | None, ident: str | int) -> str | None:
+        """Remember a request's method by its id; a result or error gets its request's (under the
+        lock)."""
+        if kind == "notification":
+            return method
+        if kind == "request":
+            methods = self._methods
+            methods[(direction, ident)] = str(method)
+            if len(methods) > limits.TRACE_PENDING_IDS:
+                del methods[next(iter(methods))]  # the oldest: a dict keeps its keys in order
+            return method
+        return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
 
-    def _paired(self, direction: Direction, kind: Kind, method: str | None, ident: str | int | None) -> str | None:
-        """Remember a request's method by its id; a result or error gets its request's (under the lock)."""
-        if ident is not None:
-            if kind == "request":
-                self._methods[(direction, ident)] = str(method)
-                if len(self._methods) > limits.TRACE_PENDING_IDS:
-                    self._methods.popitem(last=False)
-            elif kind != "notification":
-                return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
-        return method
-
-    def _append(self, item: TraceEntry | _Kept) -> None:
-        """Add one kept item and let the oldest go past the bounds (under the lock)."""
+    def _append(self, item: _Item) -> None:
+        """Add one kept item (numbered ``recorded + 1``) and let the oldest go past the bounds (under
+        the lock)."""
         self.recorded += 1
-        entries = self._entries
-        entries.append(item)
+        self._entries.append(item)
         self._chars += len(_json_of(item))
+        self._trim()
+
+    def _trim(self) -> None:
+        """Let the oldest items go past the bounds (under the lock)."""
+        entries = self._entries
         while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
             self._chars -= len(_json_of(entries.popleft()))
             self.dropped += 1
@@ -310,36 +325,20 @@ class ProtocolTrace:
             params = {}
         if size is None:
             size = len(text)
-        truncated = size > self.max_message_chars
         refers_to = _refers_to(method, params) if kind == "notification" else None
         target = _target(params) if kind == "request" else None
         with self._lock:
-            method = self._paired(direction, kind, method, ident)
-            said: str | None = None
-            if truncated:  # the whole message is not kept: summarise it now
+            if ident is not None:
+                method = self._paired(direction, kind, method, ident)
+            seq, now = self.recorded + 1, time.time()
+            if size > self.max_message_chars:  # not kept whole: its summary and head now, its JSON when read
                 said = self.policy.mask(_summary(kind, method, params, fields))[: limits.TRACE_SUMMARY_CHARS * 2]
                 head, _ = self.policy.head(text, limits.TRACE_HEAD_CHARS)
-                kept: Any = {"truncated": True, "size": size, "method": method, "id": ident, "head": head}
-                stored = json.dumps(kept, ensure_ascii=False)
-            else:
-                stored = self.policy.mask(text)
-            self.truncated += truncated
-            self._append(
-                TraceEntry(
-                    next(self._seq),
-                    time.time(),
-                    direction,
-                    kind,
-                    method,
-                    ident,
-                    size,
-                    stored,
-                    truncated,
-                    refers_to,
-                    target,
-                    said,
-                )
-            )
+                self.truncated += 1
+                self._append((seq, now, direction, kind, method, ident, size, head, (said, refers_to, target)))
+                return
+            masked = self.policy.mask(text)
+            self._append(TraceEntry(seq, now, direction, kind, method, ident, size, masked, False, refers_to, target))
 
 
 def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
