@@ -228,13 +228,9 @@ class ShowPolicy:
         another (see :meth:`split_secrets`).
         """
         limit = max(0, limit)
-        pattern = self._pattern
-        if (  # nothing to cut, mark or mask (the usual short result): what cut would give, read once
-            len(text) <= limit
-            and not also_masked
-            and SPECIAL.search(text) is None
-            and (pattern is None or pattern.search(text) is None)
-        ):
+        pattern = self._pattern  # below: nothing to cut, mark or mask (a usual result), given as cut gives it
+        whole = len(text) <= limit and not also_masked and SPECIAL.search(text) is None
+        if whole and (pattern is None or pattern.search(text) is None):
             return Prepared(((False, text),) if text else (), 0, len(text))
         # Read only as far as the limit can reach; secrets are looked for one secret further.
         reach = min(len(text), (limit if measure == "source" else 4 * limit) + 8)
