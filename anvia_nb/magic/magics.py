@@ -9,10 +9,10 @@ the cell that caused them and never raise into a later cell.
 
 from __future__ import annotations
 
-import ast
 import contextlib
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic.commands.apps import tool_for_cells, with_app
 from anvia_nb.magic.commands.audit import note_pins
-from anvia_nb.magic.commands.connections import described
+from anvia_nb.magic.commands.connections import described, run_cell_body
 from anvia_nb.magic.output.cell import report_warnings, show_in_cell
 from anvia_nb.magic.output.connect_text import (
     connect_error_line,
@@ -46,6 +46,7 @@ from anvia_nb.policy import ShowPolicy
 
 if TYPE_CHECKING:
     from anvia_nb.core.api.connections import McpConnection
+    from anvia_nb.display.view import LinkReader
     from anvia_nb.runtime import Connected, Runtime, Scope
     from anvia_nb.widgets.apps.view import AppView
     from anvia_nb.widgets.background_view import BackgroundCallView
@@ -53,6 +54,14 @@ if TYPE_CHECKING:
 # The MCP SDK, pandas and the runtime load on the first %mcp that needs them, not at %load_ext.
 
 __all__ = ["McpMagics"]
+
+
+@functools.cache
+def _link_reader() -> Callable[[Runtime, float | None], LinkReader]:
+    """``runtime.library.link_reader``, imported by the first call that shows a result."""
+    from anvia_nb.runtime.library import link_reader
+
+    return link_reader
 
 
 @magics_class
@@ -105,7 +114,8 @@ class McpMagics(Magics):
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:  # any: IPython's shell and Magics keywords, passed on
         super().__init__(shell=shell, **kwargs)
         self._pending_secrets: tuple[str, ...] = ()
-        self._settings: tuple[tuple[int, bool], RenderSettings] | None = None
+        self._settings: RenderSettings | None = None
+        self._runtime: Runtime | None = None
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -117,10 +127,14 @@ class McpMagics(Magics):
 
     @property
     def runtime(self) -> Runtime:
-        from anvia_nb.runtime import get_runtime
+        runtime = self._runtime
+        if runtime is None:  # the kernel's one runtime, made on first use and never replaced
+            from anvia_nb.runtime import get_runtime
 
-        runtime = get_runtime()
-        runtime.set_history_limit(int(self.history_limit))
+            runtime = self._runtime = get_runtime()
+        limit = int(self.history_limit)
+        if runtime.history.maxlen != limit:  # set here, or changed by other code since
+            runtime.set_history_limit(limit)
         return runtime
 
     def call_max_time(self, timeout: float | None) -> float | None:
@@ -134,10 +148,18 @@ class McpMagics(Magics):
 
     def render_settings(self) -> RenderSettings:
         """The settings every result is rendered with; made again only when a setting changed."""
-        key = (int(self.max_output_chars), bool(self.hide_server_errors))
-        if self._settings is None or self._settings[0] != key:
-            self._settings = (key, RenderSettings(max_output_chars=key[0], hide_server_errors=key[1]))
-        return self._settings[1]
+        settings = self._settings
+        if settings is None:
+            settings = RenderSettings(
+                max_output_chars=int(self.max_output_chars), hide_server_errors=bool(self.hide_server_errors)
+            )
+            self._settings = settings
+        return settings
+
+    @observe("max_output_chars", "hide_server_errors")
+    def _render_settings_changed(self, _change: Any) -> None:
+        """The next result is rendered with the new value (``%config`` sets it on this magic)."""
+        self._settings = None
 
     def show_policy(self, secrets: tuple[str, ...] = ()) -> ShowPolicy:
         """What may be shown, from these settings: the one policy every output goes through."""
@@ -184,13 +206,14 @@ class McpMagics(Magics):
     @line_cell_magic
     def mcp(self, line: str, cell: str | None = None) -> object:
         """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
+        for_cell: ConnectCommand | ConfigConnectCommand | None = None
         with self._usage_errors():
             parsed = parse_line(line, cell)
-        command = parsed.command
-        if isinstance(command, ConnectCommand | ConfigConnectCommand) and cell is not None:
-            return self._connect_for_cell(command, cell)
-        with self._usage_errors():
-            return parsed.run(self)
+            command = parsed.command
+            if cell is None or not isinstance(command, (ConnectCommand, ConfigConnectCommand)):
+                return parsed.run(self)
+            for_cell = command
+        return None if for_cell is None or cell is None else self._connect_for_cell(for_cell, cell)
 
     def user_namespace(self) -> dict[str, Any]:
         """The kernel's variables, where ``$name`` is looked up."""
@@ -303,29 +326,12 @@ class McpMagics(Magics):
         try:
             with self._usage_errors():
                 self._connect(command, "cell", opened)
-            return self._run_body(cell)
+            return run_cell_body(self.shell, cell)
         finally:
             runtime = self.runtime
             for name in opened:
                 if name in runtime.names():
                     report_warnings(runtime.close(name))
-
-    def _run_body(self, cell: str) -> object:
-        """Run the cell body in the user's namespace (magics included); the last expression is returned."""
-        shell = self.shell
-        assert shell is not None
-        source: str = shell.transform_cell(cell)  # type: ignore[no-untyped-call]  # IPython: transform_cell is untyped
-        tree = ast.parse(source, filename="<%%mcp connect>")
-        last: ast.Expression | None = None
-        final = tree.body[-1] if tree.body else None
-        if isinstance(final, ast.Expr):
-            tree.body.pop()
-            last = ast.Expression(final.value)
-        namespace = shell.user_ns
-        exec(compile(tree, "<%%mcp connect>", "exec"), namespace)
-        if last is not None:
-            return eval(compile(last, "<%%mcp connect>", "eval"), namespace)
-        return None
 
     # -- call --------------------------------------------------------------------------------
 
@@ -349,7 +355,8 @@ class McpMagics(Magics):
                 f"{target} was not called: its arguments do not match the inputSchema: "
                 f"{'; '.join(problems)}. Fix them and run again."
             )
-        timeout = command.timeout_seconds if command.has_timeout else self.timeout_seconds
+        setting = self.timeout_seconds
+        timeout = command.timeout_seconds if command.has_timeout else setting
         max_time = command.max_time_seconds if command.has_max_time else self.call_max_time(timeout)
         if command.background:  # a view that updates while it runs, bounded like any call
             from anvia_nb.widgets.background_view import BackgroundCallView
@@ -361,8 +368,13 @@ class McpMagics(Magics):
         unanswered = server.client.unanswered_elicitations
         declined = server.client.declined_samplings
         try:
-            outcome = runtime.call(
-                command.server, command.tool, arguments, timeout_seconds=timeout, max_time_seconds=max_time
+            outcome = runtime.call(  # checked above: the call does not check them again
+                command.server,
+                command.tool,
+                arguments,
+                timeout_seconds=timeout,
+                max_time_seconds=max_time,
+                validate_arguments=False,
             )
         except KeyboardInterrupt:
             if self.show_tracebacks:
@@ -380,7 +392,5 @@ class McpMagics(Magics):
                 "it was declined: nothing is sent to a model unless you allow it with anvia_nb.enable_sampling(...).",
                 file=sys.stderr,
             )
-        from anvia_nb.runtime.library import link_reader
-
-        result = ResultView(outcome, self.render_settings(), reader=link_reader(runtime, self.timeout_seconds))
+        result = ResultView(outcome, self.render_settings(), reader=_link_reader()(runtime, setting))
         return with_app(self, tool, arguments, outcome, result, value="app" if command.app else "result")

@@ -43,7 +43,7 @@ from anvia_nb.magic.complete.words import (
 )
 from anvia_nb.magic.output.help import TOPICS, help_page
 from anvia_nb.magic.parse.audit import AUDIT_OPTIONS, DIFF_OPTIONS, PIN_OPTIONS, parse_audit, parse_diff, parse_pin
-from anvia_nb.magic.parse.call import parse_app, parse_call, parse_form, parse_map
+from anvia_nb.magic.parse.call import parse_app, parse_form, parse_map, read_call
 from anvia_nb.magic.parse.commands import HelpCommand, ServersCommand
 from anvia_nb.magic.parse.connect import parse_close
 from anvia_nb.magic.parse.exchange import TRACE_OPTIONS, parse_history, parse_log, parse_trace
@@ -250,7 +250,7 @@ _ENTRIES = (
              "or in a %%mcp cell"),
             ("call --background NAME.TOOL ...", "returns at once a view that updates; it has a Cancel button"),
         ),
-        parse_call, run_call, complete_call, takes_cell=True,
+        read_call, run_call, complete_call, takes_cell=True,
     ),
     Subcommand(
         "app",

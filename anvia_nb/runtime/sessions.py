@@ -108,7 +108,7 @@ class Runtime:
     def entry(self, name: str) -> SessionEntry:
         with self._lock:
             entry = self.sessions.get(name)
-            names = list(self.sessions)
+            names = list(self.sessions) if entry is None else []
         if entry is None:
             none = "There are no open connections: connect first."
             close, hint = unknown_name_hint(name, names, "Open connections:", none)
@@ -256,6 +256,7 @@ class Runtime:
         timeout_seconds: float | limits.Default | None,
         on_progress: ProgressHandler | None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
+        validate_arguments: bool = True,
     ) -> CallOutcome:
         started_at, start = datetime.now(timezone.utc), time.perf_counter()
         try:
@@ -267,6 +268,7 @@ class Runtime:
                     timeout_seconds=timeout_seconds,
                     on_progress=on_progress,
                     max_time_seconds=max_time_seconds,
+                    validate_arguments=validate_arguments,
                 )
             )
         except asyncio.CancelledError:  # interrupted (the kernel's stop button): a call of the history too
@@ -322,11 +324,15 @@ class Runtime:
         timeout_seconds: float | limits.Default | None = limits.DEFAULT,
         on_progress: ProgressHandler | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
+        validate_arguments: bool = True,
     ) -> CallOutcome:
         """Call ``name.tool`` and record the outcome; argument errors raise before any call.
-        ``timeout_seconds`` and ``max_time_seconds`` as for ``Tool.call_outcome``."""
+        ``timeout_seconds``, ``max_time_seconds`` and ``validate_arguments`` (``False``: the caller
+        checked them against the inputSchema already) as for ``Tool.call_outcome``."""
         self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
-        return self.run(self._call(name, tool, arguments, timeout_seconds, on_progress, max_time_seconds))
+        return self.run(
+            self._call(name, tool, arguments, timeout_seconds, on_progress, max_time_seconds, validate_arguments)
+        )
 
     @shared_keywords(limits.CallBounds, dict.fromkeys(limits.CallBounds.__annotations__, limits.DEFAULT))
     def start(

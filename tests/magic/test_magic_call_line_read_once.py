@@ -33,3 +33,13 @@ def test_the_same_line_called_again_shows_the_new_arguments_of_a_variable(ip: In
     assert run(ip, "call demo.echo message=$said").output == "first"
     ip.user_ns["said"] = "second"
     assert run(ip, "call demo.echo message=$said").output == "second"
+
+
+def test_a_line_run_again_sends_its_nested_arguments_as_written(ip: InteractiveShell, demo: str) -> None:
+    line = 'call demo.echo_arguments tags=["a"] extra={"nested": [1]}'
+    first = run(ip, line)
+    first.arguments["extra"]["nested"].append(2)
+    first.arguments["tags"].append("b")
+    second = run(ip, line)
+    assert second.arguments == {"tags": ["a"], "extra": {"nested": [1]}}
+    assert second.structured == {"tags": ["a"], "extra": {"nested": [1]}}

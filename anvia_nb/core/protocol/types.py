@@ -238,12 +238,13 @@ class CallOutcome:
         -------
         CallRecord
         """
+        status = status_of(self.error)
         return CallRecord(
             server=self.server,
             tool=self.tool,
             arguments=bounded_json(self.arguments) if self.arguments is not None else None,
-            status=self.status,
-            shown_status=self.shown_status,
+            status=status,
+            shown_status=self._shown(status),
             error=bounded_error(self.error) if self.error is not None else None,
             schema_problems=None if self.schema_problems is None else [p[:500] for p in self.schema_problems[:20]],
             seconds=self.seconds,
@@ -259,12 +260,13 @@ class CallOutcome:
 
     def _seen(self) -> JsonObject:
         kept: JsonObject = {}
-        for name, value, present in (
-            ("output", self.output, self.output is not None),
-            ("structured", self.structured, self.raw is not None and "structuredContent" in self.raw),
-        ):
-            if present and json_fits(value, limits.RECORD_SEEN_CHARS):
-                kept[name] = value
+        output, raw = self.output, self.raw
+        if output is not None and json_fits(output, limits.RECORD_SEEN_CHARS):
+            kept["output"] = output
+        if raw is not None and "structuredContent" in raw:
+            structured = raw["structuredContent"]
+            if json_fits(structured, limits.RECORD_SEEN_CHARS):
+                kept["structured"] = structured
         return kept
 
     @property
@@ -286,15 +288,19 @@ class CallOutcome:
     def shown_status(self) -> CallStatus:
         """The status a view shows: :attr:`status`, except that a result flagged ``isError`` or holding
         content anvia_nb cannot show is never shown as ``"ok"``."""
-        status = self.status
-        if status == "ok" and self.raw is not None:
-            if self.raw.get("isError") is True:
+        return self._shown(status_of(self.error))
+
+    def _shown(self, status: CallStatus) -> CallStatus:
+        """:attr:`shown_status` of a call whose :attr:`status` is ``status``."""
+        raw = self.raw
+        if status == "ok" and raw is not None:
+            if raw.get("isError") is True:
                 return "tool error"
-            content = self.raw.get("content")
-            if isinstance(content, list) and any(
-                isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content
-            ):
-                return "unsupported content"
+            content = raw.get("content")
+            if isinstance(content, list):
+                for item in content:
+                    if isinstance(item, dict) and item.get("type") in UNSUPPORTED_KINDS:
+                        return "unsupported content"
         return status
 
 

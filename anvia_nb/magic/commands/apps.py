@@ -55,9 +55,10 @@ def tool_for_cells(runtime: Runtime, server_name: str, tool_name: str) -> tuple[
     only to its interactive view, is a one-line error before anything is sent."""
     server = runtime.server(server_name)
     tool = server.tool(tool_name)
-    refused = app_only_error(server.tools, tool.info)
-    if refused is not None:
-        raise refused
+    if not tool.info.for_cells:  # only then are the server's tools read, for the tool that opens the view
+        refused = app_only_error(server.tools, tool.info)
+        if refused is not None:
+            raise refused
     return server, tool
 
 

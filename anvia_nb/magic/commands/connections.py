@@ -6,8 +6,9 @@ connect runs in :mod:`anvia_nb.magic.commands.oauth`.
 
 from __future__ import annotations
 
+import ast
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from anvia_nb.errors import CommandLineError
 from anvia_nb.magic.output.cell import report_warnings
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from anvia_nb.magic.parse.oauth import ConnectLine
     from anvia_nb.widgets.prompts.oauth import AuthorizationPrompt
 
-__all__ = ["described", "kernel_env", "run_close", "run_connect", "run_servers"]
+__all__ = ["described", "kernel_env", "run_cell_body", "run_close", "run_connect", "run_servers"]
 
 
 def run_connect(magics: MagicHost, command: ConnectLine) -> AuthorizationPrompt | None:
@@ -109,3 +110,21 @@ def described(
             from_environ=from_environ,
         )
     ]
+
+
+def run_cell_body(shell: Any, cell: str) -> object:  # any: IPython's shell, untyped
+    """``%%mcp connect``'s body, run in the user's namespace (magics included) while its connections
+    are open; the last expression is returned."""
+    assert shell is not None
+    source: str = shell.transform_cell(cell)
+    tree = ast.parse(source, filename="<%%mcp connect>")
+    last: ast.Expression | None = None
+    final = tree.body[-1] if tree.body else None
+    if isinstance(final, ast.Expr):
+        tree.body.pop()
+        last = ast.Expression(final.value)
+    namespace = shell.user_ns
+    exec(compile(tree, "<%%mcp connect>", "exec"), namespace)
+    if last is not None:
+        return eval(compile(last, "<%%mcp connect>", "eval"), namespace)
+    return None

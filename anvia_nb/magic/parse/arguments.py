@@ -91,11 +91,13 @@ def unknown_names(arguments: dict[str, Any], schema: object) -> list[str]:
     (``additionalProperties`` true or a schema, or a matching ``patternProperties``). A schema
     that combines others at its top (``allOf``, ``anyOf``, ``oneOf``, ``$ref``) is not judged here.
     """
-    if not isinstance(schema, dict) or any(k in schema for k in ("allOf", "anyOf", "oneOf", "$ref")):
+    if not isinstance(schema, dict) or not _COMBINERS.isdisjoint(schema):
         return []
     properties = schema.get("properties")
     extra = schema.get("additionalProperties")
     if extra is True or isinstance(extra, dict) or (not isinstance(properties, dict) and extra is not False):
+        return []
+    if isinstance(properties, dict) and all(name in properties for name in arguments):  # the usual call
         return []
     known = list(properties) if isinstance(properties, dict) else []
     patterns = schema.get("patternProperties")
@@ -109,6 +111,9 @@ def unknown_names(arguments: dict[str, Any], schema: object) -> list[str]:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         problems.append(f"{name!r}{hint}")
     return problems
+
+
+_COMBINERS = frozenset({"allOf", "anyOf", "oneOf", "$ref"})
 
 
 def _matches(pattern: str, name: str) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "parse_call",
     "parse_form",
     "parse_map",
+    "read_call",
 ]
 
 CALL_OPTIONS = ("--timeout", "--max-time", "--args")
@@ -45,10 +46,8 @@ _CALL_USAGE = (
 def parse_call(rest: str, cell: str | None = None) -> CallCommand:
     """``call [--timeout S] NAME.TOOL [{json} | key=value ...] [--timeout S] [--max-time S]``;
     options in either spelling anywhere, and never taken for arguments."""
-    if cell is not None:
-        return _parse_call(rest, cell)
-    command = _parsed_line(rest)  # a line run again (a loop, a re-run cell) is read once (issue 41)
-    if command.arguments is None:
+    command = read_call(rest, cell)
+    if cell is not None or command.arguments is None:
         return command
     arguments = command.arguments  # a copy each time: the cached command's values are never shared
     flat = all(isinstance(v, _FLAT) for v in arguments.values())
@@ -56,6 +55,13 @@ def parse_call(rest: str, cell: str | None = None) -> CallCommand:
 
 
 _FLAT = (str, int, float, bool, type(None))  # a $var word is a str too
+
+
+def read_call(rest: str, cell: str | None = None) -> CallCommand:
+    """:func:`parse_call` for the magic, which only reads the arguments (it sends the copies that
+    :func:`~anvia_nb.magic.parse.variables.resolve_arguments` makes): a line run again (a loop, a
+    re-run cell) is read once and gives the command read then, its arguments shared (issue 41)."""
+    return _parse_call(rest, cell) if cell is not None else _parsed_line(rest)
 
 
 @functools.lru_cache(maxsize=64)
