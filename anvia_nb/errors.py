@@ -53,6 +53,7 @@ __all__ = [
     "ToolTimeoutError",
     "UnknownConnectionError",
     "UnknownFieldError",
+    "UnknownNameError",
     "UnknownPromptError",
     "UnknownResourceError",
     "UnknownToolError",
@@ -260,20 +261,9 @@ class UrlElicitationRequiredError(ProtocolError):
         self.url_message: str = str(first.get("message") or "")
 
 
-class UnknownConnectionError(AnviaError, KeyError):
-    """No open connection has that name (``server``); ``suggestions`` holds close names."""
-
-    def __init__(self, message: str, suggestions: list[str] | None = None, *, server: str = "") -> None:
-        super().__init__(message)
-        self.suggestions = suggestions or []
-        self.server = server
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
-
-
-class UnknownToolError(AnviaError, KeyError):
-    """No tool of that name is listed on the connection; ``suggestions`` holds close names."""
+class UnknownNameError(AnviaError, KeyError):
+    """A name, URI or template that nothing listed or open has; ``suggestions`` holds close ones
+    (best first, possibly none). ``except UnknownNameError`` catches each kind below."""
 
     def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
         super().__init__(message)
@@ -281,6 +271,18 @@ class UnknownToolError(AnviaError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownConnectionError(UnknownNameError):
+    """No open connection has that name (``server``); ``suggestions`` holds close names."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None, *, server: str = "") -> None:
+        super().__init__(message, suggestions)
+        self.server = server
+
+
+class UnknownToolError(UnknownNameError):
+    """No tool of that name is listed on the connection; ``suggestions`` holds close names."""
 
 
 class ToolCallError(AnviaError):
@@ -355,16 +357,9 @@ class TaskCancelledError(ToolCallError):
         self.task_id = task_id
 
 
-class UnknownResourceError(AnviaError, KeyError):
+class UnknownResourceError(UnknownNameError):
     """No listed resource, template or offered link has that URI (or template); ``suggestions``
     holds close ones. Raised before anything is sent."""
-
-    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.suggestions = suggestions or []
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 class NotOfferedError(AnviaError, LookupError):
@@ -372,15 +367,8 @@ class NotOfferedError(AnviaError, LookupError):
     raised before anything is sent."""
 
 
-class UnknownPromptError(AnviaError, KeyError):
+class UnknownPromptError(UnknownNameError):
     """No prompt of that name is listed on the connection; ``suggestions`` holds close names."""
-
-    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.suggestions = suggestions or []
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 class UnrecordedCallError(ToolCallError, LookupError):

@@ -19,8 +19,10 @@ from anvia_nb.errors import (
     ArgumentError,
     ArgumentValidationError,
     ProtocolError,
+    UnknownNameError,
     UnknownPromptError,
     UnknownResourceError,
+    UnknownToolError,
 )
 from tests.helpers.support import DEMO_ARGS
 
@@ -145,3 +147,22 @@ async def test_a_server_that_never_lists_its_resources_cannot_hold_the_caller() 
         assert server.is_open
     finally:
         await server.close()
+
+
+async def test_every_unknown_name_is_one_error_to_catch_with_close_suggestions(demo: McpServer) -> None:
+    async def ask(kind: str, name: str) -> object:
+        if kind == "tool":
+            return demo.tool(name)
+        return await (demo.prompt_info(name) if kind == "prompt" else demo.template_info(name))
+
+    caught: dict[type, list[str]] = {}
+    for kind, name in (("tool", "echoo"), ("prompt", "gret"), ("template", "demo://note/{id}")):
+        with pytest.raises(UnknownNameError) as raised:  # one except for a mistyped tool, prompt or template
+            await ask(kind, name)
+        assert isinstance(raised.value, KeyError) and str(raised.value).startswith("'demo'")  # a sentence
+        caught[type(raised.value)] = raised.value.suggestions[:1]  # the closest first
+    assert caught == {
+        UnknownToolError: ["echo"],
+        UnknownPromptError: ["greet"],
+        UnknownResourceError: ["demo://notes/{id}"],
+    }
