@@ -314,7 +314,8 @@ class ProtocolTrace:
         """Let the oldest items go past the bounds (under the lock)."""
         entries = self._entries
         while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
-            self._chars -= len(_json_of(entries.popleft()))
+            oldest = entries.popleft()
+            self._chars -= len(oldest[7] if oldest.__class__ is tuple else _json_of(oldest))  # a tuple: most
             self.dropped += 1
 
     def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> None:
