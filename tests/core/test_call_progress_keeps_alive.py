@@ -5,6 +5,8 @@ call, progress or not (limits.py: ``DEFAULT_CALL_MAX_SECONDS``, never less than 
 Against the demo server's ``slow`` tool (``steps`` progress notifications ``delay_seconds``
 apart). The margins are wide (progress every 0.05 s against a 1 s timeout): what is asserted is
 how each call ended, never how long it took; outer waits only keep a broken bound from hanging.
+Each runs with the standard library's ``asyncio.Timeout`` and with the anyio stand-in Python 3.10
+gets in its place.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from anvia_nb import connect_mcp, mcp
 from anvia_nb.core.api.server import McpServer
 from anvia_nb.core.protocol import limits
+from anvia_nb.core.transport.sdk import session
 from anvia_nb.errors import ToolTimeoutError
 from tests.helpers.support import DEMO_ARGS
 
@@ -31,8 +34,10 @@ SILENT = {"steps": 1, "delay_seconds": 30}
 ENDLESS = {"steps": 10_000, "delay_seconds": 0.05}
 
 
-@pytest.fixture
-async def demo() -> AsyncIterator[McpServer]:
+@pytest.fixture(params=["asyncio.Timeout", "Python 3.10's stand-in"])
+async def demo(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[McpServer]:
+    if request.param != "asyncio.Timeout":  # the clock 3.10 gets, held to the same behaviour here
+        monkeypatch.setattr(session, "_timeout_at", session._ScopeTimeout)
     server = await connect_mcp(mcp.stdio(name="demo", command=sys.executable, args=DEMO_ARGS), timeout_seconds=OUTER)
     try:
         yield server
