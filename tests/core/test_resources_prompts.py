@@ -166,3 +166,20 @@ async def test_every_unknown_name_is_one_error_to_catch_with_close_suggestions(d
         UnknownPromptError: ["greet"],
         UnknownResourceError: ["demo://notes/{id}"],
     }
+
+
+async def test_a_server_with_no_tools_says_so_when_a_tool_is_asked_for() -> None:
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    async def no_tools(_ctx: object, _params: object) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[])
+
+    server = await connect_mcp(mcp.memory(name="bare", server=Server("bare", on_list_tools=no_tools)))
+    try:
+        with pytest.raises(UnknownToolError) as raised:
+            server.tool("echo")
+        assert str(raised.value) == "'bare' has no tool 'echo'. It lists no tools."
+        assert raised.value.suggestions == []
+    finally:
+        await server.close()

@@ -38,14 +38,15 @@ __all__ = ["ConnectedServer", "unknown_name_hint"]
 
 
 def unknown_name_hint(
-    name: str, names: list[str], has: str, none: str, most: int | None = None
+    name: str, names: list[str], has: str | None, none: str, most: int | None = None
 ) -> tuple[list[str], str]:
-    """The names closest to ``name`` and the sentence an unknown-name error ends with: "Did you
-    mean ...?", else ``has`` and the names (the first ``most`` of them), else ``none``."""
+    """The names closest to ``name`` (at most three) and the sentence an unknown-name error ends
+    with: "Did you mean ...?", else ``has`` and the names (the first ``most`` of them), else
+    ``none`` (also when ``has`` is ``None``: the names are not listed)."""
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
     if close:
         return close, f" Did you mean {', '.join(close)}?"
-    return close, f" {has} {', '.join(names[:most])}." if names else f" {none}"
+    return close, f" {has} {', '.join(names[:most])}." if names and has is not None else f" {none}"
 
 
 def _uri(uri: object) -> str:
@@ -121,8 +122,7 @@ class ConnectedServer(ListedServer):
         if any(isinstance(t.get("uriTemplate"), str) and matches(t["uriTemplate"], uri) for t in templates):
             return
         known = [str(r.get("uri")) for r in resources] + [str(t.get("uriTemplate")) for t in templates]
-        close = difflib.get_close_matches(uri, known, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else " %mcp resources and %mcp templates list what it has."
+        close, hint = unknown_name_hint(uri, known, None, "%mcp resources and %mcp templates list what it has.")
         raise UnknownResourceError(f"{self.name!r} lists no resource or template for {uri!r}.{hint}", close)
 
     @fill_docstring(ANSWER_TIMEOUT)
@@ -187,8 +187,7 @@ class ConnectedServer(ListedServer):
             return found
         templates = self.listings.get("resourceTemplates", [])
         known = [str(t.get("uriTemplate")) for t in templates] + [str(t.get("name")) for t in templates]
-        close = difflib.get_close_matches(template, known, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else " %mcp templates lists its templates."
+        close, hint = unknown_name_hint(template, known, None, "%mcp templates lists its templates.")
         raise UnknownResourceError(f"{self.name!r} lists no resource template {template!r}.{hint}", close)
 
     @fill_docstring(ANSWER_TIMEOUT)

@@ -9,13 +9,13 @@ and ``subscriptions`` (:mod:`anvia_nb.core.api.subscriptions`) are its own objec
 from __future__ import annotations
 
 import asyncio
-import difflib
 
 from anvia_nb.core.api.apps import app_of, read_app
 from anvia_nb.core.api.audit import LockPath, audit_servers, check_pins, pin_servers
 from anvia_nb.core.api.changes import ListWatch
 from anvia_nb.core.api.connections import McpConnection, connect_timeout
 from anvia_nb.core.api.dataframes import DataFrameLike, frames
+from anvia_nb.core.api.features import unknown_name_hint
 from anvia_nb.core.api.skills import SkilledServer
 from anvia_nb.core.api.subscriptions import ResourceSubscriptions, ResourceUpdates
 from anvia_nb.core.api.tool import Tool
@@ -131,8 +131,7 @@ class McpServer(SkilledServer):
             if tool.name == name:
                 return tool
         names = [t.name for t in self.tools]
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else f" It has: {', '.join(names[:20])}."
+        close, hint = unknown_name_hint(name, names, "It has:", "It lists no tools.", most=20)
         raise UnknownToolError(f"{self.name!r} has no tool {name!r}.{hint}", close)
 
     async def app(self, tool: str, *, timeout_seconds: Timeout = limits.DEFAULT) -> AppResource:

@@ -12,10 +12,8 @@ any read: a skill is text a server wrote for a model.
 
 from __future__ import annotations
 
-import difflib
-
 from anvia_nb._docs import fill_docstring
-from anvia_nb.core.api.features import ConnectedServer
+from anvia_nb.core.api.features import ConnectedServer, unknown_name_hint
 from anvia_nb.core.api.listings import ANSWER_TIMEOUT
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.limits import Timeout
@@ -107,8 +105,7 @@ class SkilledServer(ConnectedServer):
         if name.startswith("skill://") and name.endswith("/SKILL.md") and offers_skills(self.client.capabilities):
             return await self.get_skill(name)  # addressed by URI: a server may serve skills it does not list
         names = [skill_name(entry) for entry in entries]
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else f" %mcp skills {self.name} lists what it has."
+        close, hint = unknown_name_hint(name, names, None, f"%mcp skills {self.name} lists what it has.")
         raise UnknownResourceError(f"{self.name!r} lists no skill {name!r}.{hint}", close)
 
     @fill_docstring(ANSWER_TIMEOUT)
