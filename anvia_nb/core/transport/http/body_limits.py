@@ -33,8 +33,19 @@ def bound_json_bodies(limit: int) -> Callable[[httpx2.Response], Awaitable[None]
     """A response hook that bounds every ``application/json`` body to ``limit`` bytes."""
 
     async def hook(response: httpx2.Response) -> None:
-        kind = response.headers.get("content-type", "").lower()
-        if kind.startswith("application/json") and isinstance(response.stream, httpx2.AsyncByteStream):
-            response.stream = _BoundedBody(response.stream, limit)
+        headers = response.headers
+        kind = headers.get("content-type", "").lower()
+        if not kind.startswith("application/json") or not isinstance(response.stream, httpx2.AsyncByteStream):
+            return
+        if _declared_within(headers.get("content-length"), limit):
+            return  # h11 reads no more than the declared length: nothing to count
+        response.stream = _BoundedBody(response.stream, limit)
 
     return hook
+
+
+def _declared_within(length: str | None, limit: int) -> bool:
+    """Whether a ``Content-Length`` (as h11 passed it: checked, one value) is at most ``limit``.
+    A body of a declared length is not wrapped to be counted: about 18k instructions a call, 0.5 %
+    (issue 41)."""
+    return length is not None and length.isascii() and length.isdigit() and int(length) <= limit
