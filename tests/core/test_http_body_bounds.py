@@ -21,26 +21,31 @@ LIMIT = 100_000
 TOOL = {"name": "text", "description": "A text of the asked size.", "inputSchema": {"type": "object"}}
 
 
+def _answer(message: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-RPC answer to one request: the handshake, the one tool, or its text."""
+    method, answer = message.get("method"), {"jsonrpc": "2.0", "id": message["id"]}
+    if method == "initialize":
+        info = {"name": "t", "version": "1"}
+        return answer | {"result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info}}
+    if method == "tools/list":
+        return answer | {"result": {"tools": [TOOL]}}
+    if method == "tools/call":
+        text = "x" * message["params"]["arguments"]["size"]
+        return answer | {"result": {"content": [{"type": "text", "text": text}]}}
+    return answer | {"error": {"code": -32601, "message": f"no method {method}"}}
+
+
 class _Handler(McpHandler):
     """Answers ``text(size)`` with that many characters; under ``/undeclared`` with no
     ``Content-Length`` (the body ends when the connection closes, HTTP/1.0)."""
 
     def do_POST(self) -> None:
         message = self.read_json()
-        method, ident = message.get("method"), message.get("id")
-        if ident is None:
+        if "id" not in message:  # a notification
             self.reply(202)
             return
-        answer: dict[str, Any] = {"error": {"code": -32601, "message": f"no method {method}"}}
-        if method == "initialize":
-            info = {"name": "t", "version": "1"}
-            answer = {"result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": info}}
-        elif method == "tools/list":
-            answer = {"result": {"tools": [TOOL]}}
-        elif method == "tools/call":
-            answer = {"result": {"content": [{"type": "text", "text": "x" * message["params"]["arguments"]["size"]}]}}
-        body = json.dumps({"jsonrpc": "2.0", "id": ident, **answer}).encode()
-        if method != "tools/call" or not self.path.endswith("/undeclared"):
+        body = json.dumps(_answer(message)).encode()
+        if message.get("method") != "tools/call" or not self.path.endswith("/undeclared"):
             self.reply(200, body)
             return
         self.send_response(200)
