@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -180,22 +177,12 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
 
 def peer_gathers_section(rows: int, ms: float, rounds: int, title: str, table: Table) -> None:
     """Each peer's gather beside its own venv's ``ClientSession`` gather, wall and CPU."""
-    from benchmarks.run import REPO, cache_dir, peer_missing
+    from benchmarks.run import run_peer
 
     table.section(f"{title}, the peers in their own venvs (ratio to that venv's own ClientSession gather)")
     for peer in ("fastmcp", "langchain"):
-        missing = peer_missing(peer)
-        if missing is not None:
-            table.row(peer, note=f"skipped: {missing}")
-            continue
-        python = cache_dir() / f"bench-{peer}" / "bin" / "python"
-        command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable]
-        command += ["--gather", f"{rows},{ms}", "--rounds", str(rounds)]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False)
-        lines = done.stdout.strip().splitlines()
-        found: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
-        if "error" in found:
-            table.row(peer, note=f"failed: {found['error']}")
+        found = run_peer(peer, ["--gather", f"{rows},{ms}", "--rounds", str(rounds)], table, timeout=3600)
+        if found is None:
             continue
         sdk, mine = (found["gather"][found["names"][who]] for who in ("sdk", "peer"))
         for who, measured in ((found["names"]["sdk"], sdk), (found["names"]["peer"], mine)):

@@ -121,6 +121,25 @@ class Table:
         self.row(contender, f"{found.median * scale:.3g} {unit}", f"±{found.spread:.0%}", ratio, note)
 
 
+def run_peer(peer: str, arguments: list[str], table: Table, timeout: float) -> dict[str, Any] | None:
+    """``benchmarks/peer.py PEER ARGUMENTS`` in the peer's own venv (anvia_nb: this one), its bench
+    server run by this Python; what its last line says, as JSON. ``None``, with the row saying why,
+    when the peer's venv is missing or the run failed."""
+    missing = peer_missing(peer)
+    if missing is not None:
+        table.row(peer, note=f"skipped: {missing}")
+        return None
+    python = sys.executable if peer == "anvia_nb" else cache_dir() / f"bench-{peer}" / "bin" / "python"
+    command = [str(python), str(REPO / "benchmarks" / "peer.py"), peer, "--server-python", sys.executable, *arguments]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    lines = done.stdout.strip().splitlines()
+    found: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
+    if "error" in found:
+        table.row(peer, note=f"failed: {found['error']}")
+        return None
+    return found
+
+
 def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[str, ...] = ("stdio", "http")) -> None:
     """Each peer in its own venv, over stdio and (with ``url``) HTTP, in one process per peer; for
     a large result, its own CPU per call as a multiple of the SDK's parse of the same bytes."""
@@ -131,31 +150,10 @@ def peers_section(plan: Plan, url: str | None, table: Table, transports: tuple[s
         for transport in transports
     }
     for peer in PEERS:
-        missing = peer_missing(peer)
-        if missing is not None:
-            table.row(f"{peer}", note=f"skipped: {missing}")
-            continue
-        python = sys.executable if peer == "anvia_nb" else cache_dir() / f"bench-{peer}" / "bin" / "python"
-        command = [
-            str(python),
-            str(REPO / "benchmarks" / "peer.py"),
-            peer,
-            "--server-python",
-            sys.executable,
-            "--workloads",
-            json.dumps(workloads(plan)),
-            "--rounds",
-            str(plan.rounds),
-            "--transports",
-            ",".join(transports),
-        ]
-        if url is not None:
-            command += ["--url", url]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=1800, check=False)
-        lines = done.stdout.strip().splitlines()
-        found: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-300:]}
-        if "error" in found:
-            table.row(peer, note=f"failed: {found['error']}")
+        arguments = ["--workloads", json.dumps(workloads(plan)), "--rounds", str(plan.rounds)]
+        arguments += ["--transports", ",".join(transports), *(["--url", url] if url is not None else [])]
+        found = run_peer(peer, arguments, table, timeout=1800)
+        if found is None:
             continue
         names = found["names"]
         for key, by_name in found["results"].items():
