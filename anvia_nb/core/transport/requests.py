@@ -131,7 +131,7 @@ class ClientRequests:
         return found
 
     @fill_docstring(_SENT)
-    def call_tool(
+    async def call_tool(
         self,
         name: str,
         arguments: JsonObject | None = None,
@@ -141,9 +141,8 @@ class ClientRequests:
         as_task: bool = False,
         watch: TaskWatch | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
-    ) -> Coroutine[Any, Any, JsonObject]:
-        """One ``tools/call``; returns the raw result without mapping it (``await`` it: this resolves
-        the bounds and hands back :meth:`send`'s coroutine, one coroutine fewer on every call).
+    ) -> JsonObject:
+        """One ``tools/call``; returns the raw result without mapping it.
 
         Parameters
         ----------
@@ -159,7 +158,7 @@ class ClientRequests:
         """
         timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
         ceiling = limits.max_time_or_default(max_time_seconds, timeout)
-        return self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
+        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
 
     @fill_docstring(_SENT)
     async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
