@@ -58,9 +58,9 @@ _FLAT = (str, int, float, bool, type(None))  # a $var word is a str too
 
 
 def read_call(rest: str, cell: str | None = None) -> CallCommand:
-    """:func:`parse_call` for the magic, which only reads the arguments (it sends the copies that
-    :func:`~anvia_nb.magic.parse.variables.resolve_arguments` makes): a line run again (a loop, a
-    re-run cell) is read once and gives the command read then, its arguments shared (issue 41)."""
+    """:func:`parse_call` for the magic, which only reads the arguments (the call copies what it
+    sends, ``core/protocol/mapping.arguments_from_input``): a line run again (a loop, a re-run
+    cell) is read once and gives the command read then, its arguments shared (issue 41)."""
     return _parse_call(rest, cell) if cell is not None else _parsed_line(rest)
 
 

@@ -13,7 +13,6 @@ that is not defined is a one-line error before anything is sent.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -87,13 +86,9 @@ def resolve_arguments(
                 "not a dict of arguments."
             )
         resolved = base
-    if arguments is not None:  # a new dict, nested values copied: a line read once shares its own (issue 41)
+    if arguments is not None:  # a new dict; nested values stay shared: the call copies what it sends
         given = {
-            key: resolve_variable(value.name, namespace, target, key)
-            if isinstance(value, Variable)
-            else copy.deepcopy(value)
-            if isinstance(value, (dict, list))
-            else value
+            key: resolve_variable(value.name, namespace, target, key) if isinstance(value, Variable) else value
             for key, value in arguments.items()
         }
         resolved = given if resolved is None else {**resolved, **given}
