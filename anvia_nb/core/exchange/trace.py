@@ -259,9 +259,7 @@ class ProtocolTrace:
             ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
             text = wire if isinstance(wire, str) else wire.decode("utf-8", "replace")
             stored = text if self._reach is None else self.policy.mask(text)
-            lock = self._lock
-            lock.acquire()  # not ``with``: cheaper on the path of every message
-            try:
+            with self._lock:
                 if ident is not None:
                     method = self._paired(direction, kind, method, ident)
                 self.recorded = seq = self.recorded + 1
@@ -269,8 +267,6 @@ class ProtocolTrace:
                 self._chars += len(stored)
                 if len(self._entries) > self.max_messages or self._chars > self.max_total_chars:
                     self._trim()
-            finally:
-                lock.release()
             return
         size: int | None = None
         if isinstance(wire, bytes):  # larger than kept whole, unless its characters say otherwise
