@@ -7,13 +7,15 @@ overrides) for the display tests. Templates: ``demo://notes/{id}`` (ids complete
 ``greet`` (a required name, a language completed), ``review_note`` (embeds a resource and an
 image) and ``hostile``. Listings are paginated (:data:`PAGE_SIZE`) so clients follow ``nextCursor``.
 
-Plain data, then the SDK handlers; ``handlers.build_server`` registers them.
+Plain data, then the SDK handlers; ``handlers.build_server`` registers them. The poisoned server
+serves its own library through the same handlers (:func:`library_handlers`).
 """
 
 from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
@@ -28,7 +30,7 @@ from anvia_nb.demo_server.hostile_app import HOSTILE_APP_RESOURCES
 from anvia_nb.demo_server.media import png_bytes
 from anvia_nb.demo_server.results import NOTE_TEXT
 
-__all__ = ["HANDLERS", "NOTES", "PAGE_SIZE", "PROMPTS", "RESOURCES", "TEMPLATES", "contents_of"]
+__all__ = ["HANDLERS", "NOTES", "PAGE_SIZE", "PROMPTS", "RESOURCES", "TEMPLATES", "contents_of", "library_handlers"]
 
 JsonObject = dict[str, Any]
 _Context = ServerRequestContext[Any]
@@ -189,27 +191,43 @@ def _page(items: list[JsonObject], cursor: str | None) -> tuple[list[JsonObject]
     return items[offset:end], (str(end) if end < len(items) else None)
 
 
-async def _list_resources(_ctx: _Context, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
-    page, cursor = _page(RESOURCES, params.cursor if params is not None else None)
-    return types.ListResourcesResult.model_validate({"resources": page, "nextCursor": cursor})
+def library_handlers(
+    resources: list[JsonObject],
+    templates: list[JsonObject],
+    prompts: list[JsonObject],
+    contents: Callable[[str], list[JsonObject]],
+    messages: Callable[[str, dict[str, str]], JsonObject],
+) -> dict[str, Any]:
+    """Keyword arguments of the SDK's ``Server`` that serve a fixed library: ``resources`` a page
+    (:data:`PAGE_SIZE`) at a time, ``templates`` and ``prompts`` whole, ``contents(uri)`` for a
+    read and ``messages(name, arguments)`` for a prompt (each raises ``MCPError`` for what it lacks).
+    """
 
+    async def list_resources(_ctx: _Context, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+        page, cursor = _page(resources, params.cursor if params is not None else None)
+        return types.ListResourcesResult.model_validate({"resources": page, "nextCursor": cursor})
 
-async def _list_templates(
-    _ctx: _Context, _params: types.PaginatedRequestParams | None
-) -> types.ListResourceTemplatesResult:
-    return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": TEMPLATES})
+    async def list_templates(
+        _ctx: _Context, _params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": templates})
 
+    async def read(_ctx: _Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        return types.ReadResourceResult.model_validate({"contents": contents(str(params.uri))})
 
-async def _read(_ctx: _Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-    return types.ReadResourceResult.model_validate({"contents": contents_of(str(params.uri))})
+    async def list_prompts(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
+        return types.ListPromptsResult.model_validate({"prompts": prompts})
 
+    async def get_prompt(_ctx: _Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        return types.GetPromptResult.model_validate(messages(params.name, dict(params.arguments or {})))
 
-async def _list_prompts(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
-    return types.ListPromptsResult.model_validate({"prompts": PROMPTS})
-
-
-async def _get_prompt(_ctx: _Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
-    return types.GetPromptResult.model_validate(prompt_messages(params.name, dict(params.arguments or {})))
+    return {
+        "on_list_resources": list_resources,
+        "on_list_resource_templates": list_templates,
+        "on_read_resource": read,
+        "on_list_prompts": list_prompts,
+        "on_get_prompt": get_prompt,
+    }
 
 
 async def _complete(_ctx: _Context, params: types.CompleteRequestParams) -> types.CompleteResult:
@@ -219,11 +237,7 @@ async def _complete(_ctx: _Context, params: types.CompleteRequestParams) -> type
 
 
 HANDLERS: dict[str, Any] = {
-    "on_list_resources": _list_resources,
-    "on_list_resource_templates": _list_templates,
-    "on_read_resource": _read,
-    "on_list_prompts": _list_prompts,
-    "on_get_prompt": _get_prompt,
+    **library_handlers(RESOURCES, TEMPLATES, PROMPTS, contents_of, prompt_messages),
     "on_completion": _complete,
 }
 """Keyword arguments of the SDK's ``Server`` for everything here."""

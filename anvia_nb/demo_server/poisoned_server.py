@@ -17,6 +17,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 from mcp.shared.exceptions import MCPError
 
 from anvia_nb.core.protocol.versions import listens
+from anvia_nb.demo_server.library import library_handlers
 from anvia_nb.demo_server.poisoned import (
     INSTRUCTIONS,
     PROMPTS,
@@ -30,6 +31,7 @@ from anvia_nb.demo_server.poisoned import (
 
 __all__ = ["build_poisoned_server"]
 
+JsonObject = dict[str, Any]
 _Context = ServerRequestContext[Any]
 _TOOL_NAMES = frozenset(tool["name"] for tool in TOOLS)
 _PROMPT_NAMES = frozenset(prompt["name"] for prompt in PROMPTS)
@@ -60,32 +62,18 @@ class _Tools:
         return types.CallToolResult.model_validate({"content": [{"type": "text", "text": text}]})
 
 
-async def _list_prompts(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListPromptsResult:
-    return types.ListPromptsResult.model_validate({"prompts": PROMPTS})
+def _messages(name: str, _arguments: dict[str, str]) -> JsonObject:
+    """The answer to ``prompts/get``: one line naming the prompt; ``MCPError`` for an unlisted one."""
+    if name not in _PROMPT_NAMES:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {name}")
+    return {"messages": [{"role": "user", "content": {"type": "text", "text": f"The {name} prompt."}}]}
 
 
-async def _get_prompt(_ctx: _Context, params: types.GetPromptRequestParams) -> types.GetPromptResult:
-    if params.name not in _PROMPT_NAMES:
-        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown prompt: {params.name}")
-    message = {"role": "user", "content": {"type": "text", "text": f"The {params.name} prompt."}}
-    return types.GetPromptResult.model_validate({"messages": [message]})
-
-
-async def _list_resources(_ctx: _Context, _params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
-    return types.ListResourcesResult.model_validate({"resources": RESOURCES})
-
-
-async def _list_templates(
-    _ctx: _Context, _params: types.PaginatedRequestParams | None
-) -> types.ListResourceTemplatesResult:
-    return types.ListResourceTemplatesResult.model_validate({"resourceTemplates": TEMPLATES})
-
-
-async def _read(_ctx: _Context, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-    uri = str(params.uri)
+def _contents(uri: str) -> list[JsonObject]:
+    """The answer to ``resources/read``: any ``notes://`` URI is a short note; ``MCPError`` for others."""
     if not uri.startswith("notes://"):
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource: {uri}")
-    return types.ReadResourceResult.model_validate({"contents": [{"uri": uri, "text": "A note.\n"}]})
+    return [{"uri": uri, "text": "A note.\n"}]
 
 
 def build_poisoned_server() -> Server[Any]:
@@ -101,9 +89,5 @@ def build_poisoned_server() -> Server[Any]:
         on_list_tools=tools.list_tools,
         on_call_tool=tools.call_tool,
         on_subscriptions_listen=tools.listen,
-        on_list_prompts=_list_prompts,
-        on_get_prompt=_get_prompt,
-        on_list_resources=_list_resources,
-        on_list_resource_templates=_list_templates,
-        on_read_resource=_read,
+        **library_handlers(RESOURCES, TEMPLATES, PROMPTS, _contents, _messages),
     )
