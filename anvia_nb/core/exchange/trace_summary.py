@@ -8,7 +8,6 @@ line its first characters, never a copy of itself.
 
 from __future__ import annotations
 
-import collections
 import itertools
 import json
 from typing import Any
@@ -87,7 +86,11 @@ def _result_summary(method: str | None, result: Any) -> str:
     if method in ("tools/call", "tasks/result"):  # a task's result is the call's
         found = result.get("content")
         content: list[Any] = found if isinstance(found, list) else []
-        kinds = collections.Counter(str(i.get("type")) for i in content if isinstance(i, dict))
+        kinds: dict[str, int] = {}  # a plain dict, not a Counter: this runs for every large result kept
+        for item in content:
+            if isinstance(item, dict):
+                kind = str(item.get("type"))
+                kinds[kind] = kinds.get(kind, 0) + 1
         parts = [f"{n} {k}" if n > 1 else k for k, n in kinds.items()]
         error = " isError" if result.get("isError") is True else ""
         structured = " +structuredContent" if "structuredContent" in result else ""
