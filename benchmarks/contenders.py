@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import json
 import threading
 import time
@@ -21,7 +22,15 @@ from benchmarks.measure import AsyncContender, Call
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
-__all__ = ["SERVER", "BareMagic", "Contender", "main_contenders"]
+__all__ = ["SERVER", "BareMagic", "Contender", "guarded_call", "main_contenders"]
+
+IDLE_SECONDS = 60.0
+"""anvia_nb's default call timeout, moved by each progress notification (the floor's idle deadline)."""
+CEILING_SECONDS = 600.0
+"""anvia_nb's default max time of a whole call, progress or not (the floor's ceiling)."""
+TIMEOUT_AT: Any = getattr(asyncio, "timeout_at", None)
+"""``asyncio.timeout_at`` (Python 3.11+, ``Any``: mypy checks for 3.10, which has none); on 3.10
+the floor is not offered."""
 
 
 class Contender:
@@ -57,18 +66,43 @@ def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncCon
     return opener
 
 
-def _sdk_client(target: str | None) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+def _sdk_client(
+    target: str | None, guarded: bool = False
+) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
+    """The SDK ``Client``'s calls (``guarded``: each made through :func:`guarded_call`)."""
+
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
         from mcp import Client, StdioServerParameters
+
+        if guarded and TIMEOUT_AT is None:
+            raise RuntimeError("the floor needs asyncio.timeout_at (Python 3.11+)")
 
         command = server_command()
         server: Any = StdioServerParameters(command=command[0], args=command[1:]) if target is None else target
         async with Client(server) as client:
             await client.list_tools()
-            yield client.call_tool
+            yield functools.partial(guarded_call, client) if guarded else client.call_tool
 
     return opener
+
+
+async def guarded_call(client: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The floor of a call that keeps anvia_nb's guarantees, with no code of anvia_nb's: the SDK
+    ``Client``'s call under an ``asyncio.timeout_at`` deadline that each progress notification
+    moves (``IDLE_SECONDS`` from it), never past the whole call's bound (``CEILING_SECONDS`` from
+    the start), and the result dumped to JSON with wire keys (what every layer of anvia_nb reads)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    ceiling = start + CEILING_SECONDS
+    async with TIMEOUT_AT(min(start + IDLE_SECONDS, ceiling)) as deadline:
+
+        async def alive(progress: float, total: float | None, message: str | None) -> None:
+            deadline.reschedule(min(loop.time() + IDLE_SECONDS, ceiling))
+
+        result = await client.call_tool(tool, arguments, progress_callback=alive)
+    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
 
 
 def _connection(name: str, target: str | None, protocol: str | None = None) -> Any:
@@ -217,9 +251,9 @@ def _bare_magic(target: str | None) -> Contender:
     return Contender(timed, bare.close, trivial_only=True)
 
 
-def _async(loop: asyncio.AbstractEventLoop, opener: Callable[[], Any]) -> Contender:
+def _async(loop: asyncio.AbstractEventLoop, opener: Callable[[], Any], trivial_only: bool = False) -> Contender:
     contender = AsyncContender(loop, opener).open()
-    return Contender(contender.timed, contender.close)
+    return Contender(contender.timed, contender.close, trivial_only)
 
 
 def main_contenders(loop: asyncio.AbstractEventLoop, target: str | None) -> dict[str, Contender | str]:
@@ -228,6 +262,10 @@ def main_contenders(loop: asyncio.AbstractEventLoop, target: str | None) -> dict
     makers: dict[str, Callable[[], Contender]] = {
         "SDK ClientSession": lambda: _async(loop, _sdk_session(target)),
         "SDK Client": lambda: _async(loop, _sdk_client(target)),
+        # The SDK Client plus exactly what anvia_nb guarantees on a call (no code of anvia_nb's):
+        "floor: SDK Client + the call guarantees": lambda: _async(
+            loop, _sdk_client(target, guarded=True), trivial_only=True
+        ),
         "anvia_nb async API": lambda: _async(loop, _anvia_async(target)),
         # Like for like: ClientSession speaks the initialize handshake's protocol, 2025-11-25.
         "anvia_nb async API, protocol 2025-11-25": lambda: _async(loop, _anvia_async(target, "2025-11-25")),

@@ -7,9 +7,11 @@
 Each path runs in its own process under valgrind's callgrind, one warm session to the bench server
 (``echo``), 20 calls to warm up, then ``--calls`` calls counted (``callgrind_control`` switches the
 count on and off around them, so start-up and the server are not counted: the server is another
-process). The table gives instructions per call and the ratio to the SDK's ``ClientSession``. All
-paths but the last two speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives,
-so the ratios compare the same exchange; the last two show the default, 2026-07-28.
+process). The table gives instructions per call, the ratio to the SDK's ``ClientSession`` and the
+ratio to the floor of a call that keeps anvia_nb's guarantees (the SDK ``Client`` with a deadline
+that progress moves, a whole-call bound and the result as JSON: ``contenders.guarded_call``). Paths
+speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives, so the ratios compare
+the same exchange; those named "on 2026-07-28" show the default.
 
 Wall-clock times (``python -m benchmarks``) add what instructions do not show: the server's own time,
 and on a synchronous path, the wake-ups of the threads (the caller and the background loop).
@@ -30,10 +32,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.contenders import TIMEOUT_AT
 from benchmarks.forks import bench_forks, server_command
 
 PROTOCOL = "2025-11-25"
 BASE = "SDK ClientSession"
+FLOOR = "floor: SDK Client + the call guarantees"
+"""The SDK ``Client`` plus exactly what anvia_nb guarantees on a call (``contenders.guarded_call``)."""
 WARM_CALLS = 20
 ARGUMENTS = {"message": "hi"}
 
@@ -82,15 +87,22 @@ async def _sdk_session(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
     return lambda: session.call_tool("echo", ARGUMENTS)
 
 
-def _sdk_client(mode: str) -> Callable[[contextlib.AsyncExitStack], Any]:
+def _sdk_client(mode: str, guarded: bool = False) -> Callable[[contextlib.AsyncExitStack], Any]:
+    """The SDK ``Client``'s calls (``guarded``: through ``contenders.guarded_call``, the floor of a
+    call that keeps anvia_nb's guarantees)."""
+
     async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
         from mcp import Client, StdioServerParameters
+
+        from benchmarks.contenders import guarded_call
 
         command = server_command()
         client = await stack.enter_async_context(
             Client(StdioServerParameters(command=command[0], args=command[1:]), mode=mode)
         )
         await client.list_tools()
+        if guarded:
+            return lambda: guarded_call(client, "echo", ARGUMENTS)
         return lambda: client.call_tool("echo", ARGUMENTS)
 
     return opener
@@ -175,6 +187,9 @@ PATHS: dict[str, Callable[[int], None]] = {
     "SDK Client on 2026-07-28": lambda calls: _run_async(_sdk_client("auto"), calls),
     "async API (tool.call) on 2026-07-28": lambda calls: _run_async(_async_api(None), calls),
 }
+if TIMEOUT_AT is not None:  # the SDK Client plus exactly what anvia_nb guarantees on a call (Python 3.11+)
+    PATHS[FLOOR] = lambda calls: _run_async(_sdk_client("legacy", True), calls)
+    PATHS[f"{FLOOR} on 2026-07-28"] = lambda calls: _run_async(_sdk_client("auto", True), calls)
 
 
 def count(path: str, calls: int) -> float:
@@ -238,10 +253,11 @@ def main() -> None:
         counted = dict(zip(paths, pool.map(lambda path: count(path, args.calls), paths), strict=True))
     base = counted.get(BASE)
     print(f"Instructions per trivial call (callgrind, {args.calls} calls each; protocol {PROTOCOL} unless named)\n")
-    print("| path | instructions per call | ratio |\n|---|---:|---:|")
+    print("| path | instructions per call | ratio | × the floor of its protocol |\n|---|---:|---:|---:|")
     for path, per_call in counted.items():
         ratio = f"{per_call / base:.2f}" if base else ""
-        print(f"| {path} | {per_call / 1000:,.0f}k | {ratio} |")
+        floor = counted.get(FLOOR + (" on 2026-07-28" if path.endswith(" on 2026-07-28") else ""))
+        print(f"| {path} | {per_call / 1000:,.0f}k | {ratio} | {f'{per_call / floor:.2f}' if floor else ''} |")
 
 
 if __name__ == "__main__":
