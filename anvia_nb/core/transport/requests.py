@@ -13,7 +13,6 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from anvia_nb._docs import fill_docstring
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
@@ -27,26 +26,6 @@ from anvia_nb.errors import AnviaError, ConnectionClosedError, ProtocolError
 __all__ = ["ClientRequests"]
 
 T = TypeVar("T")
-
-_SENT = {
-    "sent": """
-watch : TaskWatch, optional
-    Told every state of a task the call became.
-
-Returns
--------
-dict
-    The result (wire keys).
-
-Raises
-------
-ConnectionClosedError, ProtocolError, ToolTimeoutError
-    Closed connection (with the OAuth failure or the server's last stderr lines that explain it);
-    a JSON-RPC error; no answer in time.
-"""
-}
-"""What ``call_tool`` and ``send`` (which it calls) say of a task's watch, the result and the errors,
-written once (see ``anvia_nb._docs``)."""
 
 
 class ClientRequests:
@@ -130,7 +109,6 @@ class ClientRequests:
         self.listing_notes.pop(key, None)
         return found
 
-    @fill_docstring(_SENT)
     async def call_tool(
         self,
         name: str,
@@ -142,7 +120,8 @@ class ClientRequests:
         watch: TaskWatch | None = None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
     ) -> JsonObject:
-        """One ``tools/call``; returns the raw result without mapping it.
+        """One ``tools/call``, sent on the owner's loop in its turn among ``max_calls_in_flight``;
+        returns the raw result without mapping it.
 
         Parameters
         ----------
@@ -154,30 +133,42 @@ class ClientRequests:
             As for ``Tool.call_outcome`` (defaults 60 s and 600 s; ``None``: no limit).
         as_task : bool, optional
             Ask for a task where the protocol lets the client ask (default ``False``).
-        {sent}
-        """
-        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
-        ceiling = limits.max_time_or_default(max_time_seconds, timeout)
-        return await self.send(ToolCall(name, arguments, timeout, on_progress, as_task, ceiling), watch)
+        watch : TaskWatch, optional
+            Told every state of a task the call became.
 
-    @fill_docstring(_SENT)
-    async def send(self, call: ToolCall, watch: TaskWatch | None = None) -> JsonObject:
-        """Send ``call`` on the owner's loop in its turn (what ``call_tool`` does once it has made
-        the call; ``core.api`` sends its own ``ToolCall`` here).
+        Returns
+        -------
+        dict
+            The result (wire keys).
 
-        Parameters
-        ----------
-        call : ToolCall
-            The ``tools/call`` to send, its bounds already resolved (``core/transport/session.py``).
-        {sent}
+        Raises
+        ------
+        ConnectionClosedError, ProtocolError, ToolTimeoutError
+            Closed connection (with the OAuth failure or the server's last stderr lines that explain
+            it); a JSON-RPC error; no answer in time.
         """
         if self._on_other_loop():  # sent from the owner's loop, where this runs again
-            return await self._on_owner_loop(self.send(call, watch))
+            again = self.call_tool(
+                name,
+                arguments,
+                timeout_seconds=timeout_seconds,
+                on_progress=on_progress,
+                as_task=as_task,
+                watch=watch,
+                max_time_seconds=max_time_seconds,
+            )
+            return await self._on_owner_loop(again)
         session = self._live_session()
+        timeout = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CALL_TIMEOUT_SECONDS)
+        call = ToolCall(
+            name, arguments, timeout, on_progress, as_task, limits.max_time_or_default(max_time_seconds, timeout)
+        )
         try:
             # In its turn among max_calls_in_flight, unless its caller bounds its calls itself (a
-            # map: caller_bounds.py); made only once its turn comes, so a call cancelled while it
-            # waits is never sent. acquire/release, not `async with`: two coroutines fewer a call.
+            # map: caller_bounds.py); its coroutine is made only once its turn comes, so a call
+            # cancelled while it waits is never sent. acquire/release, not `async with` (two
+            # coroutines a call), and the call made and sent here, not by a second method it awaits
+            # (one coroutine and frame; benchmarks/README.md, *The per-call path, fourth pass*).
             bounded = not caller_bounds()
             if bounded:
                 await self._in_flight.acquire()
