@@ -114,6 +114,7 @@ class MapRun:
         self._cpu_started = time.process_time()
         self._cpu_finished: float | None = None
         self.stopped = False
+        self.done = self.failed = self.answered = 0
         self._sendable: list[tuple[int, JsonObject]] = []
         shared = dict(self.options.constants or {})
         for position, row in enumerate(rows):
@@ -124,32 +125,30 @@ class MapRun:
         try:
             arguments = json_value(row, f"row {position}")
         except AnviaError as exc:
-            self.rows[position] = RowOutcome(position, INVALID, None, problems=(str(exc),))
+            self._settle(RowOutcome(position, INVALID, None, problems=(str(exc),)))
             return
         problems = self.tool.check_arguments(arguments)
         if problems:
-            self.rows[position] = RowOutcome(position, INVALID, arguments, problems=tuple(problems))
+            self._settle(RowOutcome(position, INVALID, arguments, problems=tuple(problems)))
         else:
             self._sendable.append((position, arguments))
+
+    def _settle(self, row: RowOutcome) -> None:
+        """Record what became of a row (once per row) and count it: ``done`` rows, ``failed`` ones
+        (anything but ``ok``) and ``answered`` ones (whose call came back, successful or not, as
+        opposed to refused or cancelled), so a progress line reads three numbers, not every row."""
+        self.rows[row.position] = row
+        self.done += 1
+        if row.status != "ok":
+            self.failed += 1
+        if row.outcome is not None:
+            self.answered += 1
 
     # -- counters (read by progress displays, from any thread) ----------------------------------
 
     @property
     def total(self) -> int:
         return len(self.rows)
-
-    @property
-    def done(self) -> int:
-        return sum(1 for row in self.rows if row is not None)
-
-    @property
-    def failed(self) -> int:
-        return sum(1 for row in self.rows if row is not None and not row.ok)
-
-    @property
-    def answered(self) -> int:
-        """Rows whose call came back (successful or not), as opposed to refused or cancelled."""
-        return sum(1 for row in self.rows if row is not None and row.outcome is not None)
 
     @property
     def invalid(self) -> list[RowOutcome]:
@@ -174,21 +173,17 @@ class MapRun:
     # -- running ----------------------------------------------------------------------------
 
     async def run(self) -> list[RowOutcome]:
-        """Call every valid row; returns :meth:`outcomes`. Cancelling this cancels every call in flight."""
+        """Call every valid row (once: the rows to send are consumed); returns :meth:`outcomes`.
+        Cancelling this cancels every call in flight."""
         self.started = time.monotonic()
         self._cpu_started = time.process_time()
-        queue = list(reversed(self._sendable))
+        queue, self._sendable = self._sendable, []
+        queue.reverse()  # popped from the end: row order
         workers: list[asyncio.Task[None]] = []
-
-        async def work() -> None:
-            while queue and not self.stopped:
-                position, arguments = queue.pop()
-                await self._call(position, arguments, workers)
-
         try:
             with bounded_by_caller():  # the workers' context: their calls are bounded by their number
                 for _ in range(min(self.options.concurrency, len(queue))):
-                    workers.append(asyncio.ensure_future(work()))
+                    workers.append(asyncio.ensure_future(self._work(queue, workers)))
             if workers:
                 await asyncio.gather(*workers, return_exceptions=True)
         except asyncio.CancelledError:
@@ -203,28 +198,38 @@ class MapRun:
             self._tell()
         return self.outcomes()
 
-    async def _call(self, position: int, arguments: JsonObject, workers: list[asyncio.Task[None]]) -> None:
-        try:
-            outcome = await self.tool.call_outcome(
-                arguments,
-                timeout_seconds=self.options.timeout_seconds,
-                validate_arguments=False,
-                max_time_seconds=self.options.max_time_seconds,
-            )
-        except asyncio.CancelledError:
-            self.rows[position] = RowOutcome(position, CANCELLED, arguments)
-            raise
-        except AnviaError as exc:  # refused before sending (should have been caught by the check)
-            self.rows[position] = RowOutcome(position, INVALID, arguments, problems=(str(exc),))
-        else:
-            self.rows[position] = RowOutcome(position, outcome.status, arguments, outcome)
-            if outcome.error is not None and self.options.stop_on_error and not self.stopped:
-                self.stopped = True
-                current = asyncio.current_task()
-                for worker in workers:
-                    if worker is not current:
-                        worker.cancel()
-        self._tell()
+    async def _work(self, queue: list[tuple[int, JsonObject]], workers: list[asyncio.Task[None]]) -> None:
+        """One worker: calls the next row until none is left or the map stopped.
+
+        A row keeps what it was sent once, in its outcome (the call's own copy): the map's pair and
+        copy of the arguments are let go as the row is taken, so a map holds fewer objects per row
+        while its calls are in flight, and the collector runs less often among them."""
+        call = self.tool.call_outcome
+        options = self.options
+        settle = self._settle
+        while queue and not self.stopped:
+            position, arguments = queue.pop()
+            try:
+                outcome = await call(
+                    arguments,
+                    timeout_seconds=options.timeout_seconds,
+                    validate_arguments=False,
+                    max_time_seconds=options.max_time_seconds,
+                )
+            except asyncio.CancelledError:
+                settle(RowOutcome(position, CANCELLED, arguments))
+                raise
+            except AnviaError as exc:  # refused before sending (should have been caught by the check)
+                settle(RowOutcome(position, INVALID, arguments, problems=(str(exc),)))
+            else:
+                settle(RowOutcome(position, outcome.status, outcome.arguments, outcome))
+                if outcome.error is not None and options.stop_on_error and not self.stopped:
+                    self.stopped = True
+                    current = asyncio.current_task()
+                    for worker in workers:
+                        if worker is not current:
+                            worker.cancel()
+            self._tell()
 
     def _tell(self) -> None:
         if self.listener is not None:
