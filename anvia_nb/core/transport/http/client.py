@@ -88,7 +88,12 @@ class JsonBodies(httpx2.AsyncClient):
     write, or may have written with ``NaN``, goes httpx2's own way and fails there as before; so does
     every other request."""
 
-    def build_request(self, method: str, url: httpx2.URL | str, **options: Any) -> httpx2.Request:
+    def build_request(
+        self,
+        method: str,
+        url: httpx2.URL | str,
+        **options: Any,  # any: httpx2's keyword arguments, passed on as given
+    ) -> httpx2.Request:
         body, headers = options.get("json"), options.get("headers")
         if body is None or options.get("content") is not None or not _names_json(headers):
             return super().build_request(method, url, **options)  # not the SDK transport's POST: httpx2's way
