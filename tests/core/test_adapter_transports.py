@@ -144,6 +144,14 @@ async def test_non_object_arguments_are_refused_before_any_call(server: McpServe
     assert await server.tool("echo").call({"message": "still alive"}) == "still alive"
 
 
+async def test_text_no_transport_can_encode_is_refused_before_it_is_sent(server: McpServer) -> None:
+    """A lone surrogate (what a bad decode leaves) used to reach HTTP's encoder and close the
+    connection as if the server had gone; it is refused, naming where it stood, and nothing is lost."""
+    with pytest.raises(ArgumentError, match=r"Argument 'message' holds a lone surrogate .* errors='replace'"):
+        await server.tool("echo").call({"message": "caf\udce9"})
+    assert await server.tool("echo").call({"message": "caf\u00e9 \U0001f600"}) == "caf\u00e9 \U0001f600"
+
+
 async def test_unknown_tool_suggests_close_names(server: McpServer) -> None:
     with pytest.raises(UnknownToolError, match="echo"):
         server.tool("ecko")

@@ -57,6 +57,9 @@ REFUSED: list[Any] = [
     {"a": {"b": {1, 2}}},
     [b"bytes"],
     nested(51),  # 102 levels: refused as too deep
+    "caf\udce9",  # a lone surrogate (bytes decoded with errors="surrogateescape"): no transport can encode it
+    {"a": ["ok", "\ud83d"]},  # half of an emoji's pair
+    {"k\udc80": 1},  # in a key
 ]
 
 

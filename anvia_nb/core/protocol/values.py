@@ -5,9 +5,11 @@ Every door that takes Python data goes through :func:`json_value`: ``Tool.call``
 lists, tuples and string-keyed mappings go as they are; NumPy and pandas values become their plain
 Python counterparts (``.tolist()``/``.item()``), a DataFrame a list of row objects, dates and times
 ISO 8601 text, a ``Decimal`` a number, and pandas' missing markers (``pd.NA``, ``NaT``) ``null``.
-A NaN or an infinity is refused (JSON cannot carry it: send a number or null), and so is anything
-else, with a one-line :class:`~anvia_nb.errors.ArgumentError` naming where it stood. Duck-typed:
-this module imports neither NumPy nor pandas.
+A NaN or an infinity is refused (JSON cannot carry it: send a number or null), so is text holding a
+lone surrogate (``"\\ud800"``: not Unicode, so no transport can encode it, and the server would
+only see a broken connection), and so is anything else, with a one-line
+:class:`~anvia_nb.errors.ArgumentError` naming where it stood. Duck-typed: this module imports
+neither NumPy nor pandas.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import copy
 import datetime as dt
 import decimal
 import math
+import re
 from collections.abc import Mapping
 from typing import Any, overload
 
@@ -26,6 +29,7 @@ from anvia_nb.errors import ArgumentError
 __all__ = ["json_value", "with_fixed"]
 
 _MISSING_TYPES = ("NAType", "NaTType")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @overload
@@ -57,6 +61,8 @@ def _flat_and_plain(value: dict[Any, Any]) -> bool:
         kind = type(item)
         if type(key) is not str or (kind not in _PLAIN_TYPES and not (kind is float and math.isfinite(item))):
             return False
+        if not key.isascii() or (kind is str and not item.isascii()):
+            return False  # may hold a lone surrogate: the full rule says where
     return True
 
 
@@ -72,7 +78,7 @@ def _convert(value: Any, root: str, path: str, depth: int) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
-        return str(value)
+        return _text(value, root, path)
     if type(value).__name__ in _MISSING_TYPES:
         return None
     if isinstance(value, int):
@@ -91,6 +97,8 @@ def _convert(value: Any, root: str, path: str, depth: int) -> Any:
     if isinstance(value, Mapping):
         if not all(isinstance(key, str) for key in value):
             raise ArgumentError(f"{_where(root, path)} must be a JSON object with string keys.")
+        for key in value:  # a key is text too; an error names it as its item's path
+            _text(key, root, f"{path}.{key}" if path else key)
         return {key: _convert(item, root, f"{path}.{key}" if path else key, depth + 1) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [_convert(item, root, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
@@ -102,6 +110,18 @@ def _convert(value: Any, root: str, path: str, depth: int) -> Any:
     kind = type(value).__name__
     hint = "a list" if isinstance(value, set | frozenset) else "a str, number, bool, list or dict"
     raise ArgumentError(f"{_where(root, path)} is a {kind}, which is not JSON; convert it to {hint} first.")
+
+
+def _text(value: str, root: str, path: str) -> str:
+    """``value`` as a plain ``str``, refused if it holds a lone surrogate (UTF-8 cannot encode one)."""
+    if not value.isascii():
+        found = _SURROGATE.search(value)
+        if found is not None:
+            raise ArgumentError(
+                f"{_where(root, path)} holds a lone surrogate ({found.group()!r} at index {found.start()}), which"
+                " is not Unicode text and cannot be sent; decode the text with errors='replace' first."
+            )
+    return str(value)
 
 
 def _plain(value: Any) -> Any:
