@@ -34,6 +34,8 @@ from anvia_nb.runtime.loop import BackgroundLoop
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
+    from anvia_nb.core import Tool
+
 __all__ = ["Connected", "ConnectionListener", "Runtime", "Scope", "SessionEntry", "get_runtime"]
 
 T = TypeVar("T")
@@ -250,29 +252,27 @@ class Runtime:
 
     async def _call(
         self,
+        found: Tool,
         name: str,
-        tool: str,
         arguments: Mapping[str, Any] | None,
         timeout_seconds: float | limits.Default | None,
         on_progress: ProgressHandler | None,
         max_time_seconds: float | limits.Default | None = limits.DEFAULT,
         validate_arguments: bool = True,
     ) -> CallOutcome:
+        """Call ``found`` (the tool :meth:`call` looked up in the caller's thread) and record it."""
         started_at, start = datetime.now(timezone.utc), time.perf_counter()
         try:
-            outcome = (
-                await self.server(name)
-                .tool(tool)
-                .call_outcome(
-                    arguments,
-                    timeout_seconds=timeout_seconds,
-                    on_progress=on_progress,
-                    max_time_seconds=max_time_seconds,
-                    validate_arguments=validate_arguments,
-                )
+            outcome = await found.call_outcome(
+                arguments,
+                timeout_seconds=timeout_seconds,
+                on_progress=on_progress,
+                max_time_seconds=max_time_seconds,
+                validate_arguments=validate_arguments,
             )
         except asyncio.CancelledError:  # interrupted (the kernel's stop button): a call of the history too
-            self.record(self._interrupted(name, tool, arguments, started_at, time.perf_counter() - start))
+            seconds = time.perf_counter() - start
+            self.record(self._interrupted(name, found.name, arguments, started_at, seconds))
             raise
         self.record(outcome)
         return outcome
@@ -329,9 +329,9 @@ class Runtime:
         """Call ``name.tool`` and record the outcome; argument errors raise before any call.
         ``timeout_seconds``, ``max_time_seconds`` and ``validate_arguments`` (``False``: the caller
         checked them against the inputSchema already) as for ``Tool.call_outcome``."""
-        self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
+        found = self.server(name).tool(tool)  # unknown names fail here, in the caller's thread
         return self.run(
-            self._call(name, tool, arguments, timeout_seconds, on_progress, max_time_seconds, validate_arguments)
+            self._call(found, name, arguments, timeout_seconds, on_progress, max_time_seconds, validate_arguments)
         )
 
     @shared_keywords(limits.CallBounds, dict.fromkeys(limits.CallBounds.__annotations__, limits.DEFAULT))
