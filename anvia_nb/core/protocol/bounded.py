@@ -31,7 +31,12 @@ def bounded_json(value: object, depth: int = 0) -> object:
     if depth >= limits.KEPT_JSON_DEPTH and isinstance(value, dict | list):
         return "…"
     if isinstance(value, dict):
-        kept = {str(k)[:chars]: bounded_json(v, depth + 1) for k, v in list(value.items())[:items]}
+        kept = {}
+        for k, v in value.items() if len(value) <= items else list(value.items())[:items]:
+            key = k if k.__class__ is str and len(k) <= chars else str(k)[:chars]
+            # a number, a bool, None or a short string is kept as it is, without a call for it
+            short = v.__class__ in _LEAVES or (v.__class__ is str and len(v) <= chars)
+            kept[key] = v if short else bounded_json(v, depth + 1)
         if len(value) > items:
             kept["…"] = f"{len(value) - items} more"
         return kept
@@ -39,6 +44,10 @@ def bounded_json(value: object, depth: int = 0) -> object:
         shortened = [bounded_json(v, depth + 1) for v in value[:items]]
         return [*shortened, f"… {len(value) - items} more"] if len(value) > items else shortened
     return value
+
+
+_LEAVES = frozenset({int, float, bool, type(None)})
+"""The types :func:`bounded_json` gives back as they are."""
 
 
 def json_fits(value: object, limit: int) -> bool:
