@@ -64,7 +64,10 @@ class Prepared:
 
     @property
     def plain(self) -> str:
-        return "".join(s for _, s in self.segments)
+        segments = self.segments
+        if len(segments) == 1:  # one run of text (the usual result): no generator to join
+            return segments[0][1]
+        return "".join([s for _, s in segments])
 
 
 def cut(

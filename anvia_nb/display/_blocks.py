@@ -73,7 +73,7 @@ class Context:
     def __post_init__(self) -> None:
         self.budget = Budget.of(self.policy.limits)
         self.image_bytes_left = self.policy.limits.image_bytes
-        self.server_label = self.name(self.server)
+        self.server_label = self.policy.name(self.server)
 
     def name(self, value: str) -> str:
         """A short name (server, tool, uri) as it may be shown: masked, visible, bounded."""
@@ -304,17 +304,19 @@ def content_blocks(content: Sequence[Any], ctx: Context, *, error: bool = False)
     in each (:meth:`~anvia_nb.policy.ShowPolicy.split_secrets`).
     """
     pieces: list[Piece] = []
-    split = _split_secrets(content[: max(0, ctx.budget.blocks) + 1], ctx.policy)  # only what can be shown
+    split = _split_secrets(content, ctx.budget.blocks, ctx.policy)
     for index, item in within_budget(content, "content items", ctx, pieces):
         pieces.append(content_item(item, ctx, error=error, also_masked=split.get(index, ())))
     return pieces
 
 
-def _split_secrets(content: Sequence[Any], policy: ShowPolicy) -> dict[int, list[tuple[int, int]]]:
-    """Per text item (by index), the spans holding part of a secret split across a run of text items."""
+def _split_secrets(content: Sequence[Any], blocks: int, policy: ShowPolicy) -> dict[int, list[tuple[int, int]]]:
+    """Per text item (by index), the spans holding part of a secret split across a run of text
+    items, among the first ``blocks`` items and one more (only what can be shown)."""
     found: dict[int, list[tuple[int, int]]] = {}
     if not policy.secrets or len(content) < 2:  # no secret to split, or no two texts to split it
         return found
+    content = content[: max(0, blocks) + 1]
     run: list[int] = []
     for index in [*range(len(content)), -1]:
         item: Any = content[index] if index >= 0 else None

@@ -34,8 +34,9 @@ class Budget:
         self.remaining = max(0, self.remaining - amount)
 
     def spend_prepared(self, prepared: Prepared) -> None:
-        self.spend(prepared.cost)
-        self.markers = max(0, self.markers - prepared.markers)
+        self.remaining = max(0, self.remaining - prepared.cost)  # spend's, without a second call
+        if prepared.markers:
+            self.markers = max(0, self.markers - prepared.markers)
 
     @property
     def exhausted(self) -> bool:

@@ -111,7 +111,7 @@ def header(
     ``label`` (our words) is shown instead of the status, in the header's neutral tone."""
     box_style, status_style = ("header", "status-ok") if label else _TONES.get(status, ("header-error", "status-error"))
     shown: str = label or status
-    tool = ctx.name(ctx.tool)
+    tool = ctx.policy.name(ctx.tool)
     plain = f"[MCP {ctx.server_label} · {tool}] {shown}"
     said: list[str] = []
     if seconds is not None:
@@ -290,12 +290,12 @@ def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderS
     links = links_only(outcome.raw, outcome.error)
     if links and outcome.raw is not None:  # it leads with what the server sent; the refusal is a note
         label = f"{links} resource link{'s' if links != 1 else ''}"
-        pieces = [header(ctx, display_status(outcome), outcome.seconds, outcome.origin, label=label)]
+        pieces = [header(ctx, outcome.shown_status, outcome.seconds, outcome.origin, label=label)]
         ctx.refusal_in_note = True
         pieces.extend(_result_pieces(outcome.raw, None, outcome.schema_problems, ctx, refusal=False))
         pieces.append(_links_note(links))
         return _bundle(pieces, ctx)
-    pieces = [header(ctx, display_status(outcome), outcome.seconds, outcome.origin)]
+    pieces = [header(ctx, outcome.shown_status, outcome.seconds, outcome.origin)]
     if outcome.raw is None:
         if outcome.error is not None:
             pieces.extend(error_block(outcome.error, ctx))

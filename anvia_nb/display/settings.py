@@ -76,17 +76,18 @@ class RenderSettings:
         -------
         ShowPolicy
         """
-        return _policy(self, secrets if isinstance(secrets, tuple) else tuple(secrets))
+        shown = secrets if isinstance(secrets, tuple) else tuple(secrets)
+        # keyed by the values, not by this object: equal settings made apart (the default, the
+        # magic's) would call the generated __hash__ and __eq__ on every lookup
+        return _policy(self.max_output_chars, self.max_image_bytes, self.preview_chars, self.hide_server_errors, shown)
 
 
 @functools.lru_cache(maxsize=64)
-def _policy(settings: RenderSettings, secrets: tuple[str, ...]) -> ShowPolicy:
-    limits = Limits(
-        output_chars=settings.max_output_chars,
-        preview_chars=settings.preview_chars,
-        image_bytes=settings.max_image_bytes,
-    )
-    return ShowPolicy(hide_server_errors=settings.hide_server_errors, limits=limits).with_secrets(secrets)
+def _policy(
+    output_chars: int, image_bytes: int, preview_chars: int, hide_server_errors: bool, secrets: tuple[str, ...]
+) -> ShowPolicy:
+    limits = Limits(output_chars=output_chars, preview_chars=preview_chars, image_bytes=image_bytes)
+    return ShowPolicy(hide_server_errors=hide_server_errors, limits=limits).with_secrets(secrets)
 
 
 VIEWER_SURFACES = ("server", "log", "trace")
