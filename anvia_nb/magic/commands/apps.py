@@ -40,12 +40,13 @@ def opener_of(tools: list[Tool], info: ToolInfo) -> str | None:
     return openers[0] if openers and (uri is not None or len(openers) == 1) else None
 
 
-def app_only_error(tools: list[Tool], info: ToolInfo) -> CommandLineError | None:
-    """The one line that refuses a cell a tool its server shows only to its view; ``None`` otherwise."""
+def app_only_error(server: McpServer, info: ToolInfo) -> CommandLineError | None:
+    """The one line that refuses a cell a tool its server shows only to its view; ``None`` otherwise
+    (the server's tools are read only then, for the tool that opens the view)."""
     if info.for_cells:
         return None
     target = f"{info.server}.{info.name}"
-    opener = opener_of(tools, info)
+    opener = opener_of(server.tools, info)
     how = f": open the view with %mcp app {info.server}.{opener}" if opener else ""
     return CommandLineError(f"{target} is for its interactive view only (the server shows it to no cell){how}.")
 
@@ -55,10 +56,9 @@ def tool_for_cells(runtime: Runtime, server_name: str, tool_name: str) -> tuple[
     only to its interactive view, is a one-line error before anything is sent."""
     server = runtime.server(server_name)
     tool = server.tool(tool_name)
-    if not tool.info.for_cells:  # only then are the server's tools read, for the tool that opens the view
-        refused = app_only_error(server.tools, tool.info)
-        if refused is not None:
-            raise refused
+    refused = app_only_error(server, tool.info)
+    if refused is not None:
+        raise refused
     return server, tool
 
 
