@@ -262,11 +262,7 @@ class ProtocolTrace:
             with self._lock:
                 if ident is not None:
                     method = self._paired(direction, kind, method, ident)
-                self.recorded = seq = self.recorded + 1
-                self._entries.append((seq, time.time(), direction, kind, method, ident, len(text), stored, None))
-                self._chars += len(stored)
-                if len(self._entries) > self.max_messages or self._chars > self.max_total_chars:
-                    self._trim()
+                self._append((self.recorded + 1, time.time(), direction, kind, method, ident, len(text), stored, None))
             return
         size: int | None = None
         if isinstance(wire, bytes):  # larger than kept whole, unless its characters say otherwise
@@ -302,16 +298,11 @@ class ProtocolTrace:
         """Add one kept item (numbered ``recorded + 1``) and let the oldest go past the bounds (under
         the lock)."""
         self.recorded += 1
-        self._entries.append(item)
-        self._chars += len(_json_of(item))
-        self._trim()
-
-    def _trim(self) -> None:
-        """Let the oldest items go past the bounds (under the lock)."""
         entries = self._entries
+        entries.append(item)
+        self._chars += len(_json_of(item))
         while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
-            oldest = entries.popleft()
-            self._chars -= len(oldest[7] if oldest.__class__ is tuple else _json_of(oldest))  # a tuple: most
+            self._chars -= len(_json_of(entries.popleft()))
             self.dropped += 1
 
     def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> None:
