@@ -13,8 +13,10 @@ when it is recorded, and kept entries are masked again when a secret becomes kno
 never sits in the buffer.
 
 Recording is on the path of every message, and most messages are never looked at: a message is
-kept as a plain tuple (masked JSON, kind, method, id; for one too large, its head and summary), and
-becomes a :class:`TraceEntry` only when read. A large line's bytes are decoded only as far as its
+kept as a plain tuple, and becomes a :class:`TraceEntry` only when read. A small one with nothing to
+mask keeps only what reading cannot recover (its JSON as it came, number, time, direction and, for
+an answer, its request's method); its kind, id and size are read from its JSON when read
+(:mod:`~anvia_nb.core.exchange.trace_entry`). A large line's bytes are decoded only as far as its
 kept head needs (:mod:`~anvia_nb.core.exchange.trace_wire`).
 
 Core knows no Jupyter: the DataFrame of ``%mcp trace`` is built in the magic from
@@ -28,9 +30,9 @@ import json
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
+from anvia_nb.core.exchange.trace_entry import Direction, Item, TraceEntry, entry_of, kind_of, remasked
 from anvia_nb.core.exchange.trace_summary import refers_to as _refers_to
 from anvia_nb.core.exchange.trace_summary import summary as _summary
 from anvia_nb.core.exchange.trace_summary import target as _target
@@ -39,10 +41,7 @@ from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.types import JsonObject
 from anvia_nb.policy import ShowPolicy
 
-__all__ = ["ProtocolTrace", "TraceEntry", "WireModel", "call_entries", "record_safely"]
-
-Direction = Literal["sent", "received"]
-Kind = Literal["request", "notification", "result", "error"]
+__all__ = ["Direction", "ProtocolTrace", "TraceEntry", "WireModel", "call_entries", "record_safely"]
 
 
 class WireModel(Protocol):
@@ -50,119 +49,6 @@ class WireModel(Protocol):
     fields (read with ``vars``) are what the trace reads of it."""
 
     def model_dump_json(self, *, by_alias: bool = False, exclude_unset: bool = False) -> str: ...
-
-
-@dataclass(frozen=True)
-class TraceEntry:
-    """One JSON-RPC message as it went over the wire (masked; maybe cut, see ``truncated``)."""
-
-    seq: int
-    """Its number in the connection's exchange, from 1; gaps are entries dropped from the buffer."""
-    time: float
-    direction: Direction
-    """``"sent"`` by this client, ``"received"`` from the server."""
-    kind: Kind
-    method: str | None
-    """The method; for a result or an error, the method of the request it answers (when known)."""
-    id: str | int | None
-    size: int
-    """Characters of the message's JSON as sent or received; for one received as bytes (a stdio line,
-    an HTTP body or event) and too large to keep whole, its bytes, counted without decoding it."""
-    json: str
-    """The message's JSON, masked; for a truncated one, a JSON object summarising it."""
-    truncated: bool = False
-    refers_to: str | int | None = None
-    """The request id a notification refers to (a progress token, a cancelled request's id)."""
-    target: str | None = None
-    """What a request is about: the tool or prompt name, the resource URI (display masks it)."""
-    said: str | None = field(default=None, repr=False, compare=False)
-    """The summary when it was made at recording (a truncated message); otherwise made on first read."""
-
-    @property
-    def summary(self) -> str:
-        """A short line: what a person reads first (masked, not yet made visible or cut for display).
-
-        Made from the masked JSON when first read, so recording a message costs no more than
-        serializing it: most entries are never looked at."""
-        if self.said is None:
-            found = self.message()
-            fields = found if isinstance(found, dict) else {}
-            params = fields.get("params") if isinstance(fields.get("params"), dict) else {}
-            said = _summary(self.kind, self.method, params or {}, fields)[: limits.TRACE_SUMMARY_CHARS * 2]
-            object.__setattr__(self, "said", said)  # a cache: the entry stays the same value
-        assert self.said is not None
-        return self.said
-
-    def message(self) -> JsonObject:
-        """The message as a JSON object (for a truncated one, its summary object)."""
-        message: JsonObject = json.loads(self.json)  # recorded from a JSON-RPC model or object
-        return message
-
-    @property
-    def arrow(self) -> str:
-        return "→" if self.direction == "sent" else "←"
-
-
-_Cut = tuple[str, "str | int | None", "str | None"]
-"""What is kept of a message too large to keep whole beside the head of its JSON: its summary, the
-id it refers to and its target (its entry's JSON, an object holding the head, is made when read)."""
-_Kept = tuple[int, float, Direction, Kind, "str | None", "str | int | None", int, str, "_Cut | None"]
-"""A message kept as recorded: seq, time, direction, kind, method, id, size, its masked JSON (for
-one too large to keep whole, the head of it) and, for that one, the rest of what is kept of it."""
-_Item = TraceEntry | _Kept
-
-
-def _entry_of(item: _Item) -> TraceEntry:
-    """The entry of a kept item: a tuple's is made now, its request target or referred id read from
-    its (masked) JSON."""
-    if isinstance(item, TraceEntry):
-        return item
-    seq, at, direction, kind, method, ident, size, stored, cut = item
-    if cut is not None:
-        said, refers, about = cut
-        kept: JsonObject = {"truncated": True, "size": size, "method": method, "id": ident, "head": stored}
-        shown = json.dumps(kept, ensure_ascii=False)
-        return TraceEntry(seq, at, direction, kind, method, ident, size, shown, True, refers, about, said)
-    refers_to: str | int | None = None
-    target: str | None = None
-    if kind in ("notification", "request"):
-        try:
-            found = json.loads(stored)
-        except ValueError:  # masking cut through an escape: the entry stays, without these two
-            found = None
-        params = found.get("params") if isinstance(found, dict) else None
-        params = params if isinstance(params, dict) else {}
-        if kind == "notification":
-            refers_to = _refers_to(method, params)
-        else:
-            target = _target(params)
-    return TraceEntry(seq, at, direction, kind, method, ident, size, stored, False, refers_to, target)
-
-
-def _kind(ident: Any, method: Any, fields: dict[str, Any]) -> tuple[str | int | None, str | None, Kind]:
-    """A message's id and method, when they are ones, and its kind (``fields``: its fields)."""
-    if ident.__class__ is not int and ident.__class__ is not str:  # a bool is not an id
-        ident = None
-    if method.__class__ is str:
-        return ident, method, "request" if ident is not None else "notification"
-    return ident, None, "error" if fields.get("error") is not None else "result"
-
-
-def _remasked(item: _Item, policy: ShowPolicy) -> _Item:
-    """A kept item masked again with ``policy`` (which knows more secrets than when it was kept)."""
-    if not isinstance(item, TraceEntry):
-        cut = item[8]
-        if cut is not None:
-            cut = (policy.mask(cut[0]), cut[1], None if cut[2] is None else policy.mask(cut[2]))
-        return (*item[:7], policy.mask(item[7]), cut)
-    said = None if item.said is None else policy.mask(item.said)
-    target = None if item.target is None else policy.mask(item.target)
-    return replace(item, json=policy.mask(item.json), said=said, target=target)
-
-
-def _json_of(item: _Item) -> str:
-    """The JSON an item holds (for a message too large to keep whole, its head)."""
-    return item.json if isinstance(item, TraceEntry) else item[7]
 
 
 class ProtocolTrace:
@@ -182,17 +68,22 @@ class ProtocolTrace:
         self.max_messages = max(1, max_messages)
         self.max_message_chars = max(limits.TRACE_HEAD_CHARS, max_message_chars)
         self.max_total_chars = max(self.max_message_chars, max_total_chars)
-        self._entries: collections.deque[_Item] = collections.deque()
+        self._entries: collections.deque[Item] = collections.deque()
         self._chars = 0
         self._methods: dict[tuple[Direction, str | int], str] = {}
         self._reach = secret_reach(self.policy)
         self._lock = threading.Lock()
         self.recorded = 0
         """Messages seen in all, kept or not (the last one's number: see :attr:`TraceEntry.seq`)."""
-        self.dropped = 0
-        """Entries let go from the front of the buffer (too many, or too many characters)."""
+        self._failed = 0
         self.truncated = 0
         """Messages larger than ``max_message_chars``, kept as a summary."""
+
+    @property
+    def dropped(self) -> int:
+        """Entries let go from the front of the buffer (too many, or too many characters, or cleared),
+        and messages the trace failed to record."""
+        return self._failed + self.recorded - len(self._entries)
 
     @property
     def kept_chars(self) -> int:
@@ -207,7 +98,7 @@ class ProtocolTrace:
         with self._lock:
             kept = list(self._entries)
         chosen = kept if last is None else kept[-last:] if last > 0 else []
-        return [_entry_of(item) for item in chosen]
+        return [entry_of(item) for item in chosen]
 
     def entry(self, seq: int) -> TraceEntry | None:
         """The entry numbered ``seq``, or ``None`` when it was dropped (or never was); only that one
@@ -215,14 +106,14 @@ class ProtocolTrace:
         with self._lock:
             kept = list(self._entries)
         for item in kept:
-            if (item.seq if isinstance(item, TraceEntry) else item[0]) == seq:
-                return _entry_of(item)
+            if item[0] == seq:
+                return entry_of(item)
         return None
 
     @property
     def last_seq(self) -> int:
         with self._lock:
-            return _entry_of(self._entries[-1]).seq if self._entries else 0
+            return self._entries[-1][0] if self._entries else 0
 
     def add_secrets(self, secrets: Iterable[str]) -> None:
         """Mask ``secrets`` too, from now on and in the entries already kept (a token found while
@@ -233,14 +124,13 @@ class ProtocolTrace:
         with self._lock:
             self.policy = policy
             self._reach = secret_reach(policy)
-            kept = [_remasked(item, policy) for item in self._entries]
+            kept: list[Item] = [remasked(item, policy) for item in self._entries]
             self._entries = collections.deque(kept)
-            self._chars = sum(len(_json_of(item)) for item in kept)
+            self._chars = sum(len(item[3]) for item in kept)
 
     def clear(self) -> None:
         """Forget every entry (the counts stay)."""
         with self._lock:
-            self.dropped += len(self._entries)
             self._entries.clear()
             self._chars = 0
 
@@ -250,83 +140,93 @@ class ProtocolTrace:
         """Add one message (a JSON-RPC model of the SDK, or its JSON as a dict); ``wire``, when the
         transport has it, is the model's JSON as it went over the wire (not serialized again).
 
-        A small message is kept as it came (the common case: no more than a few dict reads, its
-        summary made when read). A line's bytes too large to keep whole are not decoded: only the
-        head kept of them is (:func:`~anvia_nb.core.exchange.trace_wire.wire_head`), and the size of
-        such a message is its bytes."""
+        A small message with nothing to mask is kept as it came: its number, time, direction, JSON
+        and, for an answer, its request's method (the common case: a few dict reads; what else its
+        entry says is read from its JSON when read, see :mod:`~anvia_nb.core.exchange.trace_entry`).
+        A line's bytes too large to keep whole are not decoded: only the head kept of them is
+        (:func:`~anvia_nb.core.exchange.trace_wire.wire_head`), and the size of such a message is
+        its bytes."""
+        if wire is None and not isinstance(message, dict):  # HTTP's sent ones: serialized here, once
+            wire = message.model_dump_json(by_alias=True, exclude_unset=True)
         if wire is not None and len(wire) <= self.max_message_chars and not isinstance(message, dict):
-            fields = vars(message)  # not getattr: a field a model lacks costs it an exception
-            ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
-            text = wire if isinstance(wire, str) else wire.decode("utf-8", "replace")
-            stored = text if self._reach is None else self.policy.mask(text)
-            with self._lock:
-                if ident is not None:
-                    method = self._paired(direction, kind, method, ident)
-                self._append((self.recorded + 1, time.time(), direction, kind, method, ident, len(text), stored, None))
+            fields = message.__dict__  # not getattr: a field a model lacks costs it an exception
+            text = wire if wire.__class__ is str else wire.decode("utf-8", "replace")  # type: ignore[union-attr]  # bytes: not str
+            if self._reach is not None:  # masked now: its kind and id kept as its model says them
+                self._add(direction, text, fields)
+                return
+            ident = fields.get("id")
+            lock = self._lock
+            lock.acquire()  # not ``with``: it costs this, the most frequent path, twice the time
+            try:
+                method = None if ident is None else self._paired(direction, fields.get("method"), ident)
+                self._append((self.recorded + 1, time.time(), direction, text, method))
+            finally:
+                lock.release()
             return
         size: int | None = None
         if isinstance(wire, bytes):  # larger than kept whole, unless its characters say otherwise
             wire, size = wire_head(wire, self.max_message_chars, limits.TRACE_HEAD_CHARS, self._reach)
-        if hasattr(message, "model_dump_json"):
-            text = wire if wire is not None else message.model_dump_json(by_alias=True, exclude_unset=True)
-            if size is None and len(text) <= self.max_message_chars:  # HTTP's sent ones, serialized here
-                self.record(direction, message, text)
-                return
-            fields = vars(message)  # a pydantic model's fields, read once
-            error: Any = fields.get("error")
-            if hasattr(error, "model_dump"):
-                fields = {**fields, "error": error.model_dump(by_alias=True, exclude_none=True)}
-        else:
+        if isinstance(message, dict):
             text = json.dumps(message, ensure_ascii=False, default=str)
-            fields = dict(message) if isinstance(message, dict) else {}
+            self._add(direction, text, dict(message), size)
+            return
+        text = str(wire)  # the model's JSON (above)
+        if size is None and len(text) <= self.max_message_chars:  # its characters fit after all
+            self.record(direction, message, text)
+            return
+        fields = message.__dict__  # a pydantic model's fields, read once
+        error: Any = fields.get("error")
+        if error is not None and not isinstance(error, dict):  # the SDK's ErrorData: its wire keys
+            fields = {**fields, "error": error.model_dump(by_alias=True, exclude_none=True)}
         self._add(direction, text, fields, size)
 
-    def _paired(self, direction: Direction, kind: Kind, method: str | None, ident: str | int) -> str | None:
-        """Remember a request's method by its id; a result or error gets its request's (under the
-        lock)."""
-        if kind == "notification":
-            return method
-        if kind == "request":
-            methods = self._methods
-            methods[(direction, ident)] = str(method)
-            if len(methods) > limits.TRACE_PENDING_IDS:
-                del methods[next(iter(methods))]  # the oldest: a dict keeps its keys in order
-            return method
-        return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+    def _paired(self, direction: Direction, method: str | None, ident: str | int) -> str | None:
+        """Remember a request's method by its id and give it back; an answer (no method) gets its
+        request's (under the lock; ``method`` and ``ident`` as the message's fields hold them)."""
+        if method is None:
+            return self._methods.pop(("received" if direction == "sent" else "sent", ident), None)
+        methods = self._methods
+        methods[(direction, ident)] = method
+        if len(methods) > limits.TRACE_PENDING_IDS:
+            del methods[next(iter(methods))]  # the oldest: a dict keeps its keys in order
+        return method
 
-    def _append(self, item: _Item) -> None:
+    def _append(self, item: Item) -> None:
         """Add one kept item (numbered ``recorded + 1``) and let the oldest go past the bounds (under
         the lock)."""
         self.recorded += 1
         entries = self._entries
         entries.append(item)
-        self._chars += len(_json_of(item))
-        while len(entries) > self.max_messages or (self._chars > self.max_total_chars and len(entries) > 1):
-            self._chars -= len(_json_of(entries.popleft()))
-            self.dropped += 1
+        self._chars += len(item[3])
+        if len(entries) > self.max_messages:  # one came: at most one goes for the count
+            self._chars -= len(entries.popleft()[3])
+        while self._chars > self.max_total_chars and len(entries) > 1:
+            self._chars -= len(entries.popleft()[3])
 
     def _add(self, direction: Direction, text: str, fields: dict[str, Any], size: int | None = None) -> None:
-        # A message given as a dict, too large to keep whole, or without its wire JSON.
-        ident, method, kind = _kind(fields.get("id"), fields.get("method"), fields)
-        params = fields.get("params")
-        if not isinstance(params, dict):
-            params = {}
+        # A message masked, given as a dict, too large to keep whole, or without its wire JSON.
+        ident, method, kind = kind_of(fields.get("id"), fields.get("method"), fields)
         if size is None:
             size = len(text)
-        refers_to = _refers_to(method, params) if kind == "notification" else None
-        target = _target(params) if kind == "request" else None
-        with self._lock:
+        self._lock.acquire()  # as in record; masked under the lock, with the policy add_secrets sets
+        try:
             if ident is not None:
-                method = self._paired(direction, kind, method, ident)
+                method = self._paired(direction, method, ident)
             seq, now = self.recorded + 1, time.time()
-            if size > self.max_message_chars:  # not kept whole: its summary and head now, its JSON when read
-                said = self.policy.mask(_summary(kind, method, params, fields))[: limits.TRACE_SUMMARY_CHARS * 2]
-                head, _ = self.policy.head(text, limits.TRACE_HEAD_CHARS)
-                self.truncated += 1
-                self._append((seq, now, direction, kind, method, ident, size, head, (said, refers_to, target)))
+            if size <= self.max_message_chars:  # its target and the id it refers to: read when read
+                self._append((seq, now, direction, self.policy.mask(text), method, kind, ident, size, None))
                 return
-            masked = self.policy.mask(text)
-            self._append(TraceEntry(seq, now, direction, kind, method, ident, size, masked, False, refers_to, target))
+            # Not kept whole: its summary and head now, its JSON when read.
+            params = fields.get("params")
+            params = params if isinstance(params, dict) else {}
+            refers_to = _refers_to(method, params) if kind == "notification" else None
+            target = _target(params) if kind == "request" else None
+            said = self.policy.mask(_summary(kind, method, params, fields))[: limits.TRACE_SUMMARY_CHARS * 2]
+            head, _ = self.policy.head(text, limits.TRACE_HEAD_CHARS)
+            self.truncated += 1
+            self._append((seq, now, direction, head, method, kind, ident, size, (said, refers_to, target)))
+        finally:
+            self._lock.release()
 
 
 def call_entries(entries: Sequence[TraceEntry], first: int, last: int, tool: str) -> list[TraceEntry]:
@@ -382,4 +282,4 @@ def record_safely(
     try:
         trace.record(direction, message, wire)
     except Exception:
-        trace.dropped += 1
+        trace._failed += 1  # counted in its ``dropped``

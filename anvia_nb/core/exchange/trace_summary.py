@@ -76,10 +76,12 @@ def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[
 def _result_summary(method: str | None, result: Any) -> str:
     if not isinstance(result, dict):
         return "result"
-    if result.get("resultType") == "input_required" or "inputRequests" in result:
+    shape = result.get("resultType")
+    if shape == "input_required" or "inputRequests" in result:
         asks = result.get("inputRequests")
         return f"input required: {', '.join(map(str, asks)) if isinstance(asks, dict) else '?'}"
-    task = _task_of(result)
+    # Asked only of what may be a task: this runs for every large result kept (issue 41).
+    task = _task_of(result) if shape == "task" or "task" in result or "taskId" in result else None
     if task is not None:
         done = task.get("result")  # a finished task's result, given with its status (2026-07-28)
         return f"result: {_task_summary(task)}" + (f"; {_result_summary('tools/call', done)}" if done else "")
@@ -91,7 +93,9 @@ def _result_summary(method: str | None, result: Any) -> str:
             if isinstance(item, dict):
                 kind = str(item.get("type"))
                 kinds[kind] = kinds.get(kind, 0) + 1
-        parts = [f"{n} {k}" if n > 1 else k for k, n in kinds.items()]
+        parts: list[str] = []  # a loop, not a comprehension: it costs a function call (Python 3.11)
+        for kind, count in kinds.items():
+            parts.append(f"{count} {kind}" if count > 1 else kind)
         error = " isError" if result.get("isError") is True else ""
         structured = " +structuredContent" if "structuredContent" in result else ""
         return f"result{error}: {', '.join(parts) or 'no content'}{structured}"
