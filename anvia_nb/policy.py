@@ -11,6 +11,7 @@ dashboard): every message about a server is said in plain words by :meth:`ShowPo
 on the exception objects and in ``%mcp log``. That one switch and that one method are the rule.
 
 Stdlib only (and :mod:`anvia_nb.errors`): core, display, widgets and magic may all import it.
+Which errors are about a server is read from their structure by :mod:`anvia_nb._server_errors`.
 Core only *discovers* which values are secrets (``connection.secrets``); masking lives here (the
 forms a secret takes in output are listed by :mod:`anvia_nb._secret_forms`).
 """
@@ -24,14 +25,9 @@ from functools import cached_property
 from typing import Any, overload
 
 from anvia_nb._secret_forms import secret_forms
+from anvia_nb._server_errors import about_a_server, quotes_a_server
 from anvia_nb._visible import SPECIAL, Measure, Prepared, cut, joined_slice, merged_spans
-from anvia_nb.errors import (
-    ConnectError,
-    ConnectionClosedError,
-    ProtocolError,
-    ToolCallError,
-    UnknownConnectionError,
-)
+from anvia_nb.errors import ConnectError, ConnectionClosedError, UnknownConnectionError
 
 __all__ = [
     "HIDDEN_SERVER_ERROR",
@@ -135,29 +131,6 @@ def secret_variants(secrets: Iterable[str]) -> tuple[str, ...]:
         if maskable(secret):
             variants |= secret_forms(secret)
     return tuple(sorted(variants, key=lambda v: (-len(v), v)))
-
-
-def quotes_a_server(error: BaseException | None) -> bool:
-    """Whether an error, or one it was raised from, carries text a server wrote.
-
-    Decided on structure, never on wording: a tool-call or protocol error, or any error with a
-    non-empty ``server_text``, anywhere in the ``__cause__`` chain. (A connect error's ``stderr``
-    tail is not: the magic keeps its own first line and hides just that tail.)
-    """
-    seen = 0
-    while error is not None and seen < 10:
-        if isinstance(error, (ToolCallError, ProtocolError)) or getattr(error, "server_text", None):
-            return True
-        error, seen = error.__cause__, seen + 1
-    return False
-
-
-def about_a_server(error: BaseException | None) -> bool:
-    """Whether an error is about a server rather than about what a person typed: it could not be
-    reached or started, it stopped, it is not connected, or it quotes a server (see
-    :func:`quotes_a_server`). With server errors hidden these are said in a viewer's words."""
-    about = (ConnectError, ConnectionClosedError, UnknownConnectionError, ToolCallError, ProtocolError, TimeoutError)
-    return isinstance(error, about) or quotes_a_server(error)
 
 
 @dataclass(frozen=True)
@@ -333,7 +306,21 @@ class ShowPolicy:
 
     def name(self, text: object) -> str:
         """A name (server, tool, field, uri) as it may be shown: :meth:`line` at ``name_chars``."""
+        if text.__class__ is str and len(text) <= self.limits.name_chars:
+            names = self._names  # the same few on every result (issue 41): each made once
+            shown = names.get(text)
+            if shown is None:
+                shown = self.line(text, self.limits.name_chars)
+                if len(names) < 256:
+                    names[text] = shown
+            return shown
         return self.line(text, self.limits.name_chars)
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        """Names as :meth:`name` showed them. A policy is never changed, only made anew for other
+        secrets or settings, so none is shown as an older policy masked it."""
+        return {}
 
     def title(self, text: object) -> str:
         """A title or one-line text: :meth:`line` at ``line_chars``."""

@@ -178,3 +178,17 @@ def test_an_error_result_is_hidden_whole_when_server_errors_are_hidden() -> None
     bundle = bundle_from_outcome(outcome(raw, error=error), RenderSettings(hide_server_errors=True))
     assert "/srv/secret" not in bundle["text/html"] + bundle["text/plain"]
     assert HIDDEN_SERVER_ERROR in bundle["text/plain"]
+
+
+def test_a_name_shown_before_its_secret_was_known_is_masked_as_soon_as_it_is() -> None:
+    """Names are kept as shown by each policy (issue 41); a new secret makes a new policy."""
+    name, secret = "team-sk-live-abcdef123", "sk-live-abcdef123"
+    before = RenderSettings().policy()
+    assert before.name(name) == before.name(name) == name
+    assert before.with_secrets([secret]).name(name) == f"team-{MASK}"
+    assert RenderSettings().policy([secret]).name(name) == f"team-{MASK}"
+    shown = bundle_from_outcome(outcome(text_result("hi"), server=name, tool=name), RenderSettings())
+    assert name in shown["text/plain"]
+    masked = bundle_from_outcome(outcome(text_result("hi"), server=name, tool=name, secrets=(secret,)))
+    assert secret not in masked["text/html"] and secret not in masked["text/plain"]
+    assert f"[MCP team-{MASK} · team-{MASK}] ok" in masked["text/plain"]
