@@ -15,7 +15,7 @@ import functools
 import json
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from anvia_nb._visible import Prepared
@@ -54,26 +54,27 @@ class Piece:
     plain: str
 
 
-@dataclass
+@dataclass(init=False)
 class Context:
     """What every block needs: provenance, the show policy, and the budgets left."""
 
     server: str
     tool: str
     policy: ShowPolicy
-    budget: Budget = field(init=False)
-    image_bytes_left: int = field(init=False)
-    server_label: str = field(init=False)
-    links: int = field(init=False, default=0)
+    budget: Budget
+    image_bytes_left: int
+    server_label: str
+    links: int
     """Resource links shown so far: the next one's number for ``read_link``."""
-    refusal_in_note: bool = field(init=False, default=False)
-    """The mapping's refusal of unsupported content is said once, in a note after the content
-    (a result of resource links), not in each item's block."""
+    refusal_in_note: bool
+    """The mapping's refusal of unsupported content is said once, in a note after it (links), not per item."""
 
-    def __post_init__(self) -> None:
-        self.budget = Budget.of(self.policy.limits)
-        self.image_bytes_left = self.policy.limits.image_bytes
-        self.server_label = self.policy.name(self.server)
+    def __init__(self, server: str, tool: str, policy: ShowPolicy) -> None:
+        limits = policy.limits  # made for every result: one call where a generated init took six (issue 41)
+        self.server, self.tool, self.policy = server, tool, policy
+        self.budget = Budget(limits.output_chars, limits.markers, limits.blocks)
+        self.image_bytes_left, self.server_label = limits.image_bytes, policy.name(server)
+        self.links, self.refusal_in_note = 0, False
 
     def name(self, value: str) -> str:
         """A short name (server, tool, uri) as it may be shown: masked, visible, bounded."""
@@ -136,11 +137,13 @@ def server_text(
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
     prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers, also_masked=also_masked)
     ctx.budget.spend_prepared(prepared)
+    segments = prepared.segments  # one run of plain text (the usual result): the box escapes it as shown() would
+    body: Html | str = segments[0][1] if len(segments) == 1 and not segments[0][0] else shown(prepared)
     plain = f"--- {label} ---\n{prepared.plain}"
     if prepared.hidden_chars:
         cut = elision(prepared.hidden_chars)
-        return Piece(_box(label, error, True).fill(shown(prepared), cut.html), f"{plain}\n{cut.plain}")
-    return Piece(_box(label, error, False).fill(shown(prepared)), plain)
+        return Piece(_box(label, error, True).fill(body, cut.html), f"{plain}\n{cut.plain}")
+    return Piece(_box(label, error, False).fill(body), plain)
 
 
 @functools.lru_cache(maxsize=256)

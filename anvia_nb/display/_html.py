@@ -215,6 +215,8 @@ class Template:
             raise UnsafeMarkupError(f"this template takes {len(parts) - 1} children, not {len(children)}")
         if len(children) == 1:  # the usual one: a result's text, a header's seconds
             child = children[0]
+            if child.__class__ is str:  # text: escaped here, without _markup's checks (issue 41)
+                return _made(parts[0] + html.escape(child, quote=False) + parts[1])
             return _made(parts[0] + (child.markup if child.__class__ is Html else _markup(child)) + parts[1])
         out = [parts[0]]
         for child, part in zip(children, parts[1:], strict=True):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anvia_nb._visible import Prepared
-from anvia_nb.policy import Limits
 
 __all__ = ["Budget"]
 
@@ -25,10 +24,6 @@ class Budget:
     remaining: int
     markers: int
     blocks: int
-
-    @classmethod
-    def of(cls, limits: Limits) -> Budget:
-        return cls(limits.output_chars, limits.markers, limits.blocks)
 
     def spend(self, amount: int) -> None:
         self.remaining = max(0, self.remaining - amount)

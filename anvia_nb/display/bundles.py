@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -245,23 +246,26 @@ def _result_pieces(
         pieces.append(server_text("schema problems", "\n".join(map(str, problems)), ctx, error=True))
     if not content and "toolResult" not in raw and raw.get("structuredContent") is None:
         pieces.append(note("The result has no content."))
-    refused = any(isinstance(i, dict) and i.get("type") in UNSUPPORTED_KINDS for i in content)
-    if refusal and outcome_error is None and refused:
-        pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
+    if refusal and outcome_error is None:
+        for item in content:  # a loop, not any(...) over a generator: once per result (issue 41)
+            if isinstance(item, dict) and item.get("type") in UNSUPPORTED_KINDS:
+                pieces.append(note(UNSUPPORTED_CONTENT_MESSAGE))
+                break
     return pieces
 
 
 def _bundle(pieces: list[Piece], ctx: Context) -> dict[str, Any]:
     """text/plain and text/html only: JupyterLab ranks application/json above text/html, so a
     JSON tree in the same bundle would hide the header, the status and the error styling."""
-    html = element("div", *[p.html for p in pieces], cls=_RESULT_CLASSES)
+    html = element("div", *map(_HTML_OF, pieces), cls=_RESULT_CLASSES)
     return {
-        "text/plain": ctx.policy.mask("\n".join([p.plain for p in pieces])),
+        "text/plain": ctx.policy.mask("\n".join(map(_PLAIN_OF, pieces))),
         "text/html": html.markup,
     }
 
 
 _RESULT_CLASSES = f"anvia-result {NOT_MATH_CLASSES}"
+_HTML_OF, _PLAIN_OF = operator.attrgetter("html"), operator.attrgetter("plain")  # no Python call per piece
 
 
 def tree_bundle_from_outcome(
@@ -286,7 +290,7 @@ def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSet
 def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderSettings()) -> dict[str, Any]:  # noqa: B008
     """The mime bundle for one call: text/plain and text/html (structuredContent shown inside, with
     its outputSchema verdict; :func:`tree_bundle_from_outcome` gives the JSON tree on its own)."""
-    ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
+    ctx = Context(outcome.server, outcome.tool, settings.policy(outcome.secrets))  # _context's, one call less
     links = links_only(outcome.raw, outcome.error)
     if links and outcome.raw is not None:  # it leads with what the server sent; the refusal is a note
         label = f"{links} resource link{'s' if links != 1 else ''}"
