@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -28,8 +28,9 @@ from anvia_nb.display import RenderSettings, ResultView
 from anvia_nb.errors import AnviaError, ConnectError
 from anvia_nb.magic.commands.apps import tool_for_cells, with_app
 from anvia_nb.magic.commands.audit import note_pins
+from anvia_nb.magic.commands.calls import CheckedArguments
 from anvia_nb.magic.commands.connections import described, run_cell_body
-from anvia_nb.magic.output.cell import report_warnings, show_in_cell
+from anvia_nb.magic.output.cell import EndsWith, report_warnings, show_in_cell
 from anvia_nb.magic.output.connect_text import (
     connect_error_line,
     connect_error_text,
@@ -37,9 +38,7 @@ from anvia_nb.magic.output.connect_text import (
     in_magic_words,
     restart_line,
 )
-from anvia_nb.magic.parse.arguments import CommandLineError, typed_for_schema, unknown_names
 from anvia_nb.magic.parse.commands import CallCommand, ConfigConnectCommand, ConnectCommand
-from anvia_nb.magic.parse.variables import resolve_arguments
 from anvia_nb.magic.subcommands import parse_line
 from anvia_nb.magic.warm import warm_first_call
 from anvia_nb.policy import ShowPolicy
@@ -62,6 +61,15 @@ def _link_reader() -> Callable[[Runtime, float | None], LinkReader]:
     from anvia_nb.runtime.library import link_reader
 
     return link_reader
+
+
+def _max_time(setting: float | None, timeout: float | None) -> float | None:
+    """The bound of a call with this ``timeout`` by the ``max_time_seconds`` ``setting``: at its
+    default, ``Tool.call_outcome``'s (never less than the timeout, none for a call told to wait for
+    ever); set to anything else, that bound."""
+    if setting is not None and float(setting) == limits.DEFAULT_CALL_MAX_SECONDS:
+        return limits.max_time_or_default(limits.DEFAULT, timeout)
+    return None if setting is None else float(setting)
 
 
 @magics_class
@@ -116,14 +124,33 @@ class McpMagics(Magics):
         self._pending_secrets: tuple[str, ...] = ()
         self._settings: RenderSettings | None = None
         self._runtime: Runtime | None = None
+        self._arguments = CheckedArguments()
+        self._usage_errors = EndsWith(self._said)  # every %mcp line's errors, said in one line
+        self._calls: tuple[float | None, float | None, int] | None = None
 
     # -- plumbing ----------------------------------------------------------------------------
 
     @observe("history_limit")
     def _history_limit_changed(self, _change: Any) -> None:
         """The limit belongs to the runtime's history: apply it now, not at the next ``%mcp``."""
+        self._calls = None
         if "anvia_nb.runtime.sessions" in sys.modules:
             self.runtime.set_history_limit(int(self.history_limit))
+
+    @observe("timeout_seconds", "max_time_seconds")
+    def _call_settings_changed(self, _change: Any) -> None:
+        """The next call reads the new value (``%config`` sets it on this magic)."""
+        self._calls = None
+
+    def _call_settings(self) -> tuple[float | None, float | None, int]:
+        """``timeout_seconds``, the max time of a call bounded by it (:meth:`call_max_time`) and
+        ``history_limit``, read again only after one changed: a traitlet read is two Python calls,
+        and every ``%mcp call`` needs them (issue 41)."""
+        found = self._calls
+        if found is None:
+            timeout = self.timeout_seconds
+            found = self._calls = (timeout, _max_time(self.max_time_seconds, timeout), int(self.history_limit))
+        return found
 
     @property
     def runtime(self) -> Runtime:
@@ -132,19 +159,14 @@ class McpMagics(Magics):
             from anvia_nb.runtime import get_runtime
 
             runtime = self._runtime = get_runtime()
-        limit = int(self.history_limit)
+        limit = self._call_settings()[2]
         if runtime.history.maxlen != limit:  # set here, or changed by other code since
             runtime.set_history_limit(limit)
         return runtime
 
     def call_max_time(self, timeout: float | None) -> float | None:
-        """The ``max_time_seconds`` setting for a call with this ``timeout``. Left at its default it
-        is ``Tool.call_outcome``'s default (never less than the timeout, none for a call told to
-        wait for ever); set to anything else, it is that bound."""
-        setting = self.max_time_seconds
-        if setting is not None and float(setting) == limits.DEFAULT_CALL_MAX_SECONDS:
-            return limits.max_time_or_default(limits.DEFAULT, timeout)
-        return None if setting is None else float(setting)
+        """The ``max_time_seconds`` setting for a call with this ``timeout`` (see ``_max_time``)."""
+        return _max_time(self.max_time_seconds, timeout)
 
     def render_settings(self) -> RenderSettings:
         """The settings every result is rendered with; made again only when a setting changed."""
@@ -177,28 +199,23 @@ class McpMagics(Magics):
                 found.extend(runtime.server(name).secrets)
         return tuple(found)
 
-    @contextlib.contextmanager
-    def _usage_errors(self) -> Iterator[None]:
-        """Our errors as one line each, unless the person asked for tracebacks.
+    def _said(self, exc: BaseException | None) -> bool:
+        """Our errors as one line each, unless the person asked for tracebacks (``True``: shown).
 
         The message may quote a server (a JSON-RPC error, a failed listing): it is made visible,
         masked and bounded. With ``hide_server_errors`` (a page for viewers) an error about a server
         (not connected, stopped, failed) is a shown notice in a viewer's words and the notebook
         goes on; the author's details stay in ``%mcp log``.
         """
-        try:
-            yield
-        except (AnviaError, ValueError) as exc:
-            if self.show_tracebacks:
-                raise
-            policy = self.show_policy(self._known_secrets())
-            line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
-            if policy.hides(exc):
-                show_in_cell(ServerNotice(str(getattr(exc, "server", "") or ""), line, error=exc))
-                return
-            raise UsageError(line) from None
-        finally:
-            self._pending_secrets = ()
+        self._pending_secrets = ()
+        if not isinstance(exc, (AnviaError, ValueError)) or self.show_tracebacks:
+            return False
+        policy = self.show_policy(self._known_secrets())
+        line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
+        if policy.hides(exc):
+            show_in_cell(ServerNotice(str(getattr(exc, "server", "") or ""), line, error=exc))
+            return True
+        raise UsageError(line) from None
 
     # -- the magic ---------------------------------------------------------------------------
 
@@ -207,7 +224,7 @@ class McpMagics(Magics):
     def mcp(self, line: str, cell: str | None = None) -> object:
         """Connect to MCP servers, list and call their tools; ``%mcp help`` for everything."""
         for_cell: ConnectCommand | ConfigConnectCommand | None = None
-        with self._usage_errors():
+        with self._usage_errors:
             parsed = parse_line(line, cell)
             command = parsed.command
             if cell is None or not isinstance(command, (ConnectCommand, ConfigConnectCommand)):
@@ -324,7 +341,7 @@ class McpMagics(Magics):
         """``%%mcp connect``: run the body with the connections open; close them however it ends."""
         opened: list[str] = []
         try:
-            with self._usage_errors():
+            with self._usage_errors:
                 self._connect(command, "cell", opened)
             return run_cell_body(self.shell, cell)
         finally:
@@ -340,24 +357,12 @@ class McpMagics(Magics):
         runtime = self.runtime
         server, tool = tool_for_cells(runtime, command.server, command.tool)
         target = f"{command.server}.{command.tool}"
-        arguments = resolve_arguments(command.arguments, command.args_variable, self.user_namespace(), target)
-        if arguments is not None and command.texts:
-            arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
-        unknown = unknown_names(arguments or {}, tool.input_schema)
-        if unknown:
-            takes = ", ".join(tool.info.argument_names) or "no arguments"
-            raise CommandLineError(
-                f"{target} was not called: it takes no argument {', '.join(unknown)}. It takes: {takes}."
-            )
-        problems = tool.check_arguments(arguments)
-        if problems:
-            raise CommandLineError(
-                f"{target} was not called: its arguments do not match the inputSchema: "
-                f"{'; '.join(problems)}. Fix them and run again."
-            )
-        setting = self.timeout_seconds
+        arguments = self._arguments.of(command, tool, self.user_namespace)  # read only for a $var
+        settings = self._call_settings()
+        setting = settings[0]
         timeout = command.timeout_seconds if command.has_timeout else setting
-        max_time = command.max_time_seconds if command.has_max_time else self.call_max_time(timeout)
+        max_time = settings[1] if not command.has_timeout else self.call_max_time(timeout)
+        max_time = command.max_time_seconds if command.has_max_time else max_time
         if command.background:  # a view that updates while it runs, bounded like any call
             from anvia_nb.widgets.background_view import BackgroundCallView
 
@@ -368,14 +373,7 @@ class McpMagics(Magics):
         unanswered = server.client.unanswered_elicitations
         declined = server.client.declined_samplings
         try:
-            outcome = runtime.call(  # checked above: the call does not check them again
-                command.server,
-                command.tool,
-                arguments,
-                timeout_seconds=timeout,
-                max_time_seconds=max_time,
-                validate_arguments=False,
-            )
+            outcome = runtime.call_checked(command.server, tool, arguments, timeout, max_time)  # checked above
         except KeyboardInterrupt:
             if self.show_tracebacks:
                 raise

@@ -8,6 +8,7 @@ The sync doors the magic and the widgets use: each runs the connection's async m
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 
 from anvia_nb.core.api.features import ConnectedServer
@@ -88,10 +89,12 @@ def read_link(
     return runtime.run(server.read_link(outcome, index, timeout_seconds=timeout_seconds))
 
 
+@functools.lru_cache(maxsize=8)
 def link_reader(
     runtime: Runtime, timeout_seconds: Timeout = limits.DEFAULT
 ) -> Callable[[CallOutcome, int], ResourceRead]:
-    """A ``ResultView``'s reader: reads a link only when called."""
+    """A ``ResultView``'s reader: reads a link only when called (made once per runtime and
+    timeout: every ``%mcp call`` result gets one, issue 41)."""
 
     def reader(outcome: CallOutcome, index: int) -> ResourceRead:
         return read_link(runtime, outcome, index, timeout_seconds=timeout_seconds)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, NamedTuple, ParamSpec, TypeVar
 
 from anvia_nb._docs import shared_keywords
@@ -261,7 +261,7 @@ class Runtime:
         validate_arguments: bool = True,
     ) -> CallOutcome:
         """Call ``found`` (the tool :meth:`call` looked up in the caller's thread) and record it."""
-        started_at, start = datetime.now(timezone.utc), time.perf_counter()
+        start = time.perf_counter()
         try:
             outcome = await found.call_outcome(
                 arguments,
@@ -271,7 +271,8 @@ class Runtime:
                 validate_arguments=validate_arguments,
             )
         except asyncio.CancelledError:  # interrupted (the kernel's stop button): a call of the history too
-            seconds = time.perf_counter() - start
+            seconds = time.perf_counter() - start  # when it began, told only of an interrupted call:
+            started_at = datetime.now(timezone.utc) - timedelta(seconds=seconds)
             self.record(self._interrupted(name, found.name, arguments, started_at, seconds))
             raise
         self.record(outcome)
@@ -333,6 +334,18 @@ class Runtime:
         return self.run(
             self._call(found, name, arguments, timeout_seconds, on_progress, max_time_seconds, validate_arguments)
         )
+
+    def call_checked(
+        self,
+        name: str,
+        found: Tool,
+        arguments: Mapping[str, Any] | None,
+        timeout_seconds: float | limits.Default | None,
+        max_time_seconds: float | limits.Default | None,
+    ) -> CallOutcome:
+        """:meth:`call` of ``found``, a tool of connection ``name`` the caller looked up and whose
+        ``arguments`` it checked against the inputSchema (``%mcp call``): neither is done again."""
+        return self.run(self._call(found, name, arguments, timeout_seconds, None, max_time_seconds, False))
 
     @shared_keywords(limits.CallBounds, dict.fromkeys(limits.CallBounds.__annotations__, limits.DEFAULT))
     def start(

@@ -10,7 +10,7 @@ returns the DataFrame of results; the stop button returns the rows done so far, 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from anvia_nb.core.api.batch import is_rows
 from anvia_nb.core.protocol import limits
@@ -22,16 +22,64 @@ from anvia_nb.magic.parse.variables import resolve_arguments
 from anvia_nb.magic.parse.words import CommandLineError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import pandas as pd
 
+    from anvia_nb.core.api.tool import Tool
+    from anvia_nb.core.protocol.types import ToolInfo
     from anvia_nb.magic.commands.host import MagicHost
     from anvia_nb.widgets import Panel, ToolForm, UnavailableForm
 
-__all__ = ["run_call", "run_form", "run_map", "run_panel"]
+__all__ = ["CheckedArguments", "run_call", "run_form", "run_map", "run_panel"]
 
 
 def run_call(magics: MagicHost, command: CallCommand) -> object:
     return magics.call_command(command)
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Classes of a value nothing can change: exactly these (a ``$var`` word is none of them)."""
+
+
+class CheckedArguments:
+    """What a ``%mcp call`` line sends, checked against the tool's inputSchema before anything is
+    sent: ``$var`` values read, ``key=value`` typed for it, every name one it takes, the schema's
+    check. A line of plain values only (no ``$var``, no ``--args``, nothing nested) is kept with
+    its tool's listing, and the same line run again (a loop, a re-run cell) on the same listing is
+    not checked again (issue 41): one entry, so it holds one line's values at most."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[CallCommand, Tool, ToolInfo, dict[str, Any] | None] | None = None
+
+    def of(self, command: CallCommand, tool: Tool, namespace: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+        """The arguments to send (a new dict, or ``None``); a one-line error when they are bad.
+        ``namespace`` gives the kernel's variables, where a ``$var`` is read."""
+        last, info = self._last, tool.info
+        if last is not None and last[0] is command and last[1] is tool and last[2] is info:  # the same line, listing
+            return None if last[3] is None else dict(last[3])
+        target = f"{command.server}.{command.tool}"
+        arguments = resolve_arguments(command.arguments, command.args_variable, namespace(), target)
+        if arguments is not None and command.texts:
+            arguments = typed_for_schema(arguments, dict(command.texts), tool.input_schema)
+        unknown = unknown_names(arguments or {}, tool.input_schema)
+        if unknown:
+            takes = ", ".join(tool.info.argument_names) or "no arguments"
+            raise CommandLineError(
+                f"{target} was not called: it takes no argument {', '.join(unknown)}. It takes: {takes}."
+            )
+        problems = tool.check_arguments(arguments)
+        if problems:
+            raise CommandLineError(
+                f"{target} was not called: its arguments do not match the inputSchema: "
+                f"{'; '.join(problems)}. Fix them and run again."
+            )
+        values = [*(command.arguments or {}).values(), *(arguments or {}).values()]
+        if command.args_variable is None and all(value.__class__ in _PLAIN for value in values):
+            self._last = (command, tool, info, None if arguments is None else dict(arguments))
+        return arguments
 
 
 def run_form(magics: MagicHost, command: FormCommand) -> ToolForm | UnavailableForm:
