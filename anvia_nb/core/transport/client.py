@@ -13,6 +13,8 @@ import asyncio
 import collections
 from collections.abc import Callable, Iterable
 
+import anyio
+
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.exchange.trace import ProtocolTrace
 from anvia_nb.core.protocol import limits
@@ -63,8 +65,6 @@ class McpClient(ServerTraffic, ClientRequests):
         """
         self.name = name
         self.max_calls_in_flight = max_calls_in_flight or limits.DEFAULT_MAX_CALLS_IN_FLIGHT
-        # The calls in flight on this session: at most max_calls_in_flight, the others wait in turn.
-        self._in_flight = asyncio.Semaphore(self.max_calls_in_flight)
         self.opener = opener
         self.log = log if log is not None else ServerLog(name)
         self.notifications: collections.Counter[str] = collections.Counter()
@@ -132,6 +132,10 @@ class McpClient(ServerTraffic, ClientRequests):
             raise ConnectError(f"{self.name!r} is already open.", server=self.name)
         timeout_seconds = limits.timeout_or_default(timeout_seconds, limits.DEFAULT_CONNECT_TIMEOUT_SECONDS)
         self._loop = asyncio.get_running_loop()
+        # The calls in flight on this session: at most max_calls_in_flight, the others wait in turn.
+        # anyio's, made on the loop that runs the calls (made outside one, it is an adapter that
+        # finds its loop on every use): requests.py takes a free turn with acquire_nowait.
+        self._in_flight = anyio.Semaphore(self.max_calls_in_flight)
         self._closing = asyncio.Event()
         ready: asyncio.Future[Session] = self._loop.create_future()
         self._owner = self._loop.create_task(self._own(ready), name=f"anvia_nb session {self.name}")

@@ -13,6 +13,8 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+import anyio
+
 from anvia_nb.core.exchange.logs import ServerLog
 from anvia_nb.core.protocol import limits
 from anvia_nb.core.protocol.methods import LISTING_METHODS, METHOD_NOT_FOUND
@@ -35,7 +37,7 @@ class ClientRequests:
     opener: SessionOpener
     log: ServerLog
     listing_notes: dict[str, str]
-    _in_flight: asyncio.Semaphore
+    _in_flight: anyio.Semaphore
     _session: Session | None
     _closed: bool
     _loop: asyncio.AbstractEventLoop | None
@@ -166,12 +168,17 @@ class ClientRequests:
         try:
             # In its turn among max_calls_in_flight, unless its caller bounds its calls itself (a
             # map: caller_bounds.py); its coroutine is made only once its turn comes, so a call
-            # cancelled while it waits is never sent. acquire/release, not `async with` (two
-            # coroutines a call), and the call made and sent here, not by a second method it awaits
-            # (one coroutine and frame; benchmarks/README.md, *The per-call path, fourth pass*).
+            # cancelled while it waits is never sent. A free turn is taken with anyio's
+            # acquire_nowait (no coroutine; asyncio.Semaphore.acquire makes one and a generator
+            # every time), waited for only when none is free; acquire/release, not `async with`;
+            # the call made and sent here, not by a method it awaits (benchmarks/README.md, *The
+            # per-call path, fourth pass* and *fifth pass*).
             bounded = not caller_bounds()
             if bounded:
-                await self._in_flight.acquire()
+                try:
+                    self._in_flight.acquire_nowait()
+                except anyio.WouldBlock:
+                    await self._in_flight.acquire()
             try:
                 sent = session.call_tool(call)
                 return await (sent if watch is None else watched(sent, watch))

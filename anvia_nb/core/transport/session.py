@@ -44,9 +44,14 @@ class Handshake:
     it said nothing."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ToolCall:
-    """What a session needs to send one ``tools/call``."""
+    """What a session needs to send one ``tools/call``.
+
+    Not frozen: made on every call, and a frozen dataclass sets each field through
+    ``object.__setattr__`` (9.1k instructions against 1.5k; benchmarks/README.md, *The per-call
+    path, fifth pass*). Nothing assigns to it; a layer that changes a field makes a new one
+    (``dataclasses.replace``, as the recording session does)."""
 
     name: str
     arguments: JsonObject | None

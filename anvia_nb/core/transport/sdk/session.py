@@ -96,14 +96,13 @@ class CallClock:
     callback: a bound method of the clock, not a closure with its cells, so a call in flight holds
     fewer objects for the collector to walk (*The per-call path, fourth pass*)."""
 
-    __slots__ = ("_last_deadline", "_loop", "ceiling", "idle", "on_progress", "timeout")
+    __slots__ = ("_last_deadline", "ceiling", "idle", "on_progress", "timeout")
 
     def __init__(self, idle: float | None, ceiling: float | None, on_progress: ProgressHandler | None = None) -> None:
         self.idle = idle
         self.ceiling = ceiling
         self.on_progress = on_progress
-        self._loop = asyncio.get_running_loop()
-        now = self._loop.time()  # the clock asyncio.timeout_at reads
+        now = asyncio.get_running_loop().time()  # the clock asyncio.timeout_at reads
         self._last_deadline = math.inf if ceiling is None else now + ceiling
         self.timeout = _timeout_at(self._deadline(now))
 
@@ -116,7 +115,7 @@ class CallClock:
         the call is over, nothing moves it)."""
         if self.idle is not None and not self.timeout.expired():
             try:
-                self.timeout.reschedule(self._deadline(self._loop.time()))
+                self.timeout.reschedule(self._deadline(asyncio.get_running_loop().time()))
             except RuntimeError:  # the call is leaving its timeout: nothing to move
                 pass
 
