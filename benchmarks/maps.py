@@ -2,12 +2,15 @@
 beside ``asyncio.gather`` of the SDK's own clients under a semaphore of 64.
 
 Each contender has its own bench server over stdio and maps the same rows once per round, in an
-order that rotates every round. Measured per map: wall time and this process's CPU (every thread:
-the magic's calls run on the runtime's loop thread; the servers are other processes). Ratios are to
-the gather over ``ClientSession`` that drops each result as it comes; beside it the same gather
-keeping its results (what ``asyncio.gather`` returns, and what a map returns too: its outcomes), and
-each anvia_nb row's note gives its ratio to that one as well. The tool's own bound, rows / 64 × its
-sleep, is what no client can go under; issue 41's goal is within 1.2 × the gather, at 1k and 10k rows.
+order that rotates every round and reverses every other round (so no contender always follows the
+same one), each map from a collected heap (``gc.collect()`` before it, outside its timing: no map
+pays a full collection for what the map before it kept). Measured per map: wall time and this
+process's CPU (every thread: the magic's calls run on the runtime's loop thread; the servers are
+other processes). Ratios are to the gather over ``ClientSession`` that drops each result as it
+comes; beside it the same gather keeping its results (what ``asyncio.gather`` returns, and what a
+map returns too: its outcomes), and each anvia_nb row's note gives its ratio to that one as well.
+The tool's own bound, rows / 64 × its sleep, is what no client can go under; issue 41's goal is
+within 1.2 × the gather, at 1k and 10k rows.
 
 The DataFrame map shows its progress line (``progress=True``, as in a notebook), captured in the
 IPython shell the magic runs in; the table says whether the line said the map was bound by the
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -118,16 +122,30 @@ class _Maps:
         self.loop.run_until_complete(self.server.close())
 
 
+def _order(names: list[str], round_: int) -> list[str]:
+    """The contenders' order in a round: rotated by one each round and reversed every other round,
+    so that each follows a different contender from round to round (a rotation alone keeps every
+    neighbour: the DataFrame map would always follow the rows map)."""
+    shift = round_ % len(names)
+    turned = names[shift:] + names[:shift]
+    return turned[::-1] if round_ % 2 else turned
+
+
 def _measure(works: dict[str, Callable[[], None]], rounds: int) -> dict[str, tuple[Stats, Stats]]:
-    """Wall and CPU seconds of each work, once a round, the order rotating every round."""
+    """Wall and CPU seconds of each work, once a round (order: :func:`_order`), each from a
+    collected heap: ``gc.collect()`` runs before every map, outside its timing, so no map inherits
+    the collector's count of what the map before it kept (CPython runs a full collection once the
+    objects that reached the oldest generation since the last one pass a quarter of it), and every
+    map still pays every collection its own work causes."""
     for work in works.values():
+        gc.collect()
         work()  # warm: the first map of each kind is not counted
     names = list(works)
     wall: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
     for round_ in range(rounds):
-        shift = round_ % len(names)
-        for name in names[shift:] + names[:shift]:
+        for name in _order(names, round_):
+            gc.collect()
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             works[name]()
             wall[name].append(time.perf_counter() - wall_start)
@@ -174,7 +192,8 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
         loop.close()
     from anvia_nb.display.map_progress import CLIENT_BOUND_SHARE
 
-    table.section(f"{title}, wall per map (ratio to the gather over ClientSession; load {load_average()})")
+    fair = "each map from a collected heap, the order rotated and reversed by round"
+    table.section(f"{title}, wall per map (ratio to the gather over ClientSession; {fair}; load {load_average()})")
     for name, (wall, _cpu) in found.items():
         note = f"{wall.median / bound:.2f} × the tool's bound" + _beside_kept(name, wall, found[KEPT][0])
         if name == FRAME:
