@@ -217,10 +217,13 @@ class ProtocolTrace:
                 self._append((seq, now, direction, self.policy.mask(text), method, kind, ident, size, None))
                 return
             # Not kept whole: its summary and head now, its JSON when read.
-            params = fields.get("params")
-            params = params if isinstance(params, dict) else {}
-            refers_to = _refers_to(method, params) if kind == "notification" else None
-            target = _target(params) if kind == "request" else None
+            params: dict[str, Any] = {}  # an answer's summary reads its result, not params
+            refers_to, target = None, None
+            if kind == "request" or kind == "notification":
+                found = fields.get("params")
+                params = found if isinstance(found, dict) else {}
+                refers_to = _refers_to(method, params) if kind == "notification" else None
+                target = _target(params) if kind == "request" else None
             said = self.policy.mask(_summary(kind, method, params, fields))[: limits.TRACE_SUMMARY_CHARS * 2]
             head, _ = self.policy.head(text, limits.TRACE_HEAD_CHARS)
             self.truncated += 1

@@ -43,6 +43,8 @@ def _text(value: Any) -> str:
 
 def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[str, Any]) -> str:
     """One line saying what the message is: ``tools/call echo {"message":"hi"}``, ``progress 3/5``."""
+    if kind == "result":  # first: a large answer's is made while it is recorded
+        return _result_summary(method, fields.get("result"))
     if kind == "request":
         if method == "tools/call":
             extra = " (with input responses)" if params.get("inputResponses") else ""
@@ -66,11 +68,9 @@ def summary(kind: str, method: str | None, params: dict[str, Any], fields: dict[
             return _task_summary(params)
         shown = {k: v for k, v in params.items() if k != "_meta"}
         return f"{method} {_compact(shown)}" if shown else str(method)
-    if kind == "error":
-        error = fields.get("error")
-        error = error if isinstance(error, dict) else {}
-        return f"error {_text(error.get('code'))}: {_text(error.get('message'))}"
-    return _result_summary(method, fields.get("result"))
+    error = fields.get("error")  # an error: the kinds are four
+    error = error if isinstance(error, dict) else {}
+    return f"error {_text(error.get('code'))}: {_text(error.get('message'))}"
 
 
 def _result_summary(method: str | None, result: Any) -> str:
