@@ -8,7 +8,6 @@ verdict and the timing together in a :class:`CallOutcome`.
 
 from __future__ import annotations
 
-import collections
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timezone
@@ -18,6 +17,7 @@ from anvia_nb._docs import refuse_unknown, shared_keywords
 from anvia_nb._passthrough import Passthrough
 from anvia_nb.core.api.features import ConnectedServer
 from anvia_nb.core.api.maps import MapsRows
+from anvia_nb.core.api.progress_kept import ProgressKept, short
 from anvia_nb.core.api.tasks import BackgroundCall
 from anvia_nb.core.api.tool_schemas import ToolSchemas
 from anvia_nb.core.audit.definitions import Finding
@@ -39,36 +39,6 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing's own from Python 3.11; 3.10 is supported
 
 __all__ = ["Tool"]
-
-
-def _short(text: str, limit: int = 200) -> str:
-    """Server data quoted in an error message, cut: the whole of it stays on the error object."""
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
-
-
-class _ProgressKept:
-    """What a call's outcome keeps of its progress notifications: the last ``PROGRESS_KEPT``, their
-    count, each told to the caller's ``on_progress`` too. ``record`` is the call's handler: a bound
-    method, not a closure with three cells and a deque made whether progress comes or not, so a
-    call in flight holds fewer objects for the collector (benchmarks/README.md, *The per-call
-    path, fourth pass*)."""
-
-    __slots__ = ("count", "on_progress", "received")
-
-    def __init__(self, on_progress: ProgressHandler | None) -> None:
-        self.on_progress = on_progress
-        self.count = 0
-        self.received: collections.deque[tuple[float, float | None, str | None]] | tuple[()] = ()
-
-    async def record(self, progress: float, total: float | None, message: str | None) -> None:
-        """One progress notification, kept (its message cut) and told to ``on_progress``."""
-        self.count += 1
-        if isinstance(self.received, tuple):  # the first: made only when progress comes
-            self.received = collections.deque(maxlen=limits.PROGRESS_KEPT)
-        said = _short(message, limits.PROGRESS_MESSAGE_CHARS) if message is not None else None
-        self.received.append((progress, total, said))
-        if self.on_progress is not None:
-            await self.on_progress(progress, total, message)
 
 
 class Tool(MapsRows):
@@ -108,8 +78,18 @@ class Tool(MapsRows):
     def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
         self.info = info
         self._server = server
-        self._schemas = ToolSchemas(info)
         self._flagged: tuple[ToolInfo | None, tuple[Finding, ...], str] = (None, (), "")
+
+    @property
+    def info(self) -> ToolInfo:
+        """The tool as listed now: a new listing (after ``tools/list_changed``) replaces it, and the
+        checks of its schemas with it, so a call is checked against the schema the server lists now."""
+        return self._info
+
+    @info.setter
+    def info(self, info: ToolInfo) -> None:
+        self._info = info
+        self._schemas = ToolSchemas(info)
 
     @property
     def flags(self) -> tuple[Finding, ...]:
@@ -258,7 +238,7 @@ class Tool(MapsRows):
             if validate_arguments
             else arguments_from_input(arguments)
         )
-        kept = _ProgressKept(on_progress)
+        kept = ProgressKept(on_progress)
         trace = self._server.client.trace
         first_message = trace.recorded + 1
         started_at = datetime.now(timezone.utc)
@@ -386,7 +366,7 @@ class Tool(MapsRows):
             return output, None, schema_problems
         error = OutputSchemaError(
             f"{self._server.name}.{self.name} returned structuredContent that does not match its "
-            f"outputSchema: {_short(schema_problems[0])}",
+            f"outputSchema: {short(schema_problems[0])}",
             schema_problems,
             server=self._server.name,
             tool=self.name,
