@@ -91,7 +91,9 @@ async def guarded_call(client: Any, tool: str, arguments: dict[str, Any]) -> dic
     """The floor of a call that keeps anvia_nb's guarantees, with no code of anvia_nb's: the SDK
     ``Client``'s call under an ``asyncio.timeout_at`` deadline that each progress notification
     moves (``IDLE_SECONDS`` from it), never past the whole call's bound (``CEILING_SECONDS`` from
-    the start), and the result dumped to JSON with wire keys (what every layer of anvia_nb reads)."""
+    the start), and the result dumped to JSON with wire keys (what every layer of anvia_nb reads),
+    by the cheapest path to that JSON: the model's own serializer, which ``model_dump`` wraps in
+    about 8k instructions of Python a call (benchmarks/README.md, *The per-call path, fifth pass*)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
     ceiling = start + CEILING_SECONDS
@@ -101,7 +103,9 @@ async def guarded_call(client: Any, tool: str, arguments: dict[str, Any]) -> dic
             deadline.reschedule(min(loop.time() + IDLE_SECONDS, ceiling))
 
         result = await client.call_tool(tool, arguments, progress_callback=alive)
-    dumped: dict[str, Any] = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+    dumped: dict[str, Any] = type(result).__pydantic_serializer__.to_python(
+        result, by_alias=True, mode="json", exclude_none=True
+    )
     return dumped
 
 
