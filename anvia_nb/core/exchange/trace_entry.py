@@ -31,7 +31,10 @@ from anvia_nb.policy import ShowPolicy
 __all__ = ["Cut", "Direction", "Item", "Kept", "Kind", "Lazy", "TraceEntry", "entry_of", "kind_of", "remasked"]
 
 Direction = Literal["sent", "received"]
+"""Who sent a message: ``"sent"`` by this client, ``"received"`` from the server."""
 Kind = Literal["request", "notification", "result", "error"]
+"""What a JSON-RPC message is: a request (it has a method and an id), a notification (a method and no
+id), or the answer to a request, a result or an error."""
 
 
 @dataclass(frozen=True)
