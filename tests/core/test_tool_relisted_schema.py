@@ -1,8 +1,9 @@
 """A tool re-listed with another ``inputSchema`` (after ``notifications/tools/list_changed``) is checked
 against the schema the server lists now: an argument the new schema adds is sent, one it takes away
-is refused before anything is sent (``call_outcome`` checks, as ``%mcp call``, the forms and the panel
-do; ``call`` leaves that to the server, docs/mapping.md rule 9). A real low-level SDK server, in this process, over the SDK's
-in-memory transport; its tool changes when ``widen`` is called, as a server's tools change."""
+is refused before anything is sent (``call_outcome`` checks, as ``%mcp call``, the forms and the
+panel do; ``call`` leaves that to the server, docs/mapping.md rule 9). A real low-level SDK server,
+in this process, over the SDK's in-memory transport; its tool changes when ``widen`` is called, as
+a server's tools change."""
 
 from __future__ import annotations
 
