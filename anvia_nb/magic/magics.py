@@ -358,11 +358,13 @@ class McpMagics(Magics):
         server, tool = tool_for_cells(runtime, command.server, command.tool)
         target = f"{command.server}.{command.tool}"
         arguments = self._arguments.of(command, tool, self.user_namespace)  # read only for a $var
-        settings = self._call_settings()
-        setting = settings[0]
-        timeout = command.timeout_seconds if command.has_timeout else setting
-        max_time = settings[1] if not command.has_timeout else self.call_max_time(timeout)
-        max_time = command.max_time_seconds if command.has_max_time else max_time
+        setting, max_time, _ = self._call_settings()
+        timeout = setting
+        if command.has_timeout:
+            timeout = command.timeout_seconds
+            max_time = self.call_max_time(timeout)
+        if command.has_max_time:
+            max_time = command.max_time_seconds
         if command.background:  # a view that updates while it runs, bounded like any call
             from anvia_nb.widgets.background_view import BackgroundCallView
 
