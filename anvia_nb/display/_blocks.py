@@ -137,8 +137,7 @@ def server_text(
     room = ctx.budget.remaining if limit is None else min(limit, ctx.budget.remaining)
     prepared = ctx.policy.prepare(text, room, max_markers=ctx.budget.markers, also_masked=also_masked)
     ctx.budget.spend_prepared(prepared)
-    segments = prepared.segments  # one run of plain text (the usual result): the box escapes it as shown() would
-    body: Html | str = segments[0][1] if len(segments) == 1 and not segments[0][0] else shown(prepared)
+    body = shown(prepared)
     plain = f"--- {label} ---\n{prepared.plain}"
     if prepared.hidden_chars:
         cut = elision(prepared.hidden_chars)

@@ -290,7 +290,7 @@ def _context(server: str, tool: str, secrets: Sequence[str], settings: RenderSet
 def bundle_from_outcome(outcome: CallOutcome, settings: RenderSettings = RenderSettings()) -> dict[str, Any]:  # noqa: B008
     """The mime bundle for one call: text/plain and text/html (structuredContent shown inside, with
     its outputSchema verdict; :func:`tree_bundle_from_outcome` gives the JSON tree on its own)."""
-    ctx = Context(outcome.server, outcome.tool, settings.policy(outcome.secrets))  # _context's, one call less
+    ctx = _context(outcome.server, outcome.tool, outcome.secrets, settings)
     links = links_only(outcome.raw, outcome.error)
     if links and outcome.raw is not None:  # it leads with what the server sent; the refusal is a note
         label = f"{links} resource link{'s' if links != 1 else ''}"
