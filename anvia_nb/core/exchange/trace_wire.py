@@ -36,19 +36,13 @@ def wire_head(wire: bytes, max_chars: int, head_chars: int, reach: int | None) -
     characters (kept whole, its size its characters), ``(text, len(wire))`` when it has more.
     """
     size, want = len(wire), head_chars + (reach or 0)
-    # Bytes a character, in quarters: most JSON takes one and a bit (escaped, or some accents), much
-    # two, any four. The first try is written out: it is the one nearly every line needs (issue 41).
-    read = 5 * want // 4
-    head = wire[:read].decode("utf-8", "replace")  # a character cut at the end: replaced
-    if len(head) - _SPLIT < want:
-        for quarters in (8, 4 * _MAX_BYTES_PER_CHAR):
-            read = quarters * want // 4
-            head = wire[:read].decode("utf-8", "replace")
-            if len(head) - _SPLIT >= want:
-                break
+    for quarters in (5, 8, 4 * _MAX_BYTES_PER_CHAR):  # bytes a character, in quarters: most JSON takes
+        read = quarters * want // 4  # one and a bit (escaped, or some accents), much two, any four
+        head = wire[:read].decode("utf-8", "replace")  # a character cut at the end: replaced
+        if len(head) - _SPLIT >= want:
+            break
     # Characters the line surely has: the head's whole ones, and a quarter of the bytes after it.
-    after = size - read - _SPLIT
-    if len(head) - _SPLIT + (after if after > 0 else 0) // _MAX_BYTES_PER_CHAR > max_chars:
+    if len(head) - _SPLIT + max(0, size - read - _SPLIT) // _MAX_BYTES_PER_CHAR > max_chars:
         return head, size
     text = wire.decode("utf-8", "replace")
     return text, (size if len(text) > max_chars else None)
