@@ -41,6 +41,7 @@ PASSTHROUGHS = _passthroughs()
 def _field_type(cls: type, path: str) -> object:
     """The type of what ``path`` reads from an instance of ``cls``, from the annotations."""
     holder_name, field = path.split(".")
+    holder_name = holder_name.removeprefix("_")  # a private attribute holding the parameter of its name
     holder = typing.get_type_hints(inspect.getattr_static(cls, "__init__"))[holder_name]
     member = inspect.getattr_static(holder, field, None)
     if isinstance(member, property) and member.fget is not None:

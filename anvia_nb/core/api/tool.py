@@ -54,25 +54,26 @@ class Tool(MapsRows):
         The server that listed it.
     """
 
-    name = Passthrough[str]("info.name", "The tool's name, as listed and as calls send it.")
+    name = Passthrough[str]("_info.name", "The tool's name, as listed and as calls send it.")
     title = Passthrough[str | None](
-        "info.shown_title", "The title shown for it (its ``title``, else its annotations' title); ``None`` without one."
+        "_info.shown_title",
+        "The title shown for it (its ``title``, else its annotations' title); ``None`` without one.",
     )
     description = Passthrough[str | None](
-        "info.description", "The server's description of the tool; ``None`` without one."
+        "_info.description", "The server's description of the tool; ``None`` without one."
     )
     input_schema = Passthrough[JsonObject](
-        "info.input_schema", "The JSON Schema its arguments are checked against (``inputSchema``)."
+        "_info.input_schema", "The JSON Schema its arguments are checked against (``inputSchema``)."
     )
     output_schema = Passthrough[JsonObject | None](
-        "info.output_schema", "The JSON Schema its ``structuredContent`` is checked against; ``None`` without one."
+        "_info.output_schema", "The JSON Schema its ``structuredContent`` is checked against; ``None`` without one."
     )
     annotations = Passthrough[JsonObject | None](
-        "info.annotations",
+        "_info.annotations",
         "Its annotations as listed (``readOnlyHint``, ``destructiveHint``...); ``None`` without any.",
     )
     task_support = Passthrough[str | None](
-        "info.task_support", '``execution.taskSupport``: ``"required"`` means the tool only runs as a task.'
+        "_info.task_support", '``execution.taskSupport``: ``"required"`` means the tool only runs as a task.'
     )
 
     def __init__(self, info: ToolInfo, server: ConnectedServer) -> None:
@@ -97,8 +98,8 @@ class Tool(MapsRows):
         return self._audited()[1]
 
     def _audited(self) -> tuple[ToolInfo | None, tuple[Finding, ...], str]:  # flags and their line, once per listing
-        if self._flagged[0] is not self.info:
-            self._flagged = (self.info, found := tool_flags(self._server.name, self.info), flag_line(found))
+        if self._flagged[0] is not self._info:
+            self._flagged = (self._info, found := tool_flags(self._server.name, self._info), flag_line(found))
         return self._flagged
 
     @property
@@ -107,7 +108,7 @@ class Tool(MapsRows):
         return self._server
 
     def __repr__(self) -> str:
-        return f"<Tool {self._server.name}.{self.info.name}>"
+        return f"<Tool {self._server.name}.{self._info.name}>"
 
     def _refuse_if_changed(self) -> None:
         refusal = self._server.refused.get(self.name)
@@ -282,7 +283,7 @@ class Tool(MapsRows):
             kept.count,  # progress_count
             self._server.client.origin,  # origin
             None,  # requested_by
-            self.info.output_schema,  # output_schema
+            self._info.output_schema,  # output_schema
             (first_message, trace.recorded) if trace.recorded >= first_message else None,  # trace_span
             self._audited()[2],  # flagged
         )
