@@ -12,6 +12,13 @@ map returns too: its outcomes), and each anvia_nb row's note gives its ratio to 
 The tool's own bound, rows / 64 × its sleep, is what no client can go under; issue 41's goal is
 within 1.2 × the gather, at 1k and 10k rows.
 
+A third table gives each contender's server's CPU per map (``benchmarks/server_cpu.py``): on two
+cores a map waits on whichever side is busiest, and over this Python server that is the server. What
+a request costs the server depends on the protocol: at 2026-07-28 (the default of anvia_nb and of
+the SDK ``Client``) every request carries its ``_meta`` (protocol version, client info and
+capabilities), which the server reads each time; ``ClientSession``'s handshake speaks 2025-11-25. So
+``tool.map`` and ``%mcp map`` are measured twice, at the default and at the gather's own exchange.
+
 The DataFrame map shows its progress line (``progress=True``, as in a notebook), captured in the
 IPython shell the magic runs in; the table says whether the line said the map was bound by the
 client. ``%mcp map`` in a shell without a kernel shows none (a kernel's would).
@@ -32,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.contenders import _sdk_client, _sdk_session
 from benchmarks.forks import server_command
 from benchmarks.measure import AsyncContender, Call, Stats, load_average
+from benchmarks.server_cpu import cpu_seconds, not_readable, started_servers
 
 if TYPE_CHECKING:
     from benchmarks.run import Table
@@ -42,6 +50,10 @@ AT_ONCE = 64
 BASE = "SDK ClientSession, asyncio.gather, 64 at a time"
 KEPT = "SDK ClientSession, asyncio.gather keeping its results, 64 at a time"
 FRAME = "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown"
+SAME_EXCHANGE = "anvia_nb tool.map on rows, concurrency 64, protocol 2025-11-25 (the gather's exchange)"
+MAGIC = "anvia_nb %mcp map --concurrency 64, IPython shell"
+LEGACY = "2025-11-25"
+"""The protocol version ``ClientSession``'s handshake gives: the gather's exchange."""
 
 
 def _gather(opened: AsyncContender, rows: int, ms: float, *, keep: bool = False) -> Callable[[], None]:
@@ -80,8 +92,14 @@ class _Maps:
 
         self.loop = loop
         command = server_command()
-        connection = mcp.stdio(name="bench_map", command=command[0], args=command[1:])
-        self.server = loop.run_until_complete(connect_mcp(connection))
+        with started_servers() as found:
+            connection = mcp.stdio(name="bench_map", command=command[0], args=command[1:])
+            self.server = loop.run_until_complete(connect_mcp(connection))
+        self.server_pids = found.pids
+        with started_servers() as found:  # the protocol ClientSession speaks: the gather's exchange
+            connection = mcp.stdio(name="bench_map_legacy", command=command[0], args=command[1:], protocol=LEGACY)
+            self.legacy = loop.run_until_complete(connect_mcp(connection))
+        self.legacy_pids = found.pids
         self.tool = self.server.tool("sleep")
         self.rows = [{"ms": ms}] * rows
         self.frame = pd.DataFrame({"ms": [ms] * rows})
@@ -89,8 +107,13 @@ class _Maps:
         assert self.shell.extension_manager is not None
         if "anvia_nb" not in self.shell.extension_manager.loaded:
             self.shell.run_line_magic("load_ext", "anvia_nb")
-        with contextlib.redirect_stdout(None):
+        with contextlib.redirect_stdout(None), started_servers() as found:
             self.shell.run_line_magic("mcp", f"connect bench_map_magic --stdio {' '.join(command)}")
+        self.magic_pids = found.pids
+        with contextlib.redirect_stdout(None), started_servers() as found:
+            line = f"connect bench_map_magic_legacy --protocol {LEGACY} --stdio {' '.join(command)}"
+            self.shell.run_line_magic("mcp", line)
+        self.magic_legacy_pids = found.pids
         self.shell.user_ns["bench_map_frame"] = self.frame
         self.progress = ""
 
@@ -102,6 +125,9 @@ class _Maps:
     def on_rows(self) -> None:
         self._run(self.tool.map(self.rows, concurrency=AT_ONCE))
 
+    def on_rows_legacy(self) -> None:
+        self._run(self.legacy.tool("sleep").map(self.rows, concurrency=AT_ONCE))
+
     def on_frame(self) -> None:
         from IPython.utils.capture import capture_output
 
@@ -110,16 +136,21 @@ class _Maps:
         shown = [output.data.get("text/plain", "") for output in captured.outputs]
         self.progress = str(shown[-1]) if shown else "no progress line was shown"
 
-    def magic(self) -> None:
-        line = f"map bench_map_magic.sleep --frame bench_map_frame --concurrency {AT_ONCE}"
+    def magic(self, name: str = "bench_map_magic") -> None:
+        line = f"map {name}.sleep --frame bench_map_frame --concurrency {AT_ONCE}"
         failed = _failed(self.shell.run_line_magic("mcp", line))
         if failed:
             raise RuntimeError(f"{failed} rows of %mcp map failed")
 
+    def magic_legacy(self) -> None:
+        self.magic("bench_map_magic_legacy")
+
     def close(self) -> None:
         with contextlib.redirect_stdout(None):
             self.shell.run_line_magic("mcp", "close bench_map_magic")
+            self.shell.run_line_magic("mcp", "close bench_map_magic_legacy")
         self.loop.run_until_complete(self.server.close())
+        self.loop.run_until_complete(self.legacy.close())
 
 
 def _order(names: list[str], round_: int) -> list[str]:
@@ -131,26 +162,33 @@ def _order(names: list[str], round_: int) -> list[str]:
     return turned[::-1] if round_ % 2 else turned
 
 
-def _measure(works: dict[str, Callable[[], None]], rounds: int) -> dict[str, tuple[Stats, Stats]]:
-    """Wall and CPU seconds of each work, once a round (order: :func:`_order`), each from a
-    collected heap: ``gc.collect()`` runs before every map, outside its timing, so no map inherits
-    the collector's count of what the map before it kept (CPython runs a full collection once the
-    objects that reached the oldest generation since the last one pass a quarter of it), and every
-    map still pays every collection its own work causes."""
-    for work in works.values():
+def _measure(
+    works: dict[str, tuple[Callable[[], None], frozenset[int]]], rounds: int
+) -> dict[str, tuple[Stats, Stats, Stats]]:
+    """Wall, CPU and its server's CPU seconds of each work (given with the processes of the server
+    it calls), once a round (order: :func:`_order`), each from a collected heap: ``gc.collect()`` runs
+    before every map, outside its timing, so no map inherits the collector's count of what the map
+    before it kept (CPython runs a full collection once the objects that reached the oldest
+    generation since the last one pass a quarter of it), and every map still pays every collection
+    its own work causes."""
+    for work, _ in works.values():
         gc.collect()
         work()  # warm: the first map of each kind is not counted
     names = list(works)
     wall: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
+    served: dict[str, list[float]] = {name: [] for name in names}
     for round_ in range(rounds):
         for name in _order(names, round_):
+            work, server = works[name]
             gc.collect()
+            server_start = cpu_seconds(server)
             cpu_start, wall_start = time.process_time(), time.perf_counter()
-            works[name]()
+            work()
             wall[name].append(time.perf_counter() - wall_start)
             cpu[name].append(time.process_time() - cpu_start)
-    return {name: (Stats(wall[name]), Stats(cpu[name])) for name in names}
+            served[name].append(cpu_seconds(server) - server_start)
+    return {name: (Stats(wall[name]), Stats(cpu[name]), Stats(served[name])) for name in names}
 
 
 def _beside_kept(name: str, measured: Stats, kept: Stats) -> str:
@@ -168,16 +206,21 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
     opened: list[AsyncContender] = []
     maps: _Maps | None = None
     try:
+        pids: list[frozenset[int]] = []
         for opener in (_sdk_session(None), _sdk_client(None)):
-            opened.append(AsyncContender(loop, opener).open())
+            with started_servers() as started:
+                opened.append(AsyncContender(loop, opener).open())
+            pids.append(started.pids)
         maps = _Maps(loop, rows, ms)
-        works = {
-            BASE: _gather(opened[0], rows, ms),
-            KEPT: _gather(opened[0], rows, ms, keep=True),
-            "SDK Client, asyncio.gather, 64 at a time": _gather(opened[1], rows, ms),
-            "anvia_nb tool.map on rows, concurrency 64": maps.on_rows,
-            FRAME: maps.on_frame,
-            "anvia_nb %mcp map --concurrency 64, IPython shell": maps.magic,
+        works = {  # each map, and the processes of the server it calls
+            BASE: (_gather(opened[0], rows, ms), pids[0]),
+            KEPT: (_gather(opened[0], rows, ms, keep=True), pids[0]),
+            "SDK Client, asyncio.gather, 64 at a time": (_gather(opened[1], rows, ms), pids[1]),
+            "anvia_nb tool.map on rows, concurrency 64": (maps.on_rows, maps.server_pids),
+            SAME_EXCHANGE: (maps.on_rows_legacy, maps.legacy_pids),
+            FRAME: (maps.on_frame, maps.server_pids),
+            MAGIC: (maps.magic, maps.magic_pids),
+            f"{MAGIC}, protocol {LEGACY} (the gather's exchange)": (maps.magic_legacy, maps.magic_legacy_pids),
         }
         found = _measure(works, rounds)
     except Exception as exc:  # a map that cannot run is a row that says why, not a lost table
@@ -194,19 +237,31 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
 
     fair = "each map from a collected heap, the order rotated and reversed by round"
     table.section(f"{title}, wall per map (ratio to the gather over ClientSession; {fair}; load {load_average()})")
-    for name, (wall, _cpu) in found.items():
+    for name, (wall, _cpu, _served) in found.items():
         note = f"{wall.median / bound:.2f} × the tool's bound" + _beside_kept(name, wall, found[KEPT][0])
         if name == FRAME:
             said = "said" if "bound by this client" in maps.progress else "did not say"
             note += f"; its progress line {said} it was bound by the client: {maps.progress!r}"
         table.stat(name, wall, found[BASE][0], note, unit="s")
     table.section(f"{title}, client CPU per map (this process, every thread; ratio to the gather over ClientSession)")
-    for name, (wall, cpu) in found.items():
+    for name, (wall, cpu, _served) in found.items():
         share = cpu.median / wall.median
         bound_by = "; bound by the client" if share >= CLIENT_BOUND_SHARE else ""
         note = f"on the CPU {share:.0%} of its wall{bound_by}" + _beside_kept(name, cpu, found[KEPT][1])
         table.stat(name, cpu, found[BASE][1], note, unit="s")
+    _server_section(title, found, table)
     peer_gathers_section(rows, ms, rounds, title, table)
+
+
+def _server_section(title: str, found: dict[str, tuple[Stats, Stats, Stats]], table: Table) -> None:
+    """Each contender's server's CPU per map: over two cores, a map waits on whichever side is busiest."""
+    table.section(f"{title}, its server's CPU per map (the bench server serving each; ratio to the gather's server)")
+    why_not = not_readable()
+    if why_not is not None:
+        table.row("the bench servers' CPU", note=f"not measured: {why_not}")
+        return
+    for name, (wall, _cpu, served) in found.items():
+        table.stat(name, served, found[BASE][2], f"on the CPU {served.median / wall.median:.0%} of the map's wall", "s")
 
 
 def peer_gathers_section(rows: int, ms: float, rounds: int, title: str, table: Table) -> None:

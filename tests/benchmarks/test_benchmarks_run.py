@@ -78,12 +78,22 @@ def assert_issue_41_rows(table: str) -> None:
             "SDK ClientSession, asyncio.gather keeping its results, 64 at a time",
             "SDK Client, asyncio.gather, 64 at a time",
             "anvia_nb tool.map on rows, concurrency 64",
+            "anvia_nb tool.map on rows, concurrency 64, protocol 2025-11-25 (the gather's exchange)",
             "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown",
             "anvia_nb %mcp map --concurrency 64, IPython shell",
+            "anvia_nb %mcp map --concurrency 64, IPython shell, protocol 2025-11-25 (the gather's exchange)",
         ):
             assert re.search(NUMBER, row(rows, contender)), rows
             if contender.startswith("anvia_nb"):  # a map keeps its outcomes: beside the gather that does too
                 assert re.search(r"\d\.\d\d × the gather keeping its results", row(rows, contender)), rows
+    # each map's server beside it: its CPU where this process started it, else why not (forked)
+    title = next(line for line in titles if "its server's CPU per map" in line)
+    served = rows_of(table, title[3:])
+    forked = [line for line in served if line.startswith("| the bench servers' CPU |")]
+    if forked:  # the quick run's servers are the fork server's children: said, not measured
+        assert "not measured: the servers were forked by the test suite's fork server" in forked[0], served
+    else:
+        assert re.search(NUMBER, row(served, "anvia_nb tool.map on rows, concurrency 64")), served
     title = next(line for line in titles if "the peers in their own venvs" in line)
     for peer, package in PEERS.items():  # a peer's gather beside its venv's ClientSession, or why not
         found = [line for line in rows_of(table, title[3:]) if line.startswith((f"| {package} ", f"| {peer} |"))]
