@@ -207,15 +207,17 @@ class McpMagics(Magics):
         (not connected, stopped, failed) is a shown notice in a viewer's words and the notebook
         goes on; the author's details stay in ``%mcp log``.
         """
-        self._pending_secrets = ()
-        if not isinstance(exc, (AnviaError, ValueError)) or self.show_tracebacks:
-            return False
-        policy = self.show_policy(self._known_secrets())
-        line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
-        if policy.hides(exc):
-            show_in_cell(ServerNotice(str(getattr(exc, "server", "") or ""), line, error=exc))
-            return True
-        raise UsageError(line) from None
+        try:
+            if not isinstance(exc, (AnviaError, ValueError)) or self.show_tracebacks:
+                return False
+            policy = self.show_policy(self._known_secrets())  # with the secrets of connections being opened
+            line = policy.error_line(exc, policy.limits.text_chars, kind=not isinstance(exc, AnviaError))
+            if policy.hides(exc):
+                show_in_cell(ServerNotice(str(getattr(exc, "server", "") or ""), line, error=exc))
+                return True
+            raise UsageError(line) from None
+        finally:
+            self._pending_secrets = ()  # after the line is masked with them, as before EndsWith
 
     # -- the magic ---------------------------------------------------------------------------
 
