@@ -72,7 +72,8 @@ def _read_back(schema: dict[str, Any], key: str, word: str) -> Any:  # any: a JS
     return typed_for_schema(command.arguments, dict(command.texts), schema)[key]
 
 
-TRICKY = ["New York", "it's", 'say "hi"', "C:\\new", "$HOME", "[1]", "{}", "true", "3", "", "a\tb", "two\nlines", "=x"]
+TRICKY = ["New York", "it's", 'say "hi"', '"quoted"', '""', "C:\\new", "$HOME", "[1]", "{}", "true", "3", ""]
+TRICKY += ["a\tb", "two\nlines", "=x"]
 
 
 @pytest.mark.parametrize("value", TRICKY)
@@ -86,11 +87,13 @@ def test_each_offered_word_parses_back_to_its_value(value: str) -> None:
 def test_any_enum_round_trips_through_the_line(values: list[Any]) -> None:  # any: JSON values
     schema = {"type": "object", "properties": {"k": {"anyOf": [{"enum": values}, {"type": "null"}]}}}
     for value in values:
-        if isinstance(value, str) and any(
-            _read_back(schema, "k", value_word(v)) == value for v in values if v != value
-        ):
-            continue  # "3" beside 3: one word reads as either, the schema cannot tell them apart
-        assert _read_back(schema, "k", value_word(value)) == value
+        read = _read_back(schema, "k", value_word(value))
+        if isinstance(value, str) and not isinstance(read, str):
+            # "3" beside 3, "true" beside true, "null" beside the null branch: the word's JSON reading
+            # is one the schema allows too, and a key=value word is read as JSON when it fits
+            # (typed_for_schema); such text is sent with --args or a $var
+            continue
+        assert read == value
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def typed_for_schema(arguments: dict[str, Any], texts: dict[str, str], schema: o
     for key, text in texts.items():
         prop = property_schema(schema, key)
         value = typed.get(key)
-        if prop is None or isinstance(value, str) or _fits(schema, prop, value):
+        if prop is None or value == text or _fits(schema, prop, value):  # one reading, or the JSON one fits
             continue
         if _fits(schema, prop, text):
             typed[key] = text
