@@ -126,8 +126,7 @@ class ResultView:
         return ReadView(self.reader(self.outcome, index), self.settings)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        bundle = bundle_from_outcome(self.outcome, self.settings)
-        return filtered_bundle(bundle, include, exclude) if include or exclude else bundle  # as IPython asks
+        return filtered_bundle(bundle_from_outcome(self.outcome, self.settings), include, exclude)
 
     def tree(self) -> JsonTree | None:
         """structuredContent (masked, bounded) as a JSON tree output.
