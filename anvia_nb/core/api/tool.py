@@ -169,8 +169,7 @@ class Tool(MapsRows):
         --------
         >>> await server.tool("echo").call({"message": "hi"})
         """
-        if self._server.refused:  # none refused, the usual case: no call
-            self._refuse_if_changed()
+        self._refuse_if_changed()
         raw = await self._server.client.call_tool(
             self.name,
             arguments_from_input(arguments),
