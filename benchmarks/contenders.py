@@ -22,7 +22,7 @@ from benchmarks.measure import AsyncContender, Call
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
-__all__ = ["SERVER", "BareMagic", "Contender", "guarded_call", "main_contenders"]
+__all__ = ["SERVER", "BareMagic", "Contender", "declared_as_anvia_nb", "guarded_call", "main_contenders"]
 
 IDLE_SECONDS = 60.0
 """anvia_nb's default call timeout, moved by each progress notification (the floor's idle deadline)."""
@@ -67,9 +67,10 @@ def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncCon
 
 
 def _sdk_client(
-    target: str | None, guarded: bool = False
+    target: str | None, guarded: bool = False, declaring: bool = False
 ) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
-    """The SDK ``Client``'s calls (``guarded``: each made through :func:`guarded_call`)."""
+    """The SDK ``Client``'s calls (``guarded``: each made through :func:`guarded_call`;
+    ``declaring``: the client declares what anvia_nb's does, :func:`declared_as_anvia_nb`)."""
 
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
@@ -80,11 +81,42 @@ def _sdk_client(
 
         command = server_command()
         server: Any = StdioServerParameters(command=command[0], args=command[1:]) if target is None else target
-        async with Client(server) as client:
+        async with Client(server, **(declared_as_anvia_nb() if declaring else {})) as client:
             await client.list_tools()
-            yield functools.partial(guarded_call, client) if guarded else client.call_tool
+            if guarded:
+                yield functools.partial(guarded_call, client)
+            elif declaring:  # a progress token in each request, as anvia_nb's carry
+                yield functools.partial(client.call_tool, progress_callback=_no_progress)
+            else:
+                yield client.call_tool
 
     return opener
+
+
+def declared_as_anvia_nb() -> dict[str, Any]:
+    """The SDK ``Client``'s arguments that make it declare what anvia_nb's connection declares
+    (sampling, elicitation, the tasks and Apps extensions) under anvia_nb's client info: at
+    2026-07-28 every request then carries the same ``_meta`` as anvia_nb's, byte for byte, so a
+    server reads the same requests from both. The callbacks refuse: the bench tools ask for none."""
+    import mcp_types
+
+    from anvia_nb._version import __version__
+    from anvia_nb.core.transport.sdk.capabilities import apps_extension
+    from anvia_nb.core.transport.sdk.tasks import TasksExtension
+
+    async def refuse(*_: Any) -> Any:
+        return mcp_types.ErrorData(code=-1, message="the benchmark answers no requests")
+
+    return {
+        "sampling_callback": refuse,
+        "elicitation_callback": refuse,
+        "extensions": [TasksExtension(), apps_extension()],
+        "client_info": mcp_types.Implementation(name="anvia_nb", version=__version__),
+    }
+
+
+async def _no_progress(progress: float, total: float | None, message: str | None) -> None:
+    """Asks for progress (a ``progressToken`` in the request) and does nothing with it."""
 
 
 async def guarded_call(client: Any, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

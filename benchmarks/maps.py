@@ -17,7 +17,10 @@ cores a map waits on whichever side is busiest, and over this Python server that
 a request costs the server depends on the protocol: at 2026-07-28 (the default of anvia_nb and of
 the SDK ``Client``) every request carries its ``_meta`` (protocol version, client info and
 capabilities), which the server reads each time; ``ClientSession``'s handshake speaks 2025-11-25. So
-``tool.map`` and ``%mcp map`` are measured twice, at the default and at the gather's own exchange.
+``tool.map`` and ``%mcp map`` are measured twice, at the default and at the gather's own exchange;
+and a gather over the SDK ``Client`` declaring what anvia_nb declares sends the server the default
+protocol's requests byte for byte as the maps do (``SAME_REQUESTS``), so each map at the default has
+a ratio to a gather with none of anvia_nb's code that costs the server the same.
 
 The DataFrame map shows its progress line (``progress=True``, as in a notebook), captured in the
 IPython shell the magic runs in; the table says whether the line said the map was bound by the
@@ -52,6 +55,10 @@ KEPT = "SDK ClientSession, asyncio.gather keeping its results, 64 at a time"
 FRAME = "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown"
 SAME_EXCHANGE = "anvia_nb tool.map on rows, concurrency 64, protocol 2025-11-25 (the gather's exchange)"
 MAGIC = "anvia_nb %mcp map --concurrency 64, IPython shell"
+SAME_REQUESTS = "SDK Client declaring what anvia_nb declares, asyncio.gather keeping its results, 64 at a time"
+"""The gather that sends a server what anvia_nb's maps send at the default protocol, byte for byte
+(:func:`~benchmarks.contenders.declared_as_anvia_nb`), over the SDK's own stdio: what the maps
+would cost with none of anvia_nb's code, the server's work included."""
 LEGACY = "2025-11-25"
 """The protocol version ``ClientSession``'s handshake gives: the gather's exchange."""
 
@@ -191,11 +198,17 @@ def _measure(
     return {name: (Stats(wall[name]), Stats(cpu[name]), Stats(served[name])) for name in names}
 
 
-def _beside_kept(name: str, measured: Stats, kept: Stats) -> str:
-    """An anvia_nb map's ratio to the gather that keeps its results, which the map is like for like."""
+def _beside_kept(name: str, found: dict[str, tuple[Stats, Stats, Stats]], measure: int) -> str:
+    """An anvia_nb map's ratio to the gather that keeps its results, which the map is like for like
+    in what it keeps, and at the default protocol to :data:`SAME_REQUESTS` too, which sends the
+    server what the map sends (``measure``: 0 for wall, 1 for client CPU)."""
     if not name.startswith("anvia_nb"):
         return ""
-    return f"; {measured.median / kept.median:.2f} × the gather keeping its results"
+    measured, kept, same = (found[who][measure].median for who in (name, KEPT, SAME_REQUESTS))
+    note = f"; {measured / kept:.2f} × the gather keeping its results"
+    if LEGACY not in name:
+        note += f", {measured / same:.2f} × the one sending the same requests"
+    return note
 
 
 def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
@@ -207,7 +220,7 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
     maps: _Maps | None = None
     try:
         pids: list[frozenset[int]] = []
-        for opener in (_sdk_session(None), _sdk_client(None)):
+        for opener in (_sdk_session(None), _sdk_client(None), _sdk_client(None, declaring=True)):
             with started_servers() as started:
                 opened.append(AsyncContender(loop, opener).open())
             pids.append(started.pids)
@@ -216,6 +229,7 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
             BASE: (_gather(opened[0], rows, ms), pids[0]),
             KEPT: (_gather(opened[0], rows, ms, keep=True), pids[0]),
             "SDK Client, asyncio.gather, 64 at a time": (_gather(opened[1], rows, ms), pids[1]),
+            SAME_REQUESTS: (_gather(opened[2], rows, ms, keep=True), pids[2]),
             "anvia_nb tool.map on rows, concurrency 64": (maps.on_rows, maps.server_pids),
             SAME_EXCHANGE: (maps.on_rows_legacy, maps.legacy_pids),
             FRAME: (maps.on_frame, maps.server_pids),
@@ -238,7 +252,7 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
     fair = "each map from a collected heap, the order rotated and reversed by round"
     table.section(f"{title}, wall per map (ratio to the gather over ClientSession; {fair}; load {load_average()})")
     for name, (wall, _cpu, _served) in found.items():
-        note = f"{wall.median / bound:.2f} × the tool's bound" + _beside_kept(name, wall, found[KEPT][0])
+        note = f"{wall.median / bound:.2f} × the tool's bound" + _beside_kept(name, found, 0)
         if name == FRAME:
             said = "said" if "bound by this client" in maps.progress else "did not say"
             note += f"; its progress line {said} it was bound by the client: {maps.progress!r}"
@@ -247,7 +261,7 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
     for name, (wall, cpu, _served) in found.items():
         share = cpu.median / wall.median
         bound_by = "; bound by the client" if share >= CLIENT_BOUND_SHARE else ""
-        note = f"on the CPU {share:.0%} of its wall{bound_by}" + _beside_kept(name, cpu, found[KEPT][1])
+        note = f"on the CPU {share:.0%} of its wall{bound_by}" + _beside_kept(name, found, 1)
         table.stat(name, cpu, found[BASE][1], note, unit="s")
     _server_section(title, found, table)
     peer_gathers_section(rows, ms, rounds, title, table)

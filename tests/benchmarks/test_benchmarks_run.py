@@ -77,6 +77,7 @@ def assert_issue_41_rows(table: str) -> None:
             "SDK ClientSession, asyncio.gather, 64 at a time",
             "SDK ClientSession, asyncio.gather keeping its results, 64 at a time",
             "SDK Client, asyncio.gather, 64 at a time",
+            "SDK Client declaring what anvia_nb declares, asyncio.gather keeping its results, 64 at a time",
             "anvia_nb tool.map on rows, concurrency 64",
             "anvia_nb tool.map on rows, concurrency 64, protocol 2025-11-25 (the gather's exchange)",
             "anvia_nb tool.map on a DataFrame, concurrency 64, progress shown",
@@ -86,6 +87,9 @@ def assert_issue_41_rows(table: str) -> None:
             assert re.search(NUMBER, row(rows, contender)), rows
             if contender.startswith("anvia_nb"):  # a map keeps its outcomes: beside the gather that does too
                 assert re.search(r"\d\.\d\d × the gather keeping its results", row(rows, contender)), rows
+                # at the default protocol, beside the gather that sends the server the same requests
+                same = re.search(r"\d\.\d\d × the one sending the same requests", row(rows, contender))
+                assert bool(same) == ("2025-11-25" not in contender), row(rows, contender)
     # each map's server beside it: its CPU where this process started it, else why not (forked)
     title = next(line for line in titles if "its server's CPU per map" in line)
     served = rows_of(table, title[3:])
