@@ -11,7 +11,9 @@ process). The table gives instructions per call, the ratio to the SDK's ``Client
 ratio to the floor of a call that keeps anvia_nb's guarantees (the SDK ``Client`` with a deadline
 that progress moves, a whole-call bound and the result as JSON: ``contenders.guarded_call``). Paths
 speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives, so the ratios compare
-the same exchange; those named "on 2026-07-28" show the default.
+the same exchange; those named "on 2026-07-28" show the default, and of those the ones "declaring
+what anvia_nb declares" send anvia_nb's requests byte for byte (``contenders.declared_as_anvia_nb``:
+the same capabilities in every request's ``_meta``, and a progress token).
 
 Wall-clock times (``python -m benchmarks``) add what instructions do not show: the server's own time,
 and on a synchronous path, the wake-ups of the threads (the caller and the background loop).
@@ -87,22 +89,28 @@ async def _sdk_session(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
     return lambda: session.call_tool("echo", ARGUMENTS)
 
 
-def _sdk_client(mode: str, guarded: bool = False) -> Callable[[contextlib.AsyncExitStack], Any]:
+def _sdk_client(
+    mode: str, guarded: bool = False, declaring: bool = False
+) -> Callable[[contextlib.AsyncExitStack], Any]:
     """The SDK ``Client``'s calls (``guarded``: through ``contenders.guarded_call``, the floor of a
-    call that keeps anvia_nb's guarantees)."""
+    call that keeps anvia_nb's guarantees; ``declaring``: declaring what anvia_nb declares and
+    asking for progress, so that each request is anvia_nb's, ``contenders.declared_as_anvia_nb``)."""
 
     async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
         from mcp import Client, StdioServerParameters
 
-        from benchmarks.contenders import guarded_call
+        from benchmarks.contenders import _no_progress, declared_as_anvia_nb, guarded_call
 
         command = server_command()
+        declared = declared_as_anvia_nb() if declaring else {}
         client = await stack.enter_async_context(
-            Client(StdioServerParameters(command=command[0], args=command[1:]), mode=mode)
+            Client(StdioServerParameters(command=command[0], args=command[1:]), mode=mode, **declared)
         )
         await client.list_tools()
         if guarded:
             return lambda: guarded_call(client, "echo", ARGUMENTS)
+        if declaring:
+            return lambda: client.call_tool("echo", ARGUMENTS, progress_callback=_no_progress)
         return lambda: client.call_tool("echo", ARGUMENTS)
 
     return opener
@@ -185,11 +193,17 @@ PATHS: dict[str, Callable[[int], None]] = {
     "floor: a bare line magic over ClientSession and its rendering": _bare_magic,
     # The protocol generation both pick by default, where the server speaks it:
     "SDK Client on 2026-07-28": lambda calls: _run_async(_sdk_client("auto"), calls),
+    "SDK Client on 2026-07-28 declaring what anvia_nb declares": lambda calls: _run_async(
+        _sdk_client("auto", declaring=True), calls
+    ),
     "async API (tool.call) on 2026-07-28": lambda calls: _run_async(_async_api(None), calls),
 }
 if TIMEOUT_AT is not None:  # the SDK Client plus exactly what anvia_nb guarantees on a call (Python 3.11+)
     PATHS[FLOOR] = lambda calls: _run_async(_sdk_client("legacy", True), calls)
     PATHS[f"{FLOOR} on 2026-07-28"] = lambda calls: _run_async(_sdk_client("auto", True), calls)
+    PATHS[f"{FLOOR} on 2026-07-28 declaring what anvia_nb declares"] = lambda calls: _run_async(
+        _sdk_client("auto", True, declaring=True), calls
+    )
 
 
 def count(path: str, calls: int) -> float:
@@ -256,7 +270,7 @@ def main() -> None:
     print("| path | instructions per call | ratio | × the floor of its protocol |\n|---|---:|---:|---:|")
     for path, per_call in counted.items():
         ratio = f"{per_call / base:.2f}" if base else ""
-        floor = counted.get(FLOOR + (" on 2026-07-28" if path.endswith(" on 2026-07-28") else ""))
+        floor = counted.get(FLOOR + (" on 2026-07-28" if " on 2026-07-28" in path else ""))
         print(f"| {path} | {per_call / 1000:,.0f}k | {ratio} | {f'{per_call / floor:.2f}' if floor else ''} |")
 
 
