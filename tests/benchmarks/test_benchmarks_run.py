@@ -189,7 +189,40 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
     assert done.stdout.splitlines() == [f"ran: {path}" for path in paths]
 
 
-@pytest.mark.parametrize("command", ["benchmarks", "benchmarks.instructions", "benchmarks.attacks"])
+def test_the_profile_puts_each_path_s_time_in_its_packages() -> None:
+    """``python -m benchmarks.profiles --check``: every path profiled in its own process, its own
+    time split by package. The SDK's own clients run no code of anvia_nb's, anvia_nb's paths do, and
+    the result mapping every call goes through is among anvia_nb's functions on both of its paths."""
+    done = run_module("benchmarks.profiles", "--check", "--top", "100", seconds=BOUND_SECONDS)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("| path | profiled"))
+    columns = [cell.strip() for cell in header.strip("|").split("|")]
+    by_package = {line.split("|")[1].strip(): line for line in lines if " per call |" in line or " per row |" in line}
+    paths = [
+        "SDK ClientSession",
+        "SDK Client",
+        "anvia_nb tool.call",
+        "SDK Client's asyncio.gather",
+        "anvia_nb tool.map",
+    ]
+    assert len(by_package) == len(paths) and all(path.startswith(tuple(paths)) for path in by_package), by_package
+    for path, line in by_package.items():
+        cells = dict(zip(columns, (cell.strip() for cell in line.strip("|").split("|")), strict=True))
+        assert re.fullmatch(r"\d+ per (?:call|row)", cells["profiled µs per unit"]), line
+        shares = [re.fullmatch(r"\d+ \((\d+)%\)", cells[name]) for name in columns[2:]]
+        assert all(shares), line
+        assert 96 <= sum(int(share.group(1)) for share in shares if share) <= 104, line  # rounded shares of one whole
+        assert (cells["anvia_nb"] != "0 (0%)") == path.startswith("anvia_nb"), line
+    functions = [line for line in lines if line.startswith("| anvia_nb ") and "(core/" in line]
+    for path in ("anvia_nb tool.call: a trivial call", "anvia_nb tool.map at 64: a row"):
+        mine = [line for line in functions if line.startswith(f"| {path} |")]
+        assert any("output_from_result (core/protocol/mapping.py:" in line for line in mine), mine
+
+
+@pytest.mark.parametrize(
+    "command", ["benchmarks", "benchmarks.instructions", "benchmarks.attacks", "benchmarks.profiles"]
+)
 def test_each_benchmark_command_explains_its_options(command: str) -> None:
     """``--help`` is how a reader finds the options; a path named ``%mcp call`` once broke it
     (argparse formats help text with ``%``)."""
