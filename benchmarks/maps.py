@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.contenders import _sdk_client, _sdk_session
 from benchmarks.forks import server_command
 from benchmarks.measure import AsyncContender, Call, Stats, load_average
+from benchmarks.same_requests import same_requests
 from benchmarks.server_cpu import cpu_seconds, not_readable, started_servers
 
 if TYPE_CHECKING:
@@ -225,6 +226,7 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
                 opened.append(AsyncContender(loop, opener).open())
             pids.append(started.pids)
         maps = _Maps(loop, rows, ms)
+        checked = same_requests(loop)
         works = {  # each map, and the processes of the server it calls
             BASE: (_gather(opened[0], rows, ms), pids[0]),
             KEPT: (_gather(opened[0], rows, ms, keep=True), pids[0]),
@@ -253,6 +255,8 @@ def map_section(rows: int, ms: float, rounds: int, table: Table) -> None:
     table.section(f"{title}, wall per map (ratio to the gather over ClientSession; {fair}; load {load_average()})")
     for name, (wall, _cpu, _served) in found.items():
         note = f"{wall.median / bound:.2f} × the tool's bound" + _beside_kept(name, found, 0)
+        if name == SAME_REQUESTS:
+            note += f"; {checked}"
         if name == FRAME:
             said = "said" if "bound by this client" in maps.progress else "did not say"
             note += f"; its progress line {said} it was bound by the client: {maps.progress!r}"
