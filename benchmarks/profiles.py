@@ -111,9 +111,13 @@ async def _anvia_map(stack: contextlib.AsyncExitStack, size: int, ms: float) -> 
     server = await connect_mcp(mcp.stdio(name="profile", command=command[0], args=command[1:], protocol=PROTOCOL))
     stack.push_async_callback(server.close)
     tool = server.tool("sleep")
-    return (lambda: tool.map([{"ms": ms}] * AT_ONCE, concurrency=AT_ONCE)), (
-        lambda: tool.map([{"ms": ms}] * size, concurrency=AT_ONCE)
-    )
+
+    async def mapped(rows: int) -> None:
+        failed = [row for row in await tool.map([{"ms": ms}] * rows, concurrency=AT_ONCE) if not row.ok]
+        if failed:  # a profile of failing rows would not be a map's
+            raise RuntimeError(f"{len(failed)} of {rows} rows failed, the first: {failed[0]!r}"[:500])
+
+    return (lambda: mapped(AT_ONCE)), (lambda: mapped(size))
 
 
 PATHS: dict[str, tuple[str, Prepare]] = {
