@@ -191,7 +191,7 @@ def test_every_path_of_the_instruction_count_still_runs() -> None:
     assert done.stdout.splitlines() == [f"ran: {path}" for path in paths]
 
 
-def test_the_profile_puts_each_path_s_time_in_its_packages() -> None:
+def test_the_profile_splits_each_path_by_package() -> None:
     """``python -m benchmarks.profiles --check``: every path profiled in its own process, its own
     time split by package. The SDK's own clients run no code of anvia_nb's, anvia_nb's paths do, and
     the result mapping every call goes through is among anvia_nb's functions on both of its paths."""
