@@ -67,10 +67,11 @@ def _sdk_session(target: str | None) -> Callable[[], contextlib.AbstractAsyncCon
 
 
 def _sdk_client(
-    target: str | None, guarded: bool = False, declaring: bool = False
+    target: str | None, guarded: bool = False, declaring: bool = False, mode: str = "auto"
 ) -> Callable[[], contextlib.AbstractAsyncContextManager[Call]]:
     """The SDK ``Client``'s calls (``guarded``: each made through :func:`guarded_call`;
-    ``declaring``: the client declares what anvia_nb's does, :func:`declared_as_anvia_nb`)."""
+    ``declaring``: the client declares what anvia_nb's does, :func:`declared_as_anvia_nb`;
+    ``mode``: the ``Client``'s, ``"legacy"`` for the handshake of 2025-11-25)."""
 
     @contextlib.asynccontextmanager
     async def opener() -> AsyncIterator[Call]:
@@ -81,7 +82,8 @@ def _sdk_client(
 
         command = server_command()
         server: Any = StdioServerParameters(command=command[0], args=command[1:]) if target is None else target
-        async with Client(server, **(declared_as_anvia_nb() if declaring else {})) as client:
+        declared = declared_as_anvia_nb() if declaring else {}
+        async with Client(server, mode=mode, **declared) as client:
             await client.list_tools()
             if guarded:
                 yield functools.partial(guarded_call, client)

@@ -48,7 +48,7 @@ from benchmarks.server_cpu import cpu_seconds, not_readable, started_servers
 if TYPE_CHECKING:
     from benchmarks.run import Table
 
-__all__ = ["AT_ONCE", "map_section", "peer_gathers_section"]
+__all__ = ["AT_ONCE", "gather_rows", "map_section", "peer_gathers_section"]
 
 AT_ONCE = 64
 BASE = "SDK ClientSession, asyncio.gather, 64 at a time"
@@ -64,22 +64,23 @@ LEGACY = "2025-11-25"
 """The protocol version ``ClientSession``'s handshake gives: the gather's exchange."""
 
 
+async def gather_rows(call: Call, rows: int, ms: float, *, keep: bool = False) -> list[object]:
+    """``asyncio.gather`` of one ``sleep`` call per row, at most 64 in flight (a semaphore); with
+    ``keep`` each call's result is what the gather returns (a map keeps its outcomes too), else it
+    is dropped as it comes."""
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def one() -> object:
+        async with gate:
+            result = await call("sleep", {"ms": ms})
+        return result if keep else None
+
+    return await asyncio.gather(*(one() for _ in range(rows)))
+
+
 def _gather(opened: AsyncContender, rows: int, ms: float, *, keep: bool = False) -> Callable[[], None]:
-    """``asyncio.gather`` of one call per row, at most 64 in flight (a semaphore), on ``opened``;
-    with ``keep`` each call's result is what the gather returns (a map keeps its outcomes too),
-    else it is dropped as it comes."""
-
-    async def work(call: Call) -> None:
-        gate = asyncio.Semaphore(AT_ONCE)
-
-        async def one() -> object:
-            async with gate:
-                result = await call("sleep", {"ms": ms})
-            return result if keep else None
-
-        await asyncio.gather(*(one() for _ in range(rows)))
-
-    return lambda: opened.run(work)
+    """:func:`gather_rows` on ``opened``, as a map of the table."""
+    return lambda: opened.run(lambda call: gather_rows(call, rows, ms, keep=keep))
 
 
 def _failed(found: Any) -> int:

@@ -34,12 +34,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from benchmarks.contenders import _sdk_client as _sdk_client_calls
 from benchmarks.forks import bench_forks, server_command
 from benchmarks.instructions import PROTOCOL, WARM_CALLS, _async_api, _sdk_client, _sdk_session
+from benchmarks.maps import AT_ONCE, gather_rows
 
 __all__ = ["PACKAGES", "PATHS", "main", "package_of"]
 
-AT_ONCE = 64
 PACKAGES = ("anvia_nb", "mcp", "anyio", "asyncio", "pydantic", "C built-ins", "the rest")
 """The columns of the first table, in order (``mcp``: the SDK, with ``mcp_types``)."""
 _WHERE: tuple[tuple[str, str], ...] = (
@@ -83,24 +84,9 @@ def _calls(opener: Callable[[contextlib.AsyncExitStack], Awaitable[Callable[[], 
 
 
 async def _sdk_gather(stack: contextlib.AsyncExitStack, size: int, ms: float) -> tuple[Work, Work]:
-    """``asyncio.gather`` over the SDK ``Client``, 64 calls of the ``sleep`` tool in flight, results kept."""
-    from mcp import Client, StdioServerParameters
-
-    command = server_command()
-    server = StdioServerParameters(command=command[0], args=command[1:])
-    client = await stack.enter_async_context(Client(server, mode="legacy"))
-    await client.list_tools()
-
-    async def gather(rows: int) -> list[Any]:
-        gate = asyncio.Semaphore(AT_ONCE)
-
-        async def one() -> Any:
-            async with gate:
-                return await client.call_tool("sleep", {"ms": ms})
-
-        return await asyncio.gather(*(one() for _ in range(rows)))
-
-    return (lambda: gather(AT_ONCE)), (lambda: gather(size))
+    """The map benchmark's gather over the SDK ``Client``, 64 calls of ``sleep`` in flight, results kept."""
+    call = await stack.enter_async_context(_sdk_client_calls(None, mode="legacy")())
+    return (lambda: gather_rows(call, AT_ONCE, ms, keep=True)), (lambda: gather_rows(call, size, ms, keep=True))
 
 
 async def _anvia_map(stack: contextlib.AsyncExitStack, size: int, ms: float) -> tuple[Work, Work]:
