@@ -13,7 +13,10 @@ that progress moves, a whole-call bound and the result as JSON: ``contenders.gua
 speak protocol 2025-11-25, the version ``ClientSession``'s handshake gives, so the ratios compare
 the same exchange; those named "on 2026-07-28" show the default, and of those the ones "declaring
 what anvia_nb declares" send anvia_nb's requests byte for byte (``contenders.declared_as_anvia_nb``:
-the same capabilities in every request's ``_meta``, and a progress token).
+the same capabilities in every request's ``_meta``, and a progress token). The paths "with its trace off"
+are ``tool.call`` with its connection's trace recording nothing (``trace_rows.trace_off``): beside the
+same path traced, they give the trace's own cost, and beside the floor, what anvia_nb's layers cost
+without it; the table ends with the trace's ratio on each protocol.
 
 Wall-clock times (``python -m benchmarks``) add what instructions do not show: the server's own time,
 and on a synchronous path, the wake-ups of the threads (the caller and the background loop).
@@ -36,6 +39,7 @@ from typing import Any
 
 from benchmarks.contenders import TIMEOUT_AT
 from benchmarks.forks import bench_forks, server_command
+from benchmarks.trace_rows import trace_off
 
 PROTOCOL = "2025-11-25"
 BASE = "SDK ClientSession"
@@ -116,13 +120,25 @@ def _sdk_client(
     return opener
 
 
-def _async_api(protocol: str | None) -> Callable[[contextlib.AsyncExitStack], Any]:
+def _async_api(protocol: str | None, traced: bool = True) -> Callable[[contextlib.AsyncExitStack], Any]:
+    """``tool.call`` on one connection (``traced=False``: its trace records nothing, as the trace
+    part's "off" blocks do, ``trace_rows.trace_off``; the path checks that it recorded nothing)."""
+
     async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
         from anvia_nb import connect_mcp, mcp
 
         command = server_command()
         server = await connect_mcp(mcp.stdio(name="count", command=command[0], args=command[1:], protocol=protocol))
         stack.push_async_callback(server.close)
+        if not traced:
+            stack.enter_context(trace_off())
+            before = server.trace.recorded
+
+            def recorded_nothing() -> None:
+                if server.trace.recorded != before:
+                    raise RuntimeError(f"the trace recorded {server.trace.recorded - before} messages while off")
+
+            stack.callback(recorded_nothing)
         return lambda: server.tool("echo").call(ARGUMENTS)
 
     return opener
@@ -187,6 +203,7 @@ PATHS: dict[str, Callable[[int], None]] = {
     "SDK Client": lambda calls: _run_async(_sdk_client("legacy"), calls),
     "SDK ClientSession on anvia_nb's stdio transport": lambda calls: _run_async(_session_on_our_transport, calls),
     "async API (tool.call)": lambda calls: _run_async(_async_api(PROTOCOL), calls),
+    "async API (tool.call) with its trace off": lambda calls: _run_async(_async_api(PROTOCOL, traced=False), calls),
     "sync runtime (runtime.call)": _sync_runtime,
     "%mcp call": lambda calls: _magic(calls, rendered=False),
     "%mcp call and its rendering (IPython's display formatter)": lambda calls: _magic(calls, rendered=True),
@@ -197,6 +214,9 @@ PATHS: dict[str, Callable[[int], None]] = {
         _sdk_client("auto", declaring=True), calls
     ),
     "async API (tool.call) on 2026-07-28": lambda calls: _run_async(_async_api(None), calls),
+    "async API (tool.call) on 2026-07-28 with its trace off": lambda calls: _run_async(
+        _async_api(None, traced=False), calls
+    ),
 }
 if TIMEOUT_AT is not None:  # the SDK Client plus exactly what anvia_nb guarantees on a call (Python 3.11+)
     PATHS[FLOOR] = lambda calls: _run_async(_sdk_client("legacy", True), calls)
@@ -272,6 +292,15 @@ def main() -> None:
         ratio = f"{per_call / base:.2f}" if base else ""
         floor = counted.get(FLOOR + (" on 2026-07-28" if " on 2026-07-28" in path else ""))
         print(f"| {path} | {per_call / 1000:,.0f}k | {ratio} | {f'{per_call / floor:.2f}' if floor else ''} |")
+    traced = {
+        path: per_call / counted[f"{path} with its trace off"]
+        for path, per_call in counted.items()
+        if f"{path} with its trace off" in counted
+    }
+    if traced:
+        print("\nThe trace's own cost (each path against itself with its trace off):")
+        for path, ratio in traced.items():
+            print(f"- {path}: {ratio:.3f} ×")
 
 
 if __name__ == "__main__":
