@@ -22,7 +22,7 @@ from benchmarks.measure import AsyncContender, Call
 
 LARGEST_MESSAGE = 256 * 1024 * 1024
 
-__all__ = ["SERVER", "BareMagic", "Contender", "declared_as_anvia_nb", "guarded_call", "main_contenders"]
+__all__ = ["SERVER", "BareMagic", "Contender", "declared_as_anvia_nb", "guarded_call", "main_contenders", "no_progress"]
 
 IDLE_SECONDS = 60.0
 """anvia_nb's default call timeout, moved by each progress notification (the floor's idle deadline)."""
@@ -88,7 +88,7 @@ def _sdk_client(
             if guarded:
                 yield functools.partial(guarded_call, client)
             elif declaring:  # a progress token in each request, as anvia_nb's carry
-                yield functools.partial(client.call_tool, progress_callback=_no_progress)
+                yield functools.partial(client.call_tool, progress_callback=no_progress)
             else:
                 yield client.call_tool
 
@@ -117,7 +117,7 @@ def declared_as_anvia_nb() -> dict[str, Any]:
     }
 
 
-async def _no_progress(progress: float, total: float | None, message: str | None) -> None:
+async def no_progress(progress: float, total: float | None, message: str | None) -> None:
     """Asks for progress (a ``progressToken`` in the request) and does nothing with it."""
 
 

@@ -103,7 +103,7 @@ def _sdk_client(
     async def opener(stack: contextlib.AsyncExitStack) -> Callable[[], Any]:
         from mcp import Client, StdioServerParameters
 
-        from benchmarks.contenders import _no_progress, declared_as_anvia_nb, guarded_call
+        from benchmarks.contenders import declared_as_anvia_nb, guarded_call, no_progress
 
         command = server_command()
         declared = declared_as_anvia_nb() if declaring else {}
@@ -114,7 +114,7 @@ def _sdk_client(
         if guarded:
             return lambda: guarded_call(client, "echo", ARGUMENTS)
         if declaring:
-            return lambda: client.call_tool("echo", ARGUMENTS, progress_callback=_no_progress)
+            return lambda: client.call_tool("echo", ARGUMENTS, progress_callback=no_progress)
         return lambda: client.call_tool("echo", ARGUMENTS)
 
     return opener

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from benchmarks.contenders import _no_progress, declared_as_anvia_nb
+from benchmarks.contenders import declared_as_anvia_nb, no_progress
 from benchmarks.forks import server_command
 
 __all__ = ["SAME", "same_requests"]
@@ -45,7 +45,7 @@ async def _sent(folder: Path) -> tuple[str, str]:
 
     sdk = _teed(folder / "sdk.jsonl")
     async with Client(StdioServerParameters(command=sdk[0], args=sdk[1:]), **declared_as_anvia_nb()) as client:
-        await client.call_tool("sleep", {"ms": 0}, progress_callback=_no_progress)
+        await client.call_tool("sleep", {"ms": 0}, progress_callback=no_progress)
     mine = _teed(folder / "anvia_nb.jsonl")
     server = await connect_mcp(mcp.stdio(name="same_requests", command=mine[0], args=mine[1:]))
     try:
